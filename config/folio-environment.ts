@@ -1,0 +1,40 @@
+import type { FolioEnvironmentInput } from './schema';
+
+/**
+ * What every FOLIO phase shares. Nothing here may depend on the phase: these values are
+ * (or feed) physical names and replacement-only properties.
+ */
+export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
+  stackName: 'FolioHybridAurora',
+  // Set `account` to pin deploys to one account; left out, the stack deploys to the
+  // account of the caller's credentials.
+  region: 'us-east-1',
+  // Pinned so that synth never looks them up. AZ names map to different zones per account.
+  availabilityZones: ['us-east-1a', 'us-east-1b', 'us-east-1c'],
+  vpcCidr: '10.60.0.0/16',
+  // Where the FOLIO modules connect from (peered or attached networks); the only ingress.
+  clientCidrs: ['10.60.0.0/16'],
+  database: {
+    engineVersion: '16.8',
+    port: 5432,
+    databaseName: 'folio',
+    adminUsername: 'folio_admin',
+    backupRetentionDays: 7,
+    performanceInsightsRetentionDays: 7,
+    monitoringIntervalSeconds: 60,
+    storageType: 'aurora',
+    provisionedReaders: 0,
+  },
+  names: {
+    provisionedCluster: 'folio-hybrid-provisioned',
+    serverlessCluster: 'folio-hybrid-serverless',
+    adminSecret: 'folio/db/admin',
+    moduleSecretPrefix: 'folio/db/modules',
+    routingParameter: '/folio/db/routing',
+  },
+  serverlessPopulation:
+    'Seeded once, before test1, from a snapshot of the provisioned cluster (pg_dump of every tenant ' +
+    'schema): every schema exists on both clusters, and each module writes only to the cluster it is ' +
+    'routed to. A schema read across the split is a copy frozen at seeding time. The seed report does ' +
+    'not say how PTF populated the cluster; this is the assumption the phases encode.',
+};

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
+import { didYouMean } from './errors';
+
+/*
+ * The one schema for everything in config/. Field rules live on the fields; rules that
+ * relate fields to each other or to other tables (module names, routing, cross-schema
+ * reads) live in the catalog's superRefine, so a single parse validates the whole catalog.
+ * Each message names the bad value and what is valid: it is shown to the user as is.
+ */
+
+const ACU_GRID = 'valid: 0 to 256 in steps of 0.5';
+
+const acu = z
+  .number({ error: `must be a number of ACUs (${ACU_GRID})` })
+  .check((ctx) => {
+    const v = ctx.value;
+    if (v < 0 || v > 256) {
+      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is outside 0-256 (${ACU_GRID})` });
+    } else if (!Number.isInteger(v * 2)) {
+      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is off the 0.5 grid (${ACU_GRID})` });
+    }
+  });
+
+const auroraInstanceClass = z.string().check((ctx) => {
+  const m = /^db\.([a-z0-9]+)\.([a-z0-9]+)$/.exec(ctx.value);
+  const families = Object.keys(AURORA_POSTGRES_INSTANCE_CLASSES);
+  if (!m) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `"${ctx.value}" is not an instance class (expected db.<family>.<size>, families: ${families.join(', ')})`,
+    });
+    return;
+  }
+  const sizes = AURORA_POSTGRES_INSTANCE_CLASSES[m[1]];
+  if (!sizes) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `Aurora PostgreSQL offers no "${m[1]}" family ("${ctx.value}"); valid families: ${families.join(', ')}`,
+    });
+  } else if (!sizes.includes(m[2])) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `Aurora PostgreSQL does not offer "${ctx.value}"; valid in ${m[1]}: ${sizes.map((s) => `db.${m[1]}.${s}`).join(', ')}`,
+    });
+  }
+});
+
+/** Physical names: stable identifiers, never derived from a scenario. */
+const physicalName = (pattern: RegExp, what: string) =>
+  z.string().regex(pattern, { error: (iss) => `"${String(iss.input)}" is not a valid ${what}` });
+
+export const folioModuleSchema = z.strictObject({
+  name: physicalName(/^mod-[a-z0-9-]+$/, 'FOLIO module name (mod-<name>)'),
+  short: z.string().min(1),
+  framework: z.enum(['rmb', 'spring', 'grails']),
+  routable: z.boolean(),
+  readsSchemasOf: z.array(z.string()).readonly(),
+});
+
+export const folioEnvironmentSchema = z.strictObject({
+  stackName: physicalName(/^[A-Za-z][A-Za-z0-9-]{0,100}$/, 'stack name'),
+  account: physicalName(/^\d{12}$/, '12-digit AWS account id').optional(),
+  region: physicalName(/^[a-z]{2}(-[a-z]+)+-\d$/, 'AWS region'),
+  availabilityZones: z.array(z.string()).min(2, { error: 'Aurora needs subnets in at least 2 availability zones' }),
+  vpcCidr: physicalName(/^\d{1,3}(\.\d{1,3}){3}\/(1[6-9]|2[0-4])$/, 'VPC CIDR (/16 to /24)'),
+  clientCidrs: z
+    .array(physicalName(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, 'IPv4 CIDR'))
+    .min(1)
+    .refine((cidrs) => !cidrs.some((c) => c.endsWith('/0')), { error: 'clientCidrs must not open the databases to the internet (/0)' }),
+  database: z.strictObject({
+    engineVersion: physicalName(/^1[3-9]\.\d+$/, 'Aurora PostgreSQL version (major.minor, 13 or later)'),
+    port: z.number().int().min(1150).max(65535),
+    databaseName: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database name'),
+    adminUsername: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'user name'),
+    backupRetentionDays: z.number().int().min(1).max(35),
+    performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
+    monitoringIntervalSeconds: z.union([0, 1, 5, 10, 15, 30, 60].map((n) => z.literal(n)), {
+      error: 'valid: 0, 1, 5, 10, 15, 30, 60',
+    }),
+    storageType: z.enum(['aurora', 'aurora-iopt1']),
+    provisionedReaders: z.number().int().min(0).max(15),
+  }),
+  names: z.strictObject({
+    provisionedCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
+    serverlessCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
+    adminSecret: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name'),
+    moduleSecretPrefix: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name prefix'),
+    routingParameter: physicalName(/^\/[A-Za-z0-9/_.-]+$/, 'SSM parameter name'),
+  }),
+  serverlessPopulation: z.string().min(20, { error: 'say how the Serverless cluster was populated' }),
+});
+
+export const crossSchemaAckSchema = z.strictObject({
+  module: z.string(),
+  readsFrom: z.array(z.string()).min(1),
+  reason: z.string().min(20, { error: 'an acknowledgement needs a reason (20 characters or more)' }),
+});
+
+const recordedSchema = z.strictObject({
+  checkInSec: z.number().positive().optional(),
+  checkOutSec: z.number().positive().optional(),
+  dataImportMin: z.number().positive().optional(),
+  dataExportCustomMin: z.number().positive().optional(),
+  dataExportDefaultMin: z.number().positive().optional(),
+  serverlessPeakAcu: acu.optional(),
+  serverlessCpuPct: z.number().min(0).max(100).optional(),
+  provisionedCpuPct: z.number().min(0).max(100).optional(),
+  failed: z.literal(true).optional(),
+});
+
+export const folioPhaseSchema = z.strictObject({
+  name: physicalName(/^[a-z][a-z0-9-]{0,40}$/, 'scenario name (lower case, digits, dashes)'),
+  title: z.string().min(1),
+  writerInstanceClass: auroraInstanceClass,
+  serverlessAcu: z
+    .strictObject({
+      min: acu,
+      max: acu.refine((v) => v >= 1, { error: (iss) => `max ${String(iss.input)} ACU is below 1 (Aurora's lowest maximum; ${ACU_GRID})` }),
+    })
+    .refine((r) => r.min <= r.max, {
+      error: (iss) => {
+        const r = iss.input as { min: number; max: number };
+        return `min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`;
+      },
+    }),
+  routedToServerless: z.array(z.string()).readonly(),
+  crossSchemaAcks: z.array(crossSchemaAckSchema).readonly(),
+  dataImportRampUpSeconds: z.number().int().min(0).max(3600),
+  sidecar: z.strictObject({ authorizationCacheFix: z.boolean(), build: z.string().min(1).optional() }),
+  workload: z
+    .array(z.strictObject({ workflow: z.string().min(1), tenants: z.number().int().positive() }))
+    .min(1)
+    .readonly(),
+  observation: z.string().min(1),
+  recorded: recordedSchema,
+});
+
+export type ClusterRole = 'provisioned' | 'serverless';
+
+/** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
+function checkFolio(
+  folio: { modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const issue = (path: PropertyKey[], message: string, input?: unknown) =>
+    ctx.addIssue({ code: 'custom', path: ['folio', ...path], message, input });
+  const modules = new Map(folio.modules.map((m) => [m.name, m]));
+  const known = [...modules.keys()];
+  const routable = folio.modules.filter((m) => m.routable).map((m) => m.name);
+  const dupes = (xs: readonly string[]) => xs.filter((x, i) => xs.indexOf(x) !== i);
+
+  for (const d of dupes(folio.modules.map((m) => m.name))) issue(['modules'], `module "${d}" is listed twice`, d);
+  for (const d of dupes(folio.modules.map((m) => m.short))) issue(['modules'], `module short name "${d}" is used twice`, d);
+  folio.modules.forEach((m, i) =>
+    m.readsSchemasOf.forEach((r, j) => {
+      if (!modules.has(r)) issue(['modules', i, 'readsSchemasOf', j], unknownModule(r, known), r);
+    }),
+  );
+  for (const d of dupes(folio.phases.map((p) => p.name))) issue(['phases'], `scenario "${d}" is defined twice`, d);
+
+  folio.phases.forEach((phase, pi) => {
+    const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
+    for (const d of dupes(phase.routedToServerless)) issue(at('routedToServerless'), `module "${d}" is routed twice`, d);
+    const routed = new Set<string>();
+    phase.routedToServerless.forEach((name, i) => {
+      if (!modules.has(name)) issue(at('routedToServerless', i), unknownModule(name, known), name);
+      else if (!modules.get(name)!.routable)
+        issue(at('routedToServerless', i), `"${name}" stays on the provisioned cluster; routable modules: ${routable.join(', ')}`, name);
+      else routed.add(name);
+    });
+    const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'serverless' : 'provisioned');
+
+    // Every schema a module reads must sit on the module's cluster, unless acknowledged.
+    const acks = new Map<string, Set<string>>();
+    phase.crossSchemaAcks.forEach((a, ai) => {
+      if (!modules.has(a.module)) return issue(at('crossSchemaAcks', ai, 'module'), unknownModule(a.module, known), a.module);
+      const split = modules.get(a.module)!.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(a.module));
+      a.readsFrom.forEach((r, ri) => {
+        if (!modules.has(r)) issue(at('crossSchemaAcks', ai, 'readsFrom', ri), unknownModule(r, known), r);
+        else if (!split.includes(r))
+          issue(
+            at('crossSchemaAcks', ai, 'readsFrom', ri),
+            `acknowledges that ${a.module} reads ${r} across clusters, but it does not in this routing; ` +
+              `remove it (split reads here: ${split.length ? split.join(', ') : 'none'})`,
+            r,
+          );
+      });
+      acks.set(a.module, new Set([...(acks.get(a.module) ?? []), ...a.readsFrom]));
+    });
+    for (const m of folio.modules) {
+      const missing = m.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(m.name) && !acks.get(m.name)?.has(r));
+      if (missing.length)
+        issue(
+          at('routedToServerless'),
+          `${m.name} (on ${clusterOf(m.name)}) reads schemas that are on the other cluster: ${missing.join(', ')}; ` +
+            `route them together or add {module: '${m.name}', readsFrom: [...], reason} to crossSchemaAcks`,
+          m.name,
+        );
+    }
+  });
+}
+
+function unknownModule(name: string, known: readonly string[]): string {
+  return `unknown module "${name}"${didYouMean(name, known)}; valid: ${[...known].sort().join(', ')}`;
+}
+
+export const catalogSchema = z
+  .strictObject({
+    folio: z.strictObject({
+      environment: folioEnvironmentSchema,
+      modules: z.array(folioModuleSchema).min(1).readonly(),
+      phases: z.array(folioPhaseSchema).min(1).readonly(),
+    }),
+  })
+  .superRefine((catalog, ctx) => checkFolio(catalog.folio, ctx));
+
+export type FolioModuleInput = z.input<typeof folioModuleSchema>;
+export type FolioModule = z.output<typeof folioModuleSchema>;
+export type FolioEnvironmentInput = z.input<typeof folioEnvironmentSchema>;
+export type FolioEnvironment = z.output<typeof folioEnvironmentSchema>;
+export type CrossSchemaAckInput = z.input<typeof crossSchemaAckSchema>;
+export type FolioPhaseInput = z.input<typeof folioPhaseSchema>;
+export type FolioPhase = z.output<typeof folioPhaseSchema>;
+export type CatalogInput = z.input<typeof catalogSchema>;
+export type Catalog = z.output<typeof catalogSchema>;

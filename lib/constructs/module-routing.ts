@@ -1,0 +1,67 @@
+import { SecretValue, aws_kms as kms, aws_secretsmanager as secretsmanager, aws_ssm as ssm } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { ClusterRole, ModuleRoute } from '../../config';
+import type { PairMember } from './aurora-pair';
+
+export interface ModuleRoutingProps {
+  readonly routes: readonly ModuleRoute[];
+  readonly member: (role: ClusterRole) => PairMember;
+  readonly clusterIdentifier: (role: ClusterRole) => string;
+  /** The shared admin credential (JSON with `username` and `password`). */
+  readonly adminSecret: secretsmanager.ISecret;
+  readonly encryptionKey: kms.IKey;
+  readonly port: number;
+  readonly databaseName: string;
+  readonly manifestParameterName: string;
+}
+
+/**
+ * One Secrets Manager secret per FOLIO module, at a name that never changes, holding the
+ * `DB_*` values FOLIO modules read, pointed at the cluster the phase routes the module to;
+ * plus one SSM parameter listing module -> cluster. A phase switch rewrites values only.
+ */
+export class ModuleRouting extends Construct {
+  readonly secrets: ReadonlyMap<string, secretsmanager.Secret>;
+  readonly manifest: ssm.StringParameter;
+
+  constructor(scope: Construct, id: string, props: ModuleRoutingProps) {
+    super(scope, id);
+    const secrets = new Map<string, secretsmanager.Secret>();
+    for (const route of props.routes) {
+      const { cluster, hasReader } = props.member(route.cluster);
+      const values: Record<string, SecretValue> = {
+        DB_HOST: SecretValue.unsafePlainText(cluster.clusterEndpoint.hostname),
+        DB_PORT: SecretValue.unsafePlainText(String(props.port)),
+        DB_DATABASE: SecretValue.unsafePlainText(props.databaseName),
+        DB_USERNAME: props.adminSecret.secretValueFromJson('username'),
+        DB_PASSWORD: props.adminSecret.secretValueFromJson('password'),
+      };
+      if (hasReader) {
+        values.DB_HOST_READER = SecretValue.unsafePlainText(cluster.clusterReadEndpoint.hostname);
+        values.DB_PORT_READER = SecretValue.unsafePlainText(String(props.port));
+      }
+      // The construct id is the module name: the logical ID depends on nothing a phase changes.
+      secrets.set(
+        route.module,
+        new secretsmanager.Secret(this, route.module, {
+          secretName: route.secretName,
+          description: `Database connection of ${route.module} (DB_* variables)`,
+          encryptionKey: props.encryptionKey,
+          secretObjectValue: values,
+        }),
+      );
+    }
+    this.secrets = secrets;
+
+    const manifest = Object.fromEntries(
+      [...props.routes]
+        .sort((a, b) => a.module.localeCompare(b.module))
+        .map((r) => [r.module, { cluster: r.cluster, clusterIdentifier: props.clusterIdentifier(r.cluster), secret: r.secretName }]),
+    );
+    this.manifest = new ssm.StringParameter(this, 'Manifest', {
+      parameterName: props.manifestParameterName,
+      description: 'FOLIO module -> Aurora cluster routing of the deployed phase',
+      stringValue: JSON.stringify(manifest),
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { FolioScenario } from '../config';
+import { AuroraPair } from './constructs/aurora-pair';
+import { ModuleRouting } from './constructs/module-routing';
+import { Network } from './constructs/network';
+
+export interface HybridAuroraStackProps extends StackProps {
+  readonly scenario: FolioScenario;
+}
+
+/** FOLIO's hybrid database layer for one phase: network, the Aurora pair, module routing. */
+export class HybridAuroraStack extends Stack {
+  readonly network: Network;
+  readonly aurora: AuroraPair;
+  readonly routing: ModuleRouting;
+  private readonly azs: readonly string[];
+
+  constructor(scope: Construct, id: string, props: HybridAuroraStackProps) {
+    const { scenario } = props;
+    const { environment: e, phase } = scenario;
+    super(scope, id, {
+      ...props,
+      terminationProtection: scenario.protect,
+      description: 'FOLIO hybrid Aurora: a provisioned writer beside a Serverless v2 cluster, routed per module',
+    });
+    this.azs = e.availabilityZones;
+
+    this.network = new Network(this, 'Network', { cidr: e.vpcCidr, availabilityZones: e.availabilityZones });
+    this.aurora = new AuroraPair(this, 'Aurora', {
+      vpc: this.network.vpc,
+      subnets: this.network.databaseSubnets,
+      database: e.database,
+      names: e.names,
+      clientCidrs: e.clientCidrs,
+      writerInstanceClass: phase.writerInstanceClass,
+      serverlessAcu: phase.serverlessAcu,
+      protect: scenario.protect,
+    });
+    this.routing = new ModuleRouting(this, 'Routing', {
+      routes: scenario.routes,
+      member: (role) => this.aurora.member(role),
+      clusterIdentifier: (role) => (role === 'provisioned' ? e.names.provisionedCluster : e.names.serverlessCluster),
+      adminSecret: this.aurora.adminSecret,
+      encryptionKey: this.aurora.key,
+      port: e.database.port,
+      databaseName: e.database.databaseName,
+      manifestParameterName: e.names.routingParameter,
+    });
+
+    new CfnOutput(this, 'Phase', { value: phase.name, description: 'The phase this stack was last deployed with' });
+    new CfnOutput(this, 'VpcId', { value: this.network.vpc.vpcId });
+    new CfnOutput(this, 'ProvisionedEndpoint', { value: this.aurora.provisioned.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, 'ServerlessEndpoint', { value: this.aurora.serverless.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, 'AdminSecretName', { value: e.names.adminSecret });
+    new CfnOutput(this, 'RoutingParameterName', { value: e.names.routingParameter });
+  }
+
+  /** Pinned in config, so synth never performs an availability-zone lookup. */
+  override get availabilityZones(): string[] {
+    return [...this.azs];
+  }
+}

@@ -1,0 +1,14 @@
+import type { App, Stack } from 'aws-cdk-lib';
+import type { Scenario } from '../config';
+import { HybridAuroraStack } from './hybrid-aurora-stack';
+
+/**
+ * The stacks of a scenario's family. Stack names come from config and never contain the
+ * scenario, so the next phase updates the same stacks in place.
+ */
+export function addScenarioStacks(app: App, scenario: Scenario): Stack[] {
+  switch (scenario.family) {
+    case 'folio':
+      return [new HybridAuroraStack(app, scenario.stackName, { scenario, env: scenario.env })];
+  }
+}

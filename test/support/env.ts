@@ -1,0 +1,1 @@
+process.env.CDK_VALIDATION = 'false';

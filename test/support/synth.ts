@@ -1,0 +1,47 @@
+import { App, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { CATALOG, loadCatalog, resolveScenario, scenarioNames } from '../../config';
+import type { CatalogInput } from '../../config/schema';
+import { addScenarioStacks } from '../../lib/scenario-stacks';
+
+export const FOLIO_PHASE_NAMES: readonly string[] = scenarioNames(loadCatalog());
+
+export interface Synthesized {
+  readonly stack: Stack;
+  readonly template: Template;
+  /** The template as CloudFormation sees it. */
+  readonly json: Record<string, any>;
+}
+
+const cache = new Map<string, Synthesized>();
+
+/** Synthesizes a scenario through the same path as bin/app.ts (context -> config -> stacks). */
+export function synthScenario(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
+  const key = catalog === CATALOG ? JSON.stringify(context) : undefined;
+  const hit = key && cache.get(key);
+  if (hit) return hit;
+  const app = new App();
+  const [stack] = addScenarioStacks(app, resolveScenario(context, catalog));
+  const template = Template.fromStack(stack);
+  const result = { stack, template, json: template.toJSON() };
+  if (key) cache.set(key, result);
+  return result;
+}
+
+export const synthPhase = (name: string): Synthesized => synthScenario({ scenario: name });
+
+/** A deep copy of the catalog, changed by `edit`: for bad-input tests. */
+export function editedCatalog(edit: (c: any) => void): CatalogInput {
+  const copy = structuredClone(CATALOG) as any;
+  edit(copy);
+  return copy;
+}
+
+/** The logical ID of the one resource of `type` whose construct path ends with `pathSuffix`. */
+export function logicalId(json: Record<string, any>, type: string, pathSuffix: string): string {
+  const ids = Object.entries(json.Resources as Record<string, any>)
+    .filter(([, r]) => r.Type === type && String(r.Metadata?.['aws:cdk:path'] ?? '').endsWith(pathSuffix))
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`expected one ${type} at */${pathSuffix}, found ${ids.length}`);
+  return ids[0];
+}
