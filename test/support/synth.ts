@@ -1,8 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CATALOG, loadCatalog, resolveScenario, scenarioNames } from '../../config';
 import type { CatalogInput } from '../../config/schema';
 import { addScenarioStacks } from '../../lib/scenario-stacks';
+
+/** cdk.json's context (feature flags) plus path metadata: what the CDK CLI gives the app. */
+export const CLI_CONTEXT: Readonly<Record<string, unknown>> = {
+  ...JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context,
+  'aws:cdk:enable-path-metadata': true,
+};
 
 export const FOLIO_PHASE_NAMES: readonly string[] = scenarioNames(loadCatalog());
 
@@ -20,8 +28,8 @@ export function synthScenario(context: Record<string, string>, catalog: CatalogI
   const key = catalog === CATALOG ? JSON.stringify(context) : undefined;
   const hit = key && cache.get(key);
   if (hit) return hit;
-  const app = new App();
-  const [stack] = addScenarioStacks(app, resolveScenario(context, catalog));
+  const app = new App({ context: { ...CLI_CONTEXT, ...context } });
+  const [stack] = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
   const template = Template.fromStack(stack);
   const result = { stack, template, json: template.toJSON() };
   if (key) cache.set(key, result);

@@ -1,0 +1,104 @@
+import { ConfigError, resolveScenario, type FolioScenario } from '../../config';
+import type { CatalogInput } from '../../config/schema';
+import { editedCatalog } from '../support/synth';
+
+const phaseIndex = (c: any, name: string) => c.folio.phases.findIndex((p: any) => p.name === name);
+const phase = (name: string, edit: (p: any) => void) => editedCatalog((c) => edit(c.folio.phases[phaseIndex(c, name)]));
+
+// context, catalog, and the parts the one-line message must contain (bad value, what is valid).
+const BAD_INPUTS: Array<[string, Record<string, unknown>, CatalogInput | undefined, RegExp[]]> = [
+  ['no scenario', {}, undefined, [/no scenario given/, /-c scenario=<name>/, /valid: baseline, test1, .*test13/]],
+  ['empty scenario', { scenario: '' }, undefined, [/no scenario given/, /valid: baseline/]],
+  ['misspelled scenario', { scenario: 'tset12' }, undefined, [/unknown scenario "tset12"/, /did you mean "test12"/, /valid: baseline/]],
+  ['unknown scenario, nothing close', { scenario: 'production' }, undefined, [/unknown scenario "production"; valid: baseline/]],
+  ['misspelled context key', { scenario: 'test12', envname: 'b' }, undefined, [/unknown context key "envname"/, /did you mean "envName"/, /valid: scenario, envName, unprotect/]],
+  ['bad envName', { scenario: 'test12', envName: 'Perf_2' }, undefined, [/envName "Perf_2" is not valid/, /a-z, 0-9/]],
+  ['bad unprotect', { scenario: 'test12', unprotect: 'yes' }, undefined, [/unprotect "yes"/, /valid: true, false/]],
+  ['ACU off the 0.5 grid', { scenario: 'test7' }, phase('test7', (p) => (p.serverlessAcu.max = 32.3)), [/scenario "test7" \(serverlessAcu.max\)/, /32.3 ACU is off the 0.5 grid/, /0 to 256 in steps of 0.5/]],
+  ['ACU above 256', { scenario: 'test6' }, phase('test6', (p) => (p.serverlessAcu.max = 512)), [/scenario "test6"/, /512 ACU is outside 0-256/]],
+  ['negative ACU', { scenario: 'test3' }, phase('test3', (p) => (p.serverlessAcu.min = -0.5)), [/-0.5 ACU is outside 0-256/]],
+  ['max ACU below 1', { scenario: 'baseline' }, phase('baseline', (p) => (p.serverlessAcu.max = 0.5)), [/max 0.5 ACU is below 1/]],
+  ['min above max', { scenario: 'test12' }, phase('test12', (p) => (p.serverlessAcu = { min: 64, max: 5 })), [/scenario "test12" \(serverlessAcu\)/, /min 64 ACU is above max 5 ACU/]],
+  ['instance size not offered', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'db.r7g.3xlarge')), [/does not offer "db.r7g.3xlarge"/, /valid in r7g: db.r7g.large, .*db.r7g.16xlarge/]],
+  ['instance family not offered', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'db.m7g.2xlarge')), [/no "m7g" family/, /valid families: r6g, .*r7g/]],
+  ['not an instance class', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'r7g.2xlarge')), [/"r7g.2xlarge" is not an instance class/, /db.<family>.<size>/]],
+  ['unknown module routed', { scenario: 'test5' }, phase('test5', (p) => (p.routedToServerless = ['mod-inventory-storge'])), [/scenario "test5"/, /unknown module "mod-inventory-storge"/, /did you mean "mod-inventory-storage"/, /valid: mod-agreements, /]],
+  ['module that is not routable', { scenario: 'test2' }, phase('test2', (p) => p.routedToServerless.push('mod-users')), [/"mod-users" stays on the provisioned cluster/, /routable modules: mod-source-record-manager/]],
+  ['module routed twice', { scenario: 'test2' }, phase('test2', (p) => p.routedToServerless.push('mod-source-record-storage')), [/module "mod-source-record-storage" is routed twice/]],
+  ['cross-schema reads broken', { scenario: 'test9' }, phase('test9', (p) => (p.crossSchemaAcks = p.crossSchemaAcks.filter((a: any) => a.module !== 'mod-data-export'))), [/scenario "test9"/, /mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-users/, /crossSchemaAcks/]],
+  ['cross-schema reads broken, many schemas', { scenario: 'test10' }, phase('test10', (p) => (p.crossSchemaAcks = p.crossSchemaAcks.filter((a: any) => a.module !== 'mod-fqm-manager'))), [/mod-fqm-manager \(on serverless\) reads schemas that are on the other cluster: mod-agreements, mod-circulation-storage, .*mod-users/]],
+  ['acknowledgement of a read that is not split', { scenario: 'test1' }, phase('test1', (p) => p.crossSchemaAcks.push({ module: 'mod-data-export', readsFrom: ['mod-users'], reason: 'a reason that is long enough' })), [/acknowledges that mod-data-export reads mod-users across clusters, but it does not/, /split reads here: mod-source-record-storage/]],
+  ['acknowledgement without a reason', { scenario: 'test1' }, phase('test1', (p) => (p.crossSchemaAcks[0].reason = 'ok')), [/needs a reason/]],
+  ['misspelled phase field', { scenario: 'test9' }, phase('test9', (p) => (p.serverlessAcuu = p.serverlessAcu)), [/scenario "test9"/, /unknown field "serverlessAcuu"/, /did you mean "serverlessAcu"/, /valid: name, title, writerInstanceClass/]],
+  ['wrong type in the environment', { scenario: 'test12' }, editedCatalog((c) => (c.folio.environment.database.port = '5432')), [/folio.environment.database.port/, /expected number/, /got "5432"/]],
+  ['databases opened to the internet', { scenario: 'test12' }, editedCatalog((c) => c.folio.environment.clientCidrs.push('0.0.0.0/0')), [/must not open the databases to the internet/]],
+  ['one availability zone', { scenario: 'test12' }, editedCatalog((c) => (c.folio.environment.availabilityZones = ['us-east-1a'])), [/at least 2 availability zones/]],
+  ['scenario defined twice', { scenario: 'test12' }, editedCatalog((c) => c.folio.phases.push({ ...c.folio.phases[0] })), [/scenario "baseline" is defined twice/]],
+];
+
+describe('bad input gets one clear line', () => {
+  test.each(BAD_INPUTS)('%s', (_, context, catalog, expected) => {
+    let error: unknown;
+    try {
+      resolveScenario(context, catalog);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).not.toContain('\n');
+    for (const part of expected) expect(message).toMatch(part);
+  });
+
+  test('covers at least 20 distinct cases', () => {
+    expect(new Set(BAD_INPUTS.map(([name]) => name)).size).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('resolving a good scenario', () => {
+  const s = resolveScenario({ scenario: 'test12' }) as FolioScenario;
+
+  test('routes every module in config, seven of them to Serverless', () => {
+    expect(s.routes).toHaveLength(s.modules.length);
+    expect(s.routes.filter((r) => r.cluster === 'serverless').map((r) => r.module).sort()).toEqual(
+      [...s.phase.routedToServerless].sort(),
+    );
+  });
+
+  test('physical names do not depend on the scenario', () => {
+    const other = resolveScenario({ scenario: 'baseline' }) as FolioScenario;
+    expect(other.stackName).toBe(s.stackName);
+    expect(other.environment.names).toEqual(s.environment.names);
+    expect(other.routes.map((r) => r.secretName)).toEqual(s.routes.map((r) => r.secretName));
+  });
+
+  test('envName prefixes every physical name and the stack', () => {
+    const p = resolveScenario({ scenario: 'test12', envName: 'perf2' }) as FolioScenario;
+    expect(p.stackName).toBe('perf2-FolioHybridAurora');
+    expect(p.environment.names).toEqual({
+      provisionedCluster: 'perf2-folio-hybrid-provisioned',
+      serverlessCluster: 'perf2-folio-hybrid-serverless',
+      adminSecret: 'perf2/folio/db/admin',
+      moduleSecretPrefix: 'perf2/folio/db/modules',
+      routingParameter: '/perf2/folio/db/routing',
+    });
+    expect(p.routes[0].secretName).toMatch(/^perf2\/folio\/db\/modules\/mod-/);
+  });
+
+  test('protection is on unless unprotect=true is passed', () => {
+    expect(s.protect).toBe(true);
+    expect(resolveScenario({ scenario: 'test12', unprotect: 'false' }).protect).toBe(true);
+    expect(resolveScenario({ scenario: 'test12', unprotect: 'true' }).protect).toBe(false);
+  });
+
+  test('CDK feature flags and CLI keys in context are not mistaken for typos', () => {
+    expect(() =>
+      resolveScenario({ scenario: 'test1', '@aws-cdk/core:checkSecretUsage': true, 'cli-telemetry': false, 'aws:cdk:enable-path-metadata': true }),
+    ).not.toThrow();
+  });
+
+  test('the result is frozen', () => {
+    expect(Object.isFrozen(s.phase.serverlessAcu)).toBe(true);
+    expect(Object.isFrozen(s.routes)).toBe(true);
+  });
+});

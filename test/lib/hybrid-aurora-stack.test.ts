@@ -1,0 +1,186 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { loadCatalog, resolveScenario, type FolioScenario } from '../../config';
+import { editedCatalog, FOLIO_PHASE_NAMES, logicalId, synthPhase, synthScenario } from '../support/synth';
+
+const catalog = loadCatalog();
+const CLUSTER = 'AWS::RDS::DBCluster';
+const INSTANCE = 'AWS::RDS::DBInstance';
+const SECRET = 'AWS::SecretsManager::Secret';
+
+/** The cluster logical ID that a module secret's DB_HOST points at. */
+function hostClusterOf(json: Record<string, any>, secretLogicalId: string): string {
+  const parts: unknown[] = json.Resources[secretLogicalId].Properties.SecretString['Fn::Join'][1];
+  const at = parts.findIndex((p) => typeof p === 'string' && p.endsWith('{"DB_HOST":"'));
+  const host = parts[at + 1] as { 'Fn::GetAtt': [string, string] };
+  expect(host['Fn::GetAtt'][1]).toBe('Endpoint.Address');
+  return host['Fn::GetAtt'][0];
+}
+
+function secretKeys(json: Record<string, any>, secretLogicalId: string): string[] {
+  const text = (json.Resources[secretLogicalId].Properties.SecretString['Fn::Join'][1] as unknown[])
+    .map((p) => (typeof p === 'string' ? p : '"x"'))
+    .join('');
+  return [...text.matchAll(/"(DB_[A-Z_]+)":/g)].map((m) => m[1]);
+}
+
+describe.each(FOLIO_PHASE_NAMES)('phase %s', (name) => {
+  const { template, json } = synthPhase(name);
+  const phase = catalog.folio.phases.find((p) => p.name === name)!;
+  const scenario = resolveScenario({ scenario: name }) as FolioScenario;
+  const provisioned = logicalId(json, CLUSTER, 'Aurora/Provisioned/Resource');
+  const serverless = logicalId(json, CLUSTER, 'Aurora/Serverless/Resource');
+
+  test('has exactly the two clusters, each with one writer', () => {
+    template.resourceCountIs(CLUSTER, 2);
+    template.resourceCountIs(INSTANCE, 2);
+  });
+
+  test('provisioned writer class comes from the phase', () => {
+    template.hasResourceProperties(INSTANCE, {
+      DBClusterIdentifier: { Ref: provisioned },
+      DBInstanceClass: phase.writerInstanceClass,
+      DBInstanceIdentifier: 'folio-hybrid-provisioned-writer',
+    });
+  });
+
+  test('Serverless v2 writer scales in the phase ACU range', () => {
+    template.hasResourceProperties(INSTANCE, { DBClusterIdentifier: { Ref: serverless }, DBInstanceClass: 'db.serverless' });
+    expect(json.Resources[serverless].Properties.ServerlessV2ScalingConfiguration).toEqual({
+      MinCapacity: phase.serverlessAcu.min,
+      MaxCapacity: phase.serverlessAcu.max,
+    });
+    expect(json.Resources[provisioned].Properties.ServerlessV2ScalingConfiguration).toBeUndefined();
+  });
+
+  test('both clusters are encrypted, protected, snapshotted on delete, with Performance Insights', () => {
+    const key = logicalId(json, 'AWS::KMS::Key', 'Aurora/Key/Resource');
+    for (const id of [provisioned, serverless]) {
+      const r = json.Resources[id];
+      expect(r.DeletionPolicy).toBe('Snapshot');
+      expect(r.UpdateReplacePolicy).toBe('Snapshot');
+      expect(r.Properties).toMatchObject({
+        DeletionProtection: true,
+        StorageEncrypted: true,
+        KmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
+        PerformanceInsightsEnabled: true,
+        PerformanceInsightsKmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
+        Engine: 'aurora-postgresql',
+        EngineVersion: catalog.folio.environment.database.engineVersion,
+      });
+    }
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    template.hasResourceProperties('AWS::RDS::DBClusterParameterGroup', { Parameters: { 'rds.force_ssl': '1' } });
+  });
+
+  test("each module's secret points at the cluster the phase routes it to", () => {
+    const routed = new Set(phase.routedToServerless);
+    for (const module of catalog.folio.modules) {
+      const id = logicalId(json, SECRET, `Routing/${module.name}/Resource`);
+      expect(json.Resources[id].Properties.Name).toBe(`folio/db/modules/${module.name}`);
+      expect(hostClusterOf(json, id)).toBe(routed.has(module.name) ? serverless : provisioned);
+      // No reader instances in the seed's phases, so no reader host either.
+      expect(secretKeys(json, id)).toEqual(['DB_HOST', 'DB_PORT', 'DB_DATABASE', 'DB_USERNAME', 'DB_PASSWORD']);
+    }
+  });
+
+  test('the routing manifest lists module -> cluster', () => {
+    const param = Object.values(json.Resources as Record<string, any>).find((r) => r.Type === 'AWS::SSM::Parameter')!;
+    expect(param.Properties.Name).toBe('/folio/db/routing');
+    const manifest = JSON.parse(param.Properties.Value);
+    expect(Object.keys(manifest)).toHaveLength(catalog.folio.modules.length);
+    for (const route of scenario.routes) {
+      expect(manifest[route.module]).toEqual({
+        cluster: route.cluster,
+        clusterIdentifier: `folio-hybrid-${route.cluster}`,
+        secret: route.secretName,
+      });
+    }
+  });
+
+  test('no physical name contains the scenario', () => {
+    const nameProps = ['DBClusterIdentifier', 'DBInstanceIdentifier', 'Name', 'DBSubnetGroupName', 'AliasName'];
+    const names = Object.values(json.Resources as Record<string, any>).flatMap((r) =>
+      nameProps.map((p) => r.Properties?.[p]).filter((v): v is string => typeof v === 'string'),
+    );
+    expect(names.length).toBeGreaterThan(20);
+    for (const n of names) expect(n).not.toMatch(/baseline|test\d+/);
+    expect(scenario.stackName).toBe('FolioHybridAurora');
+  });
+
+  test('matches the snapshot', () => {
+    expect(json).toMatchSnapshot();
+  });
+});
+
+describe('network and access', () => {
+  const { template, json } = synthPhase('test12');
+
+  test('databases sit in isolated subnets of a VPC with no internet path', () => {
+    template.resourceCountIs('AWS::EC2::InternetGateway', 0);
+    template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    template.hasResourceProperties('AWS::EC2::VPC', { CidrBlock: '10.60.0.0/16' });
+    const azs = Object.values(json.Resources as Record<string, any>)
+      .filter((r) => r.Type === 'AWS::EC2::Subnet')
+      .map((r) => r.Properties.AvailabilityZone);
+    expect(azs).toEqual(['us-east-1a', 'us-east-1b', 'us-east-1c']);
+    template.hasResourceProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
+  });
+
+  test('the only ingress is PostgreSQL from the client networks', () => {
+    template.hasResourceProperties('AWS::EC2::SecurityGroup', {
+      SecurityGroupIngress: [{ CidrIp: '10.60.0.0/16', FromPort: 5432, ToPort: 5432, IpProtocol: 'tcp' }],
+      SecurityGroupEgress: [Match.objectLike({ CidrIp: '255.255.255.255/32' })],
+    });
+    expect(JSON.stringify(json)).not.toContain('0.0.0.0/0');
+  });
+
+  test('the admin credential is generated into Secrets Manager, encrypted and retained', () => {
+    const id = logicalId(json, SECRET, 'Aurora/AdminSecret/Resource');
+    expect(json.Resources[id]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: {
+        Name: 'folio/db/admin',
+        GenerateSecretString: { SecretStringTemplate: '{"username":"folio_admin"}', GenerateStringKey: 'password' },
+        KmsKeyId: { 'Fn::GetAtt': [logicalId(json, 'AWS::KMS::Key', 'Aurora/Key/Resource'), 'Arn'] },
+      },
+    });
+    // Both clusters take their password from it; it never appears in the template.
+    const password = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: id }, ':SecretString:password::}}']] };
+    template.allResourcesProperties('AWS::RDS::DBCluster', { MasterUserPassword: password, MasterUsername: 'folio_admin' });
+  });
+
+  test('the stack is protected from deletion', () => {
+    expect(synthPhase('test12').stack.terminationProtection).toBe(true);
+  });
+});
+
+describe('variants', () => {
+  test('unprotect=true lifts deletion and termination protection for teardown', () => {
+    const { stack, template } = synthScenario({ scenario: 'test12', unprotect: 'true' });
+    expect(stack.terminationProtection).toBe(false);
+    template.allResourcesProperties(CLUSTER, { DeletionProtection: false });
+    // Snapshots on delete stay: tearing down keeps the data.
+    template.allResources(CLUSTER, { DeletionPolicy: 'Snapshot' });
+  });
+
+  test('envName gives a second, independent copy', () => {
+    const { stack, template } = synthScenario({ scenario: 'test12', envName: 'perf2' });
+    expect(stack.stackName).toBe('perf2-FolioHybridAurora');
+    template.hasResourceProperties(CLUSTER, { DBClusterIdentifier: 'perf2-folio-hybrid-serverless' });
+    template.hasResourceProperties(SECRET, { Name: 'perf2/folio/db/modules/mod-lists' });
+  });
+
+  test('with a provisioned reader, modules on that cluster also get DB_HOST_READER', () => {
+    const { json } = synthScenario(
+      { scenario: 'test12' },
+      editedCatalog((c) => (c.folio.environment.database.provisionedReaders = 1)),
+    );
+    const onProvisioned = logicalId(json, SECRET, 'Routing/mod-users/Resource');
+    const onServerless = logicalId(json, SECRET, 'Routing/mod-lists/Resource');
+    expect(secretKeys(json, onProvisioned)).toEqual(
+      expect.arrayContaining(['DB_HOST', 'DB_HOST_READER', 'DB_PORT_READER']),
+    );
+    expect(JSON.stringify(json.Resources[onProvisioned].Properties.SecretString)).toContain('ReadEndpoint.Address');
+    expect(secretKeys(json, onServerless)).not.toContain('DB_HOST_READER');
+  });
+});

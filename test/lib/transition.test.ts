@@ -1,0 +1,76 @@
+import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import { resourceChanges } from '../../lib/transition';
+import { editedCatalog, FOLIO_PHASE_NAMES, synthPhase, synthScenario } from '../support/synth';
+
+const templates = new Map(FOLIO_PHASE_NAMES.map((n) => [n, synthPhase(n).json]));
+const PAIRS = FOLIO_PHASE_NAMES.flatMap((from) => FOLIO_PHASE_NAMES.filter((to) => to !== from).map((to) => [from, to]));
+
+test('there are 182 ordered pairs of phases', () => {
+  expect(PAIRS).toHaveLength(14 * 13);
+});
+
+test('every phase switch updates in place: nothing created, replaced or destroyed', () => {
+  const problems: string[] = [];
+  for (const [from, to] of PAIRS) {
+    for (const c of resourceChanges(templates.get(from)!, templates.get(to)!)) {
+      if (c.unsafe || c.impact !== ResourceImpact.WILL_UPDATE) {
+        problems.push(`${from} -> ${to}: ${c.logicalId} (${c.type}) ${c.impact}`);
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('test11 -> test12 changes only the Serverless cluster scaling configuration', () => {
+  const changes = resourceChanges(templates.get('test11')!, templates.get('test12')!);
+  expect(changes).toEqual([
+    expect.objectContaining({
+      type: 'AWS::RDS::DBCluster',
+      logicalId: expect.stringMatching(/^AuroraServerless/),
+      impact: ResourceImpact.WILL_UPDATE,
+      properties: [{ name: 'ServerlessV2ScalingConfiguration', impact: ResourceImpact.WILL_UPDATE }],
+    }),
+  ]);
+});
+
+test('test1 -> test2 resizes the provisioned writer in place', () => {
+  const changes = resourceChanges(templates.get('test1')!, templates.get('test2')!);
+  expect(changes).toEqual([
+    expect.objectContaining({
+      type: 'AWS::RDS::DBInstance',
+      logicalId: expect.stringMatching(/^AuroraProvisionedWriter/),
+      properties: [{ name: 'DBInstanceClass', impact: ResourceImpact.WILL_UPDATE }],
+    }),
+  ]);
+});
+
+test('test4 -> test5 rewrites the moved module secret and the manifest, nothing else', () => {
+  const changes = resourceChanges(templates.get('test4')!, templates.get('test5')!);
+  expect(changes.map((c) => [c.type, c.logicalId.replace(/[0-9A-F]{8}$/, ''), c.properties.map((p) => p.name)])).toEqual([
+    ['AWS::SecretsManager::Secret', 'Routingmodinventorystorage', ['SecretString']],
+    ['AWS::SSM::Parameter', 'RoutingManifest', ['Value']],
+  ]);
+});
+
+describe('the check itself can fail', () => {
+  test('renaming a cluster is a replacement of stateful resources', () => {
+    const renamed = synthScenario(
+      { scenario: 'test12' },
+      editedCatalog((c) => (c.folio.environment.names.serverlessCluster = 'folio-hybrid-serverless-2')),
+    ).json;
+    const unsafe = resourceChanges(templates.get('test12')!, renamed).filter((c) => c.unsafe);
+    expect(unsafe.map((c) => [c.type, c.impact])).toEqual(
+      expect.arrayContaining([['AWS::RDS::DBCluster', ResourceImpact.WILL_REPLACE]]),
+    );
+  });
+
+  test('a removed module secret is a destruction', () => {
+    const before = templates.get('test12')!;
+    const after = structuredClone(before);
+    const secret = Object.keys(after.Resources).find((id) => id.startsWith('Routingmodtags'))!;
+    delete after.Resources[secret];
+    expect(resourceChanges(before, after)).toEqual([
+      expect.objectContaining({ logicalId: secret, impact: ResourceImpact.WILL_DESTROY, stateful: true, unsafe: true }),
+    ]);
+  });
+});
