@@ -77,7 +77,6 @@ export class AuroraPair extends Construct {
       vpc: props.vpc,
       vpcSubnets: props.subnets,
       description: 'Database subnets of the hybrid Aurora clusters',
-      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const engine = rds.DatabaseClusterEngine.auroraPostgres({

@@ -23,13 +23,19 @@ export interface Synthesized {
 
 const cache = new Map<string, Synthesized>();
 
+/** An app as the CDK CLI would build it for `-c` context, with the scenario's stack added. */
+export function buildApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string) {
+  const app = new App({ context: { ...CLI_CONTEXT, ...context }, outdir });
+  const [stack] = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
+  return { app, stack };
+}
+
 /** Synthesizes a scenario through the same path as bin/app.ts (context -> config -> stacks). */
 export function synthScenario(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
   const key = catalog === CATALOG ? JSON.stringify(context) : undefined;
   const hit = key && cache.get(key);
   if (hit) return hit;
-  const app = new App({ context: { ...CLI_CONTEXT, ...context } });
-  const [stack] = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
+  const { stack } = buildApp(context, catalog);
   const template = Template.fromStack(stack);
   const result = { stack, template, json: template.toJSON() };
   if (key) cache.set(key, result);
