@@ -57,7 +57,7 @@ const contextSchema = z.object({
     .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `unprotect "${String(iss.input)}" is not valid (valid: true, false)` })
     .optional(),
 });
-export const CONTEXT_KEYS = Object.keys(contextSchema.shape);
+const CONTEXT_KEYS = Object.keys(contextSchema.shape);
 /** Context keys the CDK CLI itself writes without a ':' in them. */
 const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 

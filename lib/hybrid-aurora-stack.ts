@@ -40,7 +40,6 @@ export class HybridAuroraStack extends Stack {
     this.routing = new ModuleRouting(this, 'Routing', {
       routes: scenario.routes,
       member: (role) => this.aurora.member(role),
-      clusterIdentifier: (role) => (role === 'provisioned' ? e.names.provisionedCluster : e.names.serverlessCluster),
       adminSecret: this.aurora.adminSecret,
       encryptionKey: this.aurora.key,
       port: e.database.port,

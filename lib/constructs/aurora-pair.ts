@@ -26,6 +26,8 @@ export interface AuroraPairProps {
 /** One cluster of the pair, as the routing needs it. */
 export interface PairMember {
   readonly cluster: rds.DatabaseCluster;
+  /** The configured cluster identifier (a literal, unlike `cluster.clusterIdentifier`). */
+  readonly identifier: string;
   readonly hasReader: boolean;
 }
 
@@ -149,8 +151,8 @@ export class AuroraPair extends Construct {
         'Performance Insights is set once, on the cluster; its instances inherit it',
       );
     }
-    this.provisioned = { cluster: provisioned, hasReader: db.provisionedReaders > 0 };
-    this.serverless = { cluster: serverless, hasReader: false };
+    this.provisioned = { cluster: provisioned, identifier: provisionedName, hasReader: db.provisionedReaders > 0 };
+    this.serverless = { cluster: serverless, identifier: serverlessName, hasReader: false };
   }
 
   member(role: ClusterRole): PairMember {

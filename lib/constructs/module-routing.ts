@@ -6,7 +6,6 @@ import type { PairMember } from './aurora-pair';
 export interface ModuleRoutingProps {
   readonly routes: readonly ModuleRoute[];
   readonly member: (role: ClusterRole) => PairMember;
-  readonly clusterIdentifier: (role: ClusterRole) => string;
   /** The shared admin credential (JSON with `username` and `password`). */
   readonly adminSecret: secretsmanager.ISecret;
   readonly encryptionKey: kms.IKey;
@@ -56,7 +55,7 @@ export class ModuleRouting extends Construct {
     const manifest = Object.fromEntries(
       [...props.routes]
         .sort((a, b) => a.module.localeCompare(b.module))
-        .map((r) => [r.module, { cluster: r.cluster, clusterIdentifier: props.clusterIdentifier(r.cluster), secret: r.secretName }]),
+        .map((r) => [r.module, { cluster: r.cluster, clusterIdentifier: props.member(r.cluster).identifier, secret: r.secretName }]),
     );
     this.manifest = new ssm.StringParameter(this, 'Manifest', {
       parameterName: props.manifestParameterName,
