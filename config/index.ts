@@ -128,8 +128,7 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
 function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string {
   const first = issues[0];
   let where = first.path.join('.');
-  const phaseAt = first.path.indexOf('phases');
-  if (first.path[0] === 'folio' && phaseAt === 1 && typeof first.path[2] === 'number') {
+  if (first.path[0] === 'folio' && first.path[1] === 'phases' && typeof first.path[2] === 'number') {
     const phaseName = (input as CatalogInput).folio.phases[first.path[2]]?.name;
     const rest = first.path.slice(3).join('.');
     where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;

@@ -21,25 +21,17 @@ test('every phase switch updates in place: nothing created, replaced or destroye
   expect(problems).toEqual([]);
 });
 
-test('test11 -> test12 changes only the Serverless cluster scaling configuration', () => {
-  const changes = resourceChanges(templates.get('test11')!, templates.get('test12')!);
-  expect(changes).toEqual([
+// Phase switches that must change exactly one property of one resource, in place.
+test.each([
+  ['test11', 'test12', 'AWS::RDS::DBCluster', /^AuroraServerless/, 'ServerlessV2ScalingConfiguration'],
+  ['test1', 'test2', 'AWS::RDS::DBInstance', /^AuroraProvisionedWriter/, 'DBInstanceClass'],
+])('%s -> %s changes only %s %s %s', (from, to, type, logicalId, property) => {
+  expect(resourceChanges(templates.get(from)!, templates.get(to)!)).toEqual([
     expect.objectContaining({
-      type: 'AWS::RDS::DBCluster',
-      logicalId: expect.stringMatching(/^AuroraServerless/),
+      type,
+      logicalId: expect.stringMatching(logicalId),
       impact: ResourceImpact.WILL_UPDATE,
-      properties: [{ name: 'ServerlessV2ScalingConfiguration', impact: ResourceImpact.WILL_UPDATE }],
-    }),
-  ]);
-});
-
-test('test1 -> test2 resizes the provisioned writer in place', () => {
-  const changes = resourceChanges(templates.get('test1')!, templates.get('test2')!);
-  expect(changes).toEqual([
-    expect.objectContaining({
-      type: 'AWS::RDS::DBInstance',
-      logicalId: expect.stringMatching(/^AuroraProvisionedWriter/),
-      properties: [{ name: 'DBInstanceClass', impact: ResourceImpact.WILL_UPDATE }],
+      properties: [{ name: property, impact: ResourceImpact.WILL_UPDATE }],
     }),
   ]);
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, FOLIO_PHASE_NAMES } from '../support/synth';
@@ -56,7 +56,7 @@ test('cfn-lint is able to fail', () => {
   const cluster = Object.values(bad.Resources as Record<string, any>).find((r) => r.Type === 'AWS::RDS::DBCluster')!;
   cluster.Properties.BackupRetentionPeriod = 99;
   const file = join(work, 'bad.template.json');
-  require('node:fs').writeFileSync(file, JSON.stringify(bad));
+  writeFileSync(file, JSON.stringify(bad));
   const r = spawnSync(CFN_LINT, ['--format', 'parseable', '--', file], { encoding: 'utf8' });
   expect(r.status).not.toBe(0);
   expect(r.stdout).toMatch(/E3034|BackupRetentionPeriod/);
