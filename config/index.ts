@@ -8,17 +8,35 @@ import {
   type Catalog,
   type CatalogInput,
   type ClusterRole,
+  type FleetState,
   type FolioEnvironment,
   type FolioModule,
   type FolioPhase,
+  type TemporalEnvironment,
+  type TemporalPreset,
 } from './schema';
+import { TEMPORAL_ENVIRONMENT } from './temporal-environment';
+import { TEMPORAL_SCENARIOS } from './temporal-scenarios';
+import { FLEET_STATES } from './temporal-schema';
 
 export { ConfigError, exitOnConfigError } from './errors';
-export type { ClusterRole, FolioEnvironment, FolioModule, FolioPhase } from './schema';
+export type {
+  ClusterRole,
+  FleetState,
+  FolioEnvironment,
+  FolioModule,
+  FolioPhase,
+  ImageRef,
+  TemporalEnvironment,
+  TemporalPreset,
+  TemporalRole,
+} from './schema';
+export { TEMPORAL_ROLES } from './temporal-roles';
 
 /** Everything in config/, as written. */
 export const CATALOG: CatalogInput = {
   folio: { environment: FOLIO_ENVIRONMENT, modules: FOLIO_MODULES, phases: FOLIO_PHASES },
+  temporal: { environment: TEMPORAL_ENVIRONMENT, scenarios: TEMPORAL_SCENARIOS },
 };
 
 /** Where one FOLIO module connects in a phase. */
@@ -44,7 +62,23 @@ export interface FolioScenario {
   readonly routes: readonly ModuleRoute[];
 }
 
-export type Scenario = FolioScenario;
+/** A Temporal preset resolved against its environment. */
+export interface TemporalScenario {
+  readonly family: 'temporal';
+  readonly name: string;
+  readonly envName?: string;
+  /** false only while tearing down (`-c unprotect=true`). */
+  readonly protect: boolean;
+  readonly stackName: string;
+  readonly env: { readonly account?: string; readonly region: string };
+  /** The environment, with physical names already prefixed by envName. */
+  readonly environment: TemporalEnvironment;
+  readonly preset: TemporalPreset;
+  /** The preset's fleet state, or `-c fleet=` when given. */
+  readonly fleet: FleetState;
+}
+
+export type Scenario = FolioScenario | TemporalScenario;
 
 /** Context keys this app reads (`-c key=value`); keys with ':' or '@' belong to CDK. */
 const contextSchema = z.object({
@@ -56,6 +90,7 @@ const contextSchema = z.object({
   unprotect: z
     .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `unprotect "${String(iss.input)}" is not valid (valid: true, false)` })
     .optional(),
+  fleet: z.enum(FLEET_STATES, { error: (iss) => `fleet "${String(iss.input)}" is not valid (valid: ${FLEET_STATES.join(', ')})` }).optional(),
 });
 const CONTEXT_KEYS = Object.keys(contextSchema.shape);
 /** Context keys the CDK CLI itself writes without a ':' in them. */
@@ -69,7 +104,7 @@ export function loadCatalog(input: CatalogInput = CATALOG): Catalog {
 }
 
 export function scenarioNames(catalog: Catalog): string[] {
-  return catalog.folio.phases.map((p) => p.name);
+  return [...catalog.folio.phases.map((p) => p.name), ...catalog.temporal.scenarios.map((s) => s.name)];
 }
 
 /** The one path from CDK context to a scenario: validates context and config, then resolves. */
@@ -85,12 +120,51 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   const name = ctx.data.scenario;
   if (name === undefined || name === '')
     throw new ConfigError(`no scenario given: pass -c scenario=<name>; valid: ${names.join(', ')}`);
-  const phase = catalog.folio.phases.find((p) => p.name === name);
-  if (!phase) throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
-
   const envName = ctx.data.envName;
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
-  return deepFreeze(resolveFolio(catalog, phase, envName, protect));
+  const phase = catalog.folio.phases.find((p) => p.name === name);
+  if (phase) {
+    if (ctx.data.fleet !== undefined) throw new ConfigError(`fleet applies to Temporal scenarios only; "${name}" is a FOLIO phase`);
+    return deepFreeze(resolveFolio(catalog, phase, envName, protect));
+  }
+  const preset = catalog.temporal.scenarios.find((s) => s.name === name);
+  if (preset) return deepFreeze(resolveTemporal(catalog, preset, envName, protect, ctx.data.fleet));
+  throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
+}
+
+function resolveTemporal(
+  catalog: Catalog,
+  preset: TemporalPreset,
+  envName: string | undefined,
+  protect: boolean,
+  fleet: FleetState | undefined,
+): TemporalScenario {
+  const { environment } = catalog.temporal;
+  const dash = (s: string) => (envName ? `${envName}-${s}` : s);
+  const n = environment.names;
+  const names: TemporalEnvironment['names'] = {
+    cluster: dash(n.cluster),
+    rateLimiterTable: dash(n.rateLimiterTable),
+    visibilityDomain: dash(n.visibilityDomain),
+    prometheusWorkspace: dash(n.prometheusWorkspace),
+    serviceNamespace: envName ? `${envName}.${n.serviceNamespace}` : n.serviceNamespace,
+  };
+  if (names.visibilityDomain.length > 28)
+    throw new ConfigError(
+      `envName "${envName}" makes the OpenSearch domain name "${names.visibilityDomain}" longer than 28 characters; ` +
+        `valid: an envName of at most ${27 - n.visibilityDomain.length} characters`,
+    );
+  return {
+    family: 'temporal',
+    name: preset.name,
+    envName,
+    protect,
+    stackName: dash(environment.stackName),
+    env: { account: environment.account, region: environment.region },
+    environment: { ...environment, names },
+    preset,
+    fleet: fleet ?? preset.benchmark.fleet,
+  };
 }
 
 function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | undefined, protect: boolean): FolioScenario {
@@ -128,8 +202,10 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
 function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string {
   const first = issues[0];
   let where = first.path.join('.');
-  if (first.path[0] === 'folio' && first.path[1] === 'phases' && typeof first.path[2] === 'number') {
-    const phaseName = (input as CatalogInput).folio.phases[first.path[2]]?.name;
+  const [family, table, index] = first.path;
+  if ((`${String(family)}.${String(table)}` === 'folio.phases' || `${String(family)}.${String(table)}` === 'temporal.scenarios') && typeof index === 'number') {
+    const rows = family === 'folio' ? (input as CatalogInput).folio.phases : (input as CatalogInput).temporal.scenarios;
+    const phaseName = rows[index]?.name;
     const rest = first.path.slice(3).join('.');
     where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
   }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 import { didYouMean } from './errors';
+import { account, availabilityZones, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { checkTemporal, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 
 /*
  * The one schema for everything in config/. Field rules live on the fields; rules that
@@ -49,10 +51,6 @@ const auroraInstanceClass = z.string().check((ctx) => {
   }
 });
 
-/** Physical names: stable identifiers, never derived from a scenario. */
-const physicalName = (pattern: RegExp, what: string) =>
-  z.string().regex(pattern, { error: (iss) => `"${String(iss.input)}" is not a valid ${what}` });
-
 export const folioModuleSchema = z.strictObject({
   name: physicalName(/^mod-[a-z0-9-]+$/, 'FOLIO module name (mod-<name>)'),
   short: z.string().min(1),
@@ -62,13 +60,13 @@ export const folioModuleSchema = z.strictObject({
 });
 
 export const folioEnvironmentSchema = z.strictObject({
-  stackName: physicalName(/^[A-Za-z][A-Za-z0-9-]{0,100}$/, 'stack name'),
-  account: physicalName(/^\d{12}$/, '12-digit AWS account id').optional(),
-  region: physicalName(/^[a-z]{2}(-[a-z]+)+-\d$/, 'AWS region'),
-  availabilityZones: z.array(z.string()).min(2, { error: 'Aurora needs subnets in at least 2 availability zones' }),
-  vpcCidr: physicalName(/^\d{1,3}(\.\d{1,3}){3}\/(1[6-9]|2[0-4])$/, 'VPC CIDR (/16 to /24)'),
+  stackName,
+  account: account.optional(),
+  region,
+  availabilityZones: availabilityZones(2, 'Aurora needs subnets in at least 2 availability zones'),
+  vpcCidr,
   clientCidrs: z
-    .array(physicalName(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, 'IPv4 CIDR'))
+    .array(ipv4Cidr)
     .min(1)
     .refine((cidrs) => !cidrs.some((c) => c.endsWith('/0')), { error: 'clientCidrs must not open the databases to the internet (/0)' }),
   database: z.strictObject({
@@ -113,7 +111,7 @@ const recordedSchema = z.strictObject({
 });
 
 export const folioPhaseSchema = z.strictObject({
-  name: physicalName(/^[a-z][a-z0-9-]{0,40}$/, 'scenario name (lower case, digits, dashes)'),
+  name: scenarioName,
   title: z.string().min(1),
   writerInstanceClass: auroraInstanceClass,
   serverlessAcu: z
@@ -215,8 +213,19 @@ export const catalogSchema = z
       modules: z.array(folioModuleSchema).min(1).readonly(),
       phases: z.array(folioPhaseSchema).min(1).readonly(),
     }),
+    temporal: z.strictObject({
+      environment: temporalEnvironmentSchema,
+      scenarios: z.array(temporalScenarioSchema).min(1).readonly(),
+    }),
   })
-  .superRefine((catalog, ctx) => checkFolio(catalog.folio, ctx));
+  .superRefine((catalog, ctx) => {
+    checkFolio(catalog.folio, ctx);
+    checkTemporal(catalog.temporal, ctx);
+    // One `-c scenario=` namespace across families.
+    const temporal = new Set(catalog.temporal.scenarios.map((s) => s.name));
+    for (const p of catalog.folio.phases)
+      if (temporal.has(p.name)) ctx.addIssue({ code: 'custom', path: ['temporal', 'scenarios'], message: `scenario "${p.name}" is both a FOLIO phase and a Temporal scenario`, input: p.name });
+  });
 
 export type FolioModuleInput = z.input<typeof folioModuleSchema>;
 export type FolioModule = z.output<typeof folioModuleSchema>;
@@ -227,3 +236,12 @@ export type FolioPhaseInput = z.input<typeof folioPhaseSchema>;
 export type FolioPhase = z.output<typeof folioPhaseSchema>;
 export type CatalogInput = z.input<typeof catalogSchema>;
 export type Catalog = z.output<typeof catalogSchema>;
+export type {
+  ImageRef,
+  TemporalEnvironment,
+  TemporalEnvironmentInput,
+  TemporalPreset,
+  TemporalRole,
+  TemporalScenarioInput,
+  FleetState,
+} from './temporal-schema';

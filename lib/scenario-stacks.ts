@@ -1,6 +1,7 @@
 import type { App, Stack } from 'aws-cdk-lib';
 import type { Scenario } from '../config';
 import { HybridAuroraStack } from './hybrid-aurora-stack';
+import { TemporalDsqlStack } from './temporal-dsql-stack';
 
 /**
  * The stacks of a scenario's family. Stack names come from config and never contain the
@@ -10,5 +11,7 @@ export function addScenarioStacks(app: App, scenario: Scenario): Stack[] {
   switch (scenario.family) {
     case 'folio':
       return [new HybridAuroraStack(app, scenario.stackName, { scenario, env: scenario.env })];
+    case 'temporal':
+      return [new TemporalDsqlStack(app, scenario.stackName, { scenario, env: scenario.env })];
   }
 }

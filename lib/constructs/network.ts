@@ -26,21 +26,30 @@ export class Network extends Construct {
         { name: Network.DATABASE_SUBNETS, subnetType: ec2.SubnetType.PRIVATE_ISOLATED, cidrMask: 24 },
       ],
     });
-    // Pinned zones are the point (hermetic synth), so the hard-coded-zone rule does not apply.
-    const reason = 'Availability zones are pinned in config so that synth never looks them up';
-    Validations.of(this.vpc).acknowledge({ id: 'CloudFormation-Validate::W3010', reason });
-    for (const subnet of this.vpc.isolatedSubnets) {
-      (subnet.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3010'] } });
-    }
-    // The VPC's default-security-group lockdown comes with a CDK-generated Lambda that lists
-    // its role both as DependsOn and by GetAtt; the redundancy is CDK's and harmless.
-    const provider = Stack.of(this).node.tryFindChild('Custom::VpcRestrictDefaultSGCustomResourceProvider');
-    (provider?.node.tryFindChild('Handler') as CfnResource | undefined)?.addMetadata('cfn-lint', {
-      config: { ignore_checks: ['W3005'] },
-    });
+    acknowledgePinnedZones(this.vpc);
   }
 
   get databaseSubnets(): ec2.SubnetSelection {
     return { subnetGroupName: Network.DATABASE_SUBNETS };
   }
+}
+
+/**
+ * Pinned zones are the point (hermetic synth), so the hard-coded-zone rule does not apply:
+ * acknowledged for CDK's validation and for cfn-lint on every subnet. Also quiets cfn-lint
+ * about CDK's generated default-security-group lockdown Lambda, which lists its role both
+ * as DependsOn and by GetAtt; the redundancy is CDK's and harmless.
+ */
+export function acknowledgePinnedZones(vpc: ec2.Vpc): void {
+  Validations.of(vpc).acknowledge({
+    id: 'CloudFormation-Validate::W3010',
+    reason: 'Availability zones are pinned in config so that synth never looks them up',
+  });
+  for (const subnet of [...vpc.publicSubnets, ...vpc.privateSubnets, ...vpc.isolatedSubnets]) {
+    (subnet.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3010'] } });
+  }
+  const provider = Stack.of(vpc).node.tryFindChild('Custom::VpcRestrictDefaultSGCustomResourceProvider');
+  (provider?.node.tryFindChild('Handler') as CfnResource | undefined)?.addMetadata('cfn-lint', {
+    config: { ignore_checks: ['W3005'] },
+  });
 }

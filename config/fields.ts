@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/*
+ * Field rules shared by the FOLIO and Temporal sections of the schema. Each message names
+ * the bad value and what is valid: it is shown to the user as is.
+ */
+
+/** Physical names: stable identifiers, never derived from a scenario. */
+export const physicalName = (pattern: RegExp, what: string) =>
+  z.string().regex(pattern, { error: (iss) => `"${String(iss.input)}" is not a valid ${what}` });
+
+export const stackName = physicalName(/^[A-Za-z][A-Za-z0-9-]{0,100}$/, 'stack name');
+export const account = physicalName(/^\d{12}$/, '12-digit AWS account id');
+export const region = physicalName(/^[a-z]{2}(-[a-z]+)+-\d$/, 'AWS region');
+export const vpcCidr = physicalName(/^\d{1,3}(\.\d{1,3}){3}\/(1[6-9]|2[0-4])$/, 'VPC CIDR (/16 to /24)');
+export const ipv4Cidr = physicalName(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, 'IPv4 CIDR');
+export const scenarioName = physicalName(/^[a-z][a-z0-9-]{0,40}$/, 'scenario name (lower case, digits, dashes)');
+
+/** Availability zones of the environment's region, at least `min` of them. */
+export const availabilityZones = (min: number, why: string) =>
+  z.array(z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d[a-z]$/, { error: (iss) => `"${String(iss.input)}" is not an availability zone` })).min(min, { error: why });
+
+/** A Go duration as Temporal and the DSQL plugin parse it: 30s, 55m, 1h, 0s. */
+export const goDuration = z.string().regex(/^(0|\d+(ms|s|m|h))$/, {
+  error: (iss) => `"${String(iss.input)}" is not a duration (valid: a whole number with ms, s, m or h, e.g. 30s, 55m)`,
+});
+
+/** A positive size in steps of `step` (vCPU in eighths, GiB in quarters). */
+export const stepped = (unit: string, step: number, max: number) =>
+  z.number({ error: `must be a number of ${unit}` }).check((ctx) => {
+    const v = ctx.value;
+    if (!(v > 0 && v <= max) || !Number.isInteger(v / step))
+      ctx.issues.push({ code: 'custom', input: v, message: `${v} ${unit} is not valid (valid: ${step} to ${max} in steps of ${step})` });
+  });

@@ -1,0 +1,49 @@
+/**
+ * Dynamic-config keys this project may set, each registered in the Temporal server
+ * (`common/dynamicconfig/constants.go`), with the kind of value the server parses.
+ *
+ * The server only logs "unregistered key" for a key it does not know and runs on with its
+ * default, so a typo silently does nothing; here it fails synth instead. Add a key after
+ * checking it is registered in the server version of the image. Keys are compared
+ * case-insensitively, as the server does.
+ */
+export type DynamicConfigKind = 'int' | 'float' | 'bool' | 'duration';
+
+export interface DynamicConfigKey {
+  readonly kind: DynamicConfigKind;
+  /** Smallest value that makes sense (numbers only). */
+  readonly min?: number;
+  /** The server's default, for the README and reviews. */
+  readonly serverDefault: number | boolean | string;
+}
+
+export const DYNAMIC_CONFIG_KEYS: Readonly<Record<string, DynamicConfigKey>> = {
+  'frontend.rps': { kind: 'int', min: 1, serverDefault: 2400 },
+  'frontend.namespaceRPS': { kind: 'int', min: 1, serverDefault: 2400 },
+  // Despite the name: concurrent long-running requests (polls) per instance per API.
+  'frontend.namespaceCount': { kind: 'int', min: 1, serverDefault: 1200 },
+  'frontend.persistenceMaxQPS': { kind: 'int', min: 1, serverDefault: 2000 },
+  'frontend.shutdownDrainDuration': { kind: 'duration', serverDefault: '0s' },
+  'matching.numTaskqueueWritePartitions': { kind: 'int', min: 1, serverDefault: 4 },
+  'matching.numTaskqueueReadPartitions': { kind: 'int', min: 1, serverDefault: 4 },
+  'matching.forwarderMaxOutstandingPolls': { kind: 'int', min: 0, serverDefault: 1 },
+  'matching.forwarderMaxRatePerSecond': { kind: 'int', min: 1, serverDefault: 10 },
+  'matching.forwarderMaxOutstandingTasks': { kind: 'int', min: 0, serverDefault: 1 },
+  'matching.maxTaskBatchSize': { kind: 'int', min: 1, serverDefault: 100 },
+  'matching.getTasksBatchSize': { kind: 'int', min: 1, serverDefault: 1000 },
+  'matching.persistenceMaxQPS': { kind: 'int', min: 1, serverDefault: 3000 },
+  'matching.shutdownDrainDuration': { kind: 'duration', serverDefault: '0s' },
+  'history.persistenceMaxQPS': { kind: 'int', min: 1, serverDefault: 9000 },
+  'history.shutdownDrainDuration': { kind: 'duration', serverDefault: '0s' },
+  'history.startupMembershipJoinDelay': { kind: 'duration', serverDefault: '0s' },
+  'system.enableActivityEagerExecution': { kind: 'bool', serverDefault: false },
+};
+
+/** Keys people put in dynamic config that belong elsewhere, with where they belong. */
+export const MISPLACED_DYNAMIC_CONFIG_KEYS: Readonly<Record<string, string>> = {
+  'history.numHistoryShards':
+    'the history shard count is static server config, not dynamic config; it is ' +
+    'environment.persistence.numHistoryShards and can never change after the first deploy',
+  'persistence.maxConns': 'the pool size is static SQL config: environment.persistence.pool.maxConns',
+  'persistence.maxIdleConns': 'the pool size is static SQL config: environment.persistence.pool.maxIdleConns',
+};

@@ -1,0 +1,70 @@
+import type { TemporalEnvironmentInput } from './schema';
+
+/**
+ * What every Temporal scenario shares. Nothing here may depend on the preset: these values
+ * are (or feed) physical names, replacement-only properties, or settings that must never
+ * change once the cluster holds data (numHistoryShards).
+ */
+export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
+  stackName: 'TemporalDsql',
+  region: 'eu-west-1',
+  // Pinned so that synth never looks them up. AZ names map to different zones per account.
+  availabilityZones: ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'],
+  vpcCidr: '10.70.0.0/16',
+  natGateways: 1,
+  // The ECS account setting `awsvpcTrunking` (not a CloudFormation resource). Off, an
+  // m7g.2xlarge runs 3 awsvpc tasks; on, 40. Turn it on in the account first, then here.
+  awsvpcTrunking: false,
+  // ECS_RESERVED_MEMORY on every container instance: memory kept for the OS and agent.
+  ecsReservedMemoryMiB: 256,
+  names: {
+    cluster: 'temporal-dsql',
+    rateLimiterTable: 'temporal-dsql-conn-limiter',
+    visibilityDomain: 'temporal-visibility',
+    prometheusWorkspace: 'temporal-dsql',
+    serviceNamespace: 'temporal.internal',
+  },
+  ports: {
+    frontend: { grpc: 7233, membership: 6933, http: 7243 },
+    history: { grpc: 7234, membership: 6934 },
+    matching: { grpc: 7235, membership: 6935 },
+    worker: { grpc: 7239, membership: 6939 },
+    metrics: 9090,
+  },
+  persistence: {
+    // Static: the server keeps the value it first persisted. Never change it for a cluster
+    // that holds data; a deploy that tries is refused (see lib/constructs/schema-setup.ts).
+    numHistoryShards: 4096,
+    pluginName: 'dsql',
+    databaseName: 'postgres',
+    user: 'admin',
+    port: 5432,
+    tls: true,
+    iamAuth: true,
+    pool: { maxConns: 50, maxIdleConns: 50, maxConnLifetime: '55m', maxConnIdleTime: '0s' },
+    // Per server task: new connections per second and burst, under DSQL's cluster-wide
+    // 100/s (not configurable) and 1,000 burst.
+    connectionRateLimits: {
+      history: { perSecond: 8, burst: 40 },
+      matching: { perSecond: 6, burst: 30 },
+      frontend: { perSecond: 4, burst: 20 },
+      worker: { perSecond: 2, burst: 10 },
+    },
+    distributedRateLimiter: { enabled: true, clusterLimitPerSecond: 100 },
+    schema: { name: 'dsql/v12/temporal', version: '1.12' },
+  },
+  membershipMaxJoinDuration: '120s',
+  // The one-shot schema task (temporal-dsql-tool) that runs on each deploy that needs it.
+  schemaSetupTask: { vcpu: 0.5, memoryGiB: 1 },
+  // Rolling deploys start new tasks before stopping old ones; capacity must allow for it.
+  deployment: { minimumHealthyPercent: 100, maximumPercent: 150 },
+  visibility: { engineVersion: 'OpenSearch_2.19', index: 'temporal_visibility_v1' },
+  images: {
+    // Build it from docker/temporal-dsql (README, "Server image") and push it to this
+    // repository, or set { asset: 'docker/temporal-dsql' } to have `cdk deploy` build it.
+    server: { ecr: { repository: 'temporal-dsql', tag: '1.29.0-dsql' } },
+    collector: { registry: 'public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3' },
+    benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' } },
+  },
+  logRetentionDays: 14,
+};

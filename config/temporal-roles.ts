@@ -1,0 +1,3 @@
+/** The Temporal server roles, each its own ECS service, in the order they start. */
+export const TEMPORAL_ROLES = ['history', 'matching', 'frontend', 'worker'] as const;
+export type TemporalRole = (typeof TEMPORAL_ROLES)[number];

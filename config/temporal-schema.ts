@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { planPool, temporalPoolSpecs } from '../lib/capacity';
+import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
+import { didYouMean } from './errors';
+import { account, availabilityZones, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+export { TEMPORAL_ROLES, type TemporalRole } from './temporal-roles';
+import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
+
+/*
+ * The Temporal section of the catalog: the environment every preset shares and the presets.
+ * Field rules live on the fields; rules across fields (dynamic-config keys, instance types,
+ * capacity) live in checkTemporal, which the catalog schema runs.
+ */
+
+const port = z.number().int().min(1024).max(65535);
+function taskSize() {
+  return { vcpu: stepped('vCPU', 0.125, 64), memoryGiB: stepped('GiB', 0.25, 512) };
+}
+const roleRecord = <T extends z.ZodType>(t: T) => z.strictObject({ history: t, matching: t, frontend: t, worker: t });
+
+/** Where a container image comes from. An asset is built by `cdk deploy`, never by synth. */
+export const imageRefSchema = z.union(
+  [
+    z.strictObject({
+      ecr: z.strictObject({ repository: physicalName(/^[a-z0-9][a-z0-9._/-]{1,255}$/, 'ECR repository name'), tag: z.string().min(1) }),
+    }),
+    z.strictObject({ registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') }),
+    z.strictObject({ asset: z.string().min(1) }),
+  ],
+  { error: 'an image is one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }' },
+);
+
+export const temporalEnvironmentSchema = z.strictObject({
+  stackName,
+  account: account.optional(),
+  region,
+  availabilityZones: availabilityZones(2, 'the cluster needs subnets in at least 2 availability zones'),
+  vpcCidr,
+  natGateways: z.number().int().min(1).max(3),
+  awsvpcTrunking: z.boolean(),
+  ecsReservedMemoryMiB: z.number().int().min(0).max(4096),
+  names: z.strictObject({
+    cluster: physicalName(/^[a-z][a-z0-9-]{0,40}$/, 'ECS cluster name'),
+    rateLimiterTable: physicalName(/^[A-Za-z0-9_.-]{3,200}$/, 'DynamoDB table name'),
+    visibilityDomain: physicalName(/^[a-z][a-z0-9-]{2,27}$/, 'OpenSearch domain name (3-28 of a-z, 0-9, -)'),
+    prometheusWorkspace: physicalName(/^[A-Za-z0-9_.-]{1,100}$/, 'Prometheus workspace alias'),
+    serviceNamespace: physicalName(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/, 'private DNS namespace'),
+  }),
+  ports: z.strictObject({
+    frontend: z.strictObject({ grpc: port, membership: port, http: port }),
+    history: z.strictObject({ grpc: port, membership: port }),
+    matching: z.strictObject({ grpc: port, membership: port }),
+    worker: z.strictObject({ grpc: port, membership: port }),
+    metrics: port,
+  }),
+  persistence: z.strictObject({
+    numHistoryShards: z.number().int().min(1).max(65536),
+    pluginName: z.literal('dsql'),
+    databaseName: z.literal('postgres', { error: 'Aurora DSQL has one database: "postgres"' }),
+    user: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database role'),
+    port: z.literal(5432, { error: 'Aurora DSQL listens on 5432 only' }),
+    tls: z.literal(true, { error: 'Aurora DSQL requires TLS (valid: true)' }),
+    iamAuth: z.literal(true, { error: 'Aurora DSQL authenticates with IAM only (valid: true)' }),
+    pool: z.strictObject({
+      maxConns: z.number().int().min(1).max(1000),
+      maxIdleConns: z.number().int().min(0).max(1000),
+      maxConnLifetime: goDuration,
+      // Temporal's SQL config has no idle-time setting; Go's database/sql never closes idle
+      // connections when it is 0, which is what a pre-warmed pool needs.
+      maxConnIdleTime: z.literal('0s', { error: 'valid: "0s" (Temporal exposes no idle timeout; 0 is database/sql\'s default)' }),
+    }),
+    connectionRateLimits: roleRecord(z.strictObject({ perSecond: z.number().int().min(1).max(100), burst: z.number().int().min(1).max(1000) })),
+    distributedRateLimiter: z.strictObject({
+      enabled: z.boolean(),
+      clusterLimitPerSecond: z.number().int().min(1).max(100, { error: 'Aurora DSQL accepts at most 100 new connections/s per cluster (valid: 1-100)' }),
+    }),
+    schema: z.strictObject({ name: z.string().min(1), version: z.string().regex(/^\d+\.\d+$/) }),
+  }),
+  membershipMaxJoinDuration: goDuration,
+  schemaSetupTask: z.strictObject(taskSize()),
+  deployment: z.strictObject({
+    minimumHealthyPercent: z.number().int().min(0).max(100),
+    maximumPercent: z.number().int().min(100).max(200),
+  }),
+  visibility: z.strictObject({ engineVersion: z.string().regex(/^OpenSearch_\d+\.\d+$/), index: physicalName(/^[a-z][a-z0-9_]{0,99}$/, 'index name') }),
+  images: z.strictObject({ server: imageRefSchema, collector: imageRefSchema, benchmark: imageRefSchema }),
+  logRetentionDays: z.union([1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)), {
+    error: 'valid: 1, 3, 5, 7, 14, 30, 60, 90, 180, 365',
+  }),
+});
+
+const serviceSize = z.strictObject({ replicas: z.number().int().min(1).max(200), ...taskSize() });
+const dynamicValue = z.union([z.number(), z.boolean(), z.string()]);
+
+export const FLEET_STATES = ['running', 'parked', 'external'] as const;
+export type FleetState = (typeof FLEET_STATES)[number];
+
+export const temporalScenarioSchema = z.strictObject({
+  name: scenarioName,
+  title: z.string().min(1),
+  capacity: z.strictObject({
+    main: z.strictObject({ instanceType: z.string(), instances: z.number().int().min(1).max(100) }),
+    benchmark: z.strictObject({ instanceType: z.string(), maxInstances: z.number().int().min(1).max(100) }),
+  }),
+  services: roleRecord(serviceSize),
+  dynamicConfig: z.record(z.string(), dynamicValue),
+  visibility: z.strictObject({
+    instanceType: physicalName(/^[a-z0-9]+\.[a-z0-9]+\.search$/, 'OpenSearch instance type (<family>.<size>.search)'),
+    instances: z.number().int().min(1).max(80),
+    volumeGiB: z.number().int().min(10).max(16384),
+  }),
+  benchmark: z.strictObject({
+    /**
+     * running: every deploy sets the worker service to its replicas; parked: to 0 (and the
+     * benchmark ASG drains to 0); external: deploys leave the count to `bench up/down`.
+     */
+    fleet: z.enum(FLEET_STATES, { error: `valid fleet states: ${FLEET_STATES.join(', ')}` }),
+    workers: serviceSize,
+    generator: z.strictObject(taskSize()),
+    targetRate: z.number().int().min(1).max(100000),
+    duration: goDuration,
+    rampUp: goDuration,
+    workflowType: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/),
+    namespace: physicalName(/^[a-z][a-z0-9-]{0,63}$/, 'Temporal namespace'),
+  }),
+  recorded: z
+    .strictObject({
+      achievedWps: z.number().positive(),
+      workflowsCompleted: z.number().int().positive(),
+      latencyMs: z.strictObject({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
+      dsqlTxPerMinute: z.strictObject({ total: z.number(), readOnly: z.number() }),
+      dsqlConnections: z.number().int(),
+    })
+    .optional(),
+});
+
+export type TemporalEnvironmentInput = z.input<typeof temporalEnvironmentSchema>;
+export type TemporalEnvironment = z.output<typeof temporalEnvironmentSchema>;
+export type TemporalScenarioInput = z.input<typeof temporalScenarioSchema>;
+export type TemporalPreset = z.output<typeof temporalScenarioSchema>;
+export type ImageRef = z.output<typeof imageRefSchema>;
+
+/** Cross-field rules of the Temporal section; issues are reported under `temporal`. */
+export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: readonly TemporalPreset[] }, ctx: z.core.$RefinementCtx): void {
+  let problems = 0;
+  const issue = (path: PropertyKey[], message: string, input?: unknown) => {
+    problems++;
+    ctx.addIssue({ code: 'custom', path: ['temporal', ...path], message, input });
+  };
+  const env = t.environment;
+
+  const ports = Object.values(env.ports).flatMap((p) => (typeof p === 'number' ? [p] : Object.values(p)));
+  const clash = ports.find((p, i) => ports.indexOf(p) !== i);
+  if (clash !== undefined) issue(['environment', 'ports'], `port ${clash} is used twice; every role needs its own gRPC and membership ports`, clash);
+
+  const names = t.scenarios.map((s) => s.name);
+  for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice`, d);
+
+  const zones = Math.min(env.availabilityZones.length, 3);
+  t.scenarios.forEach((s, si) => {
+    const at = (...rest: PropertyKey[]) => ['scenarios', si, ...rest];
+    checkDynamicConfig(s.dynamicConfig, (key, message) => issue(at('dynamicConfig', key), message, key));
+
+    for (const pool of ['main', 'benchmark'] as const) {
+      const type = s.capacity[pool].instanceType;
+      const known = Object.keys(EC2_INSTANCE_TYPES);
+      if (!EC2_INSTANCE_TYPES[type]) issue(at('capacity', pool, 'instanceType'), `unknown instance type "${type}"${didYouMean(type, known)}; valid: ${known.join(', ')}`, type);
+    }
+    if (s.visibility.instances % zones !== 0)
+      issue(at('visibility', 'instances'), `${s.visibility.instances} OpenSearch nodes cannot spread evenly over ${zones} availability zones (valid: a multiple of ${zones})`, s.visibility.instances);
+    if (s.benchmark.rampUp !== '0' && durationSeconds(s.benchmark.rampUp) >= durationSeconds(s.benchmark.duration))
+      issue(at('benchmark', 'rampUp'), `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration})`, s.benchmark.rampUp);
+  });
+  if (problems) return;
+
+  // Capacity last: it needs known instance types.
+  t.scenarios.forEach((s, si) => {
+    for (const spec of temporalPoolSpecs(env, s)) {
+      const plan = planPool(spec);
+      if (plan.problem) issue(['scenarios', si, 'capacity', spec.pool], plan.problem, spec.instances);
+    }
+  });
+}
+
+function checkDynamicConfig(dc: Record<string, unknown>, issue: (key: string, message: string) => void): void {
+  const registered = Object.keys(DYNAMIC_CONFIG_KEYS);
+  const byLower = new Map(registered.map((k) => [k.toLowerCase(), k]));
+  const seen = new Map<string, string>();
+  for (const [key, value] of Object.entries(dc)) {
+    const misplaced = Object.entries(MISPLACED_DYNAMIC_CONFIG_KEYS).find(([k]) => k.toLowerCase() === key.toLowerCase());
+    if (misplaced) {
+      issue(key, `"${key}" is not dynamic config: ${misplaced[1]}`);
+      continue;
+    }
+    const canonical = byLower.get(key.toLowerCase());
+    if (!canonical) {
+      issue(key, `"${key}" is not a registered dynamic-config key (the server would ignore it)${didYouMean(key, registered)}; valid: ${registered.join(', ')}`);
+      continue;
+    }
+    if (seen.has(canonical)) issue(key, `"${key}" and "${seen.get(canonical)}" are the same key (keys are case-insensitive)`);
+    seen.set(canonical, key);
+    const spec = DYNAMIC_CONFIG_KEYS[canonical];
+    const ok =
+      (spec.kind === 'int' && Number.isInteger(value)) ||
+      (spec.kind === 'float' && typeof value === 'number') ||
+      (spec.kind === 'bool' && typeof value === 'boolean') ||
+      (spec.kind === 'duration' && typeof value === 'string' && goDuration.safeParse(value).success);
+    if (!ok) issue(key, `${key} = ${JSON.stringify(value)} is not valid (valid: ${kindText(spec.kind)})`);
+    else if (typeof value === 'number' && spec.min !== undefined && value < spec.min)
+      issue(key, `${key} = ${value} is below ${spec.min} (valid: ${kindText(spec.kind)} >= ${spec.min})`);
+  }
+}
+
+const kindText = (k: string) => ({ int: 'a whole number', float: 'a number', bool: 'true or false', duration: 'a duration such as 30s' })[k];
+
+/** Seconds in a Go duration accepted by goDuration. */
+export function durationSeconds(d: string): number {
+  const m = /^(\d+)(ms|s|m|h)?$/.exec(d);
+  if (!m) throw new Error(`not a duration: ${d}`);
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
+}

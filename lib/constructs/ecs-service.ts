@@ -1,0 +1,119 @@
+import { Duration, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+
+export interface ServiceSize {
+  readonly replicas: number;
+  readonly vcpu: number;
+  readonly memoryGiB: number;
+}
+
+export interface EcsServiceProps {
+  readonly cluster: ecs.ICluster;
+  readonly capacityProvider: ecs.AsgCapacityProvider;
+  readonly subnets: ec2.SubnetSelection;
+  readonly securityGroup: ec2.ISecurityGroup;
+  /** ECS service name and task family: stable, never the scenario. */
+  readonly name: string;
+  readonly image: ecs.ContainerImage;
+  readonly taskRole: iam.IRole;
+  readonly executionRole: iam.IRole;
+  readonly size: ServiceSize;
+  /** undefined: the template leaves the task count to whoever set it last. */
+  readonly desiredCount: number | undefined;
+  readonly deployment: { readonly minimumHealthyPercent: number; readonly maximumPercent: number };
+  readonly ports: Record<string, number>;
+  /** TCP port the container health check probes; none for containers without a server. */
+  readonly healthCheckPort?: number;
+  readonly entryPoint?: string[];
+  readonly command?: string[];
+  readonly environment: Record<string, string>;
+  readonly logRetention: logs.RetentionDays;
+  /** Registers the tasks' IPs as A records under this name in the cluster's namespace. */
+  readonly dnsName?: string;
+}
+
+/**
+ * One long-running role as an ECS service on EC2: an awsvpc ARM64 task of exactly the
+ * configured size, its own log group, a TCP health check, rolling deploys with the
+ * circuit breaker (and rollback), spread over zones then packed by CPU.
+ */
+export class EcsService extends Construct {
+  static readonly CONTAINER = 'Server';
+
+  readonly taskDefinition: ecs.TaskDefinition;
+  readonly container: ecs.ContainerDefinition;
+  readonly service: ecs.Ec2Service;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: EcsServiceProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention });
+    this.taskDefinition = arm64TaskDefinition(this, 'Task', {
+      family: props.name,
+      vcpu: props.size.vcpu,
+      memoryGiB: props.size.memoryGiB,
+      taskRole: props.taskRole,
+      executionRole: props.executionRole,
+    });
+    this.container = this.taskDefinition.addContainer(EcsService.CONTAINER, {
+      image: props.image,
+      entryPoint: props.entryPoint,
+      command: props.command,
+      environment: props.environment,
+      portMappings: Object.entries(props.ports).map(([name, port]) => ({ name, containerPort: port })),
+      healthCheck:
+        props.healthCheckPort === undefined
+          ? undefined
+          : {
+              command: ['CMD-SHELL', `nc -z 127.0.0.1 ${props.healthCheckPort} || exit 1`],
+              interval: Duration.seconds(15),
+              timeout: Duration.seconds(5),
+              retries: 4,
+              startPeriod: Duration.minutes(3),
+            },
+      stopTimeout: Duration.seconds(60),
+      ulimits: [{ name: ecs.UlimitName.NOFILE, softLimit: 65536, hardLimit: 65536 }],
+      logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: props.name }),
+    });
+    this.service = new ecs.Ec2Service(this, 'Service', {
+      cluster: props.cluster,
+      serviceName: props.name,
+      taskDefinition: this.taskDefinition,
+      desiredCount: props.desiredCount,
+      capacityProviderStrategies: [{ capacityProvider: props.capacityProvider.capacityProviderName, weight: 1 }],
+      vpcSubnets: props.subnets,
+      securityGroups: [props.securityGroup],
+      minHealthyPercent: props.deployment.minimumHealthyPercent,
+      maxHealthyPercent: props.deployment.maximumPercent,
+      circuitBreaker: { enable: true, rollback: true },
+      placementStrategies: [ecs.PlacementStrategy.spreadAcross(ecs.BuiltInAttributes.AVAILABILITY_ZONE), ecs.PlacementStrategy.packedByCpu()],
+      cloudMapOptions: props.dnsName ? { name: props.dnsName, dnsRecordType: sd.DnsRecordType.A, dnsTtl: Duration.seconds(10) } : undefined,
+      propagateTags: ecs.PropagatedTagSource.SERVICE,
+    });
+  }
+}
+
+export interface TaskSizeProps {
+  readonly family?: string;
+  readonly vcpu: number;
+  readonly memoryGiB: number;
+  readonly taskRole: iam.IRole;
+  readonly executionRole: iam.IRole;
+}
+
+/**
+ * An awsvpc task definition for EC2 of exactly the given size, constrained to arm64
+ * instances (on EC2, ECS takes the architecture from where the task is placed).
+ */
+export function arm64TaskDefinition(scope: Construct, id: string, props: TaskSizeProps): ecs.TaskDefinition {
+  return new ecs.TaskDefinition(scope, id, {
+    family: props.family,
+    compatibility: ecs.Compatibility.EC2,
+    networkMode: ecs.NetworkMode.AWS_VPC,
+    cpu: String(props.vcpu * 1024),
+    memoryMiB: String(props.memoryGiB * 1024),
+    placementConstraints: [ecs.PlacementConstraint.memberOf('attribute:ecs.cpu-architecture == arm64')],
+    taskRole: props.taskRole,
+    executionRole: props.executionRole,
+  });
+}

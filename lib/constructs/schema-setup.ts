@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CustomResource,
+  Duration,
+  Stack,
+  aws_ec2 as ec2,
+  aws_ecs as ecs,
+  aws_iam as iam,
+  aws_lambda as lambda,
+  aws_logs as logs,
+  custom_resources as cr,
+} from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { arm64TaskDefinition } from './ecs-service';
+
+export interface SchemaSetupProps {
+  readonly cluster: ecs.ICluster;
+  readonly capacityProvider: ecs.AsgCapacityProvider;
+  readonly subnets: ec2.SubnetSelection;
+  readonly securityGroup: ec2.ISecurityGroup;
+  readonly image: ecs.ContainerImage;
+  readonly taskRole: iam.IRole;
+  readonly executionRole: iam.IRole;
+  readonly vcpu: number;
+  readonly memoryGiB: number;
+  readonly command: string;
+  readonly environment: Record<string, string>;
+  readonly logGroup: logs.ILogGroup;
+  /** Static: recorded on creation; any later change is refused at deploy. */
+  readonly numHistoryShards: number;
+}
+
+/**
+ * The DSQL schema (and the visibility index) as a one-shot ECS task that runs during the
+ * deploy, before any Temporal service starts: a custom resource starts it and waits until
+ * it stops, and fails the deploy if it exited non-zero. It runs again whenever its task
+ * definition changes (a new server image brings its schema version), as an update.
+ */
+export class SchemaSetup extends Construct {
+  static readonly CONTAINER = 'Schema';
+
+  readonly taskDefinition: ecs.TaskDefinition;
+  readonly resource: CustomResource;
+
+  constructor(scope: Construct, id: string, props: SchemaSetupProps) {
+    super(scope, id);
+    this.taskDefinition = arm64TaskDefinition(this, 'Task', {
+      vcpu: props.vcpu,
+      memoryGiB: props.memoryGiB,
+      taskRole: props.taskRole,
+      executionRole: props.executionRole,
+    });
+    this.taskDefinition.addContainer(SchemaSetup.CONTAINER, {
+      image: props.image,
+      entryPoint: ['/bin/sh', '-c'],
+      command: [props.command],
+      environment: props.environment,
+      logging: ecs.LogDrivers.awsLogs({ logGroup: props.logGroup, streamPrefix: 'schema' }),
+    });
+
+    const code = lambda.Code.fromInline(readFileSync(join(__dirname, 'schema-setup', 'handler.js'), 'utf8'));
+    const fn = (name: string, handler: string) =>
+      new lambda.Function(this, name, {
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        code,
+        handler: `index.${handler}`,
+        timeout: Duration.minutes(1),
+        logGroup: props.logGroup,
+      });
+    const onEvent = fn('StartTask', 'onEvent');
+    const isComplete = fn('WaitForTask', 'isComplete');
+    const stack = Stack.of(this);
+    onEvent.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:RunTask'],
+        resources: [this.taskDefinition.taskDefinitionArn],
+        conditions: { ArnEquals: { 'ecs:cluster': props.cluster.clusterArn } },
+      }),
+    );
+    onEvent.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [props.taskRole.roleArn, props.executionRole.roleArn] }),
+    );
+    isComplete.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:DescribeTasks'],
+        resources: [stack.formatArn({ service: 'ecs', resource: 'task', resourceName: `${props.cluster.clusterName}/*` })],
+      }),
+    );
+    const provider = new cr.Provider(this, 'Provider', {
+      onEventHandler: onEvent,
+      isCompleteHandler: isComplete,
+      queryInterval: Duration.seconds(15),
+      totalTimeout: Duration.minutes(30),
+    });
+    this.resource = new CustomResource(this, 'Resource', {
+      serviceToken: provider.serviceToken,
+      resourceType: 'Custom::TemporalSchema',
+      properties: {
+        Cluster: props.cluster.clusterName,
+        CapacityProvider: props.capacityProvider.capacityProviderName,
+        TaskDefinition: this.taskDefinition.taskDefinitionArn,
+        Container: SchemaSetup.CONTAINER,
+        Subnets: props.cluster.vpc.selectSubnets(props.subnets).subnetIds,
+        SecurityGroups: [props.securityGroup.securityGroupId],
+        NumHistoryShards: props.numHistoryShards,
+      },
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { aws_ec2 as ec2 } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { acknowledgePinnedZones } from './network';
+
+export interface ServiceNetworkProps {
+  readonly cidr: string;
+  /** Pinned in config: the stack never looks availability zones up. */
+  readonly availabilityZones: readonly string[];
+  readonly natGateways: number;
+}
+
+/**
+ * A VPC for ECS services: tasks and instances in private subnets, NAT for what has no
+ * endpoint (the ECS control plane, Aurora DSQL's public endpoint), gateway endpoints for S3
+ * (ECR layers) and DynamoDB (the rate limiter), and interface endpoints for the APIs every
+ * task calls, so that image pulls, logs and metrics stay off the NAT.
+ */
+export class ServiceNetwork extends Construct {
+  static readonly PRIVATE_SUBNETS = 'Private';
+
+  readonly vpc: ec2.Vpc;
+
+  constructor(scope: Construct, id: string, props: ServiceNetworkProps) {
+    super(scope, id);
+    this.vpc = new ec2.Vpc(this, 'Vpc', {
+      ipAddresses: ec2.IpAddresses.cidr(props.cidr),
+      availabilityZones: [...props.availabilityZones],
+      natGateways: props.natGateways,
+      subnetConfiguration: [
+        { name: 'Public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24, mapPublicIpOnLaunch: false },
+        { name: ServiceNetwork.PRIVATE_SUBNETS, subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 20 },
+      ],
+      gatewayEndpoints: {
+        S3: { service: ec2.GatewayVpcEndpointAwsService.S3 },
+        DynamoDB: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
+      },
+    });
+    const endpoints: Record<string, ec2.InterfaceVpcEndpointAwsService> = {
+      EcrApi: ec2.InterfaceVpcEndpointAwsService.ECR,
+      EcrDocker: ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER,
+      Logs: ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS,
+      SecretsManager: ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER,
+      Ssm: ec2.InterfaceVpcEndpointAwsService.SSM,
+      Prometheus: ec2.InterfaceVpcEndpointAwsService.PROMETHEUS_WORKSPACES,
+    };
+    for (const [name, service] of Object.entries(endpoints)) {
+      // The endpoint's security group admits HTTPS from the VPC's own range only.
+      this.vpc.addInterfaceEndpoint(name, { service, subnets: this.privateSubnets, privateDnsEnabled: true });
+    }
+    acknowledgePinnedZones(this.vpc);
+  }
+
+  get privateSubnets(): ec2.SubnetSelection {
+    return { subnetGroupName: ServiceNetwork.PRIVATE_SUBNETS };
+  }
+}

@@ -1,0 +1,68 @@
+import { RemovalPolicy, aws_ec2 as ec2, aws_iam as iam, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+
+export interface VisibilityDomainProps {
+  readonly vpc: ec2.IVpc;
+  /** One private subnet per availability zone the nodes spread over. */
+  readonly subnets: ec2.SubnetSelection;
+  readonly availabilityZoneCount: number;
+  readonly domainName: string;
+  /** e.g. OpenSearch_2.19 */
+  readonly engineVersion: string;
+  readonly instanceType: string;
+  readonly instances: number;
+  readonly volumeGiB: number;
+}
+
+/**
+ * Temporal's visibility store: an OpenSearch domain inside the VPC, encrypted at rest and
+ * between nodes, HTTPS only (TLS 1.2+), reachable on 443 from the groups given to
+ * `allowFrom`, and usable only with SigV4 by the principals given to `grantReadWrite`.
+ * Retained when the stack goes.
+ */
+export class VisibilityDomain extends Construct {
+  readonly domain: opensearch.Domain;
+  readonly securityGroup: ec2.SecurityGroup;
+
+  constructor(scope: Construct, id: string, props: VisibilityDomainProps) {
+    super(scope, id);
+    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc: props.vpc,
+      description: 'Temporal visibility (OpenSearch): HTTPS from the Temporal servers only',
+      allowAllOutbound: false,
+    });
+    this.domain = new opensearch.Domain(this, 'Domain', {
+      domainName: props.domainName,
+      version: opensearch.EngineVersion.openSearch(props.engineVersion.replace(/^OpenSearch_/, '')),
+      vpc: props.vpc,
+      vpcSubnets: [{ ...props.subnets, onePerAz: true }],
+      securityGroups: [this.securityGroup],
+      zoneAwareness: { enabled: props.availabilityZoneCount > 1, availabilityZoneCount: props.availabilityZoneCount },
+      capacity: {
+        dataNodes: props.instances,
+        dataNodeInstanceType: props.instanceType,
+        multiAzWithStandbyEnabled: false,
+      },
+      ebs: { volumeSize: props.volumeGiB, volumeType: ec2.EbsDeviceVolumeType.GP3 },
+      encryptionAtRest: { enabled: true },
+      nodeToNodeEncryption: true,
+      enforceHttps: true,
+      tlsSecurityPolicy: opensearch.TLSSecurityPolicy.TLS_1_2,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** HTTPS from a group of clients. */
+  allowFrom(peer: ec2.ISecurityGroup): void {
+    this.securityGroup.addIngressRule(peer, ec2.Port.tcp(443), 'HTTPS from the Temporal servers');
+  }
+
+  /**
+   * Index and search over HTTPS, signed with the grantee's credentials. An identity policy
+   * on the grantee is enough within the account: the domain has no resource policy, and no
+   * anonymous access.
+   */
+  grantReadWrite(grantee: iam.IGrantable): void {
+    this.domain.grantReadWrite(grantee);
+  }
+}
