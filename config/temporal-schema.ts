@@ -213,10 +213,10 @@ function checkDynamicConfig(dc: Record<string, unknown>, issue: (key: string, me
 
 const kindText = (k: string) => ({ int: 'a whole number', float: 'a number', bool: 'true or false', duration: 'a duration such as 30s' })[k];
 
-/** Seconds in a Go duration accepted by goDuration. */
+/** Seconds in a Go duration accepted by goDuration; NaN for anything else. */
 export function durationSeconds(d: string): number {
   const m = /^(\d+)(ms|s|m|h)?$/.exec(d);
-  if (!m) throw new Error(`not a duration: ${d}`);
+  if (!m) return NaN;
   const n = Number(m[1]);
   return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
 }

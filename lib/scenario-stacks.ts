@@ -1,6 +1,7 @@
-import type { App, Stack } from 'aws-cdk-lib';
+import { type App, Aspects, type Stack } from 'aws-cdk-lib';
 import type { Scenario } from '../config';
 import { HybridAuroraStack } from './hybrid-aurora-stack';
+import { AcknowledgeCdkDependsOn } from './lint-acknowledgements';
 import { TemporalDsqlStack } from './temporal-dsql-stack';
 
 /**
@@ -8,6 +9,12 @@ import { TemporalDsqlStack } from './temporal-dsql-stack';
  * scenario, so the next phase updates the same stacks in place.
  */
 export function addScenarioStacks(app: App, scenario: Scenario): Stack[] {
+  const stacks = familyStacks(app, scenario);
+  for (const stack of stacks) Aspects.of(stack).add(new AcknowledgeCdkDependsOn());
+  return stacks;
+}
+
+function familyStacks(app: App, scenario: Scenario): Stack[] {
   switch (scenario.family) {
     case 'folio':
       return [new HybridAuroraStack(app, scenario.stackName, { scenario, env: scenario.env })];

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { CfnOutput, type CfnResource, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalScenario } from '../config';
 import { rollingDeployment } from './capacity';
@@ -143,11 +143,14 @@ export class TemporalDsqlStack extends Stack {
       logGroup: schemaLogs,
       numHistoryShards: e.persistence.numHistoryShards,
     });
-    this.schema.node.addDependency(cluster, this.visibility);
+    // RunTask needs the capacity providers associated with the cluster: CDK adds that
+    // association under the cluster when it synthesizes, so depend on the whole cluster.
+    this.schema.resource.node.addDependency(cluster);
+    (this.schema.resource.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
 
     // History first, then matching, frontend and worker: each service starts (and on later
     // deploys, rolls) only after the one before it is stable, so ringpop forms in order.
-    let previous: Construct = this.schema;
+    let previous: Construct = this.schema.resource;
     const services = {} as Record<(typeof TEMPORAL_ROLES)[number], EcsService>;
     for (const role of TEMPORAL_ROLES) {
       const size = preset.services[role];
@@ -174,8 +177,8 @@ export class TemporalDsqlStack extends Stack {
         dnsName: role === 'frontend' ? 'frontend' : undefined,
       });
       this.prometheus.addCollector(svc.taskDefinition, `temporal-${role}`, e.ports.metrics, svc.logGroup);
-      svc.node.addDependency(previous);
-      previous = svc;
+      svc.service.node.addDependency(previous);
+      previous = svc.service;
       services[role] = svc;
     }
     this.services = services;
@@ -209,7 +212,7 @@ export class TemporalDsqlStack extends Stack {
       logRetention: retention,
     });
     this.prometheus.addCollector(this.benchmarkWorker.taskDefinition, 'benchmark-worker', e.ports.metrics, this.benchmarkWorker.logGroup);
-    this.benchmarkWorker.node.addDependency(previous);
+    this.benchmarkWorker.service.node.addDependency(previous);
 
     const generatorLogs = new logs.LogGroup(this, 'GeneratorLogs', { retention });
     this.generator = arm64TaskDefinition(this, 'Generator', {

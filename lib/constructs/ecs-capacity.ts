@@ -78,6 +78,8 @@ export class EcsCapacity extends Construct {
       enableManagedScaling: true,
       targetCapacityPercent: 100,
       enableManagedTerminationProtection: protectFromScaleIn,
+      // ECS drains an instance's tasks before scale-in itself: no drain-hook Lambda needed.
+      enableManagedDraining: true,
     });
     this.cluster.addAsgCapacityProvider(provider);
     return provider;

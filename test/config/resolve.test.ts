@@ -4,6 +4,13 @@ import { editedCatalog } from '../support/synth';
 
 const phaseIndex = (c: any, name: string) => c.folio.phases.findIndex((p: any) => p.name === name);
 const phase = (name: string, edit: (p: any) => void) => editedCatalog((c) => edit(c.folio.phases[phaseIndex(c, name)]));
+const preset = (name: string, edit: (p: any) => void) =>
+  editedCatalog((c) => {
+    // Presets share data objects (the seed's dynamic config); edit a copy of this one only.
+    const i = c.temporal.scenarios.findIndex((s: any) => s.name === name);
+    c.temporal.scenarios[i] = structuredClone(c.temporal.scenarios[i]);
+    edit(c.temporal.scenarios[i]);
+  });
 
 // context, catalog, and the parts the one-line message must contain (bad value, what is valid).
 const BAD_INPUTS: Array<[string, Record<string, unknown>, CatalogInput | undefined, RegExp[]]> = [
@@ -34,6 +41,25 @@ const BAD_INPUTS: Array<[string, Record<string, unknown>, CatalogInput | undefin
   ['databases opened to the internet', { scenario: 'test12' }, editedCatalog((c) => c.folio.environment.clientCidrs.push('0.0.0.0/0')), [/must not open the databases to the internet/]],
   ['one availability zone', { scenario: 'test12' }, editedCatalog((c) => (c.folio.environment.availabilityZones = ['us-east-1a'])), [/at least 2 availability zones/]],
   ['scenario defined twice', { scenario: 'test12' }, editedCatalog((c) => c.folio.phases.push({ ...c.folio.phases[0] })), [/scenario "baseline" is defined twice/]],
+  ['misspelled Temporal scenario', { scenario: 'temporal-150-wps' }, undefined, [/unknown scenario "temporal-150-wps"/, /did you mean "temporal-150wps"/, /valid: .*temporal-25wps, .*temporal-150wps/]],
+  ['unregistered dynamic-config key', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.dynamicConfig['matching.numTaskQueueWritePartition'] = 32)), [/scenario "temporal-150wps" \(dynamicConfig.matching.numTaskQueueWritePartition\)/, /not a registered dynamic-config key/, /did you mean "matching.numTaskqueueWritePartitions"/, /valid: frontend.rps, /]],
+  ['shard count as dynamic config', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.dynamicConfig['history.numHistoryShards'] = 8192)), [/"history.numHistoryShards" is not dynamic config/, /static/, /can never change after the first deploy/]],
+  ['dynamic-config value of the wrong kind', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.dynamicConfig['frontend.rps'] = '8000')), [/frontend.rps = "8000" is not valid/, /valid: a whole number/]],
+  ['dynamic-config value below its minimum', { scenario: 'temporal-100wps' }, preset('temporal-100wps', (p) => (p.dynamicConfig['matching.numTaskqueueReadPartitions'] = 0)), [/matching.numTaskqueueReadPartitions = 0 is below 1/]],
+  ['replicas that cannot fit the ASG', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.services.history.replicas = 12)), [/scenario "temporal-150wps" \(capacity.main\)/, /(history|frontend): \d+ task\(s\) of \d vCPU \/ \d+ MiB do not fit during a rolling deploy of history/, /10 × m7g.2xlarge/, /short of (CPU|awsvpc task slots)/, /smallest main pool that fits is \d+ instances/]],
+  ['a task larger than any instance', { scenario: 'temporal-25wps' }, preset('temporal-25wps', (p) => (p.services.history.vcpu = 16)), [/history: 2 task\(s\) of 16 vCPU/, /short of CPU/, /no number of these instances fits/]],
+  ['benchmark fleet too big for its ASG', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.workers.replicas = 12)), [/\(capacity.benchmark\)/, /benchmark-worker: /, /4 × m7g.2xlarge/]],
+  ['unknown EC2 instance type', { scenario: 'temporal-50wps' }, preset('temporal-50wps', (p) => (p.capacity.main.instanceType = 'm7g.2xlarg')), [/unknown instance type "m7g.2xlarg"/, /did you mean "m7g.2xlarge"/, /valid: m7g.large/]],
+  ['vCPU off the ECS grid', { scenario: 'temporal-75wps' }, preset('temporal-75wps', (p) => (p.services.matching.vcpu = 0.3)), [/services.matching.vcpu/, /0.3 vCPU is not valid/, /steps of 0.125/]],
+  ['OpenSearch nodes uneven over zones', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.visibility.instances = 4)), [/4 OpenSearch nodes cannot spread evenly over 3 availability zones/, /multiple of 3/]],
+  ['unknown fleet state in config', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.fleet = 'off')), [/benchmark.fleet/, /valid fleet states: running, parked, external/]],
+  ['unknown fleet state on the command line', { scenario: 'temporal-150wps', fleet: 'zero' }, undefined, [/fleet "zero" is not valid/, /valid: running, parked, external/]],
+  ['fleet given for a FOLIO phase', { scenario: 'test12', fleet: 'parked' }, undefined, [/fleet applies to Temporal scenarios only; "test12" is a FOLIO phase/]],
+  ['ramp-up as long as the run', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.rampUp = '5m')), [/ramp-up 5m is not shorter than the run \(5m\)/]],
+  ['DSQL connection rate above the service limit', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.clusterLimitPerSecond = 150)), [/at most 100 new connections\/s/, /valid: 1-100/]],
+  ['envName too long for the OpenSearch domain', { scenario: 'temporal-150wps', envName: 'perf-team-twelve' }, undefined, [/envName "perf-team-twelve"/, /longer than 28 characters/, /at most 8 characters/]],
+  ['two roles on one port', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.ports.matching.grpc = 7234)), [/port 7234 is used twice/]],
+  ['duration that Go cannot parse', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.duration = '5 minutes')), [/"5 minutes" is not a duration/, /e.g. 30s, 55m/]],
 ];
 
 describe('bad input gets one clear line', () => {

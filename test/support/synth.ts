@@ -12,7 +12,10 @@ export const CLI_CONTEXT: Readonly<Record<string, unknown>> = {
   'aws:cdk:enable-path-metadata': true,
 };
 
-export const FOLIO_PHASE_NAMES: readonly string[] = scenarioNames(loadCatalog());
+const catalog = loadCatalog();
+export const FOLIO_PHASE_NAMES: readonly string[] = catalog.folio.phases.map((p) => p.name);
+export const TEMPORAL_SCENARIO_NAMES: readonly string[] = catalog.temporal.scenarios.map((s) => s.name);
+export const ALL_SCENARIO_NAMES: readonly string[] = scenarioNames(catalog);
 
 export interface Synthesized {
   readonly stack: Stack;
