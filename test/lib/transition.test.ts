@@ -1,6 +1,6 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { resourceChanges } from '../../lib/transition';
-import { editedCatalog, FOLIO_PHASE_NAMES, synthPhase, synthScenario } from '../support/synth';
+import { editedCatalog, FOLIO_PHASE_NAMES, synthPhase, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const templates = new Map(FOLIO_PHASE_NAMES.map((n) => [n, synthPhase(n).json]));
 const PAIRS = FOLIO_PHASE_NAMES.flatMap((from) => FOLIO_PHASE_NAMES.filter((to) => to !== from).map((to) => [from, to]));
@@ -19,6 +19,30 @@ test('every phase switch updates in place: nothing created, replaced or destroye
     }
   }
   expect(problems).toEqual([]);
+});
+
+describe('Temporal preset switches', () => {
+  const temporal = new Map(TEMPORAL_SCENARIO_NAMES.map((n) => [n, synthPhase(n).json]));
+  const pairs = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => to !== from).map((to) => [from, to]));
+
+  test('every switch updates in place; only task definitions get new revisions', () => {
+    expect(pairs).toHaveLength(5 * 4);
+    const problems: string[] = [];
+    for (const [from, to] of pairs) {
+      for (const c of resourceChanges(temporal.get(from)!, temporal.get(to)!)) {
+        // A task definition is immutable: a new size or setting is a new revision, by design.
+        const newRevision = c.type === 'AWS::ECS::TaskDefinition' && c.impact === ResourceImpact.WILL_REPLACE;
+        if (c.unsafe || !(c.impact === ResourceImpact.WILL_UPDATE || newRevision)) problems.push(`${from} -> ${to}: ${c.logicalId} (${c.type}) ${c.impact}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('no stateful resource changes at all between presets', () => {
+    const touched = new Set<string>();
+    for (const [from, to] of pairs) for (const c of resourceChanges(temporal.get(from)!, temporal.get(to)!)) if (c.stateful) touched.add(c.type);
+    expect([...touched]).toEqual([]);
+  });
 });
 
 // Phase switches that must change exactly one property of one resource, in place.

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, FOLIO_PHASE_NAMES } from '../support/synth';
+import { ALL_SCENARIO_NAMES, buildApp } from '../support/synth';
 
 /*
  * Every scenario's template through the two linters a reviewer would run: CDK's built-in
@@ -13,9 +13,11 @@ delete process.env.CDK_VALIDATION;
 const ROOT = join(__dirname, '../..');
 const CFN_LINT = join(ROOT, '.venv/bin/cfn-lint');
 const VARIANTS: Array<Record<string, string>> = [
-  ...FOLIO_PHASE_NAMES.map((scenario) => ({ scenario })),
+  ...ALL_SCENARIO_NAMES.map((scenario) => ({ scenario })),
   { scenario: 'test12', envName: 'perf2' },
   { scenario: 'test12', unprotect: 'true' },
+  { scenario: 'temporal-150wps', envName: 'perf2', fleet: 'parked' },
+  { scenario: 'temporal-150wps', unprotect: 'true', fleet: 'running' },
 ];
 const work = mkdtempSync(join(tmpdir(), 'lint-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

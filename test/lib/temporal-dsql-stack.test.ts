@@ -1,0 +1,299 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { parse } from 'yaml';
+import { loadCatalog, TEMPORAL_ROLES } from '../../config';
+import { logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
+
+const catalog = loadCatalog();
+const env = catalog.temporal.environment;
+const TASK = 'AWS::ECS::TaskDefinition';
+const SERVICE = 'AWS::ECS::Service';
+const synth = (scenario: string, extra: Record<string, string> = {}) => synthScenario({ scenario, ...extra });
+
+/** A string property as the container sees it: tokens (Ref, GetAtt) shown as <Logical.Attr>. */
+function flatten(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, any>;
+  if (v['Fn::Join']) return (v['Fn::Join'][1] as unknown[]).map(flatten).join(v['Fn::Join'][0]);
+  if (v.Ref) return `<${v.Ref}>`;
+  if (v['Fn::GetAtt']) return `<${v['Fn::GetAtt'].join('.')}>`;
+  throw new Error(`cannot flatten ${JSON.stringify(value)}`);
+}
+
+function taskOf(json: Record<string, any>, family: string) {
+  const [id, task] = Object.entries(json.Resources as Record<string, any>).find(([, r]) => r.Type === TASK && r.Properties.Family === family)!;
+  return { id, props: task.Properties };
+}
+
+function containerEnv(json: Record<string, any>, family: string, container = 'Server'): Record<string, string> {
+  const def = taskOf(json, family).props.ContainerDefinitions.find((c: any) => c.Name === container);
+  return Object.fromEntries(def.Environment.map((e: any) => [e.Name, flatten(e.Value)]));
+}
+
+function serviceOf(json: Record<string, any>, name: string) {
+  const [id, svc] = Object.entries(json.Resources as Record<string, any>).find(([, r]) => r.Type === SERVICE && r.Properties.ServiceName === name)!;
+  return { id, resource: svc };
+}
+
+describe("temporal-150wps reproduces the seed's environment number for number", () => {
+  const { template, json } = synth('temporal-150wps');
+
+  test.each([
+    ['history', 8, 4096, 8192],
+    ['matching', 6, 1024, 2048],
+    ['frontend', 4, 2048, 4096],
+    ['worker', 2, 512, 1024],
+  ])('%s: %i tasks of %i CPU units / %i MiB', (role, replicas, cpu, memory) => {
+    expect(taskOf(json, `temporal-${role}`).props).toMatchObject({ Cpu: String(cpu), Memory: String(memory), NetworkMode: 'awsvpc' });
+    expect(serviceOf(json, `temporal-${role}`).resource.Properties.DesiredCount).toBe(replicas);
+  });
+
+  test('benchmark workers 6 × 2 vCPU / 4 GiB, generator 1 vCPU / 2 GiB, both on the benchmark pool', () => {
+    expect(taskOf(json, 'benchmark-worker').props).toMatchObject({ Cpu: '2048', Memory: '4096' });
+    expect(taskOf(json, 'benchmark-generator').props).toMatchObject({ Cpu: '1024', Memory: '2048' });
+    const bench = logicalId(json, 'AWS::ECS::CapacityProvider', 'Capacity/BenchmarkCapacityProvider/BenchmarkCapacityProvider');
+    expect(serviceOf(json, 'benchmark-worker').resource.Properties.CapacityProviderStrategy).toEqual([{ CapacityProvider: { Ref: bench }, Weight: 1 }]);
+    expect(containerEnv(json, 'benchmark-generator', 'Generator')).toMatchObject({
+      BENCHMARK_TARGET_RATE: '150',
+      BENCHMARK_DURATION: '5m',
+      BENCHMARK_RAMP_UP: '30s',
+      BENCHMARK_WORKFLOW_TYPE: 'simple',
+      BENCHMARK_GENERATOR_ONLY: 'true',
+    });
+  });
+
+  test('main ASG: 10 × m7g.2xlarge, scale-in protected; benchmark ASG: 0 to 4 × m7g.2xlarge', () => {
+    const groups = template.findResources('AWS::AutoScaling::AutoScalingGroup');
+    const byPath = (suffix: string) => Object.values(groups).find((g: any) => g.Metadata['aws:cdk:path'].endsWith(suffix)) as any;
+    expect(byPath('Capacity/MainAsg/ASG').Properties).toMatchObject({ MinSize: '10', MaxSize: '10', NewInstancesProtectedFromScaleIn: true });
+    expect(byPath('Capacity/BenchmarkAsg/ASG').Properties).toMatchObject({ MinSize: '0', MaxSize: '4' });
+    for (const g of Object.values(groups) as any[]) expect(g.Properties.DesiredCapacity).toBeUndefined();
+    for (const lt of Object.values(template.findResources('AWS::EC2::LaunchTemplate')) as any[]) {
+      expect(lt.Properties.LaunchTemplateData).toMatchObject({
+        InstanceType: 'm7g.2xlarge',
+        ImageId: { Ref: expect.stringMatching(/^SsmParameterValueawsserviceecsoptimizedamiamazonlinux2023arm64recommendedimageid/) },
+        MetadataOptions: { HttpTokens: 'required' },
+      });
+    }
+  });
+
+  test('capacity providers: managed scaling; termination protection on the main pool only', () => {
+    template.resourceCountIs('AWS::ECS::CapacityProvider', 2);
+    template.hasResourceProperties('AWS::ECS::CapacityProvider', {
+      AutoScalingGroupProvider: { ManagedScaling: { Status: 'ENABLED', TargetCapacity: 100 }, ManagedTerminationProtection: 'ENABLED' },
+    });
+    template.hasResourceProperties('AWS::ECS::CapacityProvider', {
+      AutoScalingGroupProvider: { ManagedScaling: { Status: 'ENABLED' }, ManagedTerminationProtection: 'DISABLED', ManagedDraining: 'ENABLED' },
+    });
+    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterName: 'temporal-dsql', ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+  });
+
+  test('OpenSearch: 3 × m6g.large.search in the VPC, encrypted, HTTPS with TLS 1.2, retained', () => {
+    template.hasResource('AWS::OpenSearchService::Domain', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        DomainName: 'temporal-visibility',
+        ClusterConfig: Match.objectLike({ InstanceCount: 3, InstanceType: 'm6g.large.search', ZoneAwarenessEnabled: true }),
+        EncryptionAtRestOptions: { Enabled: true },
+        NodeToNodeEncryptionOptions: { Enabled: true },
+        DomainEndpointOptions: { EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07' },
+      },
+    });
+    const domain = logicalId(json, 'AWS::OpenSearchService::Domain', 'Visibility/Domain/Resource');
+    const privateSubnets = ['a', 'b', 'c'].map((_, i) => ({ Ref: logicalId(json, 'AWS::EC2::Subnet', `Network/Vpc/PrivateSubnet${i + 1}/Subnet`) }));
+    expect(json.Resources[domain].Properties.VPCOptions.SubnetIds).toEqual(privateSubnets);
+  });
+
+  test("the seed's ten dynamic-config keys, in {value, constraints} form, in every server container", () => {
+    const expected = {
+      'frontend.rps': 8000,
+      'frontend.namespaceRPS': 8000,
+      'frontend.namespaceCount': 4000,
+      'matching.numTaskqueueWritePartitions': 32,
+      'matching.numTaskqueueReadPartitions': 32,
+      'matching.forwarderMaxOutstandingPolls': 40,
+      'matching.forwarderMaxRatePerSecond': 400,
+      'matching.forwarderMaxOutstandingTasks': 400,
+      'matching.maxTaskBatchSize': 200,
+      'matching.getTasksBatchSize': 2000,
+    };
+    for (const role of TEMPORAL_ROLES) {
+      const file = parse(containerEnv(json, `temporal-${role}`).TEMPORAL_DYNAMIC_CONFIG);
+      expect(file).toEqual(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, [{ value: v, constraints: {} }]])));
+    }
+  });
+});
+
+describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
+  const { template, json } = synth(name);
+  const preset = catalog.temporal.scenarios.find((s) => s.name === name)!;
+  const dsql = logicalId(json, 'AWS::DSQL::Cluster', 'Dsql/Resource');
+  const table = logicalId(json, 'AWS::DynamoDB::Table', 'RateLimiter/Table/Resource');
+  const serverRole = logicalId(json, 'AWS::IAM::Role', 'ServerTaskRole/Resource');
+  const serverSg = logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource');
+  const benchSg = logicalId(json, 'AWS::EC2::SecurityGroup', 'BenchmarkSecurityGroup/Resource');
+
+  test('services are sized from config', () => {
+    for (const role of TEMPORAL_ROLES) {
+      const s = preset.services[role];
+      expect(taskOf(json, `temporal-${role}`).props).toMatchObject({ Cpu: String(s.vcpu * 1024), Memory: String(s.memoryGiB * 1024) });
+      expect(serviceOf(json, `temporal-${role}`).resource.Properties).toMatchObject({
+        DesiredCount: s.replicas,
+        DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true }, MinimumHealthyPercent: 100 },
+      });
+    }
+  });
+
+  test('static config: DSQL with IAM (dsql plugin) and TLS, the pre-warmed pool, 4096 shards, the task IP as broadcast address', () => {
+    const config = parse(containerEnv(json, 'temporal-history').TEMPORAL_STATIC_CONFIG);
+    expect(config.persistence.numHistoryShards).toBe(4096);
+    expect(config.persistence.datastores.dsql.sql).toEqual({
+      pluginName: 'dsql',
+      databaseName: 'postgres',
+      connectAddr: `<${dsql}.Endpoint>:5432`,
+      connectProtocol: 'tcp',
+      user: 'admin',
+      maxConns: 50,
+      maxIdleConns: 50,
+      maxConnLifetime: '55m',
+      tls: { enabled: true },
+    });
+    expect(env.persistence.pool.maxConnIdleTime).toBe('0s');
+    expect(config.global.membership).toEqual({ maxJoinDuration: '120s', broadcastAddress: '__TASK_IP__' });
+    expect(config.persistence.datastores.visibility.elasticsearch['aws-request-signing']).toMatchObject({ enabled: true, credentialProvider: 'aws-sdk-default' });
+    expect(config.publicClient.hostPort).toBe('frontend.temporal.internal:7233');
+    const start = taskOf(json, 'temporal-history').props.ContainerDefinitions.find((c: any) => c.Name === 'Server');
+    expect(start.EntryPoint).toEqual(['/bin/sh', '-c']);
+    expect(start.Command[0]).toContain('$ECS_CONTAINER_METADATA_URI_V4/task');
+    expect(start.Command[0]).toContain('sed "s/__TASK_IP__/$ip/"');
+  });
+
+  test('per-service connection rate limits and bursts, and the cluster-wide limiter at 100/s', () => {
+    const limits = { history: ['8', '40'], matching: ['6', '30'], frontend: ['4', '20'], worker: ['2', '10'] };
+    for (const role of TEMPORAL_ROLES) {
+      expect(containerEnv(json, `temporal-${role}`)).toMatchObject({
+        TEMPORAL_SERVICE: role,
+        DSQL_CONNECTION_RATE_LIMIT: limits[role][0],
+        DSQL_CONNECTION_BURST_LIMIT: limits[role][1],
+        DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
+        DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: `<${table}>`,
+        DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: '100',
+        AWS_EC2_METADATA_DISABLED: 'true',
+      });
+    }
+  });
+
+  test("every role's gRPC, membership and metrics ports, with a TCP health check", () => {
+    for (const role of TEMPORAL_ROLES) {
+      const c = taskOf(json, `temporal-${role}`).props.ContainerDefinitions.find((d: any) => d.Name === 'Server');
+      const p = env.ports[role];
+      const expected = [p.grpc, p.membership, ...('http' in p ? [p.http] : []), env.ports.metrics];
+      expect(c.PortMappings.map((m: any) => m.ContainerPort)).toEqual(expected);
+      const probed = role === 'worker' ? p.membership : p.grpc;
+      expect(c.HealthCheck.Command).toEqual(['CMD-SHELL', `nc -z 127.0.0.1 ${probed} || exit 1`]);
+    }
+  });
+
+  test('security groups: role-to-role gRPC and membership only; benchmark clients reach 7233 only; nothing from the internet', () => {
+    const ingress = Object.values(template.findResources('AWS::EC2::SecurityGroupIngress')).map((r: any) => r.Properties);
+    const intoServers = ingress.filter((r) => r.GroupId['Fn::GetAtt']?.[0] === serverSg);
+    const rolePorts = TEMPORAL_ROLES.flatMap((r) => [env.ports[r].grpc, env.ports[r].membership]).sort();
+    expect(intoServers.filter((r) => r.SourceSecurityGroupId['Fn::GetAtt'][0] === serverSg).map((r) => r.FromPort).sort()).toEqual(rolePorts);
+    expect(intoServers.filter((r) => r.SourceSecurityGroupId['Fn::GetAtt'][0] === benchSg).map((r) => [r.FromPort, r.ToPort])).toEqual([[7233, 7233]]);
+    expect(intoServers.every((r) => r.FromPort === r.ToPort)).toBe(true);
+    for (const sg of Object.values(template.findResources('AWS::EC2::SecurityGroup')) as any[]) {
+      for (const rule of sg.Properties.SecurityGroupIngress ?? []) expect(rule.CidrIp).not.toBe('0.0.0.0/0');
+    }
+    expect(ingress.some((r) => r.CidrIp === '0.0.0.0/0')).toBe(false);
+  });
+
+  test('IAM: DSQL connect on the cluster ARN, limiter UpdateItem on the table, both for the server task role only', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as any[];
+    const statements = (p: any) => p.Properties.PolicyDocument.Statement as any[];
+    const withAction = (prefix: string) =>
+      policies.filter((p) => statements(p).some((s) => [s.Action].flat().some((a: string) => a.startsWith(prefix))));
+    for (const [prefix, resource] of [
+      ['dsql:', { 'Fn::GetAtt': [dsql, 'ResourceArn'] }],
+      ['dynamodb:', { 'Fn::GetAtt': [table, 'Arn'] }],
+    ] as const) {
+      const owners = withAction(prefix);
+      expect(owners.map((p) => p.Properties.Roles)).toEqual([[{ Ref: serverRole }]]);
+      const s = statements(owners[0]).filter((st) => [st.Action].flat().some((a: string) => a.startsWith(prefix)));
+      expect(s).toEqual([expect.objectContaining({ Resource: resource })]);
+    }
+    expect(statements(withAction('dsql:')[0]).find((s) => String(s.Action).includes('dsql'))!.Action).toEqual(['dsql:DbConnect', 'dsql:DbConnectAdmin']);
+    expect(statements(withAction('dynamodb:')[0]).find((s) => String(s.Action).includes('dynamodb'))!.Action).toBe('dynamodb:UpdateItem');
+  });
+
+  test("rate-limiter table matches the plugin's contract", () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: 'temporal-dsql-conn-limiter',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'ttl_epoch', Enabled: true },
+    });
+  });
+
+  test('the DSQL cluster has deletion protection and is retained', () => {
+    template.hasResource('AWS::DSQL::Cluster', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { DeletionProtectionEnabled: true } });
+  });
+
+  test('the schema task runs first, then history, matching, frontend, worker, then the benchmark workers', () => {
+    const schema = logicalId(json, 'Custom::TemporalSchema', 'Schema/Resource/Default');
+    expect(json.Resources[schema].Properties.NumHistoryShards).toBe(4096);
+    const order = [schema, ...TEMPORAL_ROLES.map((r) => serviceOf(json, `temporal-${r}`).id), serviceOf(json, 'benchmark-worker').id];
+    for (let i = 1; i < order.length; i++) expect(json.Resources[order[i]].DependsOn).toContain(order[i - 1]);
+  });
+
+  test('every server and benchmark-worker task scrapes itself into Managed Prometheus', () => {
+    const workspace = logicalId(json, 'AWS::APS::Workspace', 'Prometheus/Workspace');
+    for (const family of [...TEMPORAL_ROLES.map((r) => `temporal-${r}`), 'benchmark-worker']) {
+      const collector = parse(containerEnv(json, family, 'MetricsCollector').AOT_CONFIG_CONTENT);
+      expect(collector.receivers.prometheus.config.scrape_configs[0].static_configs).toEqual([{ targets: ['localhost:9090'] }]);
+      expect(collector.exporters.prometheusremotewrite.endpoint).toBe(`<${workspace}.PrometheusEndpoint>api/v1/remote_write`);
+    }
+  });
+
+  test('the benchmark fleet leaves its size to `bench up/down` by default', () => {
+    expect(preset.benchmark.fleet).toBe('external');
+    expect(serviceOf(json, 'benchmark-worker').resource.Properties.DesiredCount).toBeUndefined();
+  });
+
+  test('snapshot', () => {
+    expect(json).toMatchSnapshot();
+  });
+});
+
+describe('the benchmark fleet', () => {
+  test('fleet=parked: 0 worker tasks, and a benchmark ASG that may drain to 0', () => {
+    const { json, template } = synth('temporal-150wps', { fleet: 'parked' });
+    expect(serviceOf(json, 'benchmark-worker').resource.Properties.DesiredCount).toBe(0);
+    template.hasResourceProperties('AWS::AutoScaling::AutoScalingGroup', { MinSize: '0', MaxSize: '4' });
+  });
+
+  test('fleet=running: the configured worker count', () => {
+    const { json } = synth('temporal-150wps', { fleet: 'running' });
+    expect(serviceOf(json, 'benchmark-worker').resource.Properties.DesiredCount).toBe(6);
+  });
+
+  test('only the worker service differs between fleet states', () => {
+    const base = synth('temporal-150wps').json;
+    const parked = synth('temporal-150wps', { fleet: 'parked' }).json;
+    const changed = Object.keys(parked.Resources).filter((id) => JSON.stringify(parked.Resources[id]) !== JSON.stringify(base.Resources[id]));
+    expect(changed).toEqual([serviceOf(base, 'benchmark-worker').id]);
+  });
+});
+
+describe('tearing down', () => {
+  test('unprotect=true lifts DSQL deletion protection and stack termination protection, and nothing else', () => {
+    const { json, stack } = synth('temporal-150wps', { unprotect: 'true' });
+    const base = synth('temporal-150wps');
+    const dsql = logicalId(json, 'AWS::DSQL::Cluster', 'Dsql/Resource');
+    expect(json.Resources[dsql].Properties.DeletionProtectionEnabled).toBe(false);
+    expect(json.Resources[dsql].DeletionPolicy).toBe('Retain');
+    expect(stack.terminationProtection).toBe(false);
+    expect(base.stack.terminationProtection).toBe(true);
+    const changed = Object.keys(json.Resources).filter((id) => JSON.stringify(json.Resources[id]) !== JSON.stringify(base.json.Resources[id]));
+    expect(changed).toEqual([dsql]);
+  });
+});
