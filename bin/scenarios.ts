@@ -3,24 +3,24 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { exitOnConfigError, loadCatalog } from '../config';
-import { scenarioTable, withScenarioTable } from '../config/scenario-table';
+import { generatedSections, withScenarioTables } from '../config/scenario-table';
 
 const program = new Command('scenarios')
-  .description('Print the scenario table generated from config/')
+  .description('Print the scenario tables generated from config/')
   .option('--update <file>', 'rewrite the generated section of a markdown file')
   .option('--check <file>', 'exit 1 if the generated section of a markdown file is out of date')
   .parse();
 const opts = program.opts<{ update?: string; check?: string }>();
 
-const table = scenarioTable(exitOnConfigError(() => loadCatalog()));
+const tables = generatedSections(exitOnConfigError(() => loadCatalog()));
 if (opts.update) {
-  writeFileSync(opts.update, withScenarioTable(readFileSync(opts.update, 'utf8'), table));
+  writeFileSync(opts.update, withScenarioTables(readFileSync(opts.update, 'utf8'), tables));
 } else if (opts.check) {
   const doc = readFileSync(opts.check, 'utf8');
-  if (withScenarioTable(doc, table) !== doc) {
+  if (withScenarioTables(doc, tables) !== doc) {
     process.stderr.write(`error: the scenario table in ${opts.check} is out of date; run: npm run scenarios -- --update ${opts.check}\n`);
     process.exit(1);
   }
 } else {
-  process.stdout.write(`${table}\n`);
+  process.stdout.write(`${tables.folio}\n\n${tables.temporal}\n`);
 }

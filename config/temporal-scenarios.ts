@@ -3,8 +3,8 @@ import type { TemporalScenarioInput } from './schema';
 /*
  * Temporal on Aurora DSQL, one preset per target rate. temporal-150wps is the seed's
  * benchmark environment, number for number; the smaller presets are the reference
- * deployment's scale-services presets, with instance counts chosen by the capacity model
- * (`npm run capacity -- --scenario <name>` prints the packing).
+ * deployment's scale-services presets, with instance counts from the capacity model
+ * (lib/capacity.ts): the smallest main pool that fits, and the seed's own counts at 150.
  *
  * Switching presets is one deploy: services, ASG sizes and dynamic config change in place;
  * the DSQL cluster, limiter table and visibility domain are the same resources throughout.
@@ -101,7 +101,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     name: 'temporal-100wps',
     title: '100 workflows/s',
     capacity: {
-      main: { instanceType: 'm7g.2xlarge', instances: 7 },
+      main: { instanceType: 'm7g.2xlarge', instances: 6 },
       benchmark: { instanceType: 'm7g.2xlarge', maxInstances: 3 },
     },
     services: {

@@ -41,6 +41,19 @@ test('synthesizes a phase with no credentials, the same template the tests check
   expect(written).toEqual(synthPhase('test12').json);
 });
 
+test('a Temporal scenario synthesizes exactly its one stack, deterministically', () => {
+  const runs = [runApp({ scenario: 'temporal-150wps' }), runApp({ scenario: 'temporal-150wps' })];
+  for (const r of runs) {
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(r.outdir, 'manifest.json'), 'utf8'));
+    const stacks = Object.entries(manifest.artifacts as Record<string, any>).filter(([, a]) => a.type === 'aws:cloudformation:stack');
+    expect(stacks.map(([id]) => id)).toEqual(['TemporalDsql']);
+  }
+  const [a, b] = runs.map((r) => readFileSync(join(r.outdir, 'TemporalDsql.template.json'), 'utf8'));
+  expect(a).toBe(b);
+});
+
 test('synth is deterministic: two runs write byte-identical templates', () => {
   const [a, b] = [runApp({ scenario: 'test7' }), runApp({ scenario: 'test7' })].map((r) =>
     readFileSync(join(r.outdir, 'FolioHybridAurora.template.json'), 'utf8'),
@@ -52,6 +65,7 @@ test.each([
   ['no scenario', {}, /^error: no scenario given: pass -c scenario=<name>; valid: baseline, /],
   ['a misspelled scenario', { scenario: 'test-12' }, /^error: unknown scenario "test-12" \(did you mean "test12"\?\); valid: /],
   ['a misspelled context key', { scenario: 'test1', envNmae: 'x' }, /^error: unknown context key "envNmae" \(did you mean "envName"\?\)/],
+  ['a bad fleet state', { scenario: 'temporal-150wps', fleet: 'stopped' }, /^error: fleet "stopped" is not valid \(valid: running, parked, external\)$/m],
 ])('%s: exit 1, one line, no stack trace, nothing synthesized', (_, context, message) => {
   const r = runApp(context);
   expect(r.status).toBe(1);

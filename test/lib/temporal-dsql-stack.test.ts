@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
 import { loadCatalog, TEMPORAL_ROLES } from '../../config';
-import { logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
+import { buildApp, editedCatalog, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const catalog = loadCatalog();
 const env = catalog.temporal.environment;
@@ -295,5 +298,24 @@ describe('tearing down', () => {
     expect(base.stack.terminationProtection).toBe(true);
     const changed = Object.keys(json.Resources).filter((id) => JSON.stringify(json.Resources[id]) !== JSON.stringify(base.json.Resources[id]));
     expect(changed).toEqual([dsql]);
+  });
+});
+
+describe('the server image', () => {
+  test('defaults to an ECR repository in the account, with pulls granted on that repository only', () => {
+    const { json } = synth('temporal-150wps');
+    const image = taskOf(json, 'temporal-history').props.ContainerDefinitions[0].Image;
+    expect(flatten(image)).toMatch(/^<AWS::AccountId>\.dkr\.ecr\.eu-west-1\.<AWS::URLSuffix>\/temporal-dsql:1\.29\.0-dsql$/);
+  });
+
+  test('as an asset, synth stages the Dockerfile and builds nothing', () => {
+    const catalog = editedCatalog((c) => (c.temporal.environment.images.server = { asset: 'docker/temporal-dsql' }));
+    const { stack } = buildApp({ scenario: 'temporal-25wps' }, catalog);
+    const assembly = (stack.node.root as App).synth();
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+    const images = Object.values(manifest.dockerImages) as any[];
+    expect(images).toHaveLength(1);
+    expect(images[0].source).toMatchObject({ platform: 'linux/arm64' });
+    expect(readFileSync(join(assembly.directory, images[0].source.directory, 'Dockerfile'), 'utf8')).toContain('temporal-dsql-tool');
   });
 });
