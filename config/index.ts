@@ -140,14 +140,14 @@ function resolveTemporal(
   fleet: FleetState | undefined,
 ): TemporalScenario {
   const { environment } = catalog.temporal;
-  const dash = (s: string) => (envName ? `${envName}-${s}` : s);
+  const dash = prefixer(envName, '-');
   const n = environment.names;
   const names: TemporalEnvironment['names'] = {
     cluster: dash(n.cluster),
     rateLimiterTable: dash(n.rateLimiterTable),
     visibilityDomain: dash(n.visibilityDomain),
     prometheusWorkspace: dash(n.prometheusWorkspace),
-    serviceNamespace: envName ? `${envName}.${n.serviceNamespace}` : n.serviceNamespace,
+    serviceNamespace: prefixer(envName, '.')(n.serviceNamespace),
   };
   if (names.visibilityDomain.length > 28)
     throw new ConfigError(
@@ -156,22 +156,39 @@ function resolveTemporal(
     );
   return {
     family: 'temporal',
-    name: preset.name,
-    envName,
-    protect,
-    stackName: dash(environment.stackName),
-    env: { account: environment.account, region: environment.region },
+    ...scenarioBase(preset.name, environment, envName, protect),
     environment: { ...environment, names },
     preset,
     fleet: fleet ?? preset.benchmark.fleet,
   };
 }
 
+/** `<envName><sep><name>`, or the name alone when there is no envName. */
+function prefixer(envName: string | undefined, sep: string): (name: string) => string {
+  return (name) => (envName ? `${envName}${sep}${name}` : name);
+}
+
+/** What every family's scenario carries: its name, protection, stack name and target. */
+function scenarioBase(
+  name: string,
+  environment: { stackName: string; account?: string; region: string },
+  envName: string | undefined,
+  protect: boolean,
+) {
+  return {
+    name,
+    envName,
+    protect,
+    stackName: prefixer(envName, '-')(environment.stackName),
+    env: { account: environment.account, region: environment.region },
+  };
+}
+
 function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | undefined, protect: boolean): FolioScenario {
   const { environment, modules } = catalog.folio;
   const n = environment.names;
-  const dash = (s: string) => (envName ? `${envName}-${s}` : s);
-  const slash = (s: string) => (envName ? `${envName}/${s}` : s);
+  const dash = prefixer(envName, '-');
+  const slash = prefixer(envName, '/');
   const names: FolioEnvironment['names'] = {
     provisionedCluster: dash(n.provisionedCluster),
     serverlessCluster: dash(n.serverlessCluster),
@@ -182,11 +199,7 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
   const routed = new Set(phase.routedToServerless);
   return {
     family: 'folio',
-    name: phase.name,
-    envName,
-    protect,
-    stackName: dash(environment.stackName),
-    env: { account: environment.account, region: environment.region },
+    ...scenarioBase(phase.name, environment, envName, protect),
     environment: { ...environment, names },
     modules,
     phase,

@@ -1,6 +1,6 @@
 import { CfnOutput, type CfnResource, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TEMPORAL_ROLES, type TemporalScenario } from '../config';
+import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../config';
 import { rollingDeployment } from './capacity';
 import { DsqlCluster } from './constructs/dsql-cluster';
 import { EcsCapacity } from './constructs/ecs-capacity';
@@ -30,7 +30,7 @@ export class TemporalDsqlStack extends Stack {
   readonly visibility: VisibilityDomain;
   readonly prometheus: Prometheus;
   readonly schema: SchemaSetup;
-  readonly services: Record<(typeof TEMPORAL_ROLES)[number], EcsService>;
+  readonly services: Record<TemporalRole, EcsService>;
   readonly benchmarkWorker: EcsService;
   readonly generator: ecs.TaskDefinition;
   private readonly azs: readonly string[];
@@ -151,7 +151,7 @@ export class TemporalDsqlStack extends Stack {
     // History first, then matching, frontend and worker: each service starts (and on later
     // deploys, rolls) only after the one before it is stable, so ringpop forms in order.
     let previous: Construct = this.schema.resource;
-    const services = {} as Record<(typeof TEMPORAL_ROLES)[number], EcsService>;
+    const services = {} as Record<TemporalRole, EcsService>;
     for (const role of TEMPORAL_ROLES) {
       const size = preset.services[role];
       const ports = { grpc: e.ports[role].grpc, membership: e.ports[role].membership, ...('http' in e.ports[role] ? { http: e.ports.frontend.http } : {}), metrics: e.ports.metrics };
