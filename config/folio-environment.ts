@@ -37,4 +37,17 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     'schema): every schema exists on both clusters, and each module writes only to the cluster it is ' +
     'routed to. A schema read across the split is a copy frozen at seeding time. The seed report does ' +
     'not say how PTF populated the cluster; this is the assumption the phases encode.',
+  observability: {
+    stackName: 'FolioHybridAuroraObservability',
+    dashboard: 'folio-hybrid-aurora',
+    alarmTopic: 'folio-hybrid-aurora-alarms',
+    // Addresses subscribed to the alarm topic (each confirms by email once).
+    alarmEmails: [],
+    alarms: {
+      // Seed test10: capacity "flatlining exactly at the maximum"; 15 minutes is longer than
+      // any scaling step, so it is a ceiling, not a spike.
+      serverlessAtCeiling: { percentOfMax: 95, minutes: 15 },
+      cpuHigh: { percent: 90, minutes: 15 },
+    },
+  },
 };

@@ -157,7 +157,7 @@ function resolveTemporal(
   return {
     family: 'temporal',
     ...scenarioBase(preset.name, environment, envName, protect),
-    environment: { ...environment, names },
+    environment: { ...environment, names, observability: prefixObservability(environment.observability, envName) },
     preset,
     fleet: fleet ?? preset.benchmark.fleet,
   };
@@ -166,6 +166,12 @@ function resolveTemporal(
 /** `<envName><sep><name>`, or the name alone when there is no envName. */
 function prefixer(envName: string | undefined, sep: string): (name: string) => string {
   return (name) => (envName ? `${envName}${sep}${name}` : name);
+}
+
+/** The observability stack, dashboard and topic of a second copy carry its envName too. */
+function prefixObservability<T extends { stackName: string; dashboard: string; alarmTopic: string }>(o: T, envName: string | undefined): T {
+  const dash = prefixer(envName, '-');
+  return { ...o, stackName: dash(o.stackName), dashboard: dash(o.dashboard), alarmTopic: dash(o.alarmTopic) };
 }
 
 /** What every family's scenario carries: its name, protection, stack name and target. */
@@ -200,7 +206,7 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
   return {
     family: 'folio',
     ...scenarioBase(phase.name, environment, envName, protect),
-    environment: { ...environment, names },
+    environment: { ...environment, names, observability: prefixObservability(environment.observability, envName) },
     modules,
     phase,
     routes: modules.map((m) => ({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 import { didYouMean } from './errors';
 import { account, availabilityZones, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { folioObservabilitySchema } from './observability-schema';
 import { checkTemporal, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 
 /*
@@ -90,6 +91,7 @@ export const folioEnvironmentSchema = z.strictObject({
     routingParameter: physicalName(/^\/[A-Za-z0-9/_.-]+$/, 'SSM parameter name'),
   }),
   serverlessPopulation: z.string().min(20, { error: 'say how the Serverless cluster was populated' }),
+  observability: folioObservabilitySchema,
 });
 
 export const crossSchemaAckSchema = z.strictObject({

@@ -67,4 +67,19 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' } },
   },
   logRetentionDays: 14,
+  observability: {
+    stackName: 'TemporalDsqlObservability',
+    dashboard: 'temporal-dsql',
+    alarmTopic: 'temporal-dsql-alarms',
+    // Addresses subscribed to the alarm topic (each confirms by email once).
+    alarmEmails: [],
+    alarms: {
+      cpuHigh: { percent: 90, minutes: 10 },
+      // The seed's 150 wps run saw none; a burst this size means contention on hot rows.
+      occConflicts: { perMinute: 100, minutes: 3 },
+      // Long enough for the benchmark pool to start instances from zero.
+      tasksBelowDesired: { minutes: 10 },
+      limiterThrottles: { perMinute: 1, minutes: 5 },
+    },
+  },
 };

@@ -4,6 +4,7 @@ import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
 import { account, availabilityZones, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
 export { TEMPORAL_ROLES, type TemporalRole } from './temporal-roles';
+import { temporalObservabilitySchema } from './observability-schema';
 import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
 
 /*
@@ -87,6 +88,7 @@ export const temporalEnvironmentSchema = z.strictObject({
   logRetentionDays: z.union([1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)), {
     error: 'valid: 1, 3, 5, 7, 14, 30, 60, 90, 180, 365',
   }),
+  observability: temporalObservabilitySchema,
 });
 
 const serviceSize = z.strictObject({ replicas: z.number().int().min(1).max(200), ...taskSize() });

@@ -11,6 +11,7 @@ import { SchemaSetup } from './constructs/schema-setup';
 import { ServiceNetwork } from './constructs/service-network';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { containerImage } from './images';
+import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './physical-names';
 import { dynamicConfig, schemaCommand, serverEnvironment, startCommand, staticConfig } from './temporal-config';
 
 export interface TemporalDsqlStackProps extends StackProps {
@@ -160,7 +161,7 @@ export class TemporalDsqlStack extends Stack {
         capacityProvider: this.capacity.main,
         subnets,
         securityGroup: servers,
-        name: `temporal-${role}`,
+        name: temporalServiceName(role),
         image: serverImage,
         taskRole,
         executionRole,
@@ -176,7 +177,7 @@ export class TemporalDsqlStack extends Stack {
         logRetention: retention,
         dnsName: role === 'frontend' ? 'frontend' : undefined,
       });
-      this.prometheus.addCollector(svc.taskDefinition, `temporal-${role}`, e.ports.metrics, svc.logGroup);
+      this.prometheus.addCollector(svc.taskDefinition, temporalServiceName(role), e.ports.metrics, svc.logGroup);
       svc.service.node.addDependency(previous);
       previous = svc.service;
       services[role] = svc;
@@ -200,7 +201,7 @@ export class TemporalDsqlStack extends Stack {
       capacityProvider: this.capacity.benchmark,
       subnets,
       securityGroup: clients,
-      name: 'benchmark-worker',
+      name: BENCHMARK_WORKER_SERVICE,
       image: benchImage,
       taskRole: benchRole,
       executionRole,
@@ -211,7 +212,7 @@ export class TemporalDsqlStack extends Stack {
       environment: { ...benchEnv, BENCHMARK_WORKER_ONLY: 'true', PROMETHEUS_ENDPOINT: `0.0.0.0:${e.ports.metrics}` },
       logRetention: retention,
     });
-    this.prometheus.addCollector(this.benchmarkWorker.taskDefinition, 'benchmark-worker', e.ports.metrics, this.benchmarkWorker.logGroup);
+    this.prometheus.addCollector(this.benchmarkWorker.taskDefinition, BENCHMARK_WORKER_SERVICE, e.ports.metrics, this.benchmarkWorker.logGroup);
     this.benchmarkWorker.service.node.addDependency(previous);
 
     const generatorLogs = new logs.LogGroup(this, 'GeneratorLogs', { retention });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Creates .venv with the Python tools the tests run (cfn-lint). Safe to re-run.
+# Creates .venv with the Python tools the tests run (cfn-lint, moto). Safe to re-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}

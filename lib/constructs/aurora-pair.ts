@@ -9,6 +9,7 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment } from '../../config';
+import { writerInstanceIdentifier } from '../physical-names';
 
 export interface AuroraPairProps {
   readonly vpc: ec2.IVpc;
@@ -130,7 +131,7 @@ export class AuroraPair extends Construct {
     const provisioned = new rds.DatabaseCluster(this, 'Provisioned', {
       ...common,
       clusterIdentifier: provisionedName,
-      writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: `${provisionedName}-writer` }),
+      writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: writerInstanceIdentifier(provisionedName) }),
       readers: Array.from({ length: db.provisionedReaders }, (_, i) =>
         rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: `${provisionedName}-reader-${i + 1}` }),
       ),
@@ -140,7 +141,7 @@ export class AuroraPair extends Construct {
     const serverless = new rds.DatabaseCluster(this, 'Serverless', {
       ...common,
       clusterIdentifier: serverlessName,
-      writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: `${serverlessName}-writer` }),
+      writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(serverlessName) }),
       serverlessV2MinCapacity: props.serverlessAcu.min,
       serverlessV2MaxCapacity: props.serverlessAcu.max,
     });

@@ -29,8 +29,8 @@ const cache = new Map<string, Synthesized>();
 /** An app as the CDK CLI would build it for `-c` context, with the scenario's stack added. */
 export function buildApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string) {
   const app = new App({ context: { ...CLI_CONTEXT, ...context }, outdir });
-  const [stack] = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
-  return { app, stack };
+  const { data: stack, observability } = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
+  return { app, stack, observability };
 }
 
 /** Synthesizes a scenario through the same path as bin/app.ts (context -> config -> stacks). */

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { ConfigError, resolveScenario } from '../config';
+import { cloudFormationClient, cloudWatchClient } from '../lib/aws/clients';
+import { stackOutput } from '../lib/aws/stack-outputs';
+import { progress, runCommand } from '../lib/cli';
+import { type MetricSeries, catalogFor } from '../lib/metrics';
+import { renderCharts } from '../lib/report/charts';
+import { compareReports, readReport } from '../lib/report/compare';
+import { fetchMetrics } from '../lib/report/fetch';
+import { renderMarkdown } from '../lib/report/markdown';
+import { summarize } from '../lib/report/summarize';
+import { reportWindow } from '../lib/report/window';
+
+const program = new Command('report')
+  .description(
+    'Fetch a scenario\'s CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n' +
+      'Or compare two report JSONs.',
+  )
+  .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset)')
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .option('--start <time>', 'window start, ISO 8601 with a zone (with --end)')
+  .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)')
+  .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h')
+  .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count')
+  .option('--period <seconds>', 'seconds per point (default: the finest CloudWatch keeps for the window)')
+  .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
+  .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
+  .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    '\nExamples:\n' +
+      '  npm run report -- --scenario test10 --start 2026-01-21T10:00:00Z --end 2026-01-21T12:00:00Z\n' +
+      '  npm run report -- --scenario temporal-150wps --run reports/run.json\n' +
+      '  npm run report -- --compare reports/test11/report.json reports/test12/report.json',
+  );
+
+interface Options {
+  scenario?: string;
+  envName?: string;
+  start?: string;
+  end?: string;
+  last?: string;
+  run?: string;
+  period?: string;
+  workflows?: string;
+  dsqlClusterId?: string;
+  out?: string;
+  endpointUrl?: string;
+  compare?: string[];
+}
+
+async function main(o: Options): Promise<number> {
+  if (o.compare) {
+    if (o.compare.length !== 2) throw new ConfigError(`--compare takes two report files, got ${o.compare.length}; valid: --compare <a.json> <b.json>`);
+    const [a, b] = o.compare;
+    process.stdout.write(compareReports(readReport(a), readReport(b), [a, b]));
+    return 0;
+  }
+  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --compare <a.json> <b.json>)');
+  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) });
+  const window = reportWindow(o, scenario.name);
+  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
+
+  let dsqlClusterId = o.dsqlClusterId;
+  if (scenario.family === 'temporal' && dsqlClusterId === undefined)
+    dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, 'DsqlClusterId');
+  const catalog = catalogFor(scenario, { dsqlClusterId });
+  const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
+
+  const status = progress();
+  const { points, messages } = await fetchMetrics(cloudWatchClient(target), metrics, window, (p) =>
+    status.update(`GetMetricData: ${p.series} series, batch ${p.batch}/${p.batches}, page ${p.page}`),
+  );
+  status.done();
+  for (const m of messages) process.stderr.write(`note: CloudWatch: ${m}\n`);
+
+  const report = summarize(scenario, catalog, points, window);
+  const out = o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`);
+  const charts = renderCharts(catalog, points, window, `${scenario.name}, ${report.window.start} to ${report.window.end}`);
+  mkdirSync(join(out, 'charts'), { recursive: true });
+  for (const c of charts) writeFileSync(join(out, 'charts', c.file), c.svg);
+  const markdown = renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title })));
+  writeFileSync(join(out, 'report.md'), markdown);
+  writeFileSync(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(markdown);
+  process.stderr.write(`wrote ${join(out, 'report.md')}, report.json and ${charts.length} charts\n`);
+  return 0;
+}
+
+void runCommand(() => main(program.parse().opts<Options>()));

@@ -1,0 +1,20 @@
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+
+/** Where the companion commands send their AWS calls. */
+export interface AwsTarget {
+  readonly region: string;
+  /** An AWS-API-compatible endpoint (a local emulator); AWS itself when absent. */
+  readonly endpoint?: string;
+}
+
+/**
+ * Client settings shared by every command: the adaptive retry mode backs off on throttling
+ * (GetMetricData allows 50 calls a second per account) and retries transient faults.
+ */
+function clientConfig(target: AwsTarget) {
+  return { region: target.region, endpoint: target.endpoint, maxAttempts: 8, retryMode: 'adaptive' as const };
+}
+
+export const cloudWatchClient = (target: AwsTarget) => new CloudWatchClient(clientConfig(target));
+export const cloudFormationClient = (target: AwsTarget) => new CloudFormationClient(clientConfig(target));

@@ -1,0 +1,49 @@
+import { ConfigError } from '../config';
+
+/*
+ * What every companion command shares: one line and exit code 1 for a mistake in what the
+ * user passed or configured, one line and exit code 2 for an AWS error (credentials,
+ * permissions, a missing resource), and the stack trace only for a bug.
+ */
+
+export const EXIT_USAGE = 1;
+export const EXIT_AWS = 2;
+
+export async function runCommand(main: () => Promise<number | void>): Promise<void> {
+  try {
+    process.exitCode = (await main()) ?? 0;
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      process.exitCode = EXIT_USAGE;
+    } else if (isAwsError(e)) {
+      process.stderr.write(`error: AWS ${e.name}: ${e.message.split('\n')[0]}\n`);
+      process.exitCode = EXIT_AWS;
+    } else {
+      throw e;
+    }
+  }
+}
+
+/** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
+function isAwsError(e: unknown): e is Error {
+  if (!(e instanceof Error)) return false;
+  if ('$metadata' in e || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
+  const code = (e as { code?: unknown }).code;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+}
+
+/** A status line rewritten in place on a terminal; silent when stderr is a file or pipe. */
+export function progress(stream: NodeJS.WriteStream = process.stderr): { update(text: string): void; done(): void } {
+  let shown = false;
+  return {
+    update(text) {
+      if (!stream.isTTY) return;
+      stream.write(`\r\x1b[2K${text}`);
+      shown = true;
+    },
+    done() {
+      if (shown) stream.write('\r\x1b[2K');
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { RemovalPolicy, Duration, Stack, aws_cloudwatch as cloudwatch, aws_cloudwatch_actions as actions, aws_iam as iam, aws_kms as kms, aws_sns as sns, aws_sns_subscriptions as subs } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { MetricCatalog } from '../metrics';
+import { catalogMetric } from './catalog-metric';
+
+export interface AlarmTopicProps {
+  readonly catalog: MetricCatalog;
+  readonly topicName: string;
+  /** Alarm names are `<prefix>-<alarm id>`: stable, never the scenario. */
+  readonly alarmNamePrefix: string;
+  readonly emails: readonly string[];
+}
+
+/**
+ * The catalog's alarms and the encrypted SNS topic they notify, on alarm and on recovery.
+ * Missing data never alarms: a parked fleet or an idle cluster publishes nothing.
+ */
+export class AlarmTopic extends Construct {
+  readonly topic: sns.Topic;
+  readonly alarms: cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: AlarmTopicProps) {
+    super(scope, id);
+    const { account, region } = Stack.of(this);
+
+    // CloudWatch cannot publish to a topic under the AWS-managed SNS key, so the topic
+    // gets its own key that CloudWatch may use. It protects notifications only.
+    const key = new kms.Key(this, 'Key', {
+      description: 'Encrypts the alarm topic; CloudWatch may use it to publish',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(30),
+    });
+    const cloudwatchPrincipal = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [cloudwatchPrincipal],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'], // a key policy's own key
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    this.topic = new sns.Topic(this, 'Topic', { topicName: props.topicName, masterKey: key, enforceSSL: true });
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [cloudwatchPrincipal],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': account },
+          ArnLike: { 'aws:SourceArn': `arn:${Stack.of(this).partition}:cloudwatch:${region}:${account}:alarm:${props.alarmNamePrefix}-*` },
+        },
+      }),
+    );
+    for (const email of props.emails) this.topic.addSubscription(new subs.EmailSubscription(email));
+
+    const action = new actions.SnsAction(this.topic);
+    this.alarms = props.catalog.alarms.map((spec) => {
+      const alarm = new cloudwatch.Alarm(this, spec.id, {
+        alarmName: `${props.alarmNamePrefix}-${spec.id}`,
+        alarmDescription: spec.description,
+        metric: catalogMetric(props.catalog, spec.series, spec.statistic),
+        threshold: spec.threshold,
+        comparisonOperator:
+          spec.comparison === '>='
+            ? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
+            : cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: spec.minutes,
+        datapointsToAlarm: spec.minutes,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+      return alarm;
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import { Duration, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
+import { type MetricCatalog, type Statistic, seriesById } from '../metrics';
+
+/** One-minute periods: the finest every catalog metric is published at. */
+export const METRIC_PERIOD = Duration.minutes(1);
+
+/**
+ * A catalog series as a CDK metric: the dashboards and alarms draw through this one
+ * function, so a series means the same thing on both. A difference becomes metric math.
+ */
+export function catalogMetric(catalog: MetricCatalog, id: string, statistic?: Statistic): cloudwatch.IMetric {
+  const s = seriesById(catalog, id);
+  if (s.kind === 'metric') {
+    return new cloudwatch.Metric({
+      namespace: s.namespace,
+      metricName: s.metricName,
+      dimensionsMap: { ...s.dimensions },
+      statistic: statistic ?? s.statistic,
+      period: METRIC_PERIOD,
+      label: s.label,
+    });
+  }
+  return new cloudwatch.MathExpression({
+    expression: `${s.minuend} - ${s.subtrahend}`,
+    usingMetrics: { [s.minuend]: catalogMetric(catalog, s.minuend), [s.subtrahend]: catalogMetric(catalog, s.subtrahend) },
+    period: METRIC_PERIOD,
+    label: s.label,
+  });
+}

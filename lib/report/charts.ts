@@ -1,0 +1,62 @@
+import * as echarts from 'echarts';
+import type { MetricCatalog } from '../metrics';
+import { seriesById } from '../metrics';
+import type { Points } from './fetch';
+import { pointsOf } from './summarize';
+import type { ReportWindow } from './window';
+
+export interface Chart {
+  readonly file: string;
+  readonly title: string;
+  readonly svg: string;
+}
+
+/**
+ * One SVG per report panel of the catalog: its series over the window, and its limits (the
+ * configured ACU range, alarm thresholds, the pool ceiling) as dashed lines. Rendered by
+ * Apache ECharts on the server side: no browser, no canvas, and the same SVG for the same
+ * points.
+ */
+export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string, Points>, window: ReportWindow, subtitle: string): Chart[] {
+  const start = window.start.getTime();
+  const end = window.end.getTime();
+  return catalog.panels
+    .filter((p) => p.inReport)
+    .map((panel) => {
+      const perMinute = panel.unit === 'per minute' ? 60 / window.periodSeconds : 1;
+      const lines = panel.series.map((id) => {
+        const p = pointsOf(catalog, fetched, id);
+        return {
+          name: seriesById(catalog, id).label,
+          type: 'line' as const,
+          showSymbol: false,
+          connectNulls: false,
+          data: p.t.map((t, i) => [t, p.v[i] * perMinute]),
+        };
+      });
+      const limits = panel.limits.map((l) => ({
+        name: l.label,
+        type: 'line' as const,
+        showSymbol: false,
+        lineStyle: { type: 'dashed' as const, width: 1.5 },
+        data: [
+          [start, l.value],
+          [end, l.value],
+        ],
+      }));
+      const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 960, height: 360 });
+      chart.setOption({
+        animation: false,
+        useUTC: true,
+        title: { text: panel.title, subtext: subtitle, left: 'center' },
+        legend: { bottom: 0, type: 'plain' },
+        grid: { left: 70, right: 30, top: 70, bottom: 70 },
+        xAxis: { type: 'time', min: start, max: end },
+        yAxis: { type: 'value', min: 0, name: panel.unit },
+        series: [...lines, ...limits],
+      });
+      const svg = chart.renderToSVGString();
+      chart.dispose();
+      return { file: `${panel.id}.svg`, title: panel.title, svg };
+    });
+}

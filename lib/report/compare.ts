@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../../config';
+import { num, table } from './markdown';
+import type { Report } from './summarize';
+
+/** A report JSON read back for comparison; the fields compare needs are checked. */
+export function readReport(path: string): Report {
+  let raw: any;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`${path}: ${(e as Error).message.split('\n')[0]} (valid: a report.json written by the report command)`);
+  }
+  if (raw?.schemaVersion !== 1 || (raw.family !== 'folio' && raw.family !== 'temporal') || typeof raw.metrics !== 'object')
+    throw new ConfigError(`${path} is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
+  return raw as Report;
+}
+
+/** Every number under `metrics`, by dotted path: `cpu.serverless.peak`. */
+export function flatten(value: unknown, prefix = ''): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  if (typeof value === 'number' || value === null) out.set(prefix, value);
+  else if (value && typeof value === 'object' && !Array.isArray(value))
+    for (const [k, v] of Object.entries(value)) for (const [fk, fv] of flatten(v, prefix ? `${prefix}.${k}` : k)) out.set(fk, fv);
+  return out;
+}
+
+/** The deltas between two runs, metric by metric, as a markdown table (B - A). */
+export function compareReports(a: Report, b: Report, names: readonly [string, string]): string {
+  if (a.family !== b.family)
+    throw new ConfigError(`cannot compare a ${a.family} report (${names[0]}) with a ${b.family} report (${names[1]}); valid: two reports of the same family`);
+  const fa = flatten(a.metrics);
+  const fb = flatten(b.metrics);
+  const keys = [...new Set([...fa.keys(), ...fb.keys()])];
+  const rows = keys.map((k) => {
+    const x = fa.get(k) ?? null;
+    const y = fb.get(k) ?? null;
+    const delta = x !== null && y !== null ? y - x : null;
+    const rel = delta !== null && x !== 0 && x !== null ? `${delta >= 0 ? '+' : ''}${num((delta / Math.abs(x)) * 100, 1)}%` : delta === 0 ? '0%' : 'n/a';
+    return [k, num(x), num(y), delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${num(delta)}`, rel];
+  });
+  const title = (r: Report) => `${r.scenario} (${r.window.start})`;
+  return [
+    `# ${title(a)} -> ${title(b)}`,
+    '',
+    table(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,162 @@
+import type { FolioReport, PeakAverage, Report, TemporalReport } from './summarize';
+
+/** Markdown tables in the shape of the seed reports. Deterministic: no clock, no locale. */
+export function renderMarkdown(report: Report, charts: readonly { file: string; title: string }[] = []): string {
+  const body = report.family === 'folio' ? folio(report) : temporal(report);
+  const gaps = Object.entries(report.coverage).filter(([, c]) => c.points < c.expected);
+  return [
+    ...body,
+    ...(charts.length ? ['## Charts', '', ...charts.map((c) => `![${c.title}](${c.file})`), ''] : []),
+    ...(gaps.length
+      ? [
+          '## Data coverage',
+          '',
+          'Series with fewer points than the window holds (gaps are unknown, not zero, for gauges):',
+          '',
+          table(['Series', 'Points', 'Expected'], gaps.map(([id, c]) => [id, num(c.points), num(c.expected)])),
+          '',
+        ]
+      : []),
+    ...(report.notes.length ? ['## Notes', '', ...report.notes.map((n) => `- ${n}`), ''] : []),
+  ].join('\n');
+}
+
+function heading(title: string, r: Report): string[] {
+  const w = r.window;
+  return [
+    `# ${title}: ${r.scenario}`,
+    '',
+    `Stack \`${r.stackName}\`; window ${w.start} to ${w.end} (${num(w.minutes, 1)} min, ${w.periodSeconds} s points).`,
+    '',
+  ];
+}
+
+function folio(r: FolioReport): string[] {
+  const c = r.configured;
+  const m = r.metrics;
+  const ceilingShare = m.acu.shareOfWindowAtCeiling;
+  return [
+    ...heading('FOLIO hybrid Aurora report', r),
+    `Writer ${c.writerInstanceClass}; Serverless v2 ${c.acuMin}-${c.acuMax} ACU; routed to Serverless: ${c.routedToServerless.join(', ') || 'none'}.`,
+    '',
+    `## Serverless v2 capacity (configured ${c.acuMin}-${c.acuMax} ACU)`,
+    '',
+    table(
+      ['Metric', 'Value'],
+      [
+        ['Peak ACU', m.acu.peak === null ? 'n/a' : `${num(m.acu.peak, 1)} (${pct(m.acu.peakShareOfMax)} of max)`],
+        ['Average ACU', num(m.acu.average, 1)],
+        ['Lowest ACU', num(m.acu.lowest, 1)],
+        [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.acuMax} ACU)`, `${num(m.acu.minutesAtCeiling, 0)} min (${pct(ceilingShare)} of the window)`],
+        ['ACU-hours', num(m.acu.acuHours, 2)],
+        ['ACU utilization (peak / average)', `${pctValue(m.acuUtilization.peak)} / ${pctValue(m.acuUtilization.average)}`],
+      ],
+    ),
+    '',
+    '## Writer CPU',
+    '',
+    table(['Cluster', 'Peak', 'Average'], [
+      [`provisioned (${c.writerInstanceClass})`, pctValue(m.cpu.provisioned.peak), pctValue(m.cpu.provisioned.average)],
+      [`Serverless v2 (${c.acuMin}-${c.acuMax} ACU)`, pctValue(m.cpu.serverless.peak), pctValue(m.cpu.serverless.average)],
+    ]),
+    '',
+    '## Connections, memory and load',
+    '',
+    table(
+      ['Cluster', 'Connections peak', 'Connections average', 'Freeable memory lowest', 'DB load peak', 'DB load average'],
+      (['provisioned', 'serverless'] as const).map((k) => [
+        k,
+        num(m.connections[k].peak, 0),
+        num(m.connections[k].average, 0),
+        bytes(m.freeableMemoryLowestBytes[k]),
+        num(m.dbLoad[k].peak, 1),
+        num(m.dbLoad[k].average, 1),
+      ]),
+    ),
+    '',
+  ];
+}
+
+function temporal(r: TemporalReport): string[] {
+  const t = r.metrics.transactions;
+  const c = r.configured;
+  const perMin = (p: PeakAverage): [string, string] => [rate(p.peak), rate(p.average)];
+  const writeShare = t.readOnlyShare === null ? null : 1 - t.readOnlyShare;
+  const poolCeiling = c.serverTasks * c.poolMaxConnsPerTask;
+  return [
+    ...heading('Temporal on Aurora DSQL report', r),
+    `Target rate ${c.targetRate} workflows/s${r.workflows === null ? '' : `; ${num(r.workflows, 0)} workflows completed`}.`,
+    '',
+    '## DSQL CloudWatch metrics',
+    '',
+    table(
+      ['Metric', 'Peak', 'Average', 'Notes'],
+      [
+        ['TotalTx', ...perMin(t.totalPerMinute), t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} transactions/s at peak`],
+        ['ReadOnlyTx', ...perMin(t.readOnlyPerMinute), t.readOnlyShare === null ? '' : `${pct(t.readOnlyShare)} of total`],
+        ['WriteTx', ...perMin(t.writePerMinute), `${writeShare === null ? '' : `${pct(writeShare)} of total; `}TotalTx - ReadOnlyTx (no such metric)`],
+        ['Commit latency (P50)', ms(r.metrics.commitLatencyMs.peak), ms(r.metrics.commitLatencyMs.average), ''],
+        ['OCC conflicts', rate(r.metrics.occConflicts.peakPerMinute), '', `${num(r.metrics.occConflicts.total, 0)} in the window`],
+        ['Query timeouts', '', '', `${num(r.metrics.queryTimeouts.total, 0)} in the window`],
+        [
+          'DSQL connections',
+          num(r.metrics.dsqlConnections.peak, 0),
+          num(r.metrics.dsqlConnections.average, 0),
+          `pools full at ${num(poolCeiling, 0)} (${c.serverTasks} tasks x ${c.poolMaxConnsPerTask}); account-wide metric`,
+        ],
+      ],
+    ),
+    '',
+    '**Transaction analysis**',
+    '',
+    `- ${num(t.total, 0)} transactions in the window: ${num(t.readOnly, 0)} read-only, ${num(t.write, 0)} write`,
+    ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} transactions/second at the peak minute`]),
+    ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(writeShare)} write`]),
+    ...(t.perWorkflow === null
+      ? ['- transactions per workflow: pass --workflows (or --run) to compute it']
+      : [
+          `- ${num(t.perWorkflow, 1)} transactions per workflow (${num(t.total, 0)} transactions / ${num(r.workflows, 0)} workflows)`,
+          `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak transactions per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`,
+        ]),
+    '',
+    '## Service CPU and memory (% of the tasks\' reservation)',
+    '',
+    table(
+      ['Service', 'Replicas', 'CPU peak', 'CPU average', 'Memory peak', 'Memory average'],
+      Object.entries(r.metrics.services).map(([name, s]) => [
+        name,
+        num(s.replicas, 0),
+        flag(s.cpu.peak, c.cpuAlarmPercent),
+        pctValue(s.cpu.average),
+        pctValue(s.memory.peak),
+        pctValue(s.memory.average),
+      ]),
+    ),
+    '',
+    '## Connection rate limiter',
+    '',
+    table(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]),
+    '',
+  ];
+}
+
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const FORMATS = new Map<number, Intl.NumberFormat>();
+/** 1,234.5 with at most `digits` decimals; n/a when there is no value. */
+export function num(v: number | null | undefined, digits = 2): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return 'n/a';
+  if (!FORMATS.has(digits)) FORMATS.set(digits, new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
+  return FORMATS.get(digits)!.format(v);
+}
+const pct = (share: number | null) => (share === null ? 'n/a' : `${num(share * 100, 0)}%`);
+const pctValue = (v: number | null) => (v === null ? 'n/a' : `${num(v, 0)}%`);
+const rate = (v: number | null) => (v === null ? 'n/a' : `${num(v, 0)}/min`);
+const ms = (v: number | null) => (v === null ? 'n/a' : `${num(v, 1)} ms`);
+const flag = (v: number | null, threshold: number) => (v !== null && v >= threshold ? `**${pctValue(v)}** (at or above ${threshold}%)` : pctValue(v));
+function bytes(v: number | null): string {
+  return v === null ? 'n/a' : `${num(v / 2 ** 30, 1)} GiB`;
+}
