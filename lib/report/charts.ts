@@ -55,8 +55,24 @@ export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string
         yAxis: { type: 'value', min: 0, name: panel.unit },
         series: [...lines, ...limits],
       });
-      const svg = chart.renderToSVGString();
+      const svg = stableIds(chart.renderToSVGString());
       chart.dispose();
       return { file: `${panel.id}.svg`, title: panel.title, svg };
     });
+}
+
+/**
+ * ECharts numbers its element ids and classes per process (`zr3-cls-12`); renumbered from
+ * zero per SVG, the same points give the same bytes whatever was drawn before.
+ */
+function stableIds(svg: string): string {
+  const renamed = new Map<string, string>();
+  const next: Record<string, number> = {};
+  return svg.replace(/zr\d+-(cls-|c)\d+/g, (token, kind: string) => {
+    if (!renamed.has(token)) {
+      next[kind] = (next[kind] ?? -1) + 1;
+      renamed.set(token, `zr0-${kind}${next[kind]}`);
+    }
+    return renamed.get(token)!;
+  });
 }

@@ -36,8 +36,7 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
     const x = fa.get(k) ?? null;
     const y = fb.get(k) ?? null;
     const delta = x !== null && y !== null ? y - x : null;
-    const rel = delta !== null && x !== 0 && x !== null ? `${delta >= 0 ? '+' : ''}${num((delta / Math.abs(x)) * 100, 1)}%` : delta === 0 ? '0%' : 'n/a';
-    return [k, num(x), num(y), delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${num(delta)}`, rel];
+    return [k, num(x), num(y), delta === null ? 'n/a' : signed(num(delta), delta), change(x, delta)];
   });
   const title = (r: Report) => `${r.scenario} (${r.window.start})`;
   return [
@@ -46,4 +45,13 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
     table(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
     '',
   ].join('\n');
+}
+
+const signed = (text: string, v: number) => (v > 0 ? `+${text}` : text);
+
+/** The relative change; n/a where A is 0 or either side has no data. */
+function change(a: number | null, delta: number | null): string {
+  if (delta === null || a === null) return 'n/a';
+  if (delta === 0) return '0%';
+  return a === 0 ? 'n/a' : signed(`${num((delta / Math.abs(a)) * 100, 1)}%`, delta);
 }

@@ -109,7 +109,7 @@ function temporal(r: TemporalReport): string[] {
     '',
     '**Transaction analysis**',
     '',
-    `- ${num(t.total, 0)} transactions in the window: ${num(t.readOnly, 0)} read-only, ${num(t.write, 0)} write`,
+    `- ${num(t.total, 0)} transactions in the window`,
     ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} transactions/second at the peak minute`]),
     ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(writeShare)} write`]),
     ...(t.perWorkflow === null

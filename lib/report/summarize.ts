@@ -227,15 +227,27 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
   const total = ctx.total('totalTx');
   const readOnly = ctx.total('readOnlyTx');
   const totalPerMinute = ctx.perMinute('totalTx');
+  // The split into read-only and write is taken over the periods where both counts exist.
+  const totals = ctx.points('totalTx');
+  const write = ctx.points('writeTx');
+  const both = new Set(write.t);
+  const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
+  const writeTotal = ctx.total('writeTx');
+  const notes =
+    write.t.length < totals.t.length
+      ? [`ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`]
+      : [];
   const replicas = (label: string) =>
     (TEMPORAL_ROLES as readonly string[]).includes(label) ? preset.services[label as (typeof TEMPORAL_ROLES)[number]].replicas : preset.benchmark.workers.replicas;
   const services = Object.fromEntries(
     temporalServices().map((s) => [s.label, { replicas: replicas(s.label), cpu: ctx.gauge(`cpu${s.key}`), memory: ctx.gauge(`memory${s.key}`) }]),
   );
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
+  const head = base(scenario, ctx);
   return {
     family: 'temporal',
-    ...base(scenario, ctx),
+    ...head,
+    notes: [...head.notes, ...notes],
     workflows,
     configured: {
       targetRate: preset.benchmark.targetRate,
@@ -250,8 +262,8 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
         writePerMinute: ctx.perMinute('writeTx'),
         total,
         readOnly,
-        write: ctx.total('writeTx'),
-        readOnlyShare: ratio(readOnly, total),
+        write: writeTotal,
+        readOnlyShare: ratio(totalWhereBoth - writeTotal, totalWhereBoth),
         peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
         perWorkflow: workflows ? ratio(total, workflows) : null,
         peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,

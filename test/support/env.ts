@@ -1,1 +1,3 @@
 process.env.CDK_VALIDATION = 'false';
+// The SDK's notice that its 2027 releases need Node 22: true, but noise in every test run.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

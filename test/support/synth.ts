@@ -24,25 +24,38 @@ export interface Synthesized {
   readonly json: Record<string, any>;
 }
 
-const cache = new Map<string, Synthesized>();
+const cache = new Map<string, { data: Synthesized; observability: Synthesized }>();
 
-/** An app as the CDK CLI would build it for `-c` context, with the scenario's stack added. */
+/** An app as the CDK CLI would build it for `-c` context, with the scenario's stacks added. */
 export function buildApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string) {
   const app = new App({ context: { ...CLI_CONTEXT, ...context }, outdir });
   const { data: stack, observability } = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
   return { app, stack, observability };
 }
 
-/** Synthesizes a scenario through the same path as bin/app.ts (context -> config -> stacks). */
-export function synthScenario(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
+function synthesized(stack: Stack): Synthesized {
+  const template = Template.fromStack(stack);
+  return { stack, template, json: template.toJSON() };
+}
+
+function synthBoth(context: Record<string, string>, catalog: CatalogInput) {
   const key = catalog === CATALOG ? JSON.stringify(context) : undefined;
   const hit = key && cache.get(key);
   if (hit) return hit;
-  const { stack } = buildApp(context, catalog);
-  const template = Template.fromStack(stack);
-  const result = { stack, template, json: template.toJSON() };
+  const { stack, observability } = buildApp(context, catalog);
+  const result = { data: synthesized(stack), observability: synthesized(observability) };
   if (key) cache.set(key, result);
   return result;
+}
+
+/** Synthesizes a scenario through the same path as bin/app.ts (context -> config -> stacks). */
+export function synthScenario(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
+  return synthBoth(context, catalog).data;
+}
+
+/** The observability stack of the same synthesis. */
+export function synthObservability(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
+  return synthBoth(context, catalog).observability;
 }
 
 export const synthPhase = (name: string): Synthesized => synthScenario({ scenario: name });

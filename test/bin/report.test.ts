@@ -1,0 +1,167 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+
+/*
+ * The report command end to end, against moto's server mode on loopback: a real
+ * AWS-API-compatible HTTP server answering the SDK's GetMetricData and DescribeStacks calls,
+ * not a stubbed client. moto comes from the project's setup (requirements-dev.txt).
+ */
+
+const ROOT = join(__dirname, '../..');
+const MOTO = join(ROOT, '.venv/bin/moto_server');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const run = promisify(execFile);
+const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
+
+let moto: ChildProcess;
+let endpoint: string;
+const work = mkdtempSync(join(tmpdir(), 'report-'));
+
+// A ten-minute window that ended twenty minutes ago, on whole minutes.
+const START = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000);
+const END = new Date(START.getTime() + 10 * 60_000);
+const at = (minute: number) => new Date(START.getTime() + minute * 60_000 + 10_000);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitForServer(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`${url}/moto-api/`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`moto did not start at ${url}`);
+}
+
+async function put(client: CloudWatchClient, namespace: string, data: MetricDatum[]) {
+  for (let i = 0; i < data.length; i += 500) await client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: data.slice(i, i + 500) }));
+}
+
+const series = (name: string, dims: Record<string, string>, values: readonly number[]): MetricDatum[] =>
+  values.map((v, i) => ({ MetricName: name, Dimensions: Object.entries(dims).map(([Name, Value]) => ({ Name, Value })), Timestamp: at(i), Value: v }));
+
+beforeAll(async () => {
+  if (!existsSync(MOTO)) throw new Error('moto is not installed: run `npm run setup` (creates .venv)');
+  const port = await freePort();
+  endpoint = `http://127.0.0.1:${port}`;
+  moto = spawn(MOTO, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  await waitForServer(endpoint);
+
+  // What a deployed Temporal environment publishes, and its stack's DSQL cluster id.
+  const temporal = new CloudWatchClient({ region: 'eu-west-1', endpoint, credentials: CREDENTIALS });
+  const cluster = { ClusterId: 'kqabc123dsqlcluster' };
+  await put(temporal, 'AWS/AuroraDSQL', [
+    ...series('TotalTransactions', cluster, [260_000, 268_000, 272_000, 271_000, 270_000, 269_000, 270_500, 268_000, 267_500, 264_000]),
+    ...series('ReadOnlyTransactions', cluster, [184_600, 190_300, 193_100, 192_400, 191_700, 191_000, 192_000, 190_300, 189_900, 187_400]),
+    ...series('CommitLatency', cluster, [4, 4, 5, 4, 4, 4, 4, 4, 4, 4]),
+  ]);
+  await put(temporal, 'AWS/ECS', series('CPUUtilization', { ClusterName: 'temporal-dsql', ServiceName: 'temporal-history' }, [50, 60, 70, 75, 80, 78, 76, 74, 70, 60]));
+  await new CloudFormationClient({ region: 'eu-west-1', endpoint, credentials: CREDENTIALS }).send(
+    new CreateStackCommand({
+      StackName: 'TemporalDsql',
+      TemplateBody: JSON.stringify({
+        Resources: { Placeholder: { Type: 'AWS::SNS::Topic' } },
+        Outputs: { DsqlClusterId: { Value: cluster.ClusterId } },
+      }),
+    }),
+  );
+
+  // A FOLIO phase whose Serverless cluster climbs to its 32 ACU ceiling.
+  const folio = new CloudWatchClient({ region: 'us-east-1', endpoint, credentials: CREDENTIALS });
+  await put(folio, 'AWS/RDS', [
+    ...series('ServerlessDatabaseCapacity', { DBClusterIdentifier: 'folio-hybrid-serverless' }, [4, 12, 24, 32, 32, 32, 32, 32, 20, 8]),
+    ...series('CPUUtilization', { DBClusterIdentifier: 'folio-hybrid-serverless', Role: 'WRITER' }, [30, 55, 70, 80, 82, 81, 80, 79, 50, 30]),
+  ]);
+}, 60_000);
+
+afterAll(() => {
+  moto?.kill();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function report(...args: string[]) {
+  try {
+    const r = await run(TSX, [join(ROOT, 'bin/report.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    return { status: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e: any) {
+    return { status: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string };
+  }
+}
+
+const window = () => ['--start', START.toISOString(), '--end', END.toISOString(), '--endpoint-url', endpoint];
+
+describe('report command against moto on loopback', () => {
+  let temporal: Awaited<ReturnType<typeof report>>;
+  let folio: Awaited<ReturnType<typeof report>>;
+  beforeAll(async () => {
+    [temporal, folio] = await Promise.all([
+      report('--scenario', 'temporal-150wps', ...window(), '--workflows', '82000', '--out', join(work, 'temporal')),
+      report('--scenario', 'test10', ...window(), '--out', join(work, 'folio')),
+    ]);
+  }, 60_000);
+
+  test('Temporal: finds the DSQL cluster through the stack output, and computes the seed\'s table', () => {
+    expect(temporal.stderr).toContain(`wrote ${join(work, 'temporal', 'report.md')}`);
+    expect(temporal.status).toBe(0);
+    const r = JSON.parse(readFileSync(join(work, 'temporal', 'report.json'), 'utf8'));
+    const t = r.metrics.transactions;
+    expect(t.total).toBe(2_680_000);
+    expect(t.totalPerMinute).toEqual({ peak: 272_000, average: 268_000 });
+    expect(t.readOnly).toBe(1_902_700);
+    expect(t.readOnlyShare).toBeCloseTo(0.71, 2);
+    expect(t.perWorkflow).toBeCloseTo(2_680_000 / 82_000, 6);
+    expect(r.metrics.services.history.cpu).toEqual({ peak: 80, average: 69.3 });
+    expect(temporal.stdout).toContain('| TotalTx | 272,000/min | 268,000/min | 4,533 transactions/s at peak |');
+    expect(temporal.stdout).toContain('| ReadOnlyTx | 193,100/min | 190,270/min | 71% of total |');
+    expect(readdirSync(join(work, 'temporal', 'charts')).sort()).toEqual(['dsqlConnections.svg', 'serviceCpu.svg', 'transactions.svg']);
+  });
+
+  test('FOLIO: ACU against the phase\'s range, time at the ceiling, and the chart with the max line', () => {
+    expect(folio.status).toBe(0);
+    const r = JSON.parse(readFileSync(join(work, 'folio', 'report.json'), 'utf8'));
+    expect(r.configured).toMatchObject({ acuMin: 0.5, acuMax: 32 });
+    expect(r.metrics.acu).toMatchObject({ peak: 32, minutesAtCeiling: 5, peakShareOfMax: 1 });
+    expect(r.metrics.cpu.serverless).toEqual({ peak: 82, average: 63.7 });
+    expect(folio.stdout).toContain('| Time at ceiling (>= 95% of 32 ACU) | 5 min (50% of the window) |');
+    expect(readFileSync(join(work, 'folio', 'charts', 'acu.svg'), 'utf8')).toContain('max 32 ACU');
+  });
+
+  test('--compare prints the deltas between two report JSONs', async () => {
+    const out = await report('--compare', join(work, 'folio', 'report.json'), join(work, 'folio', 'report.json'));
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('| acu.peak | 32 | 32 | 0 | 0% |');
+  }, 30_000);
+
+  test.each([
+    [['--scenario', 'tset10', '--last', '1h'], /^error: unknown scenario "tset10" \(did you mean "test10"\?\); valid: baseline, test1, /],
+    [['--scenario', 'test10', '--last', '1 hour'], /^error: --last "1 hour" is not a duration \(valid: /],
+    [['--scenario', 'temporal-150wps', '--env-name', 'perf9', '--last', '1h'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/],
+    [['--compare', 'only-one.json'], /^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/],
+  ])('%j exits 1 with one line naming the problem', async (args, message) => {
+    const out = await report(...args, '--endpoint-url', endpoint);
+    expect(out.status).toBe(1);
+    expect(out.stderr.trim()).toMatch(message);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+});
