@@ -34,7 +34,7 @@ export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks 
       break;
     }
   }
-  stacks.observability.addDependency(stacks.data, 'graphs and alarms name resources of the data stack');
+  stacks.observability.addStackDependency(stacks.data, 'graphs and alarms name resources of the data stack');
   for (const stack of [stacks.data, stacks.observability]) Aspects.of(stack).add(new AcknowledgeCdkDependsOn());
   return stacks;
 }

@@ -5,6 +5,8 @@ import type { Points } from './fetch';
 import { pointsOf } from './summarize';
 import type { ReportWindow } from './window';
 
+const LIMIT_COLOR = '#c23531';
+
 export interface Chart {
   readonly file: string;
   readonly title: string;
@@ -31,13 +33,14 @@ export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string
           type: 'line' as const,
           showSymbol: false,
           connectNulls: false,
-          data: p.t.map((t, i) => [t, p.v[i] * perMinute]),
+          data: withGaps(p, window.periodSeconds * 1000).map(([t, v]) => [t, v === null ? null : v * perMinute]),
         };
       });
       const limits = panel.limits.map((l) => ({
         name: l.label,
         type: 'line' as const,
         showSymbol: false,
+        color: LIMIT_COLOR,
         lineStyle: { type: 'dashed' as const, width: 1.5 },
         data: [
           [start, l.value],
@@ -59,6 +62,16 @@ export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string
       chart.dispose();
       return { file: `${panel.id}.svg`, title: panel.title, svg };
     });
+}
+
+/** The points, with a null after each one that the next period lacks: a gap shows as a gap. */
+function withGaps(p: Points, periodMs: number): [number, number | null][] {
+  const out: [number, number | null][] = [];
+  p.t.forEach((t, i) => {
+    out.push([t, p.v[i]]);
+    if (i + 1 < p.t.length && p.t[i + 1] - t > 1.5 * periodMs) out.push([t + periodMs, null]);
+  });
+  return out;
 }
 
 /**

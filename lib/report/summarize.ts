@@ -7,8 +7,9 @@ import type { ReportWindow } from './window';
  * The report's arithmetic, on points already fetched. Two kinds of series:
  * - gauges (Average, Maximum, Minimum): peak and average over the points present; a gap is
  *   unknown, not zero, and shows up in `coverage`;
- * - counts (Sum): a gap means nothing was counted, so totals add the points present and
- *   per-minute averages divide by the whole window.
+ * - counts (Sum): totals add the points present; per-minute rates (peak and average) are
+ *   over the periods present, so a gap neither dilutes a rate nor is taken for an idle minute.
+ * Either way, a series with fewer points than the window holds is listed in `coverage`.
  */
 
 export interface PeakAverage {
@@ -138,11 +139,11 @@ class Context {
     return this.points(id).v.reduce((a, b) => a + b, 0);
   }
 
-  /** A count series as a rate per minute: peak period, and the window's average. */
+  /** A count series as a rate per minute, over the periods that have a point. */
   perMinute(id: string): PeakAverage {
     const { v } = this.points(id);
     const scale = 60 / this.window.periodSeconds;
-    return v.length ? { peak: Math.max(...v) * scale, average: this.total(id) / this.minutes } : { peak: null, average: null };
+    return v.length ? { peak: Math.max(...v) * scale, average: mean(v) * scale } : { peak: null, average: null };
   }
 }
 

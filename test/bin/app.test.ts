@@ -41,17 +41,19 @@ test('synthesizes a phase with no credentials, the same template the tests check
   expect(written).toEqual(synthPhase('test12').json);
 });
 
-test('a Temporal scenario synthesizes exactly its one stack, deterministically', () => {
+test('a Temporal scenario synthesizes exactly its data and observability stacks, deterministically', () => {
   const runs = [runApp({ scenario: 'temporal-150wps' }), runApp({ scenario: 'temporal-150wps' })];
   for (const r of runs) {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const manifest = JSON.parse(readFileSync(join(r.outdir, 'manifest.json'), 'utf8'));
     const stacks = Object.entries(manifest.artifacts as Record<string, any>).filter(([, a]) => a.type === 'aws:cloudformation:stack');
-    expect(stacks.map(([id]) => id)).toEqual(['TemporalDsql']);
+    expect(stacks.map(([id]) => id)).toEqual(['TemporalDsql', 'TemporalDsqlObservability']);
   }
-  const [a, b] = runs.map((r) => readFileSync(join(r.outdir, 'TemporalDsql.template.json'), 'utf8'));
-  expect(a).toBe(b);
+  for (const file of ['TemporalDsql.template.json', 'TemporalDsqlObservability.template.json']) {
+    const [a, b] = runs.map((r) => readFileSync(join(r.outdir, file), 'utf8'));
+    expect(a).toBe(b);
+  }
 });
 
 test('synth is deterministic: two runs write byte-identical templates', () => {

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CloudWatchClient, GetMetricDataCommand, type GetMetricDataCommandOutput } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../config';
 import { cloudWatchClient } from '../../../lib/aws/clients';
@@ -11,6 +9,7 @@ import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../lib/report/fetch';
 import { renderMarkdown } from '../../../lib/report/markdown';
 import { type FolioReport, type TemporalReport, summarize } from '../../../lib/report/summarize';
 import type { ReportWindow } from '../../../lib/report/window';
+import { fixtureReport } from '../../support/report-fixture';
 
 /*
  * The report's arithmetic against recorded GetMetricData responses: realistic series, paged
@@ -19,38 +18,7 @@ import type { ReportWindow } from '../../../lib/report/window';
 
 const cw = mockClient(CloudWatchClient);
 afterEach(() => cw.reset());
-
-interface Fixture {
-  window: { start: string; end: string };
-  pages: any[];
-}
-
-function loadFixture(name: string): { window: ReportWindow; pages: GetMetricDataCommandOutput[] } {
-  const f: Fixture = JSON.parse(readFileSync(join(__dirname, '../../fixtures/get-metric-data', `${name}.json`), 'utf8'));
-  // As the SDK deserializes them: timestamps become Dates.
-  const pages = f.pages.map((p) => ({
-    ...p,
-    MetricDataResults: p.MetricDataResults.map((r: any) => ({ ...r, Timestamps: r.Timestamps.map((t: string) => new Date(t)) })),
-    $metadata: {},
-  }));
-  return { window: { start: new Date(f.window.start), end: new Date(f.window.end), periodSeconds: 60 }, pages };
-}
-
-/** Answers page N for NextToken `page-N`, as CloudWatch does. */
-function serve(pages: GetMetricDataCommandOutput[]) {
-  cw.on(GetMetricDataCommand).callsFake((input) => pages[input.NextToken ? Number(String(input.NextToken).split('-')[1]) - 1 : 0]);
-}
-
-async function report(name: string, scenarioName: string, extra: Partial<ReportWindow> = {}) {
-  const { window, pages } = loadFixture(name);
-  serve(pages);
-  const scenario = resolveScenario({ scenario: scenarioName });
-  const catalog = catalogFor(scenario, { dsqlClusterId: 'abcdefghijklmnopqrstuvwxyz' });
-  const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
-  const w = { ...window, ...extra };
-  const { points } = await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, w);
-  return { scenario, catalog, points, window: w, report: summarize(scenario, catalog, points, w) };
-}
+const report = (name: string, scenarioName: string, extra: Partial<ReportWindow> = {}) => fixtureReport(cw, name, scenarioName, extra);
 
 describe('fetch', () => {
   test('follows NextToken through every page and joins each series in time order', async () => {
@@ -109,7 +77,7 @@ describe('fetch', () => {
   test('clients retry adaptively, up to 8 attempts', async () => {
     const client = cloudWatchClient({ region: 'eu-west-1' });
     expect(await client.config.maxAttempts()).toBe(8);
-    expect((await client.config.retryStrategy()).mode).toBe('adaptive');
+    expect(((await client.config.retryStrategy()) as { mode?: string }).mode).toBe('adaptive');
   });
 });
 
