@@ -219,7 +219,8 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
 
 /** `config error in scenario "test7" (serverlessAcu.max): 32.3 ACU is off the 0.5 grid (...)`. */
 function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string {
-  const first = issues[0];
+  // A misspelled field also shows up as a missing one; the misspelling is the one to report.
+  const first = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
   let where = first.path.join('.');
   const [family, table, index] = first.path;
   if ((`${String(family)}.${String(table)}` === 'folio.phases' || `${String(family)}.${String(table)}` === 'temporal.scenarios') && typeof index === 'number') {
@@ -232,6 +233,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): st
   if (first.code === 'unrecognized_keys') {
     const valid = keysAt(first.path);
     message = `unknown field "${first.keys[0]}"${didYouMean(first.keys[0], valid)}; valid: ${valid.join(', ')}`;
+  } else if (first.code === 'invalid_type' && valueAt(input, first.path) === undefined) {
+    message = `missing field "${String(first.path.at(-1))}" (valid: ${first.expected})`;
   } else if (first.code !== 'custom') {
     message = `${message} (got ${JSON.stringify(valueAt(input, first.path))})`;
   }

@@ -59,6 +59,11 @@ const BAD_INPUTS: Array<[string, Record<string, unknown>, CatalogInput | undefin
   ['DSQL connection rate above the service limit', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.clusterLimitPerSecond = 150)), [/at most 100 new connections\/s/, /valid: 1-100/]],
   ['envName too long for the OpenSearch domain', { scenario: 'temporal-150wps', envName: 'perf-team-twelve' }, undefined, [/envName "perf-team-twelve"/, /longer than 28 characters/, /at most 8 characters/]],
   ['two roles on one port', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.ports.matching.grpc = 7234)), [/port 7234 is used twice/]],
+  ['CPU alarm threshold above 100%', { scenario: 'test10' }, editedCatalog((c) => (c.folio.environment.observability.alarms.cpuHigh.percent = 150)), [/folio.environment.observability.alarms.cpuHigh.percent: 150% is not valid \(valid: above 0, at most 100\)/]],
+  ['alarm period of zero minutes', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.observability.alarms.tasksBelowDesired.minutes = 0)), [/tasksBelowDesired.minutes: 0 minutes is not valid \(valid: 1-1440\)/]],
+  ['alarm address that is not an email', { scenario: 'test10' }, editedCatalog((c) => (c.folio.environment.observability.alarmEmails = ['perf-team'])), [/"perf-team" is not an email address/]],
+  ['misspelled alarm setting', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.observability.alarms.occConflicts = { perMinut: 100, minutes: 3 })), [/unknown field "perMinut" \(did you mean "perMinute"\?\); valid: perMinute, minutes/]],
+  ['alarm setting left out', { scenario: 'test10' }, editedCatalog((c) => delete c.folio.environment.observability.alarms.cpuHigh.minutes), [/observability.alarms.cpuHigh.minutes: missing field "minutes" \(valid: number\)/]],
   ['duration that Go cannot parse', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.duration = '5 minutes')), [/"5 minutes" is not a duration/, /e.g. 30s, 55m/]],
 ];
 
