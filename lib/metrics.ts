@@ -1,4 +1,4 @@
-import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../config';
+import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalRole, type TemporalScenario } from '../config';
 import { BENCHMARK_WORKER_SERVICE, temporalServiceName, writerInstanceIdentifier } from './physical-names';
 
 /*
@@ -190,10 +190,13 @@ export function folioCatalog(scenario: FolioScenario): MetricCatalog {
   return { family: 'folio', series, panels, alarms };
 }
 
-/** The ECS services the Temporal report and dashboard break down by: id suffix, label, name. */
-export function temporalServices(): { key: string; label: string; serviceName: string }[] {
+/**
+ * The ECS services the Temporal report and dashboard break down by: id suffix, label, ECS
+ * name, and the server role (none for the benchmark workers).
+ */
+export function temporalServices(): { key: string; label: string; serviceName: string; role?: TemporalRole }[] {
   return [
-    ...TEMPORAL_ROLES.map((role) => ({ key: role.charAt(0).toUpperCase() + role.slice(1), label: role, serviceName: temporalServiceName(role) })),
+    ...TEMPORAL_ROLES.map((role) => ({ key: role.charAt(0).toUpperCase() + role.slice(1), label: role, serviceName: temporalServiceName(role), role })),
     { key: 'BenchmarkWorker', label: 'benchmark worker', serviceName: BENCHMARK_WORKER_SERVICE },
   ];
 }

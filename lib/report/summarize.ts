@@ -238,10 +238,15 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
     write.t.length < totals.t.length
       ? [`ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`]
       : [];
-  const replicas = (label: string) =>
-    (TEMPORAL_ROLES as readonly string[]).includes(label) ? preset.services[label as (typeof TEMPORAL_ROLES)[number]].replicas : preset.benchmark.workers.replicas;
   const services = Object.fromEntries(
-    temporalServices().map((s) => [s.label, { replicas: replicas(s.label), cpu: ctx.gauge(`cpu${s.key}`), memory: ctx.gauge(`memory${s.key}`) }]),
+    temporalServices().map((s) => [
+      s.label,
+      {
+        replicas: s.role ? preset.services[s.role].replicas : preset.benchmark.workers.replicas,
+        cpu: ctx.gauge(`cpu${s.key}`),
+        memory: ctx.gauge(`memory${s.key}`),
+      },
+    ]),
   );
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
   const head = base(scenario, ctx);
