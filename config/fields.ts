@@ -25,6 +25,14 @@ export const goDuration = z.string().regex(/^(0|\d+(ms|s|m|h))$/, {
   error: (iss) => `"${String(iss.input)}" is not a duration (valid: a whole number with ms, s, m or h, e.g. 30s, 55m)`,
 });
 
+/** Seconds in a Go duration accepted by goDuration; NaN for anything else. */
+export function durationSeconds(d: string): number {
+  const m = /^(\d+)(ms|s|m|h)?$/.exec(d);
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
+}
+
 /** A positive size in steps of `step` (vCPU in eighths, GiB in quarters). */
 export const stepped = (unit: string, step: number, max: number) =>
   z.number({ error: `must be a number of ${unit}` }).check((ctx) => {

@@ -1,3 +1,4 @@
+import { markdownTable } from '../lib/markdown';
 import type { Catalog } from './schema';
 
 /** The generated sections of a markdown file, each between its own pair of markers. */
@@ -27,7 +28,7 @@ export function scenarioTable(catalog: Catalog): string {
     ];
   });
   const header = ['Scenario', 'Provisioned writer', 'Serverless ACU', 'Routed to Serverless', 'DI ramp-up', 'Sidecar cache fix', 'Seed recorded'];
-  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  return markdownTable(header, rows);
 }
 
 /** The Temporal presets as a markdown table, straight from config. */
@@ -46,7 +47,7 @@ export function temporalScenarioTable(catalog: Catalog): string {
     `${s.benchmark.targetRate}/s for ${s.benchmark.duration}`,
   ]);
   const header = ['Scenario', 'Main ASG', 'Benchmark ASG', 'History', 'Matching', 'Frontend', 'Worker', 'Bench workers', 'OpenSearch', 'Load'];
-  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  return markdownTable(header, rows);
 }
 
 /** Every generated section of a document, from config. */

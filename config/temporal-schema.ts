@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { planPool, temporalPoolSpecs } from '../lib/capacity';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
-import { account, availabilityZones, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+import { account, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
 export { TEMPORAL_ROLES, type TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
 import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
@@ -214,11 +214,3 @@ function checkDynamicConfig(dc: Record<string, unknown>, issue: (key: string, me
 }
 
 const kindText = (k: string) => ({ int: 'a whole number', float: 'a number', bool: 'true or false', duration: 'a duration such as 30s' })[k];
-
-/** Seconds in a Go duration accepted by goDuration; NaN for anything else. */
-export function durationSeconds(d: string): number {
-  const m = /^(\d+)(ms|s|m|h)?$/.exec(d);
-  if (!m) return NaN;
-  const n = Number(m[1]);
-  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
-}

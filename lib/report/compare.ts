@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../config';
-import { num, table } from './markdown';
+import { markdownTable } from '../markdown';
+import { num } from './markdown';
 import type { Report } from './summarize';
 
 /** A report JSON read back for comparison; the fields compare needs are checked. */
@@ -42,7 +43,7 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
   return [
     `# ${title(a)} -> ${title(b)}`,
     '',
-    table(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
+    markdownTable(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
     '',
   ].join('\n');
 }

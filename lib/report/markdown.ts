@@ -1,3 +1,4 @@
+import { markdownTable } from '../markdown';
 import type { FolioReport, PeakAverage, Report, TemporalReport } from './summarize';
 
 /** Markdown tables in the shape of the seed reports. Deterministic: no clock, no locale. */
@@ -13,7 +14,7 @@ export function renderMarkdown(report: Report, charts: readonly { file: string; 
           '',
           'Series with fewer points than the window holds (gaps are unknown, not zero, for gauges):',
           '',
-          table(['Series', 'Points', 'Expected'], gaps.map(([id, c]) => [id, num(c.points), num(c.expected)])),
+          markdownTable(['Series', 'Points', 'Expected'], gaps.map(([id, c]) => [id, num(c.points), num(c.expected)])),
           '',
         ]
       : []),
@@ -41,7 +42,7 @@ function folio(r: FolioReport): string[] {
     '',
     `## Serverless v2 capacity (configured ${c.acuMin}-${c.acuMax} ACU)`,
     '',
-    table(
+    markdownTable(
       ['Metric', 'Value'],
       [
         ['Peak ACU', m.acu.peak === null ? 'n/a' : `${num(m.acu.peak, 1)} (${pct(m.acu.peakShareOfMax)} of max)`],
@@ -55,14 +56,14 @@ function folio(r: FolioReport): string[] {
     '',
     '## Writer CPU',
     '',
-    table(['Cluster', 'Peak', 'Average'], [
+    markdownTable(['Cluster', 'Peak', 'Average'], [
       [`provisioned (${c.writerInstanceClass})`, pctValue(m.cpu.provisioned.peak), pctValue(m.cpu.provisioned.average)],
       [`Serverless v2 (${c.acuMin}-${c.acuMax} ACU)`, pctValue(m.cpu.serverless.peak), pctValue(m.cpu.serverless.average)],
     ]),
     '',
     '## Connections, memory and load',
     '',
-    table(
+    markdownTable(
       ['Cluster', 'Connections peak', 'Connections average', 'Freeable memory lowest', 'DB load peak', 'DB load average'],
       (['provisioned', 'serverless'] as const).map((k) => [
         k,
@@ -89,7 +90,7 @@ function temporal(r: TemporalReport): string[] {
     '',
     '## DSQL CloudWatch metrics',
     '',
-    table(
+    markdownTable(
       ['Metric', 'Peak', 'Average', 'Notes'],
       [
         ['TotalTx', ...perMin(t.totalPerMinute), t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} transactions/s at peak`],
@@ -121,7 +122,7 @@ function temporal(r: TemporalReport): string[] {
     '',
     '## Service CPU and memory (% of the tasks\' reservation)',
     '',
-    table(
+    markdownTable(
       ['Service', 'Replicas', 'CPU peak', 'CPU average', 'Memory peak', 'Memory average'],
       Object.entries(r.metrics.services).map(([name, s]) => [
         name,
@@ -135,14 +136,9 @@ function temporal(r: TemporalReport): string[] {
     '',
     '## Connection rate limiter',
     '',
-    table(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]),
+    markdownTable(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]),
     '',
   ];
-}
-
-export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 const FORMATS = new Map<number, Intl.NumberFormat>();

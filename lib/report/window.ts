@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../../config';
+import { durationSeconds } from '../../config/fields';
 
 /** The time range a report covers, and the period its points are aggregated over. */
 export interface ReportWindow {
@@ -45,12 +46,6 @@ const RETENTION: readonly { periodSeconds: number; days: number }[] = [
 ];
 const DAY_MS = 86_400_000;
 
-export function parseDuration(text: string, what: string): number {
-  const m = /^(\d+)(s|m|h|d)$/.exec(text);
-  if (!m || Number(m[1]) === 0) throw new ConfigError(`${what} "${text}" is not a duration (valid: a whole number above 0 with s, m, h or d, e.g. 90s, 30m, 2h)`);
-  return Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: DAY_MS }[m[2] as 's' | 'm' | 'h' | 'd'];
-}
-
 function parseTime(text: string, what: string): Date {
   const parsed = z.iso.datetime({ offset: true }).safeParse(text);
   if (!parsed.success) throw new ConfigError(`${what} "${text}" is not a time (valid: ISO 8601 with a zone, e.g. 2026-01-21T10:00:00Z)`);
@@ -86,8 +81,10 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
   } else if (o.last) {
+    const seconds = durationSeconds(o.last);
+    if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 90s, 30m, 2h)`);
     end = now;
-    start = new Date(now.getTime() - parseDuration(o.last, '--last'));
+    start = new Date(now.getTime() - seconds * 1000);
   } else {
     if (o.start === undefined || o.end === undefined) throw new ConfigError(`--start and --end go together; valid: --start <time> --end <time>`);
     [start, end] = [parseTime(o.start, '--start'), parseTime(o.end, '--end')];

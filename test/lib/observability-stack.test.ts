@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { resolveScenario } from '../../config';
+import { loadCatalog, resolveScenario } from '../../config';
 import { catalogFor, metricsOf } from '../../lib/metrics';
 import { FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES, editedCatalog, synthObservability, synthScenario } from '../support/synth';
 
@@ -225,7 +225,8 @@ describe('Temporal observability', () => {
     const conn = body.widgets.find((w: any) => w.properties.title === 'DSQL connections');
     expect(conn.properties.annotations.horizontal).toEqual([{ value: 1000, label: 'pools full: 20 tasks x 50', yAxis: 'left' }]);
     const small = dashboardBody(synthObservability({ scenario: 'temporal-25wps' }).json);
-    const tasks = Object.values(resolveScenarioPreset('temporal-25wps')).reduce((n, s) => n + s.replicas, 0);
+    const preset = loadCatalog().temporal.scenarios.find((p) => p.name === 'temporal-25wps')!;
+    const tasks = Object.values(preset.services).reduce((n, s) => n + s.replicas, 0);
     expect(small.widgets.find((w: any) => w.properties.title === 'DSQL connections').properties.annotations.horizontal[0].value).toBe(tasks * 50);
   });
 
@@ -269,12 +270,6 @@ describe('Temporal observability', () => {
     expect(alarmByName(copy.json, 'perf2-temporal-dsql-HistoryCpuHigh').Metrics[0].MetricStat.Metric.Dimensions).toContainEqual({ Name: 'ClusterName', Value: 'perf2-temporal-dsql' });
   });
 });
-
-function resolveScenarioPreset(name: string) {
-  const s = resolveScenario({ scenario: name });
-  if (s.family !== 'temporal') throw new Error(`${name} is not a Temporal scenario`);
-  return s.preset.services;
-}
 
 describe('one catalog for dashboards, alarms and the report', () => {
   test.each([...FOLIO_PHASE_NAMES.slice(0, 1), ...TEMPORAL_SCENARIO_NAMES.slice(-1)])('%s: the dashboard draws exactly the catalog\'s metrics', (name) => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../../config';
-import { parseDuration, reportWindow, type WindowOptions } from '../../../lib/report/window';
+import { reportWindow, type WindowOptions } from '../../../lib/report/window';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'window-'));
@@ -39,13 +39,17 @@ describe('report window', () => {
   });
 
   test('--period may be coarser than the finest', () => {
-    expect(reportWindow({ last: '1d', period: '300' }, 'test10', NOW).periodSeconds).toBe(300);
+    expect(reportWindow({ last: '24h', period: '300' }, 'test10', NOW).periodSeconds).toBe(300);
   });
 
-  test('durations', () => {
-    expect(parseDuration('90s', 'x')).toBe(90_000);
-    expect(parseDuration('30m', 'x')).toBe(1_800_000);
-    expect(parseDuration('1d', 'x')).toBe(86_400_000);
+  test('--last takes the Go durations the rest of config uses', () => {
+    const span = (last: string) => {
+      const w = reportWindow({ last }, 'test10', NOW);
+      return w.end.getTime() - w.start.getTime();
+    };
+    expect(span('90s')).toBe(90_000);
+    expect(span('30m')).toBe(1_800_000);
+    expect(span('24h')).toBe(86_400_000);
   });
 
   // Each mistake: one ConfigError line that names the bad value and what is valid.
@@ -56,7 +60,7 @@ describe('report window', () => {
     ['time without a zone', { start: '2026-11-20T10:00:00', end: '2026-11-20T11:00:00Z' }, /^--start "2026-11-20T10:00:00" is not a time \(valid: ISO 8601 with a zone/],
     ['end before start', { start: '2026-11-20T11:00:00Z', end: '2026-11-20T10:00:00Z' }, /^the window ends \(2026-11-20T10:00:00.000Z\) before it starts \(2026-11-20T11:00:00.000Z\)/],
     ['end in the future', { start: '2026-11-20T11:00:00Z', end: '2026-11-21T10:00:00Z' }, /^--end 2026-11-21T10:00:00.000Z is in the future; valid: a time up to now$/],
-    ['bad duration', { last: '5 minutes' }, /^--last "5 minutes" is not a duration \(valid: a whole number above 0 with s, m, h or d/],
+    ['bad duration', { last: '5 minutes' }, /^--last "5 minutes" is not a duration \(valid: a whole number above 0 with s, m or h/],
     ['zero duration', { last: '0m' }, /^--last "0m" is not a duration/],
     ['period not a multiple of 60', { last: '1h', period: '90' }, /^--period "90" is not valid \(valid: seconds, a multiple of 60\)$/],
     ['period finer than kept', { start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z', period: '60' }, /^--period 60 is finer than CloudWatch keeps for a window 50 days old \(valid: 300 or a multiple of it\)$/],
