@@ -3,19 +3,37 @@ import { ConfigError } from '../config';
 /*
  * What every companion command shares: one line and exit code 1 for a mistake in what the
  * user passed or configured, one line and exit code 2 for an AWS error (credentials,
- * permissions, a missing resource), and the stack trace only for a bug.
+ * permissions, a missing resource), one line and the failure's own code when the command ran
+ * but its outcome is a no, and the stack trace only for a bug.
  */
 
 export const EXIT_USAGE = 1;
 export const EXIT_AWS = 2;
+/** `plan`: a stateful resource would be replaced or destroyed. */
+export const EXIT_UNSAFE = 3;
+/** `bench`: a wait ran past its --timeout. */
+export const EXIT_TIMEOUT = 4;
+/** `bench`: AWS did what was asked, and the outcome is a failure (a task stopped with an error, a cluster not ACTIVE). */
+export const EXIT_FAILED = 5;
+
+/** A command's outcome that is a no, with the exit code that says which. */
+export class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED,
+  ) {
+    super(message);
+    this.name = 'CommandFailure';
+  }
+}
 
 export async function runCommand(main: () => Promise<number | void>): Promise<void> {
   try {
     process.exitCode = (await main()) ?? 0;
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || e instanceof CommandFailure) {
       process.stderr.write(`error: ${e.message}\n`);
-      process.exitCode = EXIT_USAGE;
+      process.exitCode = e instanceof CommandFailure ? e.exitCode : EXIT_USAGE;
     } else if (isAwsError(e)) {
       process.stderr.write(`error: AWS ${e.name}: ${e.message.split('\n')[0]}\n`);
       process.exitCode = EXIT_AWS;

@@ -30,9 +30,11 @@ const UNSAFE: ReadonlySet<ResourceImpact> = new Set([
 export interface ResourceChange {
   readonly logicalId: string;
   readonly type: string;
+  /** The construct path (`aws:cdk:path`), when the template carries it. */
+  readonly path?: string;
   readonly impact: ResourceImpact;
   /** Changed properties, each with its own impact (e.g. `DBInstanceClass` WILL_UPDATE). */
-  readonly properties: ReadonlyArray<{ readonly name: string; readonly impact: ResourceImpact }>;
+  readonly properties: ReadonlyArray<{ readonly name: string; readonly impact: ResourceImpact; readonly from?: unknown; readonly to?: unknown }>;
   readonly stateful: boolean;
   /** Stateful and replaced, destroyed or orphaned. */
   readonly unsafe: boolean;
@@ -48,13 +50,17 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
     if (!d.isDifferent) return;
     const type = d.newResourceType ?? d.oldResourceType ?? 'unknown';
     const stateful = STATEFUL_TYPES.has(type);
+    const path = (to.Resources?.[logicalId] ?? from.Resources?.[logicalId])?.Metadata?.['aws:cdk:path'];
     changes.push({
       logicalId,
       type,
+      ...(typeof path === 'string' ? { path } : {}),
       impact: d.changeImpact,
       properties: Object.entries(d.propertyUpdates).map(([name, p]) => ({
         name,
         impact: p.changeImpact ?? ResourceImpact.WILL_UPDATE,
+        from: p.oldValue,
+        to: p.newValue,
       })),
       stateful,
       unsafe: stateful && UNSAFE.has(d.changeImpact),

@@ -1,5 +1,6 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { PricingClient } from '@aws-sdk/client-pricing';
 
 /** Where the companion commands send their AWS calls. */
 export interface AwsTarget {
@@ -16,5 +17,7 @@ function clientConfig(target: AwsTarget) {
   return { region: target.region, endpoint: target.endpoint, maxAttempts: 8, retryMode: 'adaptive' as const };
 }
 
+/** The Price List API answers in us-east-1 (and two other regions), whatever region it prices. */
+export const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) => new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint }));
 export const cloudWatchClient = (target: AwsTarget) => new CloudWatchClient(clientConfig(target));
 export const cloudFormationClient = (target: AwsTarget) => new CloudFormationClient(clientConfig(target));

@@ -9,6 +9,16 @@ export interface ServiceNetworkProps {
   readonly natGateways: number;
 }
 
+/** The interface endpoints, one per private subnet each (the cost model counts them). */
+export const INTERFACE_ENDPOINTS: ReadonlyArray<readonly [string, ec2.InterfaceVpcEndpointAwsService]> = [
+  ['EcrApi', ec2.InterfaceVpcEndpointAwsService.ECR],
+  ['EcrDocker', ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER],
+  ['Logs', ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS],
+  ['SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
+  ['Ssm', ec2.InterfaceVpcEndpointAwsService.SSM],
+  ['Prometheus', ec2.InterfaceVpcEndpointAwsService.PROMETHEUS_WORKSPACES],
+];
+
 /**
  * A VPC for ECS services: tasks and instances in private subnets, NAT for what has no
  * endpoint (the ECS control plane, Aurora DSQL's public endpoint), gateway endpoints for S3
@@ -35,15 +45,7 @@ export class ServiceNetwork extends Construct {
         DynamoDB: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
       },
     });
-    const endpoints: Record<string, ec2.InterfaceVpcEndpointAwsService> = {
-      EcrApi: ec2.InterfaceVpcEndpointAwsService.ECR,
-      EcrDocker: ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER,
-      Logs: ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS,
-      SecretsManager: ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER,
-      Ssm: ec2.InterfaceVpcEndpointAwsService.SSM,
-      Prometheus: ec2.InterfaceVpcEndpointAwsService.PROMETHEUS_WORKSPACES,
-    };
-    for (const [name, service] of Object.entries(endpoints)) {
+    for (const [name, service] of INTERFACE_ENDPOINTS) {
       // The endpoint's security group admits HTTPS from the VPC's own range only.
       this.vpc.addInterfaceEndpoint(name, { service, subnets: this.privateSubnets, privateDnsEnabled: true });
     }

@@ -55,7 +55,7 @@ test.each([
       type,
       logicalId: expect.stringMatching(logicalId),
       impact: ResourceImpact.WILL_UPDATE,
-      properties: [{ name: property, impact: ResourceImpact.WILL_UPDATE }],
+      properties: [expect.objectContaining({ name: property, impact: ResourceImpact.WILL_UPDATE })],
     }),
   ]);
 });

@@ -1,16 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { CATALOG, loadCatalog, resolveScenario, scenarioNames } from '../../config';
+import { CATALOG, loadCatalog, scenarioNames } from '../../config';
 import type { CatalogInput } from '../../config/schema';
-import { addScenarioStacks } from '../../lib/scenario-stacks';
+import { scenarioApp } from '../../lib/scenario-app';
 
-/** cdk.json's context (feature flags) plus path metadata: what the CDK CLI gives the app. */
-export const CLI_CONTEXT: Readonly<Record<string, unknown>> = {
-  ...JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context,
-  'aws:cdk:enable-path-metadata': true,
-};
+export { CLI_CONTEXT } from '../../lib/scenario-app';
 
 const catalog = loadCatalog();
 export const FOLIO_PHASE_NAMES: readonly string[] = catalog.folio.phases.map((p) => p.name);
@@ -28,8 +22,7 @@ const cache = new Map<string, { data: Synthesized; observability: Synthesized }>
 
 /** An app as the CDK CLI would build it for `-c` context, with the scenario's stacks added. */
 export function buildApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string) {
-  const app = new App({ context: { ...CLI_CONTEXT, ...context }, outdir });
-  const { data: stack, observability } = addScenarioStacks(app, resolveScenario(app.node.getAllContext(), catalog));
+  const { app, data: stack, observability } = scenarioApp(context, catalog, outdir);
   return { app, stack, observability };
 }
 

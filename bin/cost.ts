@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError, resolveScenario } from '../config';
+import { loadPrices, pricedRegions, savePrices } from '../config/prices';
+import { pricingClient } from '../lib/aws/clients';
+import { progress, runCommand } from '../lib/cli';
+import { markdownTable } from '../lib/markdown';
+import { costOf } from '../lib/cost/model';
+import { refreshPrices } from '../lib/cost/price-list';
+import { renderCost } from '../lib/cost/render';
+import { readReport } from '../lib/report/compare';
+
+const program = new Command('cost')
+  .description(
+    "A scenario's daily cost, line by line, in the shape of seed 000's Daily Cost Estimate: compute per ASG, DSQL, OpenSearch,\n" +
+      'CloudWatch, Prometheus, NAT and endpoints (Temporal); the provisioned writer and Serverless v2 at its floor, its ceiling and an\n' +
+      'observed average (FOLIO). Prices come from config/prices/<region>.json; --refresh-prices updates them from the AWS Price List API.',
+  )
+  .option('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset')
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .option('--tx-rate <per-second>', 'Temporal: DSQL transactions per second under load (default: the preset\'s recorded rate, else target × tx per workflow)')
+  .option('--load-hours <hours>', 'Temporal: hours a day the benchmark load runs (default: 24, as the seed extrapolates)')
+  .option('--observed-acu <acu>', 'FOLIO: the average Serverless v2 capacity of a run')
+  .option('--report <report.json>', 'a report the report command wrote: its average tx rate (Temporal) or average ACU (FOLIO)')
+  .option('--json', 'print the estimate as JSON')
+  .option('--refresh-prices', 'update config/prices/<region>.json from the AWS Price List API, then exit')
+  .option('--region <region>', 'with --refresh-prices: the region to refresh (default: every priced region)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .showHelpAfterError()
+  .addHelpText(
+    'after',
+    '\nExamples:\n' +
+      '  npm run cost -- --scenario temporal-150wps\n' +
+      '  npm run cost -- --scenario test10 --report reports/test10-20260121T100000Z/report.json\n' +
+      '  npm run cost -- --refresh-prices --region eu-west-1',
+  );
+
+interface Options {
+  scenario?: string;
+  envName?: string;
+  txRate?: string;
+  loadHours?: string;
+  observedAcu?: string;
+  report?: string;
+  json?: boolean;
+  refreshPrices?: boolean;
+  region?: string;
+  endpointUrl?: string;
+}
+
+/** A number option within a range, or one ConfigError line naming the option and the range. */
+function numberOption(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v) || v < min || v > max) throw new ConfigError(`${name} "${raw}" is not valid (valid: a number from ${min} to ${max})`);
+  return v;
+}
+
+async function refresh(o: Options): Promise<number> {
+  const regions = o.region ? [o.region] : pricedRegions();
+  const client = pricingClient({ endpoint: o.endpointUrl });
+  const today = new Date().toISOString().slice(0, 10);
+  const status = progress();
+  for (const region of regions) {
+    const { file, outcomes } = await refreshPrices(client, loadPrices(region), today, (key) => status.update(`GetProducts: ${region} ${key}`));
+    status.done();
+    savePrices(file);
+    const rows = outcomes.map((r) => [r.key, r.status, `${r.before}`, `${r.after}`, r.why]);
+    process.stdout.write(`## ${region}\n\n${markdownTable(['Price', 'Status', 'Before', 'After', 'Why'], rows)}\n\n`);
+  }
+  return 0;
+}
+
+async function main(o: Options): Promise<number> {
+  if (o.refreshPrices) return refresh(o);
+  if (o.region) throw new ConfigError('--region applies to --refresh-prices only; a scenario\'s region comes from its config');
+  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
+  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) });
+  const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
+  const folioOnly = { '--observed-acu': o.observedAcu };
+  const misplaced = Object.entries(scenario.family === 'folio' ? temporalOnly : folioOnly).find(([, v]) => v !== undefined);
+  if (misplaced) throw new ConfigError(`${misplaced[0]} does not apply to ${scenario.name} (a ${scenario.family === 'folio' ? 'FOLIO phase' : 'Temporal preset'})`);
+
+  let transactionsPerSecond = numberOption('--tx-rate', o.txRate, 0, 1_000_000);
+  let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, 0, 256);
+  let observedFrom = observedAverageAcu === undefined ? undefined : '--observed-acu';
+  if (o.report) {
+    const report = readReport(o.report);
+    if (report.family !== scenario.family) throw new ConfigError(`${o.report} is a ${report.family} report; ${scenario.name} needs a ${scenario.family} report`);
+    if (report.family === 'temporal' && transactionsPerSecond === undefined) {
+      const perMinute = report.metrics.transactions.totalPerMinute.average;
+      if (perMinute === null) throw new ConfigError(`${o.report} has no DSQL transaction rate (no data in its window)`);
+      transactionsPerSecond = perMinute / 60;
+    }
+    if (report.family === 'folio' && observedAverageAcu === undefined) {
+      if (report.metrics.acu.average === null) throw new ConfigError(`${o.report} has no Serverless v2 capacity (no data in its window)`);
+      observedAverageAcu = report.metrics.acu.average;
+      observedFrom = `${report.scenario}, ${report.window.start} to ${report.window.end}`;
+    }
+  }
+  const loadHoursPerDay = numberOption('--load-hours', o.loadHours, 0, 24);
+  const estimate = costOf(scenario, loadPrices(scenario.env.region), {
+    transactionsPerSecond,
+    observedAverageAcu,
+    observedFrom,
+    ...(loadHoursPerDay === undefined ? {} : { assumptions: { loadHoursPerDay } }),
+  });
+  process.stdout.write(o.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderCost(estimate));
+  return 0;
+}
+
+void runCommand(() => main(program.parse().opts<Options>()));

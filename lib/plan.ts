@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import { CATALOG, ConfigError, resolveScenario, type Scenario } from '../config';
+import type { CatalogInput } from '../config/schema';
+import { markdownTable } from './markdown';
+import { scenarioApp } from './scenario-app';
+import { type CfnTemplate, type ResourceChange, resourceChanges } from './transition';
+
+/*
+ * What `cdk deploy -c scenario=<to>` would do to stacks deployed with `<from>`, worked out
+ * offline: both scenarios are synthesized in process, as `cdk synth` would, and each stack's
+ * two templates are compared with CloudFormation's resource specification (which property
+ * updates replace a resource). No account, no change set.
+ */
+
+export interface StackPlan {
+  readonly stackName: string;
+  readonly changes: readonly ResourceChange[];
+}
+
+export interface Plan {
+  readonly from: Scenario;
+  readonly to: Scenario;
+  readonly stacks: readonly StackPlan[];
+  /** Stateful resources that would be replaced, destroyed or orphaned. */
+  readonly unsafe: readonly ResourceChange[];
+}
+
+export interface PlanOptions {
+  readonly envName?: string;
+  readonly catalog?: CatalogInput;
+}
+
+/** Synthesizes both scenarios and compares them stack by stack. */
+export function planTransition(from: string, to: string, options: PlanOptions = {}): Plan {
+  const context = (scenario: string) => ({ scenario, ...(options.envName ? { envName: options.envName } : {}) });
+  const catalog = options.catalog ?? CATALOG;
+  // Resolve both first: a bad name is one line before anything is synthesized.
+  const [a, b] = [resolveScenario(context(from), catalog), resolveScenario(context(to), catalog)];
+  if (a.family !== b.family)
+    throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family`);
+  if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);
+
+  const [before, after] = [templates(context(from), catalog), templates(context(to), catalog)];
+  const stacks = [...after.keys()].map((stackName) => ({ stackName, changes: resourceChanges(before.get(stackName) ?? {}, after.get(stackName)!) }));
+  return { from: a, to: b, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)) };
+}
+
+const titleOf = (s: Scenario) => (s.family === 'folio' ? s.phase.title : s.preset.title);
+const familyName = (s: Scenario) => (s.family === 'folio' ? 'FOLIO phase' : 'Temporal preset');
+
+/** Every stack's template, by stack name, synthesized into a directory removed afterwards. */
+function templates(context: Record<string, string>, catalog: CatalogInput): Map<string, CfnTemplate> {
+  const outdir = mkdtempSync(join(tmpdir(), 'plan-'));
+  try {
+    const { app } = scenarioApp(context, catalog, outdir);
+    return new Map(app.synth().stacks.map((s) => [s.stackName, s.template as CfnTemplate]));
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+const ACTION: Readonly<Record<ResourceImpact, string>> = {
+  [ResourceImpact.WILL_CREATE]: 'add',
+  [ResourceImpact.WILL_UPDATE]: 'update in place',
+  [ResourceImpact.WILL_REPLACE]: 'REPLACE',
+  [ResourceImpact.MAY_REPLACE]: 'MAY REPLACE',
+  [ResourceImpact.WILL_DESTROY]: 'DESTROY',
+  [ResourceImpact.WILL_ORPHAN]: 'ORPHAN (removed from the stack, kept in the account)',
+  [ResourceImpact.WILL_IMPORT]: 'import',
+  [ResourceImpact.NO_CHANGE]: 'no change',
+};
+
+/** A property's old and new values, when both are short enough to read in a table cell. */
+function values(from: unknown, to: unknown): string {
+  const show = (v: unknown) => (v === undefined ? 'unset' : JSON.stringify(v).replaceAll('|', '\\|'));
+  const [a, b] = [show(from), show(to)];
+  return a.length + b.length <= 120 ? `: ${a} -> ${b}` : '';
+}
+
+/** The plan as markdown: per stack, what is added, modified (with properties), replaced or destroyed. */
+export function renderPlan(plan: Plan): string {
+  const out = [`# Plan: ${plan.from.name} -> ${plan.to.name}`, '', `${titleOf(plan.to)}. Offline, from the synthesized templates (${plan.to.env.region}).`, ''];
+  for (const s of plan.stacks) {
+    out.push(`## ${s.stackName}`, '');
+    if (s.changes.length === 0) {
+      out.push('No changes.', '');
+      continue;
+    }
+    const counts = new Map<string, number>();
+    for (const c of s.changes) counts.set(ACTION[c.impact], (counts.get(ACTION[c.impact]) ?? 0) + 1);
+    out.push(`${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}.`, '');
+    const rows = s.changes.map((c) => [
+      ACTION[c.impact] + (c.unsafe ? ' (stateful!)' : ''),
+      `\`${c.logicalId}\``,
+      c.type,
+      c.properties.length ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${ACTION[p.impact]})`).join('<br>') : '-',
+    ]);
+    out.push(markdownTable(['Action', 'Logical ID', 'Type', 'Properties (CloudFormation update impact)'], rows), '');
+  }
+  out.push(
+    plan.unsafe.length
+      ? `UNSAFE: ${plan.unsafe.length} stateful resource(s) would be replaced or destroyed: ${plan.unsafe.map((c) => `${c.logicalId} (${c.type}, ${ACTION[c.impact]})`).join('; ')}. Do not deploy this switch as is.`
+      : 'Safe: no stateful resource is replaced, destroyed or orphaned.',
+    '',
+  );
+  return out.join('\n');
+}
