@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError, resolveScenario } from '../config';
+import { loadPrices } from '../config/prices';
+import { capacityReport, renderCapacity } from '../lib/capacity-report';
+import { runCommand } from '../lib/cli';
+
+const program = new Command('capacity')
+  .description(
+    "Packs a Temporal preset's tasks (CPU, memory, awsvpc ENI slots with and without ENI trunking) onto its capacity providers'\n" +
+      'instances: how full each ASG is, the smallest ASG that fits with room for a rolling deploy, and what it costs per day.\n' +
+      'The same model refuses an undersized preset at synth time. Offline.',
+  )
+  .option('-s, --scenario <name>', 'a Temporal preset')
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .option('--json', 'print the plan as JSON')
+  .showHelpAfterError()
+  .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
+
+interface Options {
+  scenario?: string;
+  envName?: string;
+  json?: boolean;
+}
+
+void runCommand(async () => {
+  const o = program.parse().opts<Options>();
+  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
+  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) });
+  const report = capacityReport(scenario, loadPrices(scenario.env.region));
+  if (o.json) {
+    const pools = report.pools.map((p) => ({
+      pool: p.plan.spec.pool,
+      instanceType: p.plan.spec.instanceTypeName,
+      instances: p.plan.spec.instances,
+      trunking: p.plan.spec.trunking,
+      capacityPerInstance: p.plan.capacity,
+      fits: p.plan.fits,
+      problem: p.plan.problem ?? null,
+      tightest: p.plan.peak.during,
+      smallestFitting: p.plan.smallestFitting ?? null,
+      usdPerDay: p.usdPerDay,
+      otherTrunking: p.otherTrunking,
+      alternatives: p.alternatives,
+      placement: p.plan.steady.instances.map((l) => l.tasks),
+    }));
+    process.stdout.write(`${JSON.stringify({ scenario: scenario.name, pools }, null, 2)}\n`);
+  } else process.stdout.write(renderCapacity(report));
+});
