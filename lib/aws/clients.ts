@@ -1,5 +1,9 @@
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { DSQLClient } from '@aws-sdk/client-dsql';
+import { ECSClient } from '@aws-sdk/client-ecs';
 import { PricingClient } from '@aws-sdk/client-pricing';
 
 /** Where the companion commands send their AWS calls. */
@@ -21,3 +25,7 @@ function clientConfig(target: AwsTarget) {
 export const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) => new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint }));
 export const cloudWatchClient = (target: AwsTarget) => new CloudWatchClient(clientConfig(target));
 export const cloudFormationClient = (target: AwsTarget) => new CloudFormationClient(clientConfig(target));
+export const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(target));
+export const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
+export const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
+export const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));

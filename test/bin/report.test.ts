@@ -1,25 +1,17 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { CREDENTIALS, type Moto, runCli, startMoto } from '../support/moto';
 
 /*
  * The report command end to end, against moto's server mode on loopback: a real
  * AWS-API-compatible HTTP server answering the SDK's GetMetricData and DescribeStacks calls,
- * not a stubbed client. moto comes from the project's setup (requirements-dev.txt).
+ * not a stubbed client.
  */
 
-const ROOT = join(__dirname, '../..');
-const MOTO = join(ROOT, '.venv/bin/moto_server');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const run = promisify(execFile);
-const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
-
-let moto: ChildProcess;
+let moto: Moto;
 let endpoint: string;
 const work = mkdtempSync(join(tmpdir(), 'report-'));
 
@@ -27,29 +19,6 @@ const work = mkdtempSync(join(tmpdir(), 'report-'));
 const START = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000);
 const END = new Date(START.getTime() + 10 * 60_000);
 const at = (minute: number) => new Date(START.getTime() + minute * 60_000 + 10_000);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`${url}/moto-api/`);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`moto did not start at ${url}`);
-}
 
 async function put(client: CloudWatchClient, namespace: string, data: MetricDatum[]) {
   for (let i = 0; i < data.length; i += 500) await client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: data.slice(i, i + 500) }));
@@ -59,11 +28,8 @@ const series = (name: string, dims: Record<string, string>, values: readonly num
   values.map((v, i) => ({ MetricName: name, Dimensions: Object.entries(dims).map(([Name, Value]) => ({ Name, Value })), Timestamp: at(i), Value: v }));
 
 beforeAll(async () => {
-  if (!existsSync(MOTO)) throw new Error('moto is not installed: run `npm run setup` (creates .venv)');
-  const port = await freePort();
-  endpoint = `http://127.0.0.1:${port}`;
-  moto = spawn(MOTO, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  await waitForServer(endpoint);
+  moto = await startMoto();
+  endpoint = moto.endpoint;
 
   // What a deployed Temporal environment publishes, and its stack's DSQL cluster id.
   const temporal = new CloudWatchClient({ region: 'eu-west-1', endpoint, credentials: CREDENTIALS });
@@ -93,21 +59,11 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  moto?.kill();
+  moto?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
-async function report(...args: string[]) {
-  try {
-    const r = await run(TSX, [join(ROOT, 'bin/report.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
-    return { status: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e: any) {
-    return { status: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string };
-  }
-}
+const report = (...args: string[]) => runCli('report.ts', args);
 
 const window = () => ['--start', START.toISOString(), '--end', END.toISOString(), '--endpoint-url', endpoint];
 

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Command } from 'commander';
+import { ConfigError, resolveScenario, type TemporalScenario } from '../config';
+import { durationSeconds } from '../config/fields';
+import { cloudFormationClient } from '../lib/aws/clients';
+import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/bench/fleet';
+import { benchRun, type RunRecord } from '../lib/bench/run';
+import { benchClients, benchTargets } from '../lib/bench/targets';
+import type { Waiting } from '../lib/bench/wait';
+import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/cli';
+import { markdownTable } from '../lib/markdown';
+
+interface Common {
+  scenario?: string;
+  envName?: string;
+  endpointUrl?: string;
+  timeout?: string;
+  interval?: string;
+}
+
+const program = new Command('bench')
+  .description(
+    'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, and run the load generator.\n' +
+      `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
+  )
+  .showHelpAfterError();
+
+const common = (c: Command, timeout: string) =>
+  c
+    .requiredOption('-s, --scenario <name>', 'the Temporal preset deployed (its stack and its defaults)')
+    .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+    .option('--timeout <duration>', 'how long to wait, a Go duration such as 30m', timeout)
+    .option('--interval <duration>', 'how often to poll', '10s')
+    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
+
+function temporal(o: Common): TemporalScenario {
+  const scenario = resolveScenario({ scenario: o.scenario!, ...(o.envName ? { envName: o.envName } : {}) });
+  if (scenario.family !== 'temporal') throw new ConfigError(`"${scenario.name}" is a FOLIO phase; bench works on Temporal presets`);
+  return scenario;
+}
+
+/** A Go duration option in seconds, or one ConfigError line. */
+function seconds(option: string, value: string, min = 1): number {
+  const s = durationSeconds(value);
+  if (!Number.isFinite(s) || s < min) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration such as 90s, 5m or 1h, at least ${min} s)`);
+  return s;
+}
+
+async function setup(o: Common) {
+  const scenario = temporal(o);
+  const waiting: Waiting = { timeoutSeconds: seconds('--timeout', o.timeout!), intervalSeconds: seconds('--interval', o.interval!), onProgress: status.update };
+  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
+  const targets = await benchTargets(cloudFormationClient(target), scenario);
+  if (targets.deployedScenario !== scenario.name)
+    process.stderr.write(`note: ${scenario.stackName} was last deployed with ${targets.deployedScenario}, not ${scenario.name}\n`);
+  return { scenario, waiting, targets, clients: benchClients(target) };
+}
+
+const status = progress();
+const done = (line: string) => {
+  status.done();
+  process.stdout.write(`${line}\n`);
+};
+
+common(program.command('status').description('print the workers\' tasks and the benchmark ASG\'s instances'), '1m').action((o: Common) =>
+  runCommand(async () => {
+    const { clients, targets, scenario } = await setup(o);
+    const s = await fleetStatus(clients, targets);
+    const rows = [
+      ['Worker tasks', `${s.tasks.running} running, ${s.tasks.pending} pending, ${s.tasks.desired} desired (configured: ${scenario.preset.benchmark.workers.replicas}, fleet: ${scenario.fleet})`],
+      ['Benchmark instances', `${s.instances.inService} in service, ${s.instances.starting} starting, ${s.instances.stopping} stopping (ASG desired ${s.instances.desired}, max ${s.instances.max})`],
+      ['Latest service event', s.lastEvent ?? '-'],
+    ];
+    done(markdownTable(['', `${targets.cluster} / ${targets.workerService} / ${targets.asgName}`], rows));
+  }),
+);
+
+common(program.command('down').description('park the fleet: workers to 0 tasks, then wait until the benchmark ASG has 0 instances'), '30m')
+  .option('--no-wait', 'set the workers to 0 and return without waiting')
+  .action((o: Common & { wait: boolean }) =>
+    runCommand(async () => {
+      const { clients, targets, waiting } = await setup(o);
+      const s = await benchDown(clients, targets, { ...waiting, wait: o.wait });
+      done(`${o.wait ? 'parked' : 'parking'}: ${describeFleet(s)}`);
+    }),
+  );
+
+common(program.command('up').description("restore the workers to the preset's size and wait until they run"), '20m')
+  .option('--workers <count>', 'workers to run (default: the preset\'s replicas)')
+  .action((o: Common & { workers?: string }) =>
+    runCommand(async () => {
+      const { clients, targets, waiting, scenario } = await setup(o);
+      const max = 200;
+      const count = o.workers === undefined ? scenario.preset.benchmark.workers.replicas : Number(o.workers);
+      if (!Number.isInteger(count) || count < 1 || count > max) throw new ConfigError(`--workers "${o.workers}" is not valid (valid: a whole number from 1 to ${max})`);
+      const s = await benchUp(clients, targets, count, waiting);
+      done(`up: ${describeFleet(s)}`);
+    }),
+  );
+
+common(program.command('run').description('run the load generator once and write the run record the report command reads'), '0')
+  .option('--rate <wps>', 'target workflows per second (default: the preset\'s targetRate)')
+  .option('--duration <duration>', 'how long the load runs (default: the preset\'s duration)')
+  .option('--ramp-up <duration>', 'time to reach the rate (default: the preset\'s rampUp)')
+  .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)')
+  .action((o: Common & { rate?: string; duration?: string; rampUp?: string; out?: string }) =>
+    runCommand(async () => {
+      const scenario = temporal(o);
+      const b = scenario.preset.benchmark;
+      const rate = o.rate === undefined ? b.targetRate : Number(o.rate);
+      if (!Number.isInteger(rate) || rate < 1 || rate > 100_000) throw new ConfigError(`--rate "${o.rate}" is not valid (valid: a whole number of workflows per second from 1 to 100000)`);
+      const duration = o.duration ?? b.duration;
+      const rampUp = o.rampUp ?? b.rampUp;
+      const runSeconds = seconds('--duration', duration);
+      if (seconds('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
+      // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
+      const timeout = o.timeout === '0' ? `${runSeconds + 20 * 60}s` : o.timeout!;
+      const { clients, targets, waiting } = await setup({ ...o, timeout });
+      const record = await benchRun(clients, targets, { scenario: scenario.name, rate, duration, rampUp }, {
+        ...waiting,
+        onStarted: (arn) => process.stderr.write(`generator task: ${arn}\n`),
+      });
+      status.done();
+      const out = o.out ?? join('reports', 'runs', `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
+      process.stdout.write(renderRun(record, out));
+      if (record.exitCode !== 0 || !record.result)
+        throw new CommandFailure(
+          `the generator ${record.exitCode === null ? 'stopped without an exit code' : `exited ${record.exitCode}`}${record.stoppedReason ? ` (${record.stoppedReason})` : ''}` +
+            `${record.result ? '' : '; no result found in its log'}; the record is in ${out}`,
+          EXIT_FAILED,
+        );
+    }),
+  );
+
+function renderRun(r: RunRecord, file: string): string {
+  const rows = [
+    ['Window', `${r.start} to ${r.end}`],
+    ['Target Rate', `${r.targetRate} workflows/second (duration ${r.duration}, ramp-up ${r.rampUp})`],
+  ];
+  if (r.result) {
+    const x = r.result.results;
+    rows.push(
+      ['Actual Rate', `${x.actualRate.toFixed(2)} workflows/second`],
+      ['Workflows Started', x.workflowsStarted.toLocaleString('en-US')],
+      ['Workflows Completed', x.workflowsCompleted.toLocaleString('en-US')],
+      ['Workflows Failed', x.workflowsFailed.toLocaleString('en-US')],
+      ['Latency P50 / P95 / P99 / Max', `${x.latency.p50} / ${x.latency.p95} / ${x.latency.p99} / ${x.latency.max} ms`],
+    );
+    if (r.result.passed === false) rows.push(['Thresholds', `failed: ${(r.result.failureReasons ?? []).join('; ')}`]);
+  }
+  return `${markdownTable(['Metric', 'Value'], rows)}\n\nRun record: ${file}\nReport: npm run report -- --scenario ${r.scenario} --run ${file}\n`;
+}
+
+program.parse();

@@ -1,0 +1,188 @@
+import { GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { GetClusterCommand } from '@aws-sdk/client-dsql';
+import { DescribeTaskDefinitionCommand, DescribeTasksCommand, RunTaskCommand, type Task } from '@aws-sdk/client-ecs';
+import { z } from 'zod';
+import { CommandFailure, EXIT_FAILED } from '../cli';
+import type { BenchRun } from '../report/window';
+import { fleetStatus } from './fleet';
+import type { BenchClients, BenchTargets } from './targets';
+import { type Waiting, waitUntil } from './wait';
+
+/*
+ * One benchmark run: check the DSQL cluster is ACTIVE and the workers are up, start the
+ * load-generator task on the benchmark capacity provider with the run's rate, duration and
+ * ramp-up, wait for it to stop, and read the result the generator prints to its log. The
+ * record it returns is what `report --run` reads.
+ */
+
+/** The container of the generator task definition (lib/temporal-dsql-stack.ts). */
+export const GENERATOR_CONTAINER = 'Generator';
+
+export interface RunSettings {
+  readonly scenario: string;
+  readonly rate: number;
+  /** Go durations, as the generator reads them. */
+  readonly duration: string;
+  readonly rampUp: string;
+}
+
+/** The generator's result JSON (its results package), the fields the run record keeps. */
+export const generatorResultSchema = z.object({
+  results: z.object({
+    workflowsStarted: z.number(),
+    workflowsCompleted: z.number(),
+    workflowsFailed: z.number(),
+    actualRate: z.number(),
+    latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
+  }),
+  passed: z.boolean().optional(),
+  failureReasons: z.array(z.string()).nullish(),
+});
+export type GeneratorResult = z.infer<typeof generatorResultSchema>;
+
+export interface RunRecord extends BenchRun {
+  readonly targetRate: number;
+  readonly duration: string;
+  readonly rampUp: string;
+  readonly taskArn: string;
+  readonly exitCode: number | null;
+  readonly stoppedReason: string | null;
+  readonly result: GeneratorResult | null;
+}
+
+export async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
+  const cluster = await c.dsql.send(new GetClusterCommand({ identifier })).catch((e: Error) => {
+    if (e.name === 'ResourceNotFoundException')
+      throw new CommandFailure(`Aurora DSQL cluster ${identifier} (the stack's DsqlClusterId output) does not exist: deleted outside the stack?`, EXIT_FAILED);
+    throw e;
+  });
+  if (cluster.status !== 'ACTIVE')
+    throw new CommandFailure(`Aurora DSQL cluster ${identifier} is ${cluster.status ?? 'in an unknown state'}, not ACTIVE; wait for it (or check why) before a run`, EXIT_FAILED);
+}
+
+export async function startGenerator(c: BenchClients, t: BenchTargets, s: RunSettings): Promise<string> {
+  const { tasks, failures } = await c.ecs.send(
+    new RunTaskCommand({
+      cluster: t.cluster,
+      taskDefinition: t.generatorTaskDefinition,
+      capacityProviderStrategy: [{ capacityProvider: t.capacityProvider, weight: 1 }],
+      networkConfiguration: { awsvpcConfiguration: { subnets: [...t.subnets], securityGroups: [t.securityGroup], assignPublicIp: 'DISABLED' } },
+      overrides: {
+        containerOverrides: [
+          {
+            name: GENERATOR_CONTAINER,
+            environment: [
+              { name: 'BENCHMARK_TARGET_RATE', value: String(s.rate) },
+              { name: 'BENCHMARK_DURATION', value: s.duration },
+              { name: 'BENCHMARK_RAMP_UP', value: s.rampUp },
+            ],
+          },
+        ],
+      },
+      startedBy: `bench-run/${s.scenario}`.slice(0, 36),
+      count: 1,
+    }),
+  );
+  const arn = tasks?.[0]?.taskArn;
+  if (!arn) throw new CommandFailure(`RunTask started no generator: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
+  return arn;
+}
+
+async function describeTask(c: BenchClients, cluster: string, arn: string): Promise<Task> {
+  const { tasks } = await c.ecs.send(new DescribeTasksCommand({ cluster, tasks: [arn] }));
+  if (!tasks?.[0]) throw new CommandFailure(`task ${arn} is gone from cluster ${cluster}`, EXIT_FAILED);
+  return tasks[0];
+}
+
+/**
+ * Where the generator's container logs: the awslogs options of its task definition, and the
+ * stream awslogs names `<prefix>/<container>/<task id>`.
+ */
+async function logStream(c: BenchClients, taskDefinition: string, taskArn: string): Promise<{ group: string; stream: string } | undefined> {
+  const { taskDefinition: td } = await c.ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition }));
+  const options = td?.containerDefinitions?.find((d) => d.name === GENERATOR_CONTAINER)?.logConfiguration?.options;
+  const group = options?.['awslogs-group'];
+  const prefix = options?.['awslogs-stream-prefix'];
+  if (!group || !prefix) return undefined;
+  return { group, stream: `${prefix}/${GENERATOR_CONTAINER}/${taskArn.split('/').pop()}` };
+}
+
+async function logLines(c: BenchClients, group: string, stream: string): Promise<string[]> {
+  const lines: string[] = [];
+  let token: string | undefined;
+  for (;;) {
+    const page = await c.logs.send(new GetLogEventsCommand({ logGroupName: group, logStreamName: stream, startFromHead: true, nextToken: token }));
+    lines.push(...(page.events ?? []).map((e) => e.message ?? ''));
+    if (!page.nextForwardToken || page.nextForwardToken === token) return lines;
+    token = page.nextForwardToken;
+  }
+}
+
+/**
+ * The last result JSON in the generator's output: one event holding the whole object, or
+ * an indented object over several events (awslogs makes one event per line).
+ */
+export function findResult(lines: readonly string[]): GeneratorResult | null {
+  const candidates: string[] = [];
+  lines.forEach((line, i) => {
+    const t = line.trim();
+    if (t.startsWith('{') && t.endsWith('}')) candidates.push(t);
+    if (t === '{') {
+      const end = lines.findIndex((l, j) => j > i && l.trimEnd() === '}');
+      if (end > i) candidates.push(lines.slice(i, end + 1).join('\n'));
+    }
+  });
+  for (const text of candidates.reverse()) {
+    try {
+      const parsed = generatorResultSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // not JSON: a log line that happens to start with a brace
+    }
+  }
+  return null;
+}
+
+export interface RunHooks extends Waiting {
+  /** Called once the generator task exists, with its ARN (so an interrupted user can stop it). */
+  readonly onStarted?: (taskArn: string) => void;
+}
+
+export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings, w: RunHooks): Promise<RunRecord> {
+  await checkDsqlActive(c, t.dsqlClusterId);
+  const fleet = await fleetStatus(c, t);
+  if (fleet.tasks.running === 0)
+    throw new CommandFailure(`no benchmark worker is running (${fleet.tasks.desired} desired); run \`npm run bench -- up --scenario ${s.scenario}\` first`, EXIT_FAILED);
+
+  const now = w.now ?? Date.now;
+  const requested = new Date(now());
+  const taskArn = await startGenerator(c, t, s);
+  w.onStarted?.(taskArn);
+  const stopped = await waitUntil(
+    'the load generator',
+    async () => {
+      const task = await describeTask(c, t.cluster, taskArn);
+      return { done: task.lastStatus === 'STOPPED', text: `task ${task.lastStatus?.toLowerCase() ?? 'unknown'}`, task };
+    },
+    w,
+  );
+  const task = stopped.task;
+  const container = task.containers?.find((x) => x.name === GENERATOR_CONTAINER);
+  const where = await logStream(c, t.generatorTaskDefinition, taskArn);
+  const result = where ? findResult(await logLines(c, where.group, where.stream)) : null;
+  const start = task.startedAt ?? task.pullStoppedAt ?? requested;
+  const end = task.executionStoppedAt ?? task.stoppedAt ?? new Date(now());
+  return {
+    scenario: s.scenario,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    ...(result ? { workflowsCompleted: result.results.workflowsCompleted } : {}),
+    targetRate: s.rate,
+    duration: s.duration,
+    rampUp: s.rampUp,
+    taskArn,
+    exitCode: container?.exitCode ?? null,
+    stoppedReason: task.stoppedReason ?? container?.reason ?? null,
+    result,
+  };
+}

@@ -1,0 +1,116 @@
+import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigurationCommand, SetDesiredCapacityCommand } from '@aws-sdk/client-auto-scaling';
+import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
+import { CreateClusterCommand as CreateDsqlClusterCommand, DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
+import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
+import { CREDENTIALS, type Moto, runCli, startMoto } from '../support/moto';
+
+/*
+ * The bench commands end to end against moto on loopback: CloudFormation outputs, ECS
+ * services, an Auto Scaling group and an Aurora DSQL cluster, through the real SDK clients.
+ * moto has no ECS managed scaling, so the test plays its part (the ASG's desired capacity).
+ */
+
+let moto: Moto;
+const region = 'eu-west-1';
+let asg: AutoScalingClient;
+let dsql: DSQLClient;
+let dsqlClusterId: string;
+
+beforeAll(async () => {
+  moto = await startMoto();
+  const config = { region, endpoint: moto.endpoint, credentials: CREDENTIALS };
+  const ecs = new ECSClient(config);
+  asg = new AutoScalingClient(config);
+  dsql = new DSQLClient(config);
+
+  await ecs.send(new CreateClusterCommand({ clusterName: 'temporal-dsql' }));
+  const { taskDefinition } = await ecs.send(
+    new RegisterTaskDefinitionCommand({ family: 'benchmark-worker', containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }] }),
+  );
+  await ecs.send(new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: 'benchmark-worker', taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: 0 }));
+  await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
+  await asg.send(
+    new CreateAutoScalingGroupCommand({ AutoScalingGroupName: 'bench-asg', LaunchConfigurationName: 'bench', MinSize: 0, MaxSize: 4, DesiredCapacity: 2, AvailabilityZones: [`${region}a`] }),
+  );
+  const cluster = await dsql.send(new CreateDsqlClusterCommand({ deletionProtectionEnabled: false }));
+  dsqlClusterId = cluster.identifier!;
+
+  const outputs = {
+    Scenario: 'temporal-150wps',
+    ClusterName: 'temporal-dsql',
+    BenchmarkWorkerService: 'benchmark-worker',
+    BenchmarkAsgName: 'bench-asg',
+    BenchmarkCapacityProvider: 'bench-cp',
+    GeneratorTaskDefinition: 'benchmark-generator:1',
+    BenchmarkSecurityGroupId: 'sg-0123456789abcdef0',
+    PrivateSubnets: 'subnet-0a,subnet-0b,subnet-0c',
+    DsqlClusterId: dsqlClusterId,
+  };
+  await new CloudFormationClient(config).send(
+    new CreateStackCommand({
+      StackName: 'TemporalDsql',
+      TemplateBody: JSON.stringify({
+        Resources: { Placeholder: { Type: 'AWS::SNS::Topic' } },
+        Outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { Value: v }])),
+      }),
+    }),
+  );
+}, 60_000);
+
+afterAll(() => moto?.stop());
+
+const bench = (...args: string[]) => runCli('bench.ts', [...args, '--scenario', 'temporal-150wps', '--endpoint-url', moto.endpoint, '--interval', '1s']);
+
+describe('bench against moto on loopback', () => {
+  test('status prints tasks and instances', async () => {
+    const out = await bench('status');
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('| Worker tasks | 0 running, 0 pending, 0 desired (configured: 6, fleet: external) |');
+    expect(out.stdout).toContain('| Benchmark instances | 2 in service, 0 starting, 0 stopping (ASG desired 2, max 4) |');
+  }, 30_000);
+
+  test("up sets the preset's 6 workers and waits until they run", async () => {
+    const out = await bench('up', '--timeout', '20s');
+    expect(out.status).toBe(0);
+    expect(out.stdout).toMatch(/^up: tasks 6 running, 0 pending, 6 desired; /);
+  }, 30_000);
+
+  test('down times out (exit 4) while the ASG still has instances, then parks once it drains', async () => {
+    const waiting = await bench('down', '--timeout', '2s');
+    expect(waiting.status).toBe(4);
+    expect(waiting.stderr.trim()).toMatch(/^error: timed out after 2 s waiting for the benchmark ASG to drain; last seen: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
+
+    // What ECS managed scaling does once no task needs the instances.
+    await asg.send(new SetDesiredCapacityCommand({ AutoScalingGroupName: 'bench-asg', DesiredCapacity: 0 }));
+    const parked = await bench('down', '--timeout', '20s');
+    expect(parked.status).toBe(0);
+    expect(parked.stdout).toMatch(/^parked: tasks 0 running, 0 pending, 0 desired; instances 0 in service, 0 starting, 0 stopping \(ASG desired 0, max 4\)/);
+  }, 60_000);
+
+  test('run checks the DSQL cluster, then refuses to run without workers (exit 5)', async () => {
+    const out = await bench('run');
+    expect(out.status).toBe(5);
+    expect(out.stderr.trim()).toBe('error: no benchmark worker is running (0 desired); run `npm run bench -- up --scenario temporal-150wps` first');
+  }, 30_000);
+
+  test('run refuses a DSQL cluster that is gone (exit 5)', async () => {
+    await dsql.send(new DeleteDsqlClusterCommand({ identifier: dsqlClusterId }));
+    const out = await bench('run');
+    expect(out.status).toBe(5);
+    expect(out.stderr.trim()).toBe(`error: Aurora DSQL cluster ${dsqlClusterId} (the stack's DsqlClusterId output) does not exist: deleted outside the stack?`);
+  }, 30_000);
+
+  test.each([
+    [['up', '--workers', '0'], /^error: --workers "0" is not valid \(valid: a whole number from 1 to 200\)$/],
+    [['down', '--timeout', 'soon'], /^error: --timeout "soon" is not valid \(valid: a duration such as 90s, 5m or 1h, at least 1 s\)$/],
+    [['run', '--rate', '0'], /^error: --rate "0" is not valid \(valid: a whole number of workflows per second from 1 to 100000\)$/],
+    [['run', '--ramp-up', '10m'], /^error: --ramp-up 10m is not shorter than --duration 5m \(valid: a ramp-up shorter than the run\)$/],
+    [['status', '--env-name', 'perf9'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/],
+  ])('%j exits 1 with one line naming the problem', async (args, message) => {
+    const out = await bench(...args);
+    expect(out.status).toBe(1);
+    expect(out.stderr.trim()).toMatch(message);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+});
