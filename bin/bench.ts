@@ -25,7 +25,7 @@ const program = new Command('bench')
     'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, and run the load generator.\n' +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
   )
-  .showHelpAfterError();
+;
 
 const common = (c: Command, timeout: string) =>
   c

@@ -14,7 +14,6 @@ const program = new Command('capacity')
   .option('-s, --scenario <name>', 'a Temporal preset')
   .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
   .option('--json', 'print the plan as JSON')
-  .showHelpAfterError()
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 
 interface Options {

@@ -26,7 +26,6 @@ const program = new Command('cost')
   .option('--refresh-prices', 'update config/prices/<region>.json from the AWS Price List API, then exit')
   .option('--region <region>', 'with --refresh-prices: the region to refresh (default: every priced region)')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
-  .showHelpAfterError()
   .addHelpText(
     'after',
     '\nExamples:\n' +

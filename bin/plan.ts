@@ -13,7 +13,6 @@ const program = new Command('plan')
   .requiredOption('--to <scenario>', 'the scenario to deploy next')
   .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
   .option('--json', 'print the plan as JSON instead of markdown')
-  .showHelpAfterError()
   .addHelpText('after', '\nExample:\n  npm run plan -- --from test11 --to test12');
 
 interface Options {

@@ -31,7 +31,6 @@ const program = new Command('report')
   .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
-  .showHelpAfterError()
   .addHelpText(
     'after',
     '\nExamples:\n' +

@@ -43,16 +43,20 @@ export function planTransition(from: string, to: string, options: PlanOptions = 
     throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family`);
   if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);
 
-  const [before, after] = [templates(context(from), catalog), templates(context(to), catalog)];
+  return comparePlans(a, b, templates(context(from), catalog), templates(context(to), catalog));
+}
+
+/** The plan between two sets of templates, by stack name (a stack only in `after` is all new). */
+export function comparePlans(from: Scenario, to: Scenario, before: ReadonlyMap<string, CfnTemplate>, after: ReadonlyMap<string, CfnTemplate>): Plan {
   const stacks = [...after.keys()].map((stackName) => ({ stackName, changes: resourceChanges(before.get(stackName) ?? {}, after.get(stackName)!) }));
-  return { from: a, to: b, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)) };
+  return { from, to, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)) };
 }
 
 const titleOf = (s: Scenario) => (s.family === 'folio' ? s.phase.title : s.preset.title);
 const familyName = (s: Scenario) => (s.family === 'folio' ? 'FOLIO phase' : 'Temporal preset');
 
 /** Every stack's template, by stack name, synthesized into a directory removed afterwards. */
-function templates(context: Record<string, string>, catalog: CatalogInput): Map<string, CfnTemplate> {
+export function templates(context: Record<string, string>, catalog: CatalogInput): Map<string, CfnTemplate> {
   const outdir = mkdtempSync(join(tmpdir(), 'plan-'));
   try {
     const { app } = scenarioApp(context, catalog, outdir);
@@ -73,6 +77,10 @@ const ACTION: Readonly<Record<ResourceImpact, string>> = {
   [ResourceImpact.NO_CHANGE]: 'no change',
 };
 
+/** A task definition is immutable: its "replacement" is a new revision, which is how ECS deploys. */
+const actionOf = (c: ResourceChange) =>
+  c.type === 'AWS::ECS::TaskDefinition' && c.impact === ResourceImpact.WILL_REPLACE ? 'new revision' : ACTION[c.impact] + (c.unsafe ? ' (stateful!)' : '');
+
 /** A property's old and new values, when both are short enough to read in a table cell. */
 function values(from: unknown, to: unknown): string {
   const show = (v: unknown) => (v === undefined ? 'unset' : JSON.stringify(v).replaceAll('|', '\\|'));
@@ -90,10 +98,10 @@ export function renderPlan(plan: Plan): string {
       continue;
     }
     const counts = new Map<string, number>();
-    for (const c of s.changes) counts.set(ACTION[c.impact], (counts.get(ACTION[c.impact]) ?? 0) + 1);
+    for (const c of s.changes) counts.set(actionOf(c), (counts.get(actionOf(c)) ?? 0) + 1);
     out.push(`${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}.`, '');
     const rows = s.changes.map((c) => [
-      ACTION[c.impact] + (c.unsafe ? ' (stateful!)' : ''),
+      actionOf(c),
       `\`${c.logicalId}\``,
       c.type,
       c.properties.length ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${ACTION[p.impact]})`).join('<br>') : '-',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AutoScalingClient, DescribeAutoScalingGroupsCommand, type Instance } from '@aws-sdk/client-auto-scaling';
+import { type AutoScalingGroup, AutoScalingClient, DescribeAutoScalingGroupsCommand, type Instance } from '@aws-sdk/client-auto-scaling';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DSQLClient, GetClusterCommand } from '@aws-sdk/client-dsql';
 import { DescribeServicesCommand, DescribeTaskDefinitionCommand, DescribeTasksCommand, ECSClient, RunTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
@@ -46,7 +46,13 @@ const service = (desired: number, running: number, pending = 0, event?: string) 
 });
 const group = (...states: string[]) => ({
   AutoScalingGroups: [
-    { AutoScalingGroupName: targets.asgName, DesiredCapacity: states.length, MaxSize: 4, MinSize: 0, Instances: states.map((s, i) => ({ InstanceId: `i-${i}`, LifecycleState: s }) as Instance) },
+    {
+      AutoScalingGroupName: targets.asgName,
+      DesiredCapacity: states.length,
+      MaxSize: 4,
+      MinSize: 0,
+      Instances: states.map((s, i) => ({ InstanceId: `i-${i}`, LifecycleState: s }) as Instance),
+    } as AutoScalingGroup,
   ],
 });
 
