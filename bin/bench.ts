@@ -6,11 +6,11 @@ import { ConfigError, resolveScenario, type TemporalScenario } from '../config';
 import { durationSeconds } from '../config/fields';
 import { cloudFormationClient } from '../lib/aws/clients';
 import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/bench/fleet';
-import { benchRun, type RunRecord } from '../lib/bench/run';
+import { renderRun, renderStatus } from '../lib/bench/render';
+import { benchRun } from '../lib/bench/run';
 import { benchClients, benchTargets } from '../lib/bench/targets';
 import type { Waiting } from '../lib/bench/wait';
 import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/cli';
-import { markdownTable } from '../lib/markdown';
 
 interface Common {
   scenario?: string;
@@ -24,8 +24,7 @@ const program = new Command('bench')
   .description(
     'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, and run the load generator.\n' +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
-  )
-;
+);
 
 const common = (c: Command, timeout: string) =>
   c
@@ -67,13 +66,7 @@ const done = (line: string) => {
 common(program.command('status').description('print the workers\' tasks and the benchmark ASG\'s instances'), '1m').action((o: Common) =>
   runCommand(async () => {
     const { clients, targets, scenario } = await setup(o);
-    const s = await fleetStatus(clients, targets);
-    const rows = [
-      ['Worker tasks', `${s.tasks.running} running, ${s.tasks.pending} pending, ${s.tasks.desired} desired (configured: ${scenario.preset.benchmark.workers.replicas}, fleet: ${scenario.fleet})`],
-      ['Benchmark instances', `${s.instances.inService} in service, ${s.instances.starting} starting, ${s.instances.stopping} stopping (ASG desired ${s.instances.desired}, max ${s.instances.max})`],
-      ['Latest service event', s.lastEvent ?? '-'],
-    ];
-    done(markdownTable(['', `${targets.cluster} / ${targets.workerService} / ${targets.asgName}`], rows));
+    done(renderStatus(await fleetStatus(clients, targets), targets, scenario));
   }),
 );
 
@@ -135,24 +128,5 @@ common(program.command('run').description('run the load generator once and write
         );
     }),
   );
-
-function renderRun(r: RunRecord, file: string): string {
-  const rows = [
-    ['Window', `${r.start} to ${r.end}`],
-    ['Target Rate', `${r.targetRate} workflows/second (duration ${r.duration}, ramp-up ${r.rampUp})`],
-  ];
-  if (r.result) {
-    const x = r.result.results;
-    rows.push(
-      ['Actual Rate', `${x.actualRate.toFixed(2)} workflows/second`],
-      ['Workflows Started', x.workflowsStarted.toLocaleString('en-US')],
-      ['Workflows Completed', x.workflowsCompleted.toLocaleString('en-US')],
-      ['Workflows Failed', x.workflowsFailed.toLocaleString('en-US')],
-      ['Latency P50 / P95 / P99 / Max', `${x.latency.p50} / ${x.latency.p95} / ${x.latency.p99} / ${x.latency.max} ms`],
-    );
-    if (r.result.passed === false) rows.push(['Thresholds', `failed: ${(r.result.failureReasons ?? []).join('; ')}`]);
-  }
-  return `${markdownTable(['Metric', 'Value'], rows)}\n\nRun record: ${file}\nReport: npm run report -- --scenario ${r.scenario} --run ${file}\n`;
-}
 
 program.parse();

@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveScenario, type TemporalScenario } from '../../config';
+import { loadPrices } from '../../config/prices';
+import { renderRun, renderStatus } from '../../lib/bench/render';
+import { findResult, type RunRecord } from '../../lib/bench/run';
+import { capacityReport, renderCapacity } from '../../lib/capacity-report';
+import { costOf } from '../../lib/cost/model';
+import { renderCost } from '../../lib/cost/render';
+import { planTransition, renderPlan } from '../../lib/plan';
+
+/*
+ * docs/command-examples/ holds what plan, cost, capacity and bench print, and the README
+ * quotes them. The offline commands are run for real; bench renders the recorded generator
+ * log (test/fixtures/bench). After an intended change: UPDATE_DOCS=1 npx jest test/docs
+ */
+
+const ROOT = join(__dirname, '../..');
+const DIR = join(ROOT, 'docs/command-examples');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+function benchExamples(): Record<string, string> {
+  const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  const targets = { cluster: 'temporal-dsql', workerService: 'benchmark-worker', asgName: 'TemporalDsql-CapacityBenchmarkAsgASG-1' } as const;
+  const status = renderStatus(
+    { tasks: { desired: 6, running: 6, pending: 0 }, instances: { inService: 2, starting: 0, stopping: 0, desired: 2, max: 4 }, lastEvent: '(service benchmark-worker) has reached a steady state.' },
+    targets as any,
+    scenario,
+  );
+  const pages = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/bench/generator-log.json'), 'utf8')).pages;
+  const result = findResult(pages.flatMap((p: { events: { message: string }[] }) => p.events.map((e) => e.message)));
+  const record: RunRecord = {
+    scenario: 'temporal-150wps',
+    start: '2026-01-21T10:00:03.000Z',
+    end: '2026-01-21T10:05:11.000Z',
+    workflowsCompleted: result!.results.workflowsCompleted,
+    targetRate: 150,
+    duration: '5m',
+    rampUp: '30s',
+    taskArn: 'arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+    exitCode: 0,
+    stoppedReason: 'Essential container in task exited',
+    result,
+  };
+  return { 'bench-status.md': `${status}\n`, 'bench-run.md': renderRun(record, 'reports/runs/temporal-150wps-20260121T100003Z.json') };
+}
+
+const EXAMPLES: Record<string, () => string> = {
+  'plan-test11-test12.md': () => renderPlan(planTransition('test11', 'test12')),
+  'cost-temporal-150wps.md': () => renderCost(costOf(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'))),
+  'cost-test10.md': () => renderCost(costOf(resolveScenario({ scenario: 'test10' }), loadPrices('us-east-1'), { observedAverageAcu: 25.6, observedFrom: 'report of the test10 example' })),
+  'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'))),
+  ...Object.fromEntries(Object.entries(benchExamples()).map(([k, v]) => [k, () => v])),
+};
+
+test.each(Object.keys(EXAMPLES))('docs/command-examples/%s is what the command prints', (name) => {
+  const content = EXAMPLES[name]();
+  const path = join(DIR, name);
+  if (process.env.UPDATE_DOCS === '1') {
+    mkdirSync(DIR, { recursive: true });
+    writeFileSync(path, content);
+  }
+  expect(existsSync(path)).toBe(true);
+  expect(readFileSync(path, 'utf8')).toEqual(content);
+}, 30_000);
+
+test('every table row the README quotes from a command example is in that example', () => {
+  const examples = Object.keys(EXAMPLES).map((n) => readFileSync(join(DIR, n), 'utf8')).join('\n');
+  // From the first command's section on (the exit-code table above it is not an example).
+  const section = README.slice(README.indexOf('### bench: run the benchmark'), README.indexOf('## Layout'));
+  const quoted = section.split('\n').filter((l) => l.startsWith('| '));
+  expect(quoted.length).toBeGreaterThanOrEqual(15);
+  for (const line of quoted) expect(examples).toContain(line);
+});
