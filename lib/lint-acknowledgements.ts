@@ -1,4 +1,4 @@
-import { type IAspect, CfnResource } from 'aws-cdk-lib';
+import { type CfnElement, type IAspect, CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -15,4 +15,30 @@ export class AcknowledgeCdkDependsOn implements IAspect {
       node.addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
     }
   }
+}
+
+/**
+ * Acknowledges one cdk-nag AwsSolutions finding on `scope` and everything under it, with the
+ * reason a reviewer reads. `rule` is the finding as cdk-nag names it, e.g. `IAM5[Resource::*]`.
+ */
+export function acknowledgeNag(scope: IConstruct, rule: string, reason: string): void {
+  Validations.of(scope).acknowledge({ id: `AwsSolutions::AwsSolutions-${rule}`, reason });
+}
+
+/** A reference as cdk-nag writes it in a finding: `<LogicalId.Arn>` for an attribute, `<LogicalId>` for a Ref. */
+export function nagRef(element: CfnElement, attribute: string | undefined = 'Arn'): string {
+  return `<${Stack.of(element).getLogicalId(element)}${attribute ? `.${attribute}` : ''}>`;
+}
+
+/** A resource string (an ARN with tokens in it) as cdk-nag writes it in a finding. */
+export function nagResource(scope: IConstruct, value: string): string {
+  const part = (p: unknown): string => {
+    if (typeof p === 'string') return p;
+    const o = p as Record<string, any>;
+    if (o.Ref) return `<${o.Ref}>`;
+    if (o['Fn::GetAtt']) return `<${o['Fn::GetAtt'].join('.')}>`;
+    if (o['Fn::Join']) return o['Fn::Join'][1].map(part).join(o['Fn::Join'][0]);
+    return JSON.stringify(p);
+  };
+  return part(Stack.of(scope).resolve(value));
 }

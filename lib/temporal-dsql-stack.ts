@@ -5,6 +5,7 @@ import { rollingDeployment } from './capacity';
 import { DsqlCluster } from './constructs/dsql-cluster';
 import { EcsCapacity } from './constructs/ecs-capacity';
 import { EcsService, arm64TaskDefinition } from './constructs/ecs-service';
+import { acknowledgeNag } from './lint-acknowledgements';
 import { Prometheus } from './constructs/prometheus';
 import { RateLimiterTable } from './constructs/rate-limiter-table';
 import { SchemaSetup } from './constructs/schema-setup';
@@ -113,6 +114,7 @@ export class TemporalDsqlStack extends Stack {
       assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
       description: 'ECS agent: pull images and write logs for the Temporal and benchmark tasks',
     });
+    acknowledgeNag(executionRole, 'IAM5[Resource::*]', 'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.');
 
     const serverImage = containerImage(this, 'ServerImage', e.images.server);
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;

@@ -24,11 +24,12 @@ export class AlarmTopic extends Construct {
     const { account, region } = Stack.of(this);
 
     // CloudWatch cannot publish to a topic under the AWS-managed SNS key, so the topic
-    // gets its own key that CloudWatch may use. It protects notifications only.
+    // gets its own key that CloudWatch may use. Kept on delete like every key here: a key
+    // is scheduled for deletion by a person, never by a stack (the window applies then).
     const key = new kms.Key(this, 'Key', {
       description: 'Encrypts the alarm topic; CloudWatch may use it to publish',
       enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy: RemovalPolicy.RETAIN,
       pendingWindow: Duration.days(30),
     });
     const cloudwatchPrincipal = new iam.ServicePrincipal('cloudwatch.amazonaws.com');

@@ -9,6 +9,7 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment } from '../../config';
+import { acknowledgeNag } from '../lint-acknowledgements';
 import { writerInstanceIdentifier } from '../physical-names';
 
 export interface AuroraPairProps {
@@ -66,6 +67,11 @@ export class AuroraPair extends Construct {
     });
     // Needed to open any snapshot taken on delete.
     this.adminSecret.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    acknowledgeNag(
+      this.adminSecret,
+      'SMG4',
+      "Not rotated on a schedule: every module secret carries a copy of this password, set at deploy time, so a rotation would lock the modules out until the next deploy. Rotate by changing the secret and redeploying.",
+    );
 
     this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,
@@ -100,6 +106,12 @@ export class AuroraPair extends Construct {
             ],
           })
         : undefined;
+    if (monitoringRole)
+      acknowledgeNag(
+        monitoringRole,
+        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole]',
+        'The AWS-managed policy RDS documents for Enhanced Monitoring; it only writes to the RDSOSMetrics log group.',
+      );
 
     const common = {
       engine,
@@ -124,6 +136,8 @@ export class AuroraPair extends Construct {
       monitoringInterval: monitoringRole ? Duration.seconds(db.monitoringIntervalSeconds) : undefined,
       monitoringRole,
       autoMinorVersionUpgrade: false,
+      // Password logins stay (FOLIO's modules use them); IAM tokens are allowed besides.
+      iamAuthentication: true,
     } satisfies Partial<rds.DatabaseClusterProps>;
 
     const instanceType = new ec2.InstanceType(props.writerInstanceClass.replace(/^db\./, ''));
@@ -146,6 +160,8 @@ export class AuroraPair extends Construct {
       serverlessV2MaxCapacity: props.serverlessAcu.max,
     });
 
+    if (!props.protect)
+      acknowledgeNag(this, 'RDS10', 'Deletion protection is lifted only by `-c unprotect=true`, the first of the two teardown steps; every other deploy turns it on.');
     for (const cluster of [provisioned, serverless]) {
       Annotations.of(cluster).acknowledgeWarning(
         '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',

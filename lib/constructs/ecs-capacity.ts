@@ -1,5 +1,6 @@
 import { aws_autoscaling as autoscaling, aws_ec2 as ec2, aws_ecs as ecs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { acknowledgeNag } from '../lint-acknowledgements';
 
 export interface PoolProps {
   readonly instanceType: string;
@@ -68,6 +69,11 @@ export class EcsCapacity extends Construct {
         { deviceName: '/dev/xvda', volume: autoscaling.BlockDeviceVolume.ebs(30, { encrypted: true, volumeType: autoscaling.EbsDeviceVolumeType.GP3 }) },
       ],
     });
+    acknowledgeNag(asg, 'AS3', 'Scaling is ECS managed scaling; what matters (tasks below desired, CPU) alarms in the observability stack, so instance-launch notifications would only add noise.');
+    // The ECS agent's own permissions, as CDK grants them for a capacity provider.
+    const agent = "The ECS container agent's permissions (ecs:Submit*, ecs:Poll, ecs:DiscoverPollEndpoint, ecr:GetAuthorizationToken and the like) that ECS documents with Resource \"*\": these actions take no resource ARN. The role holds no data-plane permission.";
+    acknowledgeNag(asg, 'IAM5[Action::ecs:Submit*]', agent);
+    acknowledgeNag(asg, 'IAM5[Resource::*]', agent);
     // Tasks must use their own role: block the instance metadata service from awsvpc tasks.
     asg.addUserData(
       `echo ECS_RESERVED_MEMORY=${props.reservedMemoryMiB} >> /etc/ecs/ecs.config`,

@@ -1,5 +1,6 @@
 import { Duration, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { acknowledgeNag } from '../lint-acknowledgements';
 
 export interface ServiceSize {
   readonly replicas: number;
@@ -106,7 +107,7 @@ export interface TaskSizeProps {
  * instances (on EC2, ECS takes the architecture from where the task is placed).
  */
 export function arm64TaskDefinition(scope: Construct, id: string, props: TaskSizeProps): ecs.TaskDefinition {
-  return new ecs.TaskDefinition(scope, id, {
+  const taskDefinition = new ecs.TaskDefinition(scope, id, {
     family: props.family,
     compatibility: ecs.Compatibility.EC2,
     networkMode: ecs.NetworkMode.AWS_VPC,
@@ -116,4 +117,10 @@ export function arm64TaskDefinition(scope: Construct, id: string, props: TaskSiz
     taskRole: props.taskRole,
     executionRole: props.executionRole,
   });
+  acknowledgeNag(
+    taskDefinition,
+    'ECS2',
+    'The environment holds non-secret settings only (addresses, ports, rates, names). Credentials come from the task role (IAM tokens for DSQL, SigV4 for OpenSearch); no secret is passed in the environment.',
+  );
+  return taskDefinition;
 }

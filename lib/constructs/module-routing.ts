@@ -1,6 +1,7 @@
 import { SecretValue, aws_kms as kms, aws_secretsmanager as secretsmanager, aws_ssm as ssm } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, ModuleRoute } from '../../config';
+import { acknowledgeNag } from '../lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 
 export interface ModuleRoutingProps {
@@ -25,6 +26,11 @@ export class ModuleRouting extends Construct {
 
   constructor(scope: Construct, id: string, props: ModuleRoutingProps) {
     super(scope, id);
+    acknowledgeNag(
+      this,
+      'SMG4',
+      "Module secrets are not rotated on their own: each is a deploy-time copy of the admin credential plus the module's host; changing the admin secret and redeploying rewrites them all.",
+    );
     const secrets = new Map<string, secretsmanager.Secret>();
     for (const route of props.routes) {
       const { cluster, hasReader } = props.member(route.cluster);

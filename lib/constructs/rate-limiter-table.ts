@@ -1,5 +1,6 @@
 import { RemovalPolicy, aws_dynamodb as dynamodb, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { acknowledgeNag } from '../lint-acknowledgements';
 
 export interface RateLimiterTableProps {
   readonly tableName: string;
@@ -27,6 +28,7 @@ export class RateLimiterTable extends Construct {
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    acknowledgeNag(this.table, 'DDB3', 'No point-in-time recovery: the table holds only connection-rate counters for the current second, which expire by TTL; there is nothing to restore.');
   }
 
   /** The plugin's one call: a conditional counter increment. */

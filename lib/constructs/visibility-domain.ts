@@ -1,5 +1,6 @@
-import { RemovalPolicy, aws_ec2 as ec2, aws_iam as iam, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
-import { Construct } from 'constructs';
+import { type CfnElement, RemovalPolicy, aws_ec2 as ec2, aws_iam as iam, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
+import { Construct, type IConstruct } from 'constructs';
+import { acknowledgeNag, nagRef } from '../lint-acknowledgements';
 
 export interface VisibilityDomainProps {
   readonly vpc: ec2.IVpc;
@@ -50,6 +51,12 @@ export class VisibilityDomain extends Construct {
       tlsSecurityPolicy: opensearch.TLSSecurityPolicy.TLS_1_2,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    const acknowledge = (rule: string, reason: string) => acknowledgeNag(this.domain, rule, reason);
+    acknowledge('OS3', 'Access is by network (a VPC domain whose security group admits only the Temporal servers) and by IAM (SigV4); an IP allow-list cannot name awsvpc tasks, whose addresses change on every deploy.');
+    acknowledge('OS5', 'No anonymous access is possible: the domain sits in private subnets, enforces HTTPS, and only principals granted es:ESHttp* by an identity policy in this account can sign requests.');
+    acknowledge('OS4', 'No dedicated master nodes: a visibility store for benchmark runs on 3 data nodes across zones; dedicated masters would add 3 more instances for a cluster this small.');
+    acknowledge('OS9[LogExport::SEARCH_SLOW_LOGS]', "Slow logs are off: visibility queries are Temporal's own, and the dashboard's latency panels show when they slow down.");
+    acknowledge('OS9[LogExport::INDEX_SLOW_LOGS]', "Slow logs are off: indexing is Temporal's own visibility writes, and the dashboard's latency panels show when they slow down.");
   }
 
   /** HTTPS from a group of clients. */
@@ -62,7 +69,12 @@ export class VisibilityDomain extends Construct {
    * on the grantee is enough within the account: the domain has no resource policy, and no
    * anonymous access.
    */
-  grantReadWrite(grantee: iam.IGrantable): void {
+  grantReadWrite(grantee: iam.IGrantable & IConstruct): void {
     this.domain.grantReadWrite(grantee);
+    acknowledgeNag(
+      grantee,
+      `IAM5[Resource::${nagRef(this.domain.node.defaultChild as CfnElement)}/*]`,
+      'Index paths under this one domain: Temporal creates and reads its visibility indices by name at run time.',
+    );
   }
 }

@@ -2,11 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildApp } from './synth';
 
 /*
- * Templates through the two linters a reviewer would run: CDK's built-in CloudFormation
- * validation (on here, off in the unit tests for speed) and cfn-lint. One suite per family,
+ * Templates through the linters a reviewer would run: CDK's built-in CloudFormation
+ * validation (on here, off in the unit tests for speed), cdk-nag's AwsSolutions pack through
+ * CDK's Validations API (synth fails on an unacknowledged finding), and cfn-lint. One suite per family,
  * so that Jest runs the two families' (slow) lint in parallel.
  */
 const ROOT = join(__dirname, '../..');
@@ -20,24 +23,44 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
   const assemblies = VARIANTS.map((context, i) => {
     const outdir = join(work, String(i));
     const { app, stack, observability } = buildApp(context, undefined, outdir);
-    app.synth();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    try {
+      app.synth();
+    } catch (e) {
+      // A finding stops synth, as it would `cdk synth`; the report it writes is what the tests read.
+      if (!existsSync(join(outdir, 'validation-report.json'))) throw e;
+    }
     return { context, outdir, template: join(outdir, stack.templateFile), templates: [stack, observability].map((s) => join(outdir, s.templateFile)) };
   });
 
-  test('CDK built-in validation finds nothing, and only the pinned-zone rule is acknowledged', () => {
-    for (const a of assemblies) {
-      const report = JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8'));
-      for (const plugin of report.pluginReports) {
-        expect({ ...a.context, plugin: plugin.pluginName, violations: plugin.violations }).toEqual({
-          ...a.context,
-          plugin: plugin.pluginName,
-          violations: [],
-        });
-        const acknowledged = new Set(plugin.suppressedViolations.map((v: { ruleName: string }) => v.ruleName));
-        expect([...acknowledged]).toEqual(['W3010']);
-      }
+  const reports = () =>
+    assemblies.map((a) => ({ context: a.context, plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[] }));
+
+  test('CDK validation and cdk-nag find nothing unacknowledged', () => {
+    for (const { context, plugins } of reports()) {
+      expect(plugins.map((p) => p.pluginName).sort()).toEqual(['AwsSolutions', 'CloudFormation Validate']);
+      for (const plugin of plugins) expect({ ...context, plugin: plugin.pluginName, violations: plugin.violations }).toEqual({ ...context, plugin: plugin.pluginName, violations: [] });
     }
   }, 60_000);
+
+  test('CDK validation acknowledges only the pinned-zone rule', () => {
+    for (const { plugins } of reports()) {
+      const cfn = plugins.find((p) => p.pluginName === 'CloudFormation Validate');
+      expect([...new Set(cfn.suppressedViolations.map((v: { ruleName: string }) => v.ruleName))]).toEqual(['W3010']);
+    }
+  });
+
+  test('every cdk-nag acknowledgement names its rule and resource and gives a reason', () => {
+    for (const { context, plugins } of reports()) {
+      const nag = plugins.find((p) => p.pluginName === 'AwsSolutions');
+      expect(nag.suppressedViolations.length).toBeGreaterThan(0);
+      for (const v of nag.suppressedViolations) {
+        expect({ ...context, rule: v.ruleName, acknowledgedId: v.acknowledgedId }).toEqual({ ...context, rule: v.ruleName, acknowledgedId: expect.stringContaining(v.ruleName) });
+        expect(v.violatingConstructs.length).toBeGreaterThan(0);
+        expect({ rule: v.ruleName, reason: v.reason.length >= 60 }).toEqual({ rule: v.ruleName, reason: true });
+      }
+    }
+  });
 
   test('cfn-lint reports 0 errors and 0 warnings on every template (data and observability stacks)', () => {
     if (!existsSync(CFN_LINT)) throw new Error('cfn-lint is not installed: run `npm run setup` (creates .venv)');

@@ -1,0 +1,139 @@
+import { ALL_SCENARIO_NAMES, synthObservability, synthScenario } from '../support/synth';
+
+/*
+ * IAM, data safety and network exposure, proven on the synthesized templates of every
+ * scenario (data and observability stacks), not argued in comments.
+ */
+
+type Template = { Resources: Record<string, any> };
+
+const templates: ReadonlyArray<[string, Template]> = ALL_SCENARIO_NAMES.flatMap((scenario) => [
+  [scenario, synthScenario({ scenario }).json as Template],
+  [`${scenario} (observability)`, synthObservability({ scenario }).json as Template],
+]);
+
+const resources = (t: Template, type: string) => Object.entries(t.Resources).filter(([, r]) => r.Type === type);
+const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** Every IAM statement, with the logical IDs of the roles it is attached to. */
+function statements(t: Template) {
+  const out: Array<{ policy: string; roles: string[]; actions: string[]; resources: unknown[]; effect: string }> = [];
+  for (const [id, p] of resources(t, 'AWS::IAM::Policy'))
+    for (const s of p.Properties.PolicyDocument.Statement)
+      out.push({ policy: id, roles: list(p.Properties.Roles).map((r: any) => r.Ref), actions: list(s.Action), resources: list(s.Resource), effect: s.Effect });
+  for (const [id, r] of resources(t, 'AWS::IAM::Role'))
+    for (const inline of r.Properties.Policies ?? [])
+      for (const s of inline.PolicyDocument.Statement) out.push({ policy: `${id}/${inline.PolicyName}`, roles: [id], actions: list(s.Action), resources: list(s.Resource), effect: s.Effect });
+  return out;
+}
+
+/**
+ * Actions AWS documents without resource-level permissions ("Resource": "*" is the only
+ * form): the ECS container agent's calls, the ECR registry token, and the agent's log calls
+ * on instance roles (the awslogs driver names streams at run time).
+ */
+const NO_RESOURCE_LEVEL = new Set([
+  'ecr:GetAuthorizationToken',
+  'ecs:DiscoverPollEndpoint',
+  'ecs:Poll',
+  'ecs:StartTelemetrySession',
+  'logs:CreateLogStream',
+  'logs:PutLogEvents',
+]);
+
+const roleNamed = (t: Template, pathSuffix: string) =>
+  resources(t, 'AWS::IAM::Role')
+    .filter(([, r]) => String(r.Metadata?.['aws:cdk:path'] ?? '').endsWith(pathSuffix))
+    .map(([id]) => id);
+
+describe.each(templates)('%s', (_name, t) => {
+  test('no IAM statement has Resource "*" unless every action in it has no resource-level permissions', () => {
+    const wide = statements(t).filter((s) => s.effect === 'Allow' && s.resources.includes('*') && !s.actions.every((a) => NO_RESOURCE_LEVEL.has(a)));
+    expect(wide).toEqual([]);
+  });
+
+  test('no instance role holds a data-plane permission', () => {
+    const instanceRoles = new Set(resources(t, 'AWS::IAM::Role').filter(([, r]) => /Asg\/InstanceRole\/Resource$/.test(r.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
+    const dataPlane = /^(dsql|dynamodb|es|secretsmanager|s3|rds-db|kms):/;
+    const found = statements(t).filter((s) => s.roles.some((r) => instanceRoles.has(r)) && s.actions.some((a) => dataPlane.test(a)));
+    expect(found).toEqual([]);
+  });
+
+  test('stateful resources are kept: Retain or Snapshot, and deletion protection where the resource has it', () => {
+    // Module secrets are copies of the admin credential rewritten on every deploy; kept, they
+    // would block the names of the next deploy. The rate limiter holds only per-second counters.
+    // An Aurora instance holds no data of its own: its cluster's final snapshot does.
+    const derived = (id: string, r: any) =>
+      (r.Type === 'AWS::SecretsManager::Secret' && /\/Routing\//.test(r.Metadata?.['aws:cdk:path'] ?? '')) ||
+      (r.Type === 'AWS::DynamoDB::Table' && id.startsWith('RateLimiter')) ||
+      (r.Type === 'AWS::RDS::DBInstance' && r.Properties.DBClusterIdentifier !== undefined);
+    const stateful = ['AWS::DSQL::Cluster', 'AWS::RDS::DBCluster', 'AWS::RDS::DBInstance', 'AWS::OpenSearchService::Domain', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key', 'AWS::Logs::LogGroup', 'AWS::DynamoDB::Table'];
+    const dropped = Object.entries(t.Resources)
+      .filter(([id, r]) => stateful.includes(r.Type) && !derived(id, r) && !['Retain', 'Snapshot'].includes(r.DeletionPolicy))
+      .map(([id, r]) => `${id} (${r.Type}): ${r.DeletionPolicy ?? 'Delete'}`);
+    expect(dropped).toEqual([]);
+    for (const [, c] of resources(t, 'AWS::RDS::DBCluster')) expect(c.Properties.DeletionProtection).toBe(!_name.includes('unprotect'));
+    for (const [, c] of resources(t, 'AWS::DSQL::Cluster')) expect(c.Properties.DeletionProtectionEnabled).toBe(true);
+  });
+
+  test('encrypted at rest and in transit', () => {
+    for (const [, c] of resources(t, 'AWS::RDS::DBCluster')) {
+      expect(c.Properties.StorageEncrypted).toBe(true);
+      expect(c.Properties.KmsKeyId).toBeDefined();
+    }
+    for (const [, p] of resources(t, 'AWS::RDS::DBClusterParameterGroup')) expect(p.Properties.Parameters['rds.force_ssl']).toBe('1');
+    for (const [, d] of resources(t, 'AWS::OpenSearchService::Domain')) {
+      expect(d.Properties.EncryptionAtRestOptions).toEqual({ Enabled: true });
+      expect(d.Properties.NodeToNodeEncryptionOptions).toEqual({ Enabled: true });
+      expect(d.Properties.DomainEndpointOptions).toMatchObject({ EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07' });
+    }
+    for (const [, s] of resources(t, 'AWS::SecretsManager::Secret')) expect(s.Properties.KmsKeyId).toBeDefined();
+    for (const [, k] of resources(t, 'AWS::KMS::Key')) expect(k.Properties.EnableKeyRotation).toBe(true);
+    for (const [, tbl] of resources(t, 'AWS::DynamoDB::Table')) expect(tbl.Properties.SSESpecification).toEqual({ SSEEnabled: true });
+    for (const [, topic] of resources(t, 'AWS::SNS::Topic')) expect(topic.Properties.KmsMasterKeyId).toBeDefined();
+    for (const [, pol] of resources(t, 'AWS::SNS::TopicPolicy'))
+      expect(pol.Properties.PolicyDocument.Statement).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+  });
+
+  test('no security group admits 0.0.0.0/0 or ::/0', () => {
+    const open = (rule: any) => rule.CidrIp === '0.0.0.0/0' || rule.CidrIpv6 === '::/0';
+    const inline = resources(t, 'AWS::EC2::SecurityGroup').filter(([, g]) => (g.Properties.SecurityGroupIngress ?? []).some(open));
+    const separate = resources(t, 'AWS::EC2::SecurityGroupIngress').filter(([, r]) => open(r.Properties));
+    expect([...inline, ...separate].map(([id]) => id)).toEqual([]);
+  });
+
+  test('databases and the OpenSearch domain sit in private subnets only', () => {
+    const publicSubnets = new Set(resources(t, 'AWS::EC2::Subnet').filter(([, s]) => /\/Public/.test(s.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
+    const refs = (ids: any[]) => ids.map((x) => x.Ref);
+    for (const [, g] of resources(t, 'AWS::RDS::DBSubnetGroup')) for (const id of refs(g.Properties.SubnetIds)) expect(publicSubnets.has(id)).toBe(false);
+    for (const [, i] of resources(t, 'AWS::RDS::DBInstance')) expect(i.Properties.PubliclyAccessible ?? false).toBe(false);
+    for (const [, d] of resources(t, 'AWS::OpenSearchService::Domain')) {
+      expect(d.Properties.VPCOptions.SubnetIds.length).toBeGreaterThan(0);
+      for (const id of refs(d.Properties.VPCOptions.SubnetIds)) expect(publicSubnets.has(id)).toBe(false);
+    }
+  });
+});
+
+describe.each(templates.filter(([name]) => name.startsWith('temporal') && !name.includes('observability')))('%s: who may do what', (_name, t) => {
+  const taskRole = roleNamed(t, '/ServerTaskRole/Resource');
+
+  test('DSQL connect: only the Temporal task role, only on the cluster ARN', () => {
+    const connect = statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:')));
+    expect(connect).toEqual([
+      expect.objectContaining({ roles: taskRole, actions: ['dsql:DbConnect', 'dsql:DbConnectAdmin'], resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }] }),
+    ]);
+  });
+
+  test('the rate-limiter table: writable only by the task role', () => {
+    const table = resources(t, 'AWS::DynamoDB::Table')[0][0];
+    const writes = statements(t).filter((s) => s.actions.some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a) || a === 'dynamodb:*'));
+    expect(writes).toEqual([expect.objectContaining({ roles: taskRole, actions: ['dynamodb:UpdateItem'], resources: [{ 'Fn::GetAtt': [table, 'Arn'] }] })]);
+  });
+});
+
+describe.each(templates)('%s: secrets', (_name, t) => {
+  test('Secrets Manager values are readable by no role in the stack (modules read them with their own credentials)', () => {
+    const reads = statements(t).filter((s) => s.actions.some((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:*'));
+    expect(reads).toEqual([]);
+  });
+});
