@@ -10,7 +10,7 @@ import { renderRun, renderStatus } from '../lib/bench/render';
 import { benchRun } from '../lib/bench/run';
 import { benchClients, benchTargets } from '../lib/bench/targets';
 import type { Waiting } from '../lib/bench/wait';
-import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/cli';
+import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/cli';
 
 interface Common {
   scenario?: string;
@@ -35,7 +35,7 @@ const common = (c: Command, timeout: string) =>
     .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
 
 function temporal(o: Common): TemporalScenario {
-  const scenario = resolveScenario({ scenario: o.scenario!, ...(o.envName ? { envName: o.envName } : {}) });
+  const scenario = resolveScenario({ scenario: o.scenario!, envName: o.envName });
   if (scenario.family !== 'temporal') throw new ConfigError(`"${scenario.name}" is a FOLIO phase; bench works on Temporal presets`);
   return scenario;
 }
@@ -85,9 +85,7 @@ common(program.command('up').description("restore the workers to the preset's si
   .action((o: Common & { workers?: string }) =>
     runCommand(async () => {
       const { clients, targets, waiting, scenario } = await setup(o);
-      const max = 200;
-      const count = o.workers === undefined ? scenario.preset.benchmark.workers.replicas : Number(o.workers);
-      if (!Number.isInteger(count) || count < 1 || count > max) throw new ConfigError(`--workers "${o.workers}" is not valid (valid: a whole number from 1 to ${max})`);
+      const count = numberOption('--workers', o.workers, { min: 1, max: 200, integer: true }) ?? scenario.preset.benchmark.workers.replicas;
       const s = await benchUp(clients, targets, count, waiting);
       done(`up: ${describeFleet(s)}`);
     }),
@@ -102,8 +100,7 @@ common(program.command('run').description('run the load generator once and write
     runCommand(async () => {
       const scenario = temporal(o);
       const b = scenario.preset.benchmark;
-      const rate = o.rate === undefined ? b.targetRate : Number(o.rate);
-      if (!Number.isInteger(rate) || rate < 1 || rate > 100_000) throw new ConfigError(`--rate "${o.rate}" is not valid (valid: a whole number of workflows per second from 1 to 100000)`);
+      const rate = numberOption('--rate', o.rate, { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' }) ?? b.targetRate;
       const duration = o.duration ?? b.duration;
       const rampUp = o.rampUp ?? b.rampUp;
       const runSeconds = seconds('--duration', duration);

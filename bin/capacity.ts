@@ -25,7 +25,7 @@ interface Options {
 void runCommand(async () => {
   const o = program.parse().opts<Options>();
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
-  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) });
+  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
   const report = capacityReport(scenario, loadPrices(scenario.env.region));
   if (o.json) {
     const pools = report.pools.map((p) => ({

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
 import { pricingClient } from '../lib/aws/clients';
-import { progress, runCommand } from '../lib/cli';
+import { numberOption, progress, runCommand } from '../lib/cli';
 import { markdownTable } from '../lib/markdown';
 import { costOf } from '../lib/cost/model';
 import { refreshPrices } from '../lib/cost/price-list';
@@ -47,14 +47,6 @@ interface Options {
   endpointUrl?: string;
 }
 
-/** A number option within a range, or one ConfigError line naming the option and the range. */
-function numberOption(name: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v < min || v > max) throw new ConfigError(`${name} "${raw}" is not valid (valid: a number from ${min} to ${max})`);
-  return v;
-}
-
 async function refresh(o: Options): Promise<number> {
   const regions = o.region ? [o.region] : pricedRegions();
   const client = pricingClient({ endpoint: o.endpointUrl });
@@ -74,14 +66,14 @@ async function main(o: Options): Promise<number> {
   if (o.refreshPrices) return refresh(o);
   if (o.region) throw new ConfigError('--region applies to --refresh-prices only; a scenario\'s region comes from its config');
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
-  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) });
+  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
   const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
   const folioOnly = { '--observed-acu': o.observedAcu };
   const misplaced = Object.entries(scenario.family === 'folio' ? temporalOnly : folioOnly).find(([, v]) => v !== undefined);
   if (misplaced) throw new ConfigError(`${misplaced[0]} does not apply to ${scenario.name} (a ${scenario.family === 'folio' ? 'FOLIO phase' : 'Temporal preset'})`);
 
-  let transactionsPerSecond = numberOption('--tx-rate', o.txRate, 0, 1_000_000);
-  let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, 0, 256);
+  let transactionsPerSecond = numberOption('--tx-rate', o.txRate, { min: 0, max: 1_000_000 });
+  let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });
   let observedFrom = observedAverageAcu === undefined ? undefined : '--observed-acu';
   if (o.report) {
     const report = readReport(o.report);
@@ -97,7 +89,7 @@ async function main(o: Options): Promise<number> {
       observedFrom = `${report.scenario}, ${report.window.start} to ${report.window.end}`;
     }
   }
-  const loadHoursPerDay = numberOption('--load-hours', o.loadHours, 0, 24);
+  const loadHoursPerDay = numberOption('--load-hours', o.loadHours, { min: 0, max: 24 });
   const estimate = costOf(scenario, loadPrices(scenario.env.region), {
     transactionsPerSecond,
     observedAverageAcu,

@@ -62,7 +62,7 @@ async function main(o: Options): Promise<number> {
     return 0;
   }
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --compare <a.json> <b.json>)');
-  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) });
+  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
   const window = reportWindow(o, scenario.name);
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
 

@@ -65,3 +65,15 @@ export function progress(stream: NodeJS.WriteStream = process.stderr): { update(
     },
   };
 }
+
+/**
+ * A numeric option within [min, max], or one ConfigError line naming the option, what it got
+ * and what is valid. Undefined when the option was not given.
+ */
+export function numberOption(name: string, raw: string | undefined, o: { min: number; max: number; integer?: boolean; what?: string }): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  const ok = raw.trim() !== '' && Number.isFinite(v) && v >= o.min && v <= o.max && (!o.integer || Number.isInteger(v));
+  if (!ok) throw new ConfigError(`${name} "${raw}" is not valid (valid: ${o.what ?? (o.integer ? 'a whole number' : 'a number')} from ${o.min} to ${o.max})`);
+  return v;
+}

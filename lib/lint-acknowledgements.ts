@@ -1,4 +1,4 @@
-import { type CfnElement, type IAspect, CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { type IAspect, CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -25,12 +25,7 @@ export function acknowledgeNag(scope: IConstruct, rule: string, reason: string):
   Validations.of(scope).acknowledge({ id: `AwsSolutions::AwsSolutions-${rule}`, reason });
 }
 
-/** A reference as cdk-nag writes it in a finding: `<LogicalId.Arn>` for an attribute, `<LogicalId>` for a Ref. */
-export function nagRef(element: CfnElement, attribute: string | undefined = 'Arn'): string {
-  return `<${Stack.of(element).getLogicalId(element)}${attribute ? `.${attribute}` : ''}>`;
-}
-
-/** A resource string (an ARN with tokens in it) as cdk-nag writes it in a finding. */
+/** A resource string (an ARN with tokens in it) as cdk-nag writes it in a finding: `<LogicalId.Arn>`, `<LogicalId>`. */
 export function nagResource(scope: IConstruct, value: string): string {
   const part = (p: unknown): string => {
     if (typeof p === 'string') return p;

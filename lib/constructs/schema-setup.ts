@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type CfnElement,
   CustomResource,
   Duration,
   Stack,
@@ -13,7 +12,7 @@ import {
   custom_resources as cr,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag, nagRef, nagResource } from '../lint-acknowledgements';
+import { acknowledgeNag, nagResource } from '../lint-acknowledgements';
 import { arm64TaskDefinition } from './ecs-service';
 
 export interface SchemaSetupProps {
@@ -115,10 +114,10 @@ export class SchemaSetup extends Construct {
       'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
       "The functions' log permissions, as CDK's provider framework grants them: logs:CreateLogGroup, CreateLogStream and PutLogEvents, nothing else.",
     );
-    const fn = (f: lambda.IFunction) => nagRef(f.node.defaultChild as CfnElement);
-    const frameworkFunctions = ['framework-onEvent', 'framework-isComplete', 'framework-onTimeout'].map((id) => provider.node.findChild(id) as lambda.IFunction);
-    for (const f of [onEvent, isComplete, ...frameworkFunctions.slice(1)])
-      ack(`IAM5[Resource::${fn(f)}:*]`, "lambda:InvokeFunction on one function's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.");
+    // The functions the framework's roles may invoke: ours, and its own isComplete and onTimeout.
+    const framework = ['framework-isComplete', 'framework-onTimeout'].map((id) => provider.node.findChild(id) as lambda.IFunction);
+    for (const f of [onEvent, isComplete, ...framework])
+      ack(`IAM5[Resource::${nagResource(this, f.functionArn)}:*]`, "lambda:InvokeFunction on one function's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.");
     ack(
       `IAM5[Resource::${nagResource(this, clusterTasks)}]`,
       "ecs:DescribeTasks on the tasks of this one cluster: the schema task's id is known only once RunTask returns.",

@@ -1,6 +1,6 @@
-import { type CfnElement, RemovalPolicy, aws_ec2 as ec2, aws_iam as iam, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
+import { RemovalPolicy, aws_ec2 as ec2, aws_iam as iam, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
-import { acknowledgeNag, nagRef } from '../lint-acknowledgements';
+import { acknowledgeNag, nagResource } from '../lint-acknowledgements';
 
 export interface VisibilityDomainProps {
   readonly vpc: ec2.IVpc;
@@ -73,7 +73,7 @@ export class VisibilityDomain extends Construct {
     this.domain.grantReadWrite(grantee);
     acknowledgeNag(
       grantee,
-      `IAM5[Resource::${nagRef(this.domain.node.defaultChild as CfnElement)}/*]`,
+      `IAM5[Resource::${nagResource(this, this.domain.domainArn)}/*]`,
       'Index paths under this one domain: Temporal creates and reads its visibility indices by name at run time.',
     );
   }

@@ -2,7 +2,8 @@ import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigura
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CreateClusterCommand as CreateDsqlClusterCommand, DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
-import { CREDENTIALS, type Moto, runCli, startMoto } from '../support/moto';
+import { runCli } from '../support/cli';
+import { CREDENTIALS, type Moto, startMoto } from '../support/moto';
 
 /*
  * The bench commands end to end against moto on loopback: CloudFormation outputs, ECS

@@ -1,4 +1,4 @@
-import { runCli } from '../support/moto';
+import { runCli } from '../support/cli';
 
 /* The offline commands as a user runs them: output on stdout, one-line errors, exit codes. */
 

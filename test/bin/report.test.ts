@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
-import { CREDENTIALS, type Moto, runCli, startMoto } from '../support/moto';
+import { runCli } from '../support/cli';
+import { CREDENTIALS, type Moto, startMoto } from '../support/moto';
 
 /*
  * The report command end to end, against moto's server mode on loopback: a real

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario, type TemporalScenario } from '../../config';
 import { loadPrices } from '../../config/prices';
@@ -8,6 +8,7 @@ import { capacityReport, renderCapacity } from '../../lib/capacity-report';
 import { costOf } from '../../lib/cost/model';
 import { renderCost } from '../../lib/cost/render';
 import { planTransition, renderPlan } from '../../lib/plan';
+import { expectDocFile } from '../support/docs';
 
 /*
  * docs/command-examples/ holds what plan, cost, capacity and bench print, and the README
@@ -54,14 +55,7 @@ const EXAMPLES: Record<string, () => string> = {
 };
 
 test.each(Object.keys(EXAMPLES))('docs/command-examples/%s is what the command prints', (name) => {
-  const content = EXAMPLES[name]();
-  const path = join(DIR, name);
-  if (process.env.UPDATE_DOCS === '1') {
-    mkdirSync(DIR, { recursive: true });
-    writeFileSync(path, content);
-  }
-  expect(existsSync(path)).toBe(true);
-  expect(readFileSync(path, 'utf8')).toEqual(content);
+  expectDocFile(join(DIR, name), EXAMPLES[name](), name);
 }, 30_000);
 
 test('every table row the README quotes from a command example is in that example', () => {

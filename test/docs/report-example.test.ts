@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
 import { renderCharts } from '../../lib/report/charts';
 import { renderMarkdown } from '../../lib/report/markdown';
+import { expectDocFile } from '../support/docs';
 import { fixtureReport } from '../support/report-fixture';
 
 /*
@@ -31,15 +32,7 @@ test.each([
   ['folio-test10', 'test10', undefined],
 ])('docs/report-example/%s is the report of the recorded fixture', async (fixture, scenario, workflows) => {
   const files = await example(fixture, scenario, workflows);
-  for (const [name, content] of Object.entries(files)) {
-    const path = join(EXAMPLE, name);
-    if (process.env.UPDATE_DOCS === '1') {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, content);
-    }
-    expect({ name, exists: existsSync(path) }).toEqual({ name, exists: true });
-    expect({ name, content: readFileSync(path, 'utf8') }).toEqual({ name, content });
-  }
+  for (const [name, content] of Object.entries(files)) expectDocFile(join(EXAMPLE, name), content, name);
 });
 
 test('every table row the README quotes from the example is in the example', () => {

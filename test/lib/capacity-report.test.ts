@@ -49,9 +49,10 @@ test('the command and the synth-time check are one model: the same shortfall, wo
   } catch (e) {
     synthMessage = (e as Error).message;
   }
-  const parsed = loadCatalog();
-  const preset = { ...parsed.temporal.scenarios.find((s) => s.name === 'temporal-150wps')!, capacity: { ...parsed.temporal.scenarios.find((s) => s.name === 'temporal-150wps')!.capacity, main: { instanceType: 'm7g.2xlarge', instances: 9 } } };
-  const problem = planPool(temporalPoolSpecs(parsed.temporal.environment, preset)[0]).problem!;
+  const { temporal } = loadCatalog();
+  const seed = temporal.scenarios.find((s) => s.name === 'temporal-150wps')!;
+  const nine = { ...seed, capacity: { ...seed.capacity, main: { ...seed.capacity.main, instances: 9 } } };
+  const problem = planPool(temporalPoolSpecs(temporal.environment, nine)[0]).problem!;
   expect(synthMessage).toContain(problem);
 });
 

@@ -46,33 +46,83 @@ const roleNamed = (t: Template, pathSuffix: string) =>
     .filter(([, r]) => String(r.Metadata?.['aws:cdk:path'] ?? '').endsWith(pathSuffix))
     .map(([id]) => id);
 
+/** Allow statements on Resource "*" whose actions do have resource-level permissions. */
+const wideStatements = (t: Template) =>
+  statements(t).filter((s) => s.effect === 'Allow' && s.resources.includes('*') && !s.actions.every((a) => NO_RESOURCE_LEVEL.has(a)));
+
+/** Statements on an ECS instance role that reach data (databases, tables, indices, secrets, keys). */
+function instanceDataPlane(t: Template) {
+  const instanceRoles = new Set(resources(t, 'AWS::IAM::Role').filter(([, r]) => /Asg\/InstanceRole\/Resource$/.test(r.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
+  const dataPlane = /^(dsql|dynamodb|es|secretsmanager|s3|rds-db|kms):/;
+  return statements(t).filter((s) => s.roles.some((r) => instanceRoles.has(r)) && s.actions.some((a) => dataPlane.test(a)));
+}
+
+const STATEFUL = ['AWS::DSQL::Cluster', 'AWS::RDS::DBCluster', 'AWS::RDS::DBInstance', 'AWS::OpenSearchService::Domain', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key', 'AWS::Logs::LogGroup', 'AWS::DynamoDB::Table'];
+
+/** Stateful resources that a stack deletion would delete. */
+function droppedStateful(t: Template): string[] {
+  // Module secrets are copies of the admin credential rewritten on every deploy; kept, they
+  // would block the names of the next deploy. The rate limiter holds only per-second counters.
+  // An Aurora instance holds no data of its own: its cluster's final snapshot does.
+  const derived = (id: string, r: any) =>
+    (r.Type === 'AWS::SecretsManager::Secret' && /\/Routing\//.test(r.Metadata?.['aws:cdk:path'] ?? '')) ||
+    (r.Type === 'AWS::DynamoDB::Table' && id.startsWith('RateLimiter')) ||
+    (r.Type === 'AWS::RDS::DBInstance' && r.Properties.DBClusterIdentifier !== undefined);
+  return Object.entries(t.Resources)
+    .filter(([id, r]) => STATEFUL.includes(r.Type) && !derived(id, r) && !['Retain', 'Snapshot'].includes(r.DeletionPolicy))
+    .map(([id, r]) => `${id} (${r.Type}): ${r.DeletionPolicy ?? 'Delete'}`);
+}
+
+/** Security groups, or separate ingress rules, open to the whole internet. */
+function openIngress(t: Template): string[] {
+  const open = (rule: any) => rule.CidrIp === '0.0.0.0/0' || rule.CidrIpv6 === '::/0';
+  const inline = resources(t, 'AWS::EC2::SecurityGroup').filter(([, g]) => (g.Properties.SecurityGroupIngress ?? []).some(open));
+  const separate = resources(t, 'AWS::EC2::SecurityGroupIngress').filter(([, r]) => open(r.Properties));
+  return [...inline, ...separate].map(([id]) => id);
+}
+
+/** Databases and domains placed in a public subnet, or publicly accessible. */
+function publicPlacements(t: Template): string[] {
+  const publicSubnets = new Set(resources(t, 'AWS::EC2::Subnet').filter(([, s]) => /\/Public/.test(s.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
+  const inPublic = (ids: any[]) => ids.some((x) => publicSubnets.has(x.Ref));
+  return [
+    ...resources(t, 'AWS::RDS::DBSubnetGroup').filter(([, g]) => inPublic(g.Properties.SubnetIds)),
+    ...resources(t, 'AWS::RDS::DBInstance').filter(([, i]) => i.Properties.PubliclyAccessible === true),
+    ...resources(t, 'AWS::OpenSearchService::Domain').filter(([, d]) => !d.Properties.VPCOptions?.SubnetIds?.length || inPublic(d.Properties.VPCOptions.SubnetIds)),
+  ].map(([id]) => id);
+}
+
+test('each check finds what it looks for (negative control on a broken copy of a real template)', () => {
+  const t = structuredClone(synthScenario({ scenario: 'temporal-150wps' }).json) as Template;
+  const [policyId, policy] = resources(t, 'AWS::IAM::Policy').find(([, p]) => /Asg\/InstanceRole\/DefaultPolicy/.test(p.Metadata?.['aws:cdk:path'] ?? ''))!;
+  policy.Properties.PolicyDocument.Statement.push({ Effect: 'Allow', Action: 'dsql:DbConnect', Resource: '*' });
+  const [logId, log] = resources(t, 'AWS::Logs::LogGroup')[0];
+  log.DeletionPolicy = 'Delete';
+  const [groupId, group] = resources(t, 'AWS::EC2::SecurityGroup')[0];
+  group.Properties.SecurityGroupIngress = [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, CidrIp: '0.0.0.0/0' }];
+  const publicSubnet = resources(t, 'AWS::EC2::Subnet').find(([, s]) => /\/Public/.test(s.Metadata['aws:cdk:path']))![0];
+  const [domainId, domain] = resources(t, 'AWS::OpenSearchService::Domain')[0];
+  domain.Properties.VPCOptions.SubnetIds[0] = { Ref: publicSubnet };
+
+  expect(wideStatements(t).map((s) => s.policy)).toEqual([policyId]);
+  expect(instanceDataPlane(t).map((s) => s.policy)).toEqual([policyId]);
+  expect(droppedStateful(t)).toEqual([`${logId} (AWS::Logs::LogGroup): Delete`]);
+  expect(openIngress(t)).toEqual([groupId]);
+  expect(publicPlacements(t)).toEqual([domainId]);
+});
+
 describe.each(templates)('%s', (_name, t) => {
   test('no IAM statement has Resource "*" unless every action in it has no resource-level permissions', () => {
-    const wide = statements(t).filter((s) => s.effect === 'Allow' && s.resources.includes('*') && !s.actions.every((a) => NO_RESOURCE_LEVEL.has(a)));
-    expect(wide).toEqual([]);
+    expect(wideStatements(t)).toEqual([]);
   });
 
   test('no instance role holds a data-plane permission', () => {
-    const instanceRoles = new Set(resources(t, 'AWS::IAM::Role').filter(([, r]) => /Asg\/InstanceRole\/Resource$/.test(r.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
-    const dataPlane = /^(dsql|dynamodb|es|secretsmanager|s3|rds-db|kms):/;
-    const found = statements(t).filter((s) => s.roles.some((r) => instanceRoles.has(r)) && s.actions.some((a) => dataPlane.test(a)));
-    expect(found).toEqual([]);
+    expect(instanceDataPlane(t)).toEqual([]);
   });
 
   test('stateful resources are kept: Retain or Snapshot, and deletion protection where the resource has it', () => {
-    // Module secrets are copies of the admin credential rewritten on every deploy; kept, they
-    // would block the names of the next deploy. The rate limiter holds only per-second counters.
-    // An Aurora instance holds no data of its own: its cluster's final snapshot does.
-    const derived = (id: string, r: any) =>
-      (r.Type === 'AWS::SecretsManager::Secret' && /\/Routing\//.test(r.Metadata?.['aws:cdk:path'] ?? '')) ||
-      (r.Type === 'AWS::DynamoDB::Table' && id.startsWith('RateLimiter')) ||
-      (r.Type === 'AWS::RDS::DBInstance' && r.Properties.DBClusterIdentifier !== undefined);
-    const stateful = ['AWS::DSQL::Cluster', 'AWS::RDS::DBCluster', 'AWS::RDS::DBInstance', 'AWS::OpenSearchService::Domain', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key', 'AWS::Logs::LogGroup', 'AWS::DynamoDB::Table'];
-    const dropped = Object.entries(t.Resources)
-      .filter(([id, r]) => stateful.includes(r.Type) && !derived(id, r) && !['Retain', 'Snapshot'].includes(r.DeletionPolicy))
-      .map(([id, r]) => `${id} (${r.Type}): ${r.DeletionPolicy ?? 'Delete'}`);
-    expect(dropped).toEqual([]);
-    for (const [, c] of resources(t, 'AWS::RDS::DBCluster')) expect(c.Properties.DeletionProtection).toBe(!_name.includes('unprotect'));
+    expect(droppedStateful(t)).toEqual([]);
+    for (const [, c] of resources(t, 'AWS::RDS::DBCluster')) expect(c.Properties.DeletionProtection).toBe(true);
     for (const [, c] of resources(t, 'AWS::DSQL::Cluster')) expect(c.Properties.DeletionProtectionEnabled).toBe(true);
   });
 
@@ -96,21 +146,11 @@ describe.each(templates)('%s', (_name, t) => {
   });
 
   test('no security group admits 0.0.0.0/0 or ::/0', () => {
-    const open = (rule: any) => rule.CidrIp === '0.0.0.0/0' || rule.CidrIpv6 === '::/0';
-    const inline = resources(t, 'AWS::EC2::SecurityGroup').filter(([, g]) => (g.Properties.SecurityGroupIngress ?? []).some(open));
-    const separate = resources(t, 'AWS::EC2::SecurityGroupIngress').filter(([, r]) => open(r.Properties));
-    expect([...inline, ...separate].map(([id]) => id)).toEqual([]);
+    expect(openIngress(t)).toEqual([]);
   });
 
   test('databases and the OpenSearch domain sit in private subnets only', () => {
-    const publicSubnets = new Set(resources(t, 'AWS::EC2::Subnet').filter(([, s]) => /\/Public/.test(s.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
-    const refs = (ids: any[]) => ids.map((x) => x.Ref);
-    for (const [, g] of resources(t, 'AWS::RDS::DBSubnetGroup')) for (const id of refs(g.Properties.SubnetIds)) expect(publicSubnets.has(id)).toBe(false);
-    for (const [, i] of resources(t, 'AWS::RDS::DBInstance')) expect(i.Properties.PubliclyAccessible ?? false).toBe(false);
-    for (const [, d] of resources(t, 'AWS::OpenSearchService::Domain')) {
-      expect(d.Properties.VPCOptions.SubnetIds.length).toBeGreaterThan(0);
-      for (const id of refs(d.Properties.VPCOptions.SubnetIds)) expect(publicSubnets.has(id)).toBe(false);
-    }
+    expect(publicPlacements(t)).toEqual([]);
   });
 });
 

@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 /*
  * moto's server mode on a free loopback port (moto_server.py): a real AWS-API-compatible
@@ -10,10 +9,9 @@ import { promisify } from 'node:util';
  * (requirements-dev.txt, installed into .venv by `npm run setup`).
  */
 
-export const ROOT = join(__dirname, '../..');
+const ROOT = join(__dirname, '../..');
 const PYTHON = join(ROOT, '.venv/bin/python');
 const MOTO_SERVER = join(__dirname, 'moto_server.py');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 export const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 
 async function freePort(): Promise<number> {
@@ -51,26 +49,4 @@ export async function startMoto(): Promise<Moto> {
   const server: ChildProcess = spawn(PYTHON, [MOTO_SERVER, '-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   await waitForServer(endpoint);
   return { endpoint, stop: () => server.kill() };
-}
-
-export interface CliResult {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const run = promisify(execFile);
-
-/** Runs a bin/ command as a user would (through tsx), with test credentials. */
-export async function runCli(script: string, args: readonly string[]): Promise<CliResult> {
-  try {
-    const r = await run(TSX, [join(ROOT, 'bin', script), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
-    return { status: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e: any) {
-    if (typeof e.code !== 'number') throw e;
-    return { status: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
 }
