@@ -84,8 +84,10 @@ common(program.command('up').description("restore the workers to the preset's si
   .option('--workers <count>', 'workers to run (default: the preset\'s replicas)')
   .action((o: Common & { workers?: string }) =>
     runCommand(async () => {
+      // Every argument is checked before the first AWS call.
+      const workers = numberOption('--workers', o.workers, { min: 1, max: 200, integer: true });
       const { clients, targets, waiting, scenario } = await setup(o);
-      const count = numberOption('--workers', o.workers, { min: 1, max: 200, integer: true }) ?? scenario.preset.benchmark.workers.replicas;
+      const count = workers ?? scenario.preset.benchmark.workers.replicas;
       const s = await benchUp(clients, targets, count, waiting);
       done(`up: ${describeFleet(s)}`);
     }),

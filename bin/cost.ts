@@ -70,7 +70,9 @@ async function main(o: Options): Promise<number> {
   const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
   const folioOnly = { '--observed-acu': o.observedAcu };
   const misplaced = Object.entries(scenario.family === 'folio' ? temporalOnly : folioOnly).find(([, v]) => v !== undefined);
-  if (misplaced) throw new ConfigError(`${misplaced[0]} does not apply to ${scenario.name} (a ${scenario.family === 'folio' ? 'FOLIO phase' : 'Temporal preset'})`);
+  if (misplaced) throw new ConfigError(
+      `${misplaced[0]} does not apply to ${scenario.name} (a ${scenario.family === 'folio' ? 'FOLIO phase' : 'Temporal preset'}; valid here: ${Object.keys(scenario.family === 'folio' ? folioOnly : temporalOnly).join(', ')})`,
+    );
 
   let transactionsPerSecond = numberOption('--tx-rate', o.txRate, { min: 0, max: 1_000_000 });
   let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });

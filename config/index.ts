@@ -124,7 +124,7 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
   const phase = catalog.folio.phases.find((p) => p.name === name);
   if (phase) {
-    if (ctx.data.fleet !== undefined) throw new ConfigError(`fleet applies to Temporal scenarios only; "${name}" is a FOLIO phase`);
+    if (ctx.data.fleet !== undefined) throw new ConfigError(`fleet applies to Temporal scenarios only; "${name}" is a FOLIO phase (valid: no fleet, or a Temporal preset: ${catalog.temporal.scenarios.map((s) => s.name).join(', ')})`);
     return deepFreeze(resolveFolio(catalog, phase, envName, protect));
   }
   const preset = catalog.temporal.scenarios.find((s) => s.name === name);

@@ -69,7 +69,7 @@ export const folioEnvironmentSchema = z.strictObject({
   clientCidrs: z
     .array(ipv4Cidr)
     .min(1)
-    .refine((cidrs) => !cidrs.some((c) => c.endsWith('/0')), { error: 'clientCidrs must not open the databases to the internet (/0)' }),
+    .refine((cidrs) => !cidrs.some((c) => c.endsWith('/0')), { error: 'clientCidrs must not open the databases to the internet (/0) (valid: the clients\' own ranges, e.g. 10.0.0.0/16)' }),
   database: z.strictObject({
     engineVersion: physicalName(/^1[3-9]\.\d+$/, 'Aurora PostgreSQL version (major.minor, 13 or later)'),
     port: z.number().int().min(1150).max(65535),
@@ -160,11 +160,11 @@ function checkFolio(
       if (!modules.has(r)) issue(['modules', i, 'readsSchemasOf', j], unknownModule(r, known), r);
     }),
   );
-  for (const d of dupes(folio.phases.map((p) => p.name))) issue(['phases'], `scenario "${d}" is defined twice`, d);
+  for (const d of dupes(folio.phases.map((p) => p.name))) issue(['phases'], `scenario "${d}" is defined twice (valid: each name once)`, d);
 
   folio.phases.forEach((phase, pi) => {
     const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
-    for (const d of dupes(phase.routedToServerless)) issue(at('routedToServerless'), `module "${d}" is routed twice`, d);
+    for (const d of dupes(phase.routedToServerless)) issue(at('routedToServerless'), `module "${d}" is routed twice (valid: each module once)`, d);
     const routed = new Set<string>();
     phase.routedToServerless.forEach((name, i) => {
       if (!modules.has(name)) issue(at('routedToServerless', i), unknownModule(name, known), name);

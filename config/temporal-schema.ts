@@ -156,7 +156,7 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   if (clash !== undefined) issue(['environment', 'ports'], `port ${clash} is used twice; every role needs its own gRPC and membership ports`, clash);
 
   const names = t.scenarios.map((s) => s.name);
-  for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice`, d);
+  for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice (valid: each name once)`, d);
 
   const zones = Math.min(env.availabilityZones.length, 3);
   t.scenarios.forEach((s, si) => {
@@ -171,7 +171,7 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
     if (s.visibility.instances % zones !== 0)
       issue(at('visibility', 'instances'), `${s.visibility.instances} OpenSearch nodes cannot spread evenly over ${zones} availability zones (valid: a multiple of ${zones})`, s.visibility.instances);
     if (s.benchmark.rampUp !== '0' && durationSeconds(s.benchmark.rampUp) >= durationSeconds(s.benchmark.duration))
-      issue(at('benchmark', 'rampUp'), `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration})`, s.benchmark.rampUp);
+      issue(at('benchmark', 'rampUp'), `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration}) (valid: a ramp-up shorter than the run)`, s.benchmark.rampUp);
   });
   if (problems) return;
 

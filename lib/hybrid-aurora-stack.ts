@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FolioScenario } from '../config';
 import { AuroraPair } from './constructs/aurora-pair';
+import { LogEncryption } from './constructs/log-encryption';
 import { ModuleRouting } from './constructs/module-routing';
 import { Network } from './constructs/network';
 
@@ -26,6 +27,7 @@ export class HybridAuroraStack extends Stack {
     });
     this.azs = e.availabilityZones;
 
+    new LogEncryption(this, 'LogEncryption');
     this.network = new Network(this, 'Network', { cidr: e.vpcCidr, availabilityZones: e.availabilityZones });
     this.aurora = new AuroraPair(this, 'Aurora', {
       vpc: this.network.vpc,

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type IAspect, CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
+import { parse } from 'yaml';
+import { z } from 'zod';
 
 /**
  * CDK makes every Lambda function (and the provider framework's state machine) DependsOn
@@ -15,6 +19,42 @@ export class AcknowledgeCdkDependsOn implements IAspect {
       node.addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
     }
   }
+}
+
+export const CHECKOV_SKIPS_FILE = join(__dirname, '../checkov-skips.yaml');
+
+const checkovSkipsSchema = z.array(
+  z.strictObject({
+    check: z.string().regex(/^CKV2?_AWS_\d+$/),
+    reason: z.string().min(60),
+    resources: z.array(z.string().min(1)).min(1),
+  }),
+);
+export type CheckovSkip = z.infer<typeof checkovSkipsSchema>[number];
+
+/**
+ * Writes the checkov skips of `checkov-skips.yaml` into the `Metadata.checkov.skip` of the
+ * resources they name (construct paths under the stack), so that checkov reports them as
+ * skipped, with their reasons, on any synthesized template.
+ */
+export class CheckovSkips implements IAspect {
+  private readonly byPath = new Map<string, CheckovSkip[]>();
+
+  constructor(readonly skips: readonly CheckovSkip[] = loadCheckovSkips()) {
+    for (const skip of skips) for (const path of skip.resources) this.byPath.set(path, [...(this.byPath.get(path) ?? []), skip]);
+  }
+
+  visit(node: IConstruct): void {
+    if (!(node instanceof CfnResource)) return;
+    const skips = this.byPath.get(node.node.path.slice(Stack.of(node).node.path.length + 1));
+    if (skips) node.addMetadata('checkov', { skip: skips.map((s) => ({ id: s.check, comment: s.reason })) });
+  }
+}
+
+export function loadCheckovSkips(file = CHECKOV_SKIPS_FILE): CheckovSkip[] {
+  const parsed = checkovSkipsSchema.safeParse(parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 /**

@@ -40,7 +40,7 @@ export function planTransition(from: string, to: string, options: PlanOptions = 
   // Resolve both first: a bad name is one line before anything is synthesized.
   const [a, b] = [resolveScenario(context(from), catalog), resolveScenario(context(to), catalog)];
   if (a.family !== b.family)
-    throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family`);
+    throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`);
   if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);
 
   return comparePlans(a, b, templates(context(from), catalog), templates(context(to), catalog));

@@ -1,7 +1,7 @@
 import { type App, Aspects, type Stack } from 'aws-cdk-lib';
 import type { Scenario } from '../config';
 import { HybridAuroraStack } from './hybrid-aurora-stack';
-import { AcknowledgeCdkDependsOn } from './lint-acknowledgements';
+import { AcknowledgeCdkDependsOn, CheckovSkips } from './lint-acknowledgements';
 import { ObservabilityStack } from './observability-stack';
 import { TemporalDsqlStack } from './temporal-dsql-stack';
 
@@ -35,6 +35,10 @@ export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks 
     }
   }
   stacks.observability.addStackDependency(stacks.data, 'graphs and alarms name resources of the data stack');
-  for (const stack of [stacks.data, stacks.observability]) Aspects.of(stack).add(new AcknowledgeCdkDependsOn());
+  const checkov = new CheckovSkips();
+  for (const stack of [stacks.data, stacks.observability]) {
+    Aspects.of(stack).add(new AcknowledgeCdkDependsOn());
+    Aspects.of(stack).add(checkov);
+  }
   return stacks;
 }

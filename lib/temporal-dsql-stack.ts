@@ -5,6 +5,7 @@ import { rollingDeployment } from './capacity';
 import { DsqlCluster } from './constructs/dsql-cluster';
 import { EcsCapacity } from './constructs/ecs-capacity';
 import { EcsService, arm64TaskDefinition } from './constructs/ecs-service';
+import { LogEncryption } from './constructs/log-encryption';
 import { acknowledgeNag } from './lint-acknowledgements';
 import { Prometheus } from './constructs/prometheus';
 import { RateLimiterTable } from './constructs/rate-limiter-table';
@@ -48,6 +49,7 @@ export class TemporalDsqlStack extends Stack {
     this.azs = e.availabilityZones;
     const retention = e.logRetentionDays as logs.RetentionDays;
 
+    new LogEncryption(this, 'LogEncryption');
     this.network = new ServiceNetwork(this, 'Network', { cidr: e.vpcCidr, availabilityZones: e.availabilityZones, natGateways: e.natGateways });
     const { vpc } = this.network;
     const subnets = this.network.privateSubnets;

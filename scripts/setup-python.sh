@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Creates .venv with the Python tools the tests run (cfn-lint, moto). Safe to re-run.
+# Creates the virtualenvs of the Python tools the tests run: .venv (cfn-lint, moto) and
+# .venv-checkov (checkov, whose pins conflict with moto's). Safe to re-run: a virtualenv is
+# reinstalled only when its requirements file changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$python" -m venv .venv
-fi
-stamp=.venv/.requirements.sha256
-want=$(sha256sum requirements-dev.txt | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  .venv/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-  echo "$want" > "$stamp"
-fi
+
+venv() {
+  local dir=$1 requirements=$2
+  [ -x "$dir/bin/python" ] || "$python" -m venv "$dir"
+  local stamp=$dir/.requirements.sha256 want
+  want=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    "$dir/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+    echo "$want" > "$stamp"
+  fi
+}
+
+venv .venv requirements-dev.txt
+venv .venv-checkov requirements-checkov.txt
 .venv/bin/cfn-lint --version
+.venv-checkov/bin/checkov --version

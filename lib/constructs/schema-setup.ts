@@ -90,6 +90,8 @@ export class SchemaSetup extends Construct {
       isCompleteHandler: isComplete,
       queryInterval: Duration.seconds(15),
       totalTimeout: Duration.minutes(30),
+      // The framework's own functions log beside ours, not to log groups of their own.
+      logGroup: props.logGroup,
     });
     this.acknowledgeFindings(onEvent, isComplete, provider, clusterTasks);
     this.resource = new CustomResource(this, 'Resource', {

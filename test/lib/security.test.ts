@@ -140,6 +140,9 @@ describe.each(templates)('%s', (_name, t) => {
     for (const [, s] of resources(t, 'AWS::SecretsManager::Secret')) expect(s.Properties.KmsKeyId).toBeDefined();
     for (const [, k] of resources(t, 'AWS::KMS::Key')) expect(k.Properties.EnableKeyRotation).toBe(true);
     for (const [, tbl] of resources(t, 'AWS::DynamoDB::Table')) expect(tbl.Properties.SSESpecification).toEqual({ SSEEnabled: true });
+    // Every log group under the stack's own log key (LogEncryption), CDK's included.
+    const keys = resources(t, 'AWS::KMS::Key').filter(([, k]) => /\/LogEncryption\/Key\/Resource$/.test(k.Metadata?.['aws:cdk:path'] ?? ''));
+    for (const [, g] of resources(t, 'AWS::Logs::LogGroup')) expect(g.Properties.KmsKeyId).toEqual({ 'Fn::GetAtt': [keys[0]?.[0], 'Arn'] });
     for (const [, topic] of resources(t, 'AWS::SNS::Topic')) expect(topic.Properties.KmsMasterKeyId).toBeDefined();
     for (const [, pol] of resources(t, 'AWS::SNS::TopicPolicy'))
       expect(pol.Properties.PolicyDocument.Statement).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));

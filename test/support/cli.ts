@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CLI_CONTEXT } from '../../lib/scenario-app';
 
 const ROOT = join(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -24,5 +27,33 @@ export async function runCli(script: string, args: readonly string[]): Promise<C
   } catch (e: any) {
     if (typeof e.code !== 'number') throw e;
     return { status: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** The environment `cdk synth` gives the app here: no AWS credentials, no instance metadata. */
+export function hermeticEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    // The validation engine has its own test (test/lint); here it would only cost seconds.
+    CDK_VALIDATION: 'false',
+    ...extra,
+  };
+}
+
+/**
+ * bin/app.ts as the CDK CLI runs it: a separate process, context in CDK_CONTEXT_JSON, the
+ * cloud assembly written to CDK_OUTDIR (a new temporary directory, returned).
+ */
+export async function runApp(context: Record<string, unknown>): Promise<CliResult & { outdir: string }> {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+  const env = hermeticEnv({ CDK_CONTEXT_JSON: JSON.stringify({ ...CLI_CONTEXT, ...context }), CDK_OUTDIR: outdir });
+  try {
+    const r = await run(TSX, [join(ROOT, 'bin/app.ts')], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+    return { status: 0, stdout: r.stdout, stderr: r.stderr, outdir };
+  } catch (e: any) {
+    if (typeof e.code !== 'number') throw e;
+    return { status: e.code, stdout: e.stdout, stderr: e.stderr, outdir };
   }
 }

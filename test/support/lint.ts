@@ -1,19 +1,66 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { loadCheckovSkips } from '../../lib/lint-acknowledgements';
 import { buildApp } from './synth';
 
 /*
  * Templates through the linters a reviewer would run: CDK's built-in CloudFormation
  * validation (on here, off in the unit tests for speed), cdk-nag's AwsSolutions pack through
- * CDK's Validations API (synth fails on an unacknowledged finding), and cfn-lint. One suite per family,
+ * CDK's Validations API (synth fails on an unacknowledged finding), cfn-lint, and checkov (offline,
+ * skips from checkov-skips.yaml written into the templates by the app). One suite per family,
  * so that Jest runs the two families' (slow) lint in parallel.
  */
 const ROOT = join(__dirname, '../..');
 const CFN_LINT = join(ROOT, '.venv/bin/cfn-lint');
+const CHECKOV = join(ROOT, '.venv-checkov/bin/checkov');
+
+interface CheckovResult {
+  readonly check_id: string;
+  readonly resource: string;
+  readonly file_abs_path: string;
+  readonly check_result: { readonly result: string; readonly suppress_comment?: string };
+}
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A linter run in the background, so that cfn-lint and checkov share the suite's wall time. */
+function run(tool: string, args: readonly string[]): Promise<Run> {
+  if (!existsSync(tool)) return Promise.reject(new Error(`${tool} is not installed: run \`npm run setup\` (creates .venv)`));
+  return new Promise((resolve, reject) => {
+    const child = spawn(tool, args);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
+}
+
+const cfnLint = (files: readonly string[]) => run(CFN_LINT, ['--format', 'parseable', '--', ...files]);
+
+/** checkov over CloudFormation templates, offline: its JSON results (exit 1 only means "failed checks"). */
+async function checkov(files: readonly string[]): Promise<{ summary: Record<string, unknown>; results: Record<'failed_checks' | 'skipped_checks' | 'parsing_errors', CheckovResult[]> }> {
+  const r = await run(CHECKOV, ['--framework', 'cloudformation', '--skip-download', '--compact', '--output', 'json', ...files.flatMap((f) => ['--file', f])]);
+  if (r.status !== 0 && r.status !== 1) throw new Error(`checkov exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** A copy of `template` with one resource changed by `edit`: the linters' negative controls. */
+function broken(template: string, file: string, edit: (resources: Record<string, any>) => void): string {
+  const bad = JSON.parse(readFileSync(template, 'utf8'));
+  edit(bad.Resources);
+  writeFileSync(file, JSON.stringify(bad));
+  return file;
+}
 
 export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void {
   delete process.env.CDK_VALIDATION;
@@ -32,6 +79,21 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
     }
     return { context, outdir, template: join(outdir, stack.templateFile), templates: [stack, observability].map((s) => join(outdir, s.templateFile)) };
   });
+
+  // Each family's VPC, with a misspelled property (cfn-lint) and its flow-log group without its key (checkov).
+  const vpcOf = (resources: Record<string, any>) => Object.values(resources).find((r) => r.Type === 'AWS::EC2::VPC')!;
+  const flowLogGroupOf = (resources: Record<string, any>) =>
+    Object.entries(resources).find(([, r]) => r.Type === 'AWS::Logs::LogGroup' && r.Metadata?.['aws:cdk:path']?.endsWith('/RejectedTrafficLogs/Resource'))!;
+  const templates = assemblies.flatMap((a) => a.templates);
+  const lints = {
+    cfnLint: cfnLint(templates),
+    checkov: checkov(templates),
+    cfnLintBroken: cfnLint([broken(assemblies[0].template, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true))]),
+    checkovBroken: checkov([broken(assemblies[0].template, join(work, 'bad-checkov.template.json'), (r) => delete flowLogGroupOf(r)[1].Properties.KmsKeyId)]),
+  };
+  // Awaited by the tests below; a rejection nobody awaited yet must not crash the worker.
+  for (const p of Object.values(lints)) p.catch(() => undefined);
+  const brokenFlowLogGroup = flowLogGroupOf(JSON.parse(readFileSync(assemblies[0].template, 'utf8')).Resources)[0];
 
   const reports = () =>
     assemblies.map((a) => ({ context: a.context, plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[] }));
@@ -62,24 +124,30 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
     }
   });
 
-  test('cfn-lint reports 0 errors and 0 warnings on every template (data and observability stacks)', () => {
-    if (!existsSync(CFN_LINT)) throw new Error('cfn-lint is not installed: run `npm run setup` (creates .venv)');
-    const r = spawnSync(CFN_LINT, ['--format', 'parseable', '--', ...assemblies.flatMap((a) => a.templates)], {
-      encoding: 'utf8',
-    });
+  test('cfn-lint reports 0 errors and 0 warnings on every template (data and observability stacks)', async () => {
+    const r = await lints.cfnLint;
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
-  }, 120_000);
+  }, 180_000);
 
-  test('cfn-lint is able to fail', () => {
-    const bad = JSON.parse(readFileSync(assemblies[0].template, 'utf8'));
-    // The VPC of either family, with a misspelled property.
-    const vpc = Object.values(bad.Resources as Record<string, any>).find((r) => r.Type === 'AWS::EC2::VPC')!;
-    vpc.Properties.EnableDnsHostname = true;
-    const file = join(work, 'bad.template.json');
-    writeFileSync(file, JSON.stringify(bad));
-    const r = spawnSync(CFN_LINT, ['--format', 'parseable', '--', file], { encoding: 'utf8' });
+  test('cfn-lint is able to fail', async () => {
+    const r = await lints.cfnLintBroken;
     expect(r.status).not.toBe(0);
     expect(r.stdout).toMatch(/E3002.*EnableDnsHostname/);
-  }, 60_000);
+  }, 180_000);
+
+  test('checkov finds 0 failed checks on every template; each skip is an entry of checkov-skips.yaml', async () => {
+    const { summary, results } = await lints.checkov;
+    expect(results.parsing_errors).toEqual([]);
+    expect(results.failed_checks.map((f) => `${f.check_id} ${f.resource} (${f.file_abs_path})`)).toEqual([]);
+    expect(summary.resource_count).toBeGreaterThan(0);
+    const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
+    expect(results.skipped_checks.length).toBeGreaterThan(0);
+    for (const s of results.skipped_checks) expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
+  }, 180_000);
+
+  test('checkov is able to fail', async () => {
+    const { results } = await lints.checkovBroken;
+    expect(results.failed_checks.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${brokenFlowLogGroup}`]);
+  }, 180_000);
 }

@@ -1,0 +1,37 @@
+import { type IAspect, AspectPriority, Aspects, Duration, RemovalPolicy, Stack, aws_iam as iam, aws_kms as kms, aws_logs as logs } from 'aws-cdk-lib';
+import { Construct, type IConstruct } from 'constructs';
+
+/**
+ * A customer-managed key for every log group of a stack, its own and those CDK creates for
+ * it. Service logs carry hostnames, workflow ids and SQL errors; with this key, reading them
+ * takes kms:Decrypt as well as logs:GetLogEvents, and a key disabled by a person makes them
+ * unreadable. Adding or changing a log group's key is an in-place update.
+ */
+export class LogEncryption extends Construct implements IAspect {
+  readonly key: kms.Key;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const { partition, region, account } = Stack.of(this);
+    this.key = new kms.Key(this, 'Key', {
+      description: "Encrypts this stack's CloudWatch log groups",
+      enableKeyRotation: true,
+      // Like every key here: scheduled for deletion by a person, never by a stack.
+      removalPolicy: RemovalPolicy.RETAIN,
+      pendingWindow: Duration.days(30),
+    });
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal(`logs.${region}.amazonaws.com`)],
+        actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+        resources: ['*'], // a key policy's own key
+        conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${partition}:logs:${region}:${account}:log-group:*` } },
+      }),
+    );
+    Aspects.of(Stack.of(this)).add(this, { priority: AspectPriority.MUTATING });
+  }
+
+  visit(node: IConstruct): void {
+    if (node instanceof logs.CfnLogGroup && node.kmsKeyId === undefined) node.kmsKeyId = this.key.keyArn;
+  }
+}

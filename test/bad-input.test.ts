@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exitOnConfigError, resolveScenario } from '../config';
+import type { CatalogInput } from '../config/schema';
+import { runCommand } from '../lib/cli';
+import { reportWindow, type WindowOptions } from '../lib/report/window';
+import { type CliResult, runApp, runCli } from './support/cli';
+import { editedCatalog } from './support/synth';
+
+/*
+ * Every kind of bad input, in one table: config (scenarios, ACU, instance classes, modules,
+ * routing acknowledgements, service sizes, dynamic config, shard count, fleet, alarms), the
+ * `-c` context of `cdk synth`, and the companion commands' arguments. Each must end the
+ * program with a non-zero exit and one line that names the bad value and what is valid,
+ * never a stack trace.
+ *
+ * Config rows run in process through exitOnConfigError, the path bin/app.ts takes; report
+ * window rows through runCommand, the path every command takes; synth and command rows are
+ * separate processes, as a user runs them.
+ */
+
+interface BadInput {
+  readonly name: string;
+  readonly run: () => Promise<Pick<CliResult, 'status' | 'stderr'>>;
+  readonly expected: readonly RegExp[];
+}
+
+const work = mkdtempSync(join(tmpdir(), 'bad-input-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const file = (name: string, content: string) => {
+  const path = join(work, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+/** In-process rows share process.exit and stderr, so they run one at a time. */
+let serial: Promise<unknown> = Promise.resolve();
+function inProcess(body: () => unknown): Promise<{ status: number; stderr: string }> {
+  const run = async () => {
+    let stderr = '';
+    let status = 0;
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+    const exit = jest.spyOn(process, 'exit').mockImplementation((code?: string | number | null) => {
+      status = Number(code ?? 0);
+      throw new Exited();
+    });
+    const before = process.exitCode;
+    try {
+      await body();
+      status = Number(process.exitCode ?? 0);
+    } catch (e) {
+      if (!(e instanceof Exited)) stderr += (e as Error).stack; // a bug: the row fails, showing it
+    } finally {
+      process.exitCode = before;
+      write.mockRestore();
+      exit.mockRestore();
+    }
+    return { status, stderr };
+  };
+  const result = serial.then(run, run);
+  serial = result;
+  return result;
+}
+class Exited extends Error {}
+
+const phaseIndex = (c: any, name: string) => c.folio.phases.findIndex((p: any) => p.name === name);
+const phase = (name: string, edit: (p: any) => void) => editedCatalog((c) => edit(c.folio.phases[phaseIndex(c, name)]));
+const preset = (name: string, edit: (p: any) => void) =>
+  editedCatalog((c) => {
+    // Presets share data objects (the seed's dynamic config); edit a copy of this one only.
+    const i = c.temporal.scenarios.findIndex((s: any) => s.name === name);
+    c.temporal.scenarios[i] = structuredClone(c.temporal.scenarios[i]);
+    edit(c.temporal.scenarios[i]);
+  });
+
+const config = (name: string, context: Record<string, unknown>, catalog: CatalogInput | undefined, expected: RegExp[]): BadInput => ({
+  name,
+  run: () => inProcess(() => exitOnConfigError(() => resolveScenario(context, catalog))),
+  expected,
+});
+const NOW = new Date('2026-11-20T12:00:00Z');
+const reportWindowRow = (name: string, options: WindowOptions, expected: RegExp[]): BadInput => ({
+  name,
+  run: () => inProcess(() => runCommand(async () => void reportWindow(options, 'test10', NOW))),
+  expected,
+});
+const synth = (name: string, context: Record<string, unknown>, expected: RegExp[]): BadInput => ({ name, run: () => runApp(context), expected });
+const command = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCli(script, args), expected });
+
+const BAD_INPUTS: readonly BadInput[] = [
+  // Config, as `cdk synth -c scenario=…` resolves it.
+  config('no scenario', {}, undefined, [/no scenario given/, /-c scenario=<name>/, /valid: baseline, test1, .*test13/]),
+  config('empty scenario', { scenario: '' }, undefined, [/no scenario given/, /valid: baseline/]),
+  config('misspelled scenario', { scenario: 'tset12' }, undefined, [/unknown scenario "tset12"/, /did you mean "test12"/, /valid: baseline/]),
+  config('unknown scenario, nothing close', { scenario: 'production' }, undefined, [/unknown scenario "production"; valid: baseline/]),
+  config('misspelled context key', { scenario: 'test12', envname: 'b' }, undefined, [/unknown context key "envname"/, /did you mean "envName"/, /valid: scenario, envName, unprotect/]),
+  config('bad envName', { scenario: 'test12', envName: 'Perf_2' }, undefined, [/envName "Perf_2" is not valid/, /a-z, 0-9/]),
+  config('bad unprotect', { scenario: 'test12', unprotect: 'yes' }, undefined, [/unprotect "yes"/, /valid: true, false/]),
+  config('ACU off the 0.5 grid', { scenario: 'test7' }, phase('test7', (p) => (p.serverlessAcu.max = 32.3)), [/scenario "test7" \(serverlessAcu.max\)/, /32.3 ACU is off the 0.5 grid/, /0 to 256 in steps of 0.5/]),
+  config('ACU above 256', { scenario: 'test6' }, phase('test6', (p) => (p.serverlessAcu.max = 512)), [/scenario "test6"/, /512 ACU is outside 0-256/]),
+  config('negative ACU', { scenario: 'test3' }, phase('test3', (p) => (p.serverlessAcu.min = -0.5)), [/-0.5 ACU is outside 0-256/]),
+  config('max ACU below 1', { scenario: 'baseline' }, phase('baseline', (p) => (p.serverlessAcu.max = 0.5)), [/max 0.5 ACU is below 1/]),
+  config('min above max', { scenario: 'test12' }, phase('test12', (p) => (p.serverlessAcu = { min: 64, max: 5 })), [/scenario "test12" \(serverlessAcu\)/, /min 64 ACU is above max 5 ACU/]),
+  config('instance size not offered', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'db.r7g.3xlarge')), [/does not offer "db.r7g.3xlarge"/, /valid in r7g: db.r7g.large, .*db.r7g.16xlarge/]),
+  config('instance family not offered', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'db.m7g.2xlarge')), [/no "m7g" family/, /valid families: r6g, .*r7g/]),
+  config('not an instance class', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'r7g.2xlarge')), [/"r7g.2xlarge" is not an instance class/, /db.<family>.<size>/]),
+  config('unknown module routed', { scenario: 'test5' }, phase('test5', (p) => (p.routedToServerless = ['mod-inventory-storge'])), [/scenario "test5"/, /unknown module "mod-inventory-storge"/, /did you mean "mod-inventory-storage"/, /valid: mod-agreements, /]),
+  config('module that is not routable', { scenario: 'test2' }, phase('test2', (p) => p.routedToServerless.push('mod-users')), [/"mod-users" stays on the provisioned cluster/, /routable modules: mod-source-record-manager/]),
+  config('module routed twice', { scenario: 'test2' }, phase('test2', (p) => p.routedToServerless.push('mod-source-record-storage')), [/module "mod-source-record-storage" is routed twice \(valid: each module once\)/]),
+  config('cross-schema reads broken', { scenario: 'test9' }, phase('test9', (p) => (p.crossSchemaAcks = p.crossSchemaAcks.filter((a: any) => a.module !== 'mod-data-export'))), [/scenario "test9"/, /mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-users/, /crossSchemaAcks/]),
+  config('cross-schema reads broken, many schemas', { scenario: 'test10' }, phase('test10', (p) => (p.crossSchemaAcks = p.crossSchemaAcks.filter((a: any) => a.module !== 'mod-fqm-manager'))), [/mod-fqm-manager \(on serverless\) reads schemas that are on the other cluster: mod-agreements, mod-circulation-storage, .*mod-users/]),
+  config('acknowledgement of a read that is not split', { scenario: 'test1' }, phase('test1', (p) => p.crossSchemaAcks.push({ module: 'mod-data-export', readsFrom: ['mod-users'], reason: 'a reason that is long enough' })), [/acknowledges that mod-data-export reads mod-users across clusters, but it does not/, /split reads here: mod-source-record-storage/]),
+  config('acknowledgement without a reason', { scenario: 'test1' }, phase('test1', (p) => (p.crossSchemaAcks[0].reason = 'ok')), [/needs a reason/]),
+  config('misspelled phase field', { scenario: 'test9' }, phase('test9', (p) => (p.serverlessAcuu = p.serverlessAcu)), [/scenario "test9"/, /unknown field "serverlessAcuu"/, /did you mean "serverlessAcu"/, /valid: name, title, writerInstanceClass/]),
+  config('wrong type in the environment', { scenario: 'test12' }, editedCatalog((c) => (c.folio.environment.database.port = '5432')), [/folio.environment.database.port/, /expected number/, /got "5432"/]),
+  config('databases opened to the internet', { scenario: 'test12' }, editedCatalog((c) => c.folio.environment.clientCidrs.push('0.0.0.0/0')), [/must not open the databases to the internet \(\/0\) \(valid: the clients' own ranges/]),
+  config('one availability zone', { scenario: 'test12' }, editedCatalog((c) => (c.folio.environment.availabilityZones = ['us-east-1a'])), [/at least 2 availability zones/]),
+  config('scenario defined twice', { scenario: 'test12' }, editedCatalog((c) => c.folio.phases.push({ ...c.folio.phases[0] })), [/scenario "baseline" is defined twice \(valid: each name once\)/]),
+  config('misspelled Temporal scenario', { scenario: 'temporal-150-wps' }, undefined, [/unknown scenario "temporal-150-wps"/, /did you mean "temporal-150wps"/, /valid: .*temporal-25wps, .*temporal-150wps/]),
+  config('unregistered dynamic-config key', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.dynamicConfig['matching.numTaskQueueWritePartition'] = 32)), [/scenario "temporal-150wps" \(dynamicConfig.matching.numTaskQueueWritePartition\)/, /not a registered dynamic-config key/, /did you mean "matching.numTaskqueueWritePartitions"/, /valid: frontend.rps, /]),
+  config('shard count as dynamic config', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.dynamicConfig['history.numHistoryShards'] = 8192)), [/"history.numHistoryShards" is not dynamic config/, /static/, /can never change after the first deploy/]),
+  config('dynamic-config value of the wrong kind', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.dynamicConfig['frontend.rps'] = '8000')), [/frontend.rps = "8000" is not valid/, /valid: a whole number/]),
+  config('dynamic-config value below its minimum', { scenario: 'temporal-100wps' }, preset('temporal-100wps', (p) => (p.dynamicConfig['matching.numTaskqueueReadPartitions'] = 0)), [/matching.numTaskqueueReadPartitions = 0 is below 1/]),
+  config('replicas that cannot fit the ASG', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.services.history.replicas = 12)), [/scenario "temporal-150wps" \(capacity.main\)/, /(history|frontend): \d+ task\(s\) of \d vCPU \/ \d+ MiB do not fit during a rolling deploy of history/, /10 × m7g.2xlarge/, /short of (CPU|awsvpc task slots)/, /smallest main pool that fits is \d+ instances/]),
+  config('a task larger than any instance', { scenario: 'temporal-25wps' }, preset('temporal-25wps', (p) => (p.services.history.vcpu = 16)), [/history: 2 task\(s\) of 16 vCPU/, /short of CPU/, /no number of these instances fits/]),
+  config('benchmark fleet too big for its ASG', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.workers.replicas = 12)), [/\(capacity.benchmark\)/, /benchmark-worker: /, /4 × m7g.2xlarge/]),
+  config('unknown EC2 instance type', { scenario: 'temporal-50wps' }, preset('temporal-50wps', (p) => (p.capacity.main.instanceType = 'm7g.2xlarg')), [/unknown instance type "m7g.2xlarg"/, /did you mean "m7g.2xlarge"/, /valid: m7g.large/]),
+  config('vCPU off the ECS grid', { scenario: 'temporal-75wps' }, preset('temporal-75wps', (p) => (p.services.matching.vcpu = 0.3)), [/services.matching.vcpu/, /0.3 vCPU is not valid/, /steps of 0.125/]),
+  config('OpenSearch nodes uneven over zones', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.visibility.instances = 4)), [/4 OpenSearch nodes cannot spread evenly over 3 availability zones/, /multiple of 3/]),
+  config('unknown fleet state in config', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.fleet = 'off')), [/benchmark.fleet/, /valid fleet states: running, parked, external/]),
+  config('unknown fleet state on the command line', { scenario: 'temporal-150wps', fleet: 'zero' }, undefined, [/fleet "zero" is not valid/, /valid: running, parked, external/]),
+  config('fleet given for a FOLIO phase', { scenario: 'test12', fleet: 'parked' }, undefined, [/fleet applies to Temporal scenarios only; "test12" is a FOLIO phase \(valid: no fleet, or a Temporal preset: temporal-/]),
+  config('ramp-up as long as the run', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.rampUp = '5m')), [/ramp-up 5m is not shorter than the run \(5m\) \(valid: a ramp-up shorter than the run\)/]),
+  config('DSQL connection rate above the service limit', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.clusterLimitPerSecond = 150)), [/at most 100 new connections\/s/, /valid: 1-100/]),
+  config('envName too long for the OpenSearch domain', { scenario: 'temporal-150wps', envName: 'perf-team-twelve' }, undefined, [/envName "perf-team-twelve"/, /longer than 28 characters/, /at most 8 characters/]),
+  config('two roles on one port', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.ports.matching.grpc = 7234)), [/port 7234 is used twice/]),
+  config('CPU alarm threshold above 100%', { scenario: 'test10' }, editedCatalog((c) => (c.folio.environment.observability.alarms.cpuHigh.percent = 150)), [/folio.environment.observability.alarms.cpuHigh.percent: 150% is not valid \(valid: above 0, at most 100\)/]),
+  config('alarm period of zero minutes', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.observability.alarms.tasksBelowDesired.minutes = 0)), [/tasksBelowDesired.minutes: 0 minutes is not valid \(valid: 1-1440\)/]),
+  config('alarm address that is not an email', { scenario: 'test10' }, editedCatalog((c) => (c.folio.environment.observability.alarmEmails = ['perf-team'])), [/"perf-team" is not an email address/]),
+  config('misspelled alarm setting', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.observability.alarms.occConflicts = { perMinut: 100, minutes: 3 })), [/unknown field "perMinut" \(did you mean "perMinute"\?\); valid: perMinute, minutes/]),
+  config('alarm setting left out', { scenario: 'test10' }, editedCatalog((c) => delete c.folio.environment.observability.alarms.cpuHigh.minutes), [/observability.alarms.cpuHigh.minutes: missing field "minutes" \(valid: number\)/]),
+  config('duration that Go cannot parse', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.duration = '5 minutes')), [/"5 minutes" is not a duration/, /e.g. 30s, 55m/]),
+  // `cdk synth` itself: bin/app.ts in its own process, context as the CDK CLI passes it.
+  synth('synth: no scenario', {}, [/^error: no scenario given: pass -c scenario=<name>; valid: baseline, /]),
+  synth('synth: a misspelled scenario', { scenario: 'test-12' }, [/^error: unknown scenario "test-12" \(did you mean "test12"\?\); valid: /]),
+  synth('synth: a misspelled context key', { scenario: 'test1', envNmae: 'x' }, [/^error: unknown context key "envNmae" \(did you mean "envName"\?\)/, /valid: scenario, envName/]),
+  synth('synth: a bad fleet state', { scenario: 'temporal-150wps', fleet: 'stopped' }, [/^error: fleet "stopped" is not valid \(valid: running, parked, external\)$/m]),
+  // The report command's time window.
+  reportWindowRow('report: no window', {}, [/^error: no time window given; valid: --start <time> --end <time>, --last <duration> or --run <file>$/]),
+  reportWindowRow('report: two ways at once', { last: '1h', start: '2026-11-20T10:00:00Z' }, [/^error: --start\/--end and --last cannot be combined; valid: /]),
+  reportWindowRow('report: start without end', { start: '2026-11-20T10:00:00Z' }, [/^error: --start and --end go together/]),
+  reportWindowRow('report: time without a zone', { start: '2026-11-20T10:00:00', end: '2026-11-20T11:00:00Z' }, [/^error: --start "2026-11-20T10:00:00" is not a time \(valid: ISO 8601 with a zone/]),
+  reportWindowRow('report: end before start', { start: '2026-11-20T11:00:00Z', end: '2026-11-20T10:00:00Z' }, [/^error: the window ends \(2026-11-20T10:00:00.000Z\) before it starts \(2026-11-20T11:00:00.000Z\)/]),
+  reportWindowRow('report: end in the future', { start: '2026-11-20T11:00:00Z', end: '2026-11-21T10:00:00Z' }, [/^error: --end 2026-11-21T10:00:00.000Z is in the future; valid: a time up to now$/]),
+  reportWindowRow('report: bad duration', { last: '5 minutes' }, [/^error: --last "5 minutes" is not a duration \(valid: a whole number above 0 with s, m or h/]),
+  reportWindowRow('report: zero duration', { last: '0m' }, [/^error: --last "0m" is not a duration/]),
+  reportWindowRow('report: period not a multiple of 60', { last: '1h', period: '90' }, [/^error: --period "90" is not valid \(valid: seconds, a multiple of 60\)$/]),
+  reportWindowRow('report: period finer than kept', { start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z', period: '60' }, [/^error: --period 60 is finer than CloudWatch keeps for a window 50 days old \(valid: 300 or a multiple of it\)$/]),
+  reportWindowRow('report: window older than retention', { start: '2024-01-01T10:00:00Z', end: '2024-01-01T12:00:00Z' }, [/^error: the window starts \d+ days ago; CloudWatch keeps metrics for 455 days/]),
+  reportWindowRow('report: workflows not a count', { last: '1h', workflows: '4.5e4' }, [/^error: --workflows "4.5e4" is not valid \(valid: a whole number above 0\)$/]),
+  reportWindowRow('report: run file missing', { run: join(work, 'nope.json') }, [/^error: --run .*nope.json: ENOENT.* \(valid: the JSON file that bench run writes\)$/]),
+  reportWindowRow('report: run file not JSON', { run: file('bad.json', '{') }, [/^error: --run .*bad.json: .*JSON.* \(valid: the JSON file that bench run writes\)$/]),
+  reportWindowRow('report: run file without an end', { run: file('noend.json', JSON.stringify({ scenario: 'test10', start: '2026-11-20T10:00:00Z' })) }, [/^error: --run .*noend.json: end: .* \(valid: \{scenario, start, end, workflowsCompleted\?\}\)$/]),
+  reportWindowRow('report: run of another scenario', { run: file('other.json', JSON.stringify({ scenario: 'test11', start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' })) }, [/^error: --run .*other.json records scenario "test11", not "test10"/]),
+  // The companion commands' arguments, each command in its own process.
+  command('report: misspelled scenario', 'report.ts', ['--scenario', 'tset10', '--last', '1h'], [/^error: unknown scenario "tset10" \(did you mean "test10"\?\); valid: baseline, test1, /]),
+  command('report: a duration in words', 'report.ts', ['--scenario', 'test10', '--last', '1 hour'], [/^error: --last "1 hour" is not a duration \(valid: /]),
+  command('report: one file to compare', 'report.ts', ['--compare', 'only-one.json'], [/^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/]),
+  command('plan: no target scenario', 'plan.ts', ['--from', 'test11'], [/^error: required option '--to <scenario>' not specified$/]),
+  command('plan: misspelled scenario', 'plan.ts', ['--from', 'test11', '--to', 'tset12'], [/^error: unknown scenario "tset12" \(did you mean "test12"\?\); valid: baseline, /]),
+  command('plan: two families', 'plan.ts', ['--from', 'test11', '--to', 'temporal-150wps'], [/^error: "test11" is a FOLIO phase and "temporal-150wps" a Temporal preset: a plan compares two scenarios of one family \(valid: two FOLIO phases, or two Temporal presets\)$/]),
+  command('cost: no scenario', 'cost.ts', [], [/^error: no scenario given: pass --scenario <name> \(or --refresh-prices\)$/]),
+  command('cost: a rate that is not a number', 'cost.ts', ['--scenario', 'temporal-150wps', '--tx-rate', 'fast'], [/^error: --tx-rate "fast" is not valid \(valid: a number from 0 to 1000000\)$/]),
+  command('cost: more than 24 hours a day', 'cost.ts', ['--scenario', 'temporal-150wps', '--load-hours', '25'], [/^error: --load-hours "25" is not valid \(valid: a number from 0 to 24\)$/]),
+  command('cost: a Temporal option for a FOLIO phase', 'cost.ts', ['--scenario', 'test10', '--tx-rate', '5'], [/^error: --tx-rate does not apply to test10 \(a FOLIO phase; valid here: --observed-acu\)$/]),
+  command('cost: a report that does not exist', 'cost.ts', ['--scenario', 'test10', '--report', 'no-such.json'], [/^error: no-such.json: ENOENT: no such file or directory, open 'no-such.json' \(valid: a report.json written by the report command\)$/]),
+  command('capacity: a FOLIO phase', 'capacity.ts', ['--scenario', 'test3'], [/^error: capacity plans ECS capacity pools; "test3" is a FOLIO phase with none \(valid: a Temporal preset\)$/]),
+  command('bench: zero workers', 'bench.ts', ['up', '--scenario', 'temporal-150wps', '--workers', '0'], [/^error: --workers "0" is not valid \(valid: a whole number from 1 to 200\)$/]),
+  command('bench: a timeout in words', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'], [/^error: --timeout "soon" is not valid \(valid: a duration such as 90s, 5m or 1h, at least 1 s\)$/]),
+  command('bench: a rate of zero', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--rate', '0'], [/^error: --rate "0" is not valid \(valid: a whole number of workflows per second from 1 to 100000\)$/]),
+  command('bench: ramp-up longer than the run', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--ramp-up', '10m'], [/^error: --ramp-up 10m is not shorter than --duration 5m \(valid: a ramp-up shorter than the run\)$/]),
+];
+
+describe('bad input: non-zero exit, one line naming the value and what is valid, no stack trace', () => {
+  test.concurrent.each(BAD_INPUTS.map((row) => [row.name, row] as const))(
+    '%s',
+    async (_, row) => {
+      const { status, stderr } = await row.run();
+      expect({ status, stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/^error: [^\n]+\n$/) });
+      expect(stderr).not.toMatch(/^\s+at /m);
+      const line = stderr.slice(0, -1);
+      for (const part of row.expected) expect(line).toMatch(part);
+    },
+    30_000,
+  );
+
+  test('covers at least 20 distinct cases', () => {
+    expect(new Set(BAD_INPUTS.map((r) => r.name)).size).toBe(BAD_INPUTS.length);
+    expect(BAD_INPUTS.length).toBeGreaterThanOrEqual(20);
+  });
+});
