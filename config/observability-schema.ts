@@ -23,7 +23,7 @@ const names = z.strictObject({
   dashboard: physicalName(/^[A-Za-z0-9_-]{1,255}$/, 'dashboard name (A-Z, a-z, 0-9, _, -)'),
   alarmTopic: physicalName(/^[A-Za-z0-9_-]{1,256}$/, 'SNS topic name (A-Z, a-z, 0-9, _, -)'),
 });
-const alarmEmails = z.array(z.email({ error: (iss) => `"${String(iss.input)}" is not an email address` })).readonly();
+const alarmEmails = z.array(z.email({ error: (iss) => `"${String(iss.input)}" is not an email address (valid: name@domain)` })).readonly();
 
 export const folioObservabilitySchema = z.strictObject({
   ...names.shape,

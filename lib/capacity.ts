@@ -173,7 +173,10 @@ function describeShortfall(spec: PoolSpec, cap: InstanceCapacity, during: string
   const task = all.find((s) => s.name === name)!.task;
   const limit = [...p.blockedBy.entries()].sort((a, b) => b[1] - a[1])[0][0];
   const slots = `${cap.tasks} awsvpc tasks each ${spec.trunking ? 'with' : 'without'} ENI trunking`;
-  const fix = smallest === undefined ? 'no number of these instances fits' : `the smallest ${spec.pool} pool that fits is ${smallest} instances`;
+  const fix =
+    smallest === undefined
+      ? `no number of these instances fits (valid: tasks of at most ${cap.cpu / 1024} vCPU and ${cap.memoryMiB} MiB, or a larger instance type)`
+      : `the smallest ${spec.pool} pool that fits is ${smallest} instances`;
   return (
     `${name}: ${missing} task(s) of ${task.cpu / 1024} vCPU / ${task.memoryMiB} MiB do not fit during ${during} on ` +
     `${spec.pool} (${spec.instances} × ${spec.instanceTypeName}: ${cap.cpu / 1024} vCPU, ${cap.memoryMiB} MiB, ${slots}); ` +
