@@ -33,7 +33,7 @@ interface Run {
 
 /** A linter run in the background, so that cfn-lint and checkov share the suite's wall time. */
 function run(tool: string, args: readonly string[]): Promise<Run> {
-  if (!existsSync(tool)) return Promise.reject(new Error(`${tool} is not installed: run \`npm run setup\` (creates .venv)`));
+  if (!existsSync(tool)) return Promise.reject(new Error(`${tool} is not installed: run \`npm run setup\` (creates .venv and .venv-checkov)`));
   return new Promise((resolve, reject) => {
     const child = spawn(tool, args);
     const out: Buffer[] = [];
