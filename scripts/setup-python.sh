@@ -17,7 +17,10 @@ venv() {
   fi
 }
 
-venv .venv requirements-dev.txt
-venv .venv-checkov requirements-checkov.txt
+# Side by side: each install waits on downloads as much as on the CPU.
+venv .venv requirements-dev.txt & dev=$!
+venv .venv-checkov requirements-checkov.txt & checkov=$!
+wait "$dev"
+wait "$checkov"
 .venv/bin/cfn-lint --version
 .venv-checkov/bin/checkov --version
