@@ -69,10 +69,9 @@ async function main(o: Options): Promise<number> {
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
   const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
   const folioOnly = { '--observed-acu': o.observedAcu };
-  const misplaced = Object.entries(scenario.family === 'folio' ? temporalOnly : folioOnly).find(([, v]) => v !== undefined);
-  if (misplaced) throw new ConfigError(
-      `${misplaced[0]} does not apply to ${scenario.name} (a ${scenario.family === 'folio' ? 'FOLIO phase' : 'Temporal preset'}; valid here: ${Object.keys(scenario.family === 'folio' ? folioOnly : temporalOnly).join(', ')})`,
-    );
+  const [kind, own, other] = scenario.family === 'folio' ? ['FOLIO phase', folioOnly, temporalOnly] : ['Temporal preset', temporalOnly, folioOnly];
+  const misplaced = Object.entries(other).find(([, v]) => v !== undefined);
+  if (misplaced) throw new ConfigError(`${misplaced[0]} does not apply to ${scenario.name} (a ${kind}; valid here: ${Object.keys(own).join(', ')})`);
 
   let transactionsPerSecond = numberOption('--tx-rate', o.txRate, { min: 0, max: 1_000_000 });
   let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });

@@ -40,7 +40,7 @@ export type CheckovSkip = z.infer<typeof checkovSkipsSchema>[number];
 export class CheckovSkips implements IAspect {
   private readonly byPath = new Map<string, CheckovSkip[]>();
 
-  constructor(readonly skips: readonly CheckovSkip[] = loadCheckovSkips()) {
+  constructor(skips: readonly CheckovSkip[] = loadCheckovSkips()) {
     for (const skip of skips) for (const path of skip.resources) this.byPath.set(path, [...(this.byPath.get(path) ?? []), skip]);
   }
 

@@ -88,7 +88,15 @@ const reportWindowRow = (name: string, options: WindowOptions, expected: RegExp[
   run: () => inProcess(() => runCommand(async () => void reportWindow(options, 'test10', NOW))),
   expected,
 });
-const synth = (name: string, context: Record<string, unknown>, expected: RegExp[]): BadInput => ({ name, run: () => runApp(context), expected });
+const synth = (name: string, context: Record<string, unknown>, expected: RegExp[]): BadInput => ({
+  name,
+  run: async () => {
+    const r = await runApp(context);
+    rmSync(r.outdir, { recursive: true, force: true });
+    return r;
+  },
+  expected,
+});
 const command = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCli(script, args), expected });
 
 const BAD_INPUTS: readonly BadInput[] = [

@@ -14,20 +14,22 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-const run = promisify(execFile);
+const execTsx = promisify(execFile);
 
-/** Runs a bin/ command as a user would (through tsx), with test credentials. */
-export async function runCli(script: string, args: readonly string[]): Promise<CliResult> {
+/** A bin/ script through tsx, its exit status and output (a non-zero exit is a result, not an error). */
+async function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   try {
-    const r = await run(TSX, [join(ROOT, 'bin', script), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    });
+    const r = await execTsx(TSX, [join(ROOT, 'bin', script), ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
     return { status: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e: any) {
     if (typeof e.code !== 'number') throw e;
     return { status: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** Runs a bin/ command as a user would (through tsx), with test credentials. */
+export function runCli(script: string, args: readonly string[]): Promise<CliResult> {
+  return runScript(script, args, { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
 }
 
 /** The environment `cdk synth` gives the app here: no AWS credentials, no instance metadata. */
@@ -49,11 +51,5 @@ export function hermeticEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export async function runApp(context: Record<string, unknown>): Promise<CliResult & { outdir: string }> {
   const outdir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
   const env = hermeticEnv({ CDK_CONTEXT_JSON: JSON.stringify({ ...CLI_CONTEXT, ...context }), CDK_OUTDIR: outdir });
-  try {
-    const r = await run(TSX, [join(ROOT, 'bin/app.ts')], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-    return { status: 0, stdout: r.stdout, stderr: r.stderr, outdir };
-  } catch (e: any) {
-    if (typeof e.code !== 'number') throw e;
-    return { status: e.code, stdout: e.stdout, stderr: e.stderr, outdir };
-  }
+  return { ...(await runScript('app.ts', [], env)), outdir };
 }

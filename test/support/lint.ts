@@ -54,9 +54,9 @@ async function checkov(files: readonly string[]): Promise<{ summary: Record<stri
   return JSON.parse(r.stdout);
 }
 
-/** A copy of `template` with one resource changed by `edit`: the linters' negative controls. */
-function broken(template: string, file: string, edit: (resources: Record<string, any>) => void): string {
-  const bad = JSON.parse(readFileSync(template, 'utf8'));
+/** A copy of `template` with one resource changed by `edit`, written to `file`: the linters' negative controls. */
+function broken(template: Record<string, any>, file: string, edit: (resources: Record<string, any>) => void): string {
+  const bad = structuredClone(template);
   edit(bad.Resources);
   writeFileSync(file, JSON.stringify(bad));
   return file;
@@ -81,19 +81,20 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
   });
 
   // Each family's VPC, with a misspelled property (cfn-lint) and its flow-log group without its key (checkov).
+  const first = JSON.parse(readFileSync(assemblies[0].template, 'utf8'));
   const vpcOf = (resources: Record<string, any>) => Object.values(resources).find((r) => r.Type === 'AWS::EC2::VPC')!;
-  const flowLogGroupOf = (resources: Record<string, any>) =>
-    Object.entries(resources).find(([, r]) => r.Type === 'AWS::Logs::LogGroup' && r.Metadata?.['aws:cdk:path']?.endsWith('/RejectedTrafficLogs/Resource'))!;
+  const [flowLogGroupId] = Object.entries(first.Resources as Record<string, any>).find(
+    ([, r]) => r.Type === 'AWS::Logs::LogGroup' && r.Metadata?.['aws:cdk:path']?.endsWith('/RejectedTrafficLogs/Resource'),
+  )!;
   const templates = assemblies.flatMap((a) => a.templates);
   const lints = {
     cfnLint: cfnLint(templates),
     checkov: checkov(templates),
-    cfnLintBroken: cfnLint([broken(assemblies[0].template, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true))]),
-    checkovBroken: checkov([broken(assemblies[0].template, join(work, 'bad-checkov.template.json'), (r) => delete flowLogGroupOf(r)[1].Properties.KmsKeyId)]),
+    cfnLintBroken: cfnLint([broken(first, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true))]),
+    checkovBroken: checkov([broken(first, join(work, 'bad-checkov.template.json'), (r) => delete r[flowLogGroupId].Properties.KmsKeyId)]),
   };
   // Awaited by the tests below; a rejection nobody awaited yet must not crash the worker.
   for (const p of Object.values(lints)) p.catch(() => undefined);
-  const brokenFlowLogGroup = flowLogGroupOf(JSON.parse(readFileSync(assemblies[0].template, 'utf8')).Resources)[0];
 
   const reports = () =>
     assemblies.map((a) => ({ context: a.context, plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[] }));
@@ -148,6 +149,6 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
 
   test('checkov is able to fail', async () => {
     const { results } = await lints.checkovBroken;
-    expect(results.failed_checks.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${brokenFlowLogGroup}`]);
+    expect(results.failed_checks.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${flowLogGroupId}`]);
   }, 180_000);
 }
