@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Real servers, built and started by their own suite: npm run test:integration.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
   transform: { '^.+\\.tsx?$': ['@swc/jest'] },
   // The built-in CloudFormation validation engine costs seconds per process; the unit tests
   // turn it off and test/lint/templates.test.ts runs it over every scenario instead.

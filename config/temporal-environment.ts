@@ -42,8 +42,11 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     tls: true,
     iamAuth: true,
     pool: { maxConns: 50, maxIdleConns: 50, maxConnLifetime: '55m', maxConnIdleTime: '0s' },
-    // Per server task: new connections per second and burst, under DSQL's cluster-wide
-    // 100/s (not configurable) and 1,000 burst.
+    // Aurora DSQL takes at most 100 new connections/s per cluster. The plugin limits them one
+    // of two ways, never both: per task (connectionRateLimits, the seed's 8/6/4/2) or across
+    // the cluster through a DynamoDB counter (distributedRateLimiter). Per task, 150 wps's 20
+    // tasks could open 120/s together, so the cluster-wide limiter is on and the per-task
+    // rates apply only when it is turned off (config refuses them where they add up past 100/s).
     connectionRateLimits: {
       history: { perSecond: 8, burst: 40 },
       matching: { perSecond: 6, burst: 30 },
@@ -51,7 +54,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
       worker: { perSecond: 2, burst: 10 },
     },
     distributedRateLimiter: { enabled: true, clusterLimitPerSecond: 100 },
-    schema: { name: 'dsql/v12/temporal', version: '1.12' },
+    schema: { name: 'dsql/temporal', version: '1.1' },
   },
   membershipMaxJoinDuration: '120s',
   // The one-shot schema task (temporal-dsql-tool) that runs on each deploy that needs it.

@@ -25,7 +25,7 @@ const BENCHMARK_DYNAMIC_CONFIG = {
 };
 
 const VISIBILITY = { instanceType: 'm6g.large.search', instances: 3, volumeGiB: 50 };
-const WORKLOAD = { workflowType: 'simple', namespace: 'benchmark', duration: '5m', rampUp: '30s' };
+const WORKLOAD = { workflowType: 'simple' as const, namespace: 'benchmark', duration: '5m', rampUp: '30s' };
 
 export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
   {

@@ -3,6 +3,7 @@ import { planPool, temporalPoolSpecs } from '../lib/capacity';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
 import { account, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+import { TEMPORAL_ROLES } from './temporal-roles';
 export { TEMPORAL_ROLES, type TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
 import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
@@ -12,6 +13,9 @@ import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-d
  * Field rules live on the fields; rules across fields (dynamic-config keys, instance types,
  * capacity) live in checkTemporal, which the catalog schema runs.
  */
+
+/** Aurora DSQL's cluster-wide rate of new connections: a fixed quota, not configurable. */
+export const DSQL_CONNECTIONS_PER_SECOND = 100;
 
 const port = z.number().int().min(1024).max(65535);
 function taskSize() {
@@ -58,7 +62,8 @@ export const temporalEnvironmentSchema = z.strictObject({
     numHistoryShards: z.number().int().min(1).max(65536),
     pluginName: z.literal('dsql'),
     databaseName: z.literal('postgres', { error: 'Aurora DSQL has one database: "postgres"' }),
-    user: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database role'),
+    // The DSQL plugin connects as admin whatever the YAML says (test/fixtures/dsql-fork).
+    user: z.literal('admin', { error: 'the DSQL plugin always connects as the built-in admin role (valid: "admin")' }),
     port: z.literal(5432, { error: 'Aurora DSQL listens on 5432 only' }),
     tls: z.literal(true, { error: 'Aurora DSQL requires TLS (valid: true)' }),
     iamAuth: z.literal(true, { error: 'Aurora DSQL authenticates with IAM only (valid: true)' }),
@@ -73,8 +78,9 @@ export const temporalEnvironmentSchema = z.strictObject({
     connectionRateLimits: roleRecord(z.strictObject({ perSecond: z.number().int().min(1).max(100), burst: z.number().int().min(1).max(1000) })),
     distributedRateLimiter: z.strictObject({
       enabled: z.boolean(),
-      clusterLimitPerSecond: z.number().int().min(1).max(100, { error: 'Aurora DSQL accepts at most 100 new connections/s per cluster (valid: 1-100)' }),
+      clusterLimitPerSecond: z.number().int().min(1).max(DSQL_CONNECTIONS_PER_SECOND, { error: `Aurora DSQL accepts at most ${DSQL_CONNECTIONS_PER_SECOND} new connections/s per cluster (valid: 1-${DSQL_CONNECTIONS_PER_SECOND})` }),
     }),
+    // The server image's temporal-dsql-tool: its embedded schema and version (test/fixtures/dsql-fork).
     schema: z.strictObject({ name: z.string().min(1), version: z.string().regex(/^\d+\.\d+$/) }),
   }),
   membershipMaxJoinDuration: goDuration,
@@ -93,6 +99,9 @@ export const temporalEnvironmentSchema = z.strictObject({
 
 const serviceSize = z.strictObject({ replicas: z.number().int().min(1).max(200), ...taskSize() });
 const dynamicValue = z.union([z.number(), z.boolean(), z.string()]);
+
+/** The workflow types the benchmark program registers (benchmark/internal/workflows). */
+export const BENCHMARK_WORKFLOW_TYPES = ['simple', 'multi-activity'] as const;
 
 export const FLEET_STATES = ['running', 'parked', 'external'] as const;
 export type FleetState = (typeof FLEET_STATES)[number];
@@ -122,7 +131,7 @@ export const temporalScenarioSchema = z.strictObject({
     targetRate: z.number().int().min(1).max(100000),
     duration: goDuration,
     rampUp: goDuration,
-    workflowType: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/),
+    workflowType: z.enum(BENCHMARK_WORKFLOW_TYPES, { error: `valid workflow types: ${BENCHMARK_WORKFLOW_TYPES.join(', ')} (the benchmark program's, benchmark/internal/workflows)` }),
     namespace: physicalName(/^[a-z][a-z0-9-]{0,63}$/, 'Temporal namespace'),
   }),
   recorded: z
@@ -174,6 +183,20 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
       issue(at('benchmark', 'rampUp'), `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration}) (valid: a ramp-up shorter than the run)`, s.benchmark.rampUp);
   });
   if (problems) return;
+
+  // Without the cluster-wide limiter each task limits itself: the sum must fit DSQL's 100/s.
+  const p = env.persistence;
+  if (!p.distributedRateLimiter.enabled)
+    t.scenarios.forEach((s, si) => {
+      const parts = TEMPORAL_ROLES.map((role) => ({ role, replicas: s.services[role].replicas, perSecond: p.connectionRateLimits[role].perSecond }));
+      const total = parts.reduce((sum, x) => sum + x.replicas * x.perSecond, 0);
+      if (total > DSQL_CONNECTIONS_PER_SECOND)
+        issue(
+          ['scenarios', si, 'services'],
+          `with persistence.distributedRateLimiter off, ${s.name}'s tasks may open ${total} connections/s together (${parts.map((x) => `${x.role} ${x.replicas} × ${x.perSecond}`).join(', ')}), over Aurora DSQL's ${DSQL_CONNECTIONS_PER_SECOND}/s per cluster; lower persistence.connectionRateLimits or turn the distributed limiter on`,
+          total,
+        );
+    });
 
   // Capacity last: it needs known instance types.
   t.scenarios.forEach((s, si) => {

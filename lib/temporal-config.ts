@@ -110,6 +110,15 @@ export function serverEnvironment(
 ): Record<string, string> {
   const p = env.persistence;
   const limit = p.connectionRateLimits[role];
+  // The plugin runs one limiter: the DynamoDB one when enabled (then the per-task variables
+  // are never read), else the per-task one. Render only the variables it will read.
+  const limiter: Record<string, string> = p.distributedRateLimiter.enabled
+    ? {
+        DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
+        DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: rateLimiterTable,
+        DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: String(p.distributedRateLimiter.clusterLimitPerSecond),
+      }
+    : { DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) };
   return {
     TEMPORAL_SERVICE: role,
     TEMPORAL_STATIC_CONFIG: files.staticConfig,
@@ -117,23 +126,46 @@ export function serverEnvironment(
     AWS_REGION: env.region,
     // Credentials come from the task role only, never from the instance.
     AWS_EC2_METADATA_DISABLED: 'true',
-    DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond),
-    DSQL_CONNECTION_BURST_LIMIT: String(limit.burst),
-    DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: String(p.distributedRateLimiter.enabled),
-    DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: rateLimiterTable,
-    DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: String(p.distributedRateLimiter.clusterLimitPerSecond),
+    ...limiter,
+  };
+}
+
+/** The two modes of the benchmark program (benchmark/, one per process). */
+export type BenchmarkMode = 'worker' | 'generator';
+
+/**
+ * The benchmark program's environment for one mode: its whole contract with the stack
+ * (benchmark/internal/config lists every variable it reads). `bench run` overrides the
+ * generator's rate, duration and ramp-up per run.
+ */
+export function benchmarkEnvironment(preset: TemporalPreset, mode: BenchmarkMode, o: { frontendAddress: string; metricsPort: number }): Record<string, string> {
+  const b = preset.benchmark;
+  const common = {
+    TEMPORAL_ADDRESS: o.frontendAddress,
+    BENCHMARK_NAMESPACE: b.namespace,
+    BENCHMARK_WORKFLOW_TYPE: b.workflowType,
+    PROMETHEUS_ENDPOINT: `0.0.0.0:${o.metricsPort}`,
+  };
+  if (mode === 'worker') return { ...common, BENCHMARK_WORKER_ONLY: 'true' };
+  return {
+    ...common,
+    BENCHMARK_GENERATOR_ONLY: 'true',
+    BENCHMARK_TARGET_RATE: String(b.targetRate),
+    BENCHMARK_DURATION: b.duration,
+    BENCHMARK_RAMP_UP: b.rampUp,
   };
 }
 
 /**
  * The server container's command: take the task's IP from the ECS task metadata endpoint as
  * the membership broadcast address (ringpop dials peers on it), write both config files,
- * then start one role. Needs only a POSIX shell, sed and wget (busybox in the Alpine image).
+ * then start one role. Needs only a POSIX shell, tr, grep, cut, sed and wget (busybox in the Alpine image).
  */
 export function startCommand(): string {
   return [
     'set -eu',
-    `ip=$(wget -qO- "$ECS_CONTAINER_METADATA_URI_V4/task" | sed -n 's/.*"IPv4Addresses":\\["\\([0-9.]*\\)".*/\\1/p' | head -n1)`,
+    // Whitespace is dropped first: the address is found in compact and indented JSON alike.
+    `ip=$(wget -qO- "$ECS_CONTAINER_METADATA_URI_V4/task" | tr -d ' \\t\\r\\n' | grep -o '"IPv4Addresses":\\["[0-9.]*"' | head -n1 | cut -d'"' -f4)`,
     '[ -n "$ip" ] || { echo "no IPv4 address in the task metadata" >&2; exit 1; }',
     `mkdir -p ${CONFIG_DIR}`,
     `printf '%s\\n' "$TEMPORAL_STATIC_CONFIG" | sed "s/${TASK_IP_PLACEHOLDER}/$ip/" > ${CONFIG_DIR}/config.yaml`,
@@ -143,9 +175,11 @@ export function startCommand(): string {
 }
 
 /**
- * The one-shot schema task's command. On the first deploy it creates the DSQL schema and the
- * visibility index; later runs bring the DSQL schema up to the image's version.
- * temporal-dsql-tool reads SQL_HOST, SQL_PORT, SQL_USER, SQL_DATABASE and AWS_REGION.
+ * The one-shot schema task's command. On the first deploy it creates the DSQL schema straight
+ * at the image's version (the fork's own 1.0 -> 1.1 update does not parse) and the visibility
+ * index; later runs bring the DSQL schema up to the image's version ("found zero updates"
+ * when it is current). temporal-dsql-tool reads SQL_HOST, SQL_PORT, SQL_USER, SQL_DATABASE
+ * and AWS_REGION.
  */
 export function schemaCommand(env: TemporalEnvironment): string {
   const s = env.persistence.schema;

@@ -14,7 +14,7 @@ import { ServiceNetwork } from './constructs/service-network';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { containerImage } from './images';
 import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './physical-names';
-import { dynamicConfig, schemaCommand, serverEnvironment, startCommand, staticConfig } from './temporal-config';
+import { type BenchmarkMode, benchmarkEnvironment, dynamicConfig, schemaCommand, serverEnvironment, startCommand, staticConfig } from './temporal-config';
 
 export interface TemporalDsqlStackProps extends StackProps {
   readonly scenario: TemporalScenario;
@@ -109,7 +109,7 @@ export class TemporalDsqlStack extends Stack {
       assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
       description: 'Temporal servers: DSQL connect, rate-limiter counter, visibility index, metrics',
     });
-    this.dsql.grantConnect(taskRole);
+    this.dsql.grantConnectAdmin(taskRole);
     this.limiter.grantCount(taskRole);
     this.visibility.grantReadWrite(taskRole);
     const executionRole = new iam.Role(this, 'ExecutionRole', {
@@ -183,6 +183,9 @@ export class TemporalDsqlStack extends Stack {
       });
       this.prometheus.addCollector(svc.taskDefinition, temporalServiceName(role), e.ports.metrics, svc.logGroup);
       svc.service.node.addDependency(previous);
+      // Every new DSQL connection first takes a slot in the limiter table; a DynamoDB error
+      // fails the connection, so the table and the route to it come before any server.
+      svc.service.node.addDependency(this.limiter, this.network.dynamoDbEndpoint);
       previous = svc.service;
       services[role] = svc;
     }
@@ -195,11 +198,7 @@ export class TemporalDsqlStack extends Stack {
       description: 'Benchmark workers and load generator: metrics only',
     });
     const benchImage = containerImage(this, 'BenchmarkImage', e.images.benchmark);
-    const benchEnv = {
-      TEMPORAL_ADDRESS: frontendAddress,
-      BENCHMARK_NAMESPACE: bench.namespace,
-      BENCHMARK_WORKFLOW_TYPE: bench.workflowType,
-    };
+    const benchEnv = (mode: BenchmarkMode) => benchmarkEnvironment(preset, mode, { frontendAddress, metricsPort: e.ports.metrics });
     this.benchmarkWorker = new EcsService(this, 'BenchmarkWorker', {
       cluster,
       capacityProvider: this.capacity.benchmark,
@@ -213,7 +212,7 @@ export class TemporalDsqlStack extends Stack {
       desiredCount: scenario.fleet === 'running' ? bench.workers.replicas : scenario.fleet === 'parked' ? 0 : undefined,
       deployment: rollingDeployment(bench.workers.replicas, e.deployment.minimumHealthyPercent, e.deployment.maximumPercent),
       ports: { metrics: e.ports.metrics },
-      environment: { ...benchEnv, BENCHMARK_WORKER_ONLY: 'true', PROMETHEUS_ENDPOINT: `0.0.0.0:${e.ports.metrics}` },
+      environment: benchEnv('worker'),
       logRetention: retention,
     });
     this.prometheus.addCollector(this.benchmarkWorker.taskDefinition, BENCHMARK_WORKER_SERVICE, e.ports.metrics, this.benchmarkWorker.logGroup);
@@ -228,16 +227,10 @@ export class TemporalDsqlStack extends Stack {
     });
     this.generator.addContainer('Generator', {
       image: benchImage,
-      environment: {
-        ...benchEnv,
-        BENCHMARK_GENERATOR_ONLY: 'true',
-        BENCHMARK_TARGET_RATE: String(bench.targetRate),
-        BENCHMARK_DURATION: bench.duration,
-        BENCHMARK_RAMP_UP: bench.rampUp,
-        BENCHMARK_WORKER_COUNT: String(bench.workers.replicas),
-      },
+      environment: benchEnv('generator'),
       logging: ecs.LogDrivers.awsLogs({ logGroup: generatorLogs, streamPrefix: 'generator' }),
     });
+    this.prometheus.addCollector(this.generator, 'benchmark-generator', e.ports.metrics, generatorLogs);
 
     const out = (name: string, value: string, description?: string) => new CfnOutput(this, name, { value, description });
     out('Scenario', scenario.name, 'The preset this stack was last deployed with');

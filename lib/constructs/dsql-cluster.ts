@@ -39,13 +39,14 @@ export class DsqlCluster extends Construct {
   }
 
   /**
-   * IAM authentication to this cluster only: DbConnectAdmin for the built-in admin role that
-   * Temporal connects as, DbConnect for custom database roles.
+   * IAM authentication to this cluster only, as its built-in admin role: the role Temporal's
+   * DSQL plugin always connects as (it signs admin tokens; dsql:DbConnect, for custom
+   * database roles, would go unused).
    */
-  grantConnect(grantee: iam.IGrantable): iam.Grant {
+  grantConnectAdmin(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({
       grantee,
-      actions: ['dsql:DbConnect', 'dsql:DbConnectAdmin'],
+      actions: ['dsql:DbConnectAdmin'],
       resourceArns: [this.arn],
     });
   }

@@ -55,6 +55,11 @@ export class ServiceNetwork extends Construct {
     logRejectedTraffic(this.vpc);
   }
 
+  /** The DynamoDB gateway endpoint: the route by which tasks reach the rate-limiter table. */
+  get dynamoDbEndpoint(): ec2.GatewayVpcEndpoint {
+    return this.vpc.node.findChild('DynamoDB') as ec2.GatewayVpcEndpoint;
+  }
+
   get privateSubnets(): ec2.SubnetSelection {
     return { subnetGroupName: ServiceNetwork.PRIVATE_SUBNETS };
   }

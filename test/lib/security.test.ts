@@ -163,7 +163,7 @@ describe.each(templates.filter(([name]) => name.startsWith('temporal') && !name.
   test('DSQL connect: only the Temporal task role, only on the cluster ARN', () => {
     const connect = statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:')));
     expect(connect).toEqual([
-      expect.objectContaining({ roles: taskRole, actions: ['dsql:DbConnect', 'dsql:DbConnectAdmin'], resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }] }),
+      expect.objectContaining({ roles: taskRole, actions: ['dsql:DbConnectAdmin'], resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }] }),
     ]);
   });
 

@@ -170,19 +170,24 @@ describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
     expect(start.Command[0]).toContain('sed "s/__TASK_IP__/$ip/"');
   });
 
-  test('per-service connection rate limits and bursts, and the cluster-wide limiter at 100/s', () => {
-    const limits = { history: ['8', '40'], matching: ['6', '30'], frontend: ['4', '20'], worker: ['2', '10'] };
+  test('the cluster-wide limiter at 100/s, and none of the per-task variables the plugin would then ignore', () => {
     for (const role of TEMPORAL_ROLES) {
-      expect(containerEnv(json, `temporal-${role}`)).toMatchObject({
+      const rendered = containerEnv(json, `temporal-${role}`);
+      expect(rendered).toMatchObject({
         TEMPORAL_SERVICE: role,
-        DSQL_CONNECTION_RATE_LIMIT: limits[role][0],
-        DSQL_CONNECTION_BURST_LIMIT: limits[role][1],
         DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
         DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: `<${table}>`,
         DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: '100',
         AWS_EC2_METADATA_DISABLED: 'true',
       });
+      expect(rendered).not.toHaveProperty('DSQL_CONNECTION_RATE_LIMIT');
+      expect(rendered).not.toHaveProperty('DSQL_CONNECTION_BURST_LIMIT');
     }
+  });
+
+  test('every server starts after the limiter table and the DynamoDB route exist (a limiter error fails each connection)', () => {
+    const endpoint = logicalId(json, 'AWS::EC2::VPCEndpoint', 'Network/Vpc/DynamoDB/Resource');
+    for (const role of TEMPORAL_ROLES) expect(serviceOf(json, `temporal-${role}`).resource.DependsOn).toEqual(expect.arrayContaining([table, endpoint]));
   });
 
   test("every role's gRPC, membership and metrics ports, with a TCP health check", () => {
@@ -223,7 +228,7 @@ describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
       const s = statements(owners[0]).filter((st) => [st.Action].flat().some((a: string) => a.startsWith(prefix)));
       expect(s).toEqual([expect.objectContaining({ Resource: resource })]);
     }
-    expect(statements(withAction('dsql:')[0]).find((s) => String(s.Action).includes('dsql'))!.Action).toEqual(['dsql:DbConnect', 'dsql:DbConnectAdmin']);
+    expect(statements(withAction('dsql:')[0]).find((s) => String(s.Action).includes('dsql'))!.Action).toBe('dsql:DbConnectAdmin');
     expect(statements(withAction('dynamodb:')[0]).find((s) => String(s.Action).includes('dynamodb'))!.Action).toBe('dynamodb:UpdateItem');
   });
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './ports';
 
 /*
  * moto's server mode on a free loopback port (moto_server.py): a real AWS-API-compatible
@@ -13,17 +13,6 @@ const ROOT = join(__dirname, '../..');
 const PYTHON = join(ROOT, '.venv/bin/python');
 const MOTO_SERVER = join(__dirname, 'moto_server.py');
 export const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function waitForServer(url: string): Promise<void> {
   for (let i = 0; i < 100; i++) {

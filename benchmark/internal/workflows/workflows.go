@@ -1,0 +1,67 @@
+// Package workflows holds the workflow and activity types the benchmark runs. Their names
+// are the contract with the generator and the stack's BENCHMARK_WORKFLOW_TYPE.
+package workflows
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+const (
+	// Simple runs one activity: the shape of seed 000's benchmark.
+	Simple = "simple"
+	// MultiActivity runs its activities one after another: more history events and
+	// persistence writes per workflow.
+	MultiActivity = "multi-activity"
+	// EchoActivity is the only activity: it returns its input.
+	EchoActivity = "echo"
+)
+
+// Types lists the workflow types a user may pick.
+var Types = []string{Simple, MultiActivity}
+
+// Known says whether name is one of Types.
+func Known(name string) bool { return slices.Contains(Types, name) }
+
+// Args are the workflow arguments the generator passes for a type.
+func Args(workflowType string, activityCount int) []any {
+	if workflowType == MultiActivity {
+		return []any{activityCount}
+	}
+	return nil
+}
+
+func activityContext(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second})
+}
+
+// SimpleWorkflow executes one echo activity.
+func SimpleWorkflow(ctx workflow.Context) error {
+	return workflow.ExecuteActivity(activityContext(ctx), EchoActivity, "ping").Get(ctx, nil)
+}
+
+// MultiActivityWorkflow executes n echo activities in sequence.
+func MultiActivityWorkflow(ctx workflow.Context, n int) error {
+	ctx = activityContext(ctx)
+	for i := 0; i < n; i++ {
+		if err := workflow.ExecuteActivity(ctx, EchoActivity, i).Get(ctx, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Echo returns its input.
+func Echo(_ context.Context, in any) (any, error) { return in, nil }
+
+// Register puts every type on a worker under its contract name.
+func Register(r worker.Registry) {
+	r.RegisterWorkflowWithOptions(SimpleWorkflow, workflow.RegisterOptions{Name: Simple})
+	r.RegisterWorkflowWithOptions(MultiActivityWorkflow, workflow.RegisterOptions{Name: MultiActivity})
+	r.RegisterActivityWithOptions(Echo, activity.RegisterOptions{Name: EchoActivity})
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs and builds what the integration suite runs, idempotently:
+#   - PostgreSQL from the distribution's packages (server binaries, psql, pg_dump, pg_restore);
+#   - the upstream Temporal server and its SQL tool at TEMPORAL_SERVER_VERSION, from the Go
+#     module proxy, cached by version (about 3 minutes on 2 cores the first time);
+#   - the project's benchmark (benchmark/), rebuilt on every run (Go's cache makes it quick).
+# Build outputs go to $DB_BENCH_CACHE (default ~/.cache/db-bench-infra).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/integration.env
+cache="${DB_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/db-bench-infra}"
+export GOFLAGS=-buildvcs=false
+
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "setup-integration: installing PostgreSQL from the distribution's packages"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql postgresql-client >/dev/null
+  # The package starts a cluster of its own on 5432; the tests start theirs on free ports.
+  $sudo service postgresql stop >/dev/null 2>&1 || true
+fi
+command -v go >/dev/null || { echo "setup-integration: Go is not installed (https://go.dev/doc/install); it builds the Temporal server and the benchmark" >&2; exit 1; }
+
+server="$cache/temporal-server-$TEMPORAL_SERVER_VERSION"
+if [ ! -x "$server/temporal-server" ] || [ ! -x "$server/temporal-sql-tool" ] || [ ! -d "$server/source" ]; then
+  echo "setup-integration: building go.temporal.io/server@$TEMPORAL_SERVER_VERSION (cached in $server)"
+  tmp="$server.tmp"; rm -rf "$tmp"; mkdir -p "$tmp"
+  GOBIN="$tmp" go install "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" "go.temporal.io/server/cmd/tools/sql@$TEMPORAL_SERVER_VERSION"
+  mv "$tmp/server" "$tmp/temporal-server"; mv "$tmp/sql" "$tmp/temporal-sql-tool"
+  # The module's own files: its stock development config, which the benchmark ladder compares against.
+  ln -s "$(go env GOMODCACHE)/go.temporal.io/server@$TEMPORAL_SERVER_VERSION" "$tmp/source"
+  rm -rf "$server"; mv "$tmp" "$server"
+fi
+
+echo "setup-integration: building the benchmark (benchmark/)"
+(cd benchmark && go build -trimpath -o "$cache/benchmark/benchmark" .)
+echo "setup-integration: ready ($("$server/temporal-server" --version), $(ls -d /usr/lib/postgresql/*/bin | tail -n1))"

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { TemporalPreset } from '../../../config';
+import { type GeneratorResult, findResult } from '../../../lib/bench/run';
+import { type BenchmarkMode, benchmarkEnvironment } from '../../../lib/temporal-config';
+import { binaries } from './binaries';
+
+/*
+ * The project's benchmark program (benchmark/) run as the stack runs it: the environment
+ * benchmarkEnvironment() renders for its task definitions, with the per-run overrides that
+ * `bench run` passes to the generator.
+ */
+
+export interface Overrides {
+  readonly BENCHMARK_TARGET_RATE?: string;
+  readonly BENCHMARK_DURATION?: string;
+  readonly BENCHMARK_RAMP_UP?: string;
+  readonly BENCHMARK_WORKFLOW_TYPE?: string;
+}
+
+function environment(preset: TemporalPreset, mode: BenchmarkMode, frontendAddress: string, metricsPort: number, overrides: Overrides = {}) {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...benchmarkEnvironment(preset, mode, { frontendAddress, metricsPort }), ...overrides };
+}
+
+export interface Worker {
+  readonly process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function startWorker(preset: TemporalPreset, frontendAddress: string, metricsPort: number, overrides: Overrides = {}): Worker {
+  const child = spawn(binaries().benchmark, [], { env: environment(preset, 'worker', frontendAddress, metricsPort, overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  return {
+    process: child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+export interface GeneratorRun {
+  readonly exitCode: number | null;
+  /** stdout and stderr lines, as awslogs would hold them. */
+  readonly lines: string[];
+  /** The result as `bench run` reads it from those lines. */
+  readonly result: GeneratorResult | null;
+  /** The whole result JSON the generator printed (more fields than bench run keeps). */
+  readonly raw: Record<string, any> | null;
+}
+
+/** Runs the generator to its end (or kills it after timeoutMs) and reads its result. */
+export async function runGenerator(preset: TemporalPreset, frontendAddress: string, metricsPort: number, overrides: Overrides, timeoutMs: number): Promise<GeneratorRun> {
+  const child = spawn(binaries().benchmark, [], { env: environment(preset, 'generator', frontendAddress, metricsPort, overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  clearTimeout(timer);
+  const lines = `${stderr}${stdout}`.split('\n');
+  const start = stdout.indexOf('{');
+  let raw: Record<string, any> | null = null;
+  try {
+    raw = start >= 0 ? JSON.parse(stdout.slice(start)) : null;
+  } catch {
+    raw = null;
+  }
+  return { exitCode, lines, result: findResult(lines), raw };
+}

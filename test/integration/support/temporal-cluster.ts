@@ -1,0 +1,264 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse, stringify } from 'yaml';
+import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
+import { dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../../lib/temporal-config';
+import { listening } from '../../support/ports';
+import type { Postgres } from '../../support/postgres';
+import { type Binaries, binaries } from './binaries';
+
+/*
+ * A four-process Temporal cluster on this machine, started the way ECS starts it: each role
+ * runs the task definition's own command (startCommand) with the environment the stack
+ * renders (serverEnvironment: the static and dynamic config as rendered), in a private /tmp
+ * as a container has, and learns its address from a local stand-in of the ECS task metadata
+ * endpoint. What cannot run here is swapped by localStaticConfig() and nothing else.
+ */
+
+const run = promisify(execFile);
+
+/** The local stand-ins for the stores that only exist on AWS. */
+export interface LocalStores {
+  readonly postgres: Postgres;
+  /** Persistence database (replaces Aurora DSQL). */
+  readonly database: string;
+  /** SQL visibility database (replaces OpenSearch). */
+  readonly visibilityDatabase: string;
+  /** The rendered 4,096 shards, scaled down for one machine. */
+  readonly numHistoryShards: number;
+}
+
+/**
+ * The one swap between the config ECS runs and what runs here. It replaces exactly:
+ * - the persistence datastore: the DSQL plugin becomes upstream's PostgreSQL plugin
+ *   (`postgres12_pgx`) on the local server, keeping the rendered pool settings;
+ * - the visibility store: OpenSearch becomes SQL visibility on the same server;
+ * - `persistence.numHistoryShards`, scaled down;
+ * - the metrics port, one per role, since all four roles share this host's network
+ *   (on ECS each task has its own address and they all use the rendered port).
+ * Every other key (ports, membership, broadcast address, dynamic config, clients) is used as
+ * rendered.
+ */
+export function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number): string {
+  const c = parse(rendered);
+  const p = c.persistence;
+  const pool = p.datastores[p.defaultStore].sql;
+  const sql = (databaseName: string) => ({
+    pluginName: 'postgres12_pgx',
+    databaseName,
+    connectAddr: `${s.postgres.host}:${s.postgres.port}`,
+    connectProtocol: 'tcp',
+    user: s.postgres.user,
+    password: s.postgres.password,
+    maxConns: pool.maxConns,
+    maxIdleConns: pool.maxIdleConns,
+    maxConnLifetime: pool.maxConnLifetime,
+  });
+  p.numHistoryShards = s.numHistoryShards;
+  p.datastores = { [p.defaultStore]: { sql: sql(s.database) }, [p.visibilityStore]: { sql: sql(s.visibilityDatabase) } };
+  const prometheus = c.global.metrics.prometheus;
+  prometheus.listenAddress = `${String(prometheus.listenAddress).split(':')[0]}:${metricsPort}`;
+  return stringify(c, { lineWidth: 0 });
+}
+
+/**
+ * The ECS task metadata endpoint (v4) as the agent serves it to a task: `/task` describes
+ * the task and its awsvpc interface. Every role's address is 127.0.0.1 here. The body keeps
+ * the shape and the indentation of the example in the ECS documentation, so the start
+ * command's parsing is held to the pretty-printed form as well as the compact one.
+ */
+export function taskMetadata(role: string, ip: string): string {
+  const body = {
+    Cluster: 'temporal-dsql',
+    TaskARN: `arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/${role}`,
+    Family: `temporal-${role}`,
+    Revision: '1',
+    DesiredStatus: 'RUNNING',
+    KnownStatus: 'RUNNING',
+    Containers: [
+      {
+        Name: 'temporal',
+        Image: 'temporal-dsql:1.29.0-dsql',
+        Networks: [{ NetworkMode: 'awsvpc', IPv4Addresses: [ip], AttachmentIndex: 0, IPv4SubnetCIDRBlock: `${ip}/32`, PrivateDNSName: 'localhost' }],
+      },
+    ],
+    LaunchType: 'EC2',
+  };
+  return JSON.stringify(body, null, 4);
+}
+
+async function serveMetadata(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const m = /^\/v4\/([a-z]+)\/task$/.exec(req.url ?? '');
+    res.writeHead(m ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(m ? taskMetadata(m[1], '127.0.0.1') : '{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { server, url: `http://127.0.0.1:${port}/v4` };
+}
+
+/**
+ * `sh -c command` with its own /tmp bound to dir, as each container has its own file
+ * system: every role writes its config to the same rendered path (/tmp/temporal).
+ * Root gets a private mount namespace; anyone else a user namespace mapped to root.
+ */
+export function inPrivateTmp(command: string, dir: string): [string, string[]] {
+  const ns = process.getuid?.() === 0 ? ['--mount'] : ['--user', '--map-root-user', '--mount'];
+  return ['unshare', [...ns, '--propagation', 'private', '/bin/sh', '-c', 'mount --bind "$1" /tmp || exit 1; exec /bin/sh -c "$0"', command, dir]];
+}
+
+export interface RoleProcess {
+  readonly role: TemporalRole;
+  readonly process: ChildProcess;
+  readonly log: string;
+  readonly tmp: string;
+  readonly metricsPort: number;
+}
+
+export interface LocalCluster {
+  readonly scenario: TemporalScenario;
+  readonly frontendAddress: string;
+  readonly roles: readonly RoleProcess[];
+  readonly stores: LocalStores;
+  readonly dir: string;
+  /** The last lines of a role's output. */
+  tail(role: TemporalRole, lines?: number): string;
+  /** Roles with a live membership record, by Temporal's ServiceType number. */
+  members(): Promise<TemporalRole[]>;
+  stop(): Promise<void>;
+}
+
+/** Temporal's persistence.ServiceType numbers (common/persistence/data_interfaces.go). */
+const SERVICE_TYPE: Record<number, TemporalRole> = { 1: 'frontend', 2: 'history', 3: 'matching', 4: 'worker' };
+
+export interface ClusterOptions {
+  readonly postgres: Postgres;
+  readonly scenario?: string;
+  readonly numHistoryShards?: number;
+  /** Database name prefix; each cluster gets its own databases (the shard count is per database). */
+  readonly databasePrefix?: string;
+  readonly startTimeoutMs?: number;
+}
+
+/**
+ * Creates both databases with the server's own SQL tool: the version table at 0.0, then
+ * every versioned update of the schema named (embedded in the tool; no files to ship).
+ */
+export async function setUpDatabases(b: Binaries, pg: Postgres, database: string, visibilityDatabase: string): Promise<void> {
+  const base = ['--plugin', 'postgres12_pgx', '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password];
+  for (const [db, schema] of [
+    [database, 'postgresql/v12/temporal'],
+    [visibilityDatabase, 'postgresql/v12/visibility'],
+  ]) {
+    await run(b.sqlTool, [...base, '--db', db, 'create-database']);
+    await run(b.sqlTool, [...base, '--db', db, 'setup-schema', '-v', '0.0']);
+    await run(b.sqlTool, [...base, '--db', db, 'update-schema', '--schema-name', schema]);
+  }
+}
+
+async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, failed: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const why = failed();
+    if (why) throw new Error(`${what}: ${why}`);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function tailOf(file: string, lines = 30): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no output)';
+}
+
+/**
+ * Starts history, matching, frontend and worker in that order, each once the one before
+ * it answers on its health-check port (the stack's start order and health checks).
+ */
+export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
+  const b = binaries();
+  const scenario = resolveScenario({ scenario: o.scenario ?? 'temporal-150wps' }) as TemporalScenario;
+  const e = scenario.environment;
+  const prefix = o.databasePrefix ?? 'temporal';
+  const stores: LocalStores = { postgres: o.postgres, database: prefix, visibilityDatabase: `${prefix}_visibility`, numHistoryShards: o.numHistoryShards ?? 16 };
+  const dir = mkdtempSync(join(tmpdir(), 'temporal-local-'));
+  const frontendAddress = `127.0.0.1:${e.ports.frontend.grpc}`;
+  const busy = [];
+  for (const role of TEMPORAL_ROLES) for (const port of [e.ports[role].grpc, e.ports[role].membership]) if (await listening(port)) busy.push(port);
+  if (busy.length) throw new Error(`ports ${busy.join(', ')} are in use: another Temporal server is running on this machine`);
+
+  await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
+  const metadata = await serveMetadata();
+  const rendered = staticConfig(e, { dsqlHost: 'dsql.invalid', visibilityHost: 'opensearch.invalid', frontendAddress });
+  const roles: RoleProcess[] = [];
+  const stop = async () => {
+    for (const r of [...roles].reverse()) {
+      if (r.process.exitCode === null && r.process.signalCode === null) {
+        const exited = new Promise((resolve) => r.process.once('exit', resolve));
+        r.process.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        if (r.process.exitCode === null) r.process.kill('SIGKILL');
+      }
+    }
+    metadata.server.close();
+    if (!process.env.KEEP_TEMPORAL_LOGS) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    for (const [i, role] of TEMPORAL_ROLES.entries()) {
+      const tmp = join(dir, role);
+      mkdirSync(tmp);
+      const metricsPort = e.ports.metrics + i;
+      const files = { staticConfig: localStaticConfig(rendered, stores, metricsPort), dynamicConfig: dynamicConfig(scenario.preset) };
+      const env = {
+        PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,
+        HOME: tmp,
+        ...serverEnvironment(e, role, files, 'local-no-limiter'),
+        ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${role}`,
+      };
+      const log = join(dir, `${role}.log`);
+      const fd = openSync(log, 'a');
+      const [cmd, args] = inPrivateTmp(startCommand(), tmp);
+      const child = spawn(cmd, args, { env, stdio: ['ignore', fd, fd] });
+      closeSync(fd);
+      roles.push({ role, process: child, log, tmp, metricsPort });
+      const healthPort = role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc;
+      const exited = () => (child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode}):\n${tailOf(log)}` : undefined);
+      await waitFor(`${role} listening on ${healthPort}`, o.startTimeoutMs ?? 90_000, () => listening(healthPort), exited);
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    scenario,
+    frontendAddress,
+    roles,
+    stores,
+    dir,
+    tail: (role, lines) => tailOf(join(dir, `${role}.log`), lines),
+    members: async () => {
+      const out = await o.postgres.psql(
+        "SELECT DISTINCT role FROM cluster_membership WHERE record_expiry > (now() AT TIME ZONE 'UTC') ORDER BY role",
+        stores.database,
+      );
+      return out
+        .split('\n')
+        .filter(Boolean)
+        .map((r) => SERVICE_TYPE[Number(r)])
+        .filter(Boolean);
+    },
+    stop,
+  };
+}
+
+/** A file the role wrote into its private /tmp (the container's /tmp/<name>). */
+export function roleFile(r: RoleProcess, name: string): string {
+  return readFileSync(join(r.tmp, name), 'utf8');
+}
