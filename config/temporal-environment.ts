@@ -67,6 +67,8 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     // repository, or set { asset: 'docker/temporal-dsql' } to have `cdk deploy` build it.
     server: { ecr: { repository: 'temporal-dsql', tag: '1.29.0-dsql' } },
     collector: { registry: 'public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3' },
+    // The project's own worker and load generator: build it from benchmark/ (README,
+    // "Benchmark image") and push it here, or set { asset: 'benchmark' }.
     benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' } },
   },
   logRetentionDays: 14,

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { TemporalPreset } from '../../../config';
 import { type GeneratorResult, findResult } from '../../../lib/bench/run';
 import { type BenchmarkMode, benchmarkEnvironment } from '../../../lib/temporal-config';
+import { stopProcess } from '../../support/processes';
 import { binaries } from './binaries';
 
 /*
@@ -15,6 +16,7 @@ export interface Overrides {
   readonly BENCHMARK_DURATION?: string;
   readonly BENCHMARK_RAMP_UP?: string;
   readonly BENCHMARK_WORKFLOW_TYPE?: string;
+  readonly BENCHMARK_COMPLETION_TIMEOUT?: string;
 }
 
 function environment(preset: TemporalPreset, mode: BenchmarkMode, frontendAddress: string, metricsPort: number, overrides: Overrides = {}) {
@@ -35,13 +37,7 @@ export function startWorker(preset: TemporalPreset, frontendAddress: string, met
   return {
     process: child,
     output: () => out,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    stop: () => stopProcess(child),
   };
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { parse, stringify } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
 import { dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../../lib/temporal-config';
 import { listening } from '../../support/ports';
+import { stopProcess } from '../../support/processes';
 import type { Postgres } from '../../support/postgres';
 import { type Binaries, binaries } from './binaries';
 
@@ -197,14 +198,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   const rendered = staticConfig(e, { dsqlHost: 'dsql.invalid', visibilityHost: 'opensearch.invalid', frontendAddress });
   const roles: RoleProcess[] = [];
   const stop = async () => {
-    for (const r of [...roles].reverse()) {
-      if (r.process.exitCode === null && r.process.signalCode === null) {
-        const exited = new Promise((resolve) => r.process.once('exit', resolve));
-        r.process.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-        if (r.process.exitCode === null) r.process.kill('SIGKILL');
-      }
-    }
+    for (const r of [...roles].reverse()) await stopProcess(r.process);
     metadata.server.close();
     if (!process.env.KEEP_TEMPORAL_LOGS) rmSync(dir, { recursive: true, force: true });
   };
@@ -261,4 +255,43 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
 /** A file the role wrote into its private /tmp (the container's /tmp/<name>). */
 export function roleFile(r: RoleProcess, name: string): string {
   return readFileSync(join(r.tmp, name), 'utf8');
+}
+
+/**
+ * Temporal's stock development setup for comparison: the server module's own
+ * config/development-postgres12.yaml and its dynamic config, one process running every role,
+ * pointed at the same PostgreSQL (only the connection settings and the shard count changed).
+ */
+export async function startStockServer(o: ClusterOptions): Promise<{ frontendAddress: string; stop(): Promise<void>; tail(lines?: number): string }> {
+  const b = binaries();
+  const prefix = o.databasePrefix ?? 'stock';
+  const stores: LocalStores = { postgres: o.postgres, database: prefix, visibilityDatabase: `${prefix}_visibility`, numHistoryShards: o.numHistoryShards ?? 16 };
+  await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
+  const c = parse(readFileSync(join(b.serverSource, 'config/development-postgres12.yaml'), 'utf8'));
+  c.persistence.numHistoryShards = stores.numHistoryShards;
+  for (const [name, db] of [
+    [c.persistence.defaultStore, stores.database],
+    [c.persistence.visibilityStore, stores.visibilityDatabase],
+  ])
+    Object.assign(c.persistence.datastores[name].sql, { databaseName: db, connectAddr: `${o.postgres.host}:${o.postgres.port}`, user: o.postgres.user, password: o.postgres.password });
+  const dir = mkdtempSync(join(tmpdir(), 'temporal-stock-'));
+  const file = join(dir, 'config.yaml');
+  writeFileSync(file, stringify(c, { lineWidth: 0 }));
+  const log = join(dir, 'server.log');
+  const fd = openSync(log, 'a');
+  // Its dynamic-config path is relative to the module's root.
+  const child = spawn(join(b.serverDir, 'temporal-server'), ['--config-file', file, '--allow-no-auth', 'start'], { cwd: b.serverSource, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const stop = async () => {
+    await stopProcess(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const port = c.services.frontend.rpc.grpcPort as number;
+  try {
+    await waitFor(`stock server listening on ${port}`, o.startTimeoutMs ?? 90_000, () => listening(port), () => (child.exitCode !== null ? `exited (${child.exitCode}):\n${tailOf(log)}` : undefined));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { frontendAddress: `127.0.0.1:${port}`, stop, tail: (lines) => tailOf(log, lines) };
 }
