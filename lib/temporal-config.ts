@@ -5,7 +5,8 @@ import { TEMPORAL_ROLES } from '../config';
 /*
  * What the DSQL-enabled Temporal server reads, rendered from config: the static server
  * config (YAML), the dynamic config (YAML, {value, constraints} per key) and the plugin's
- * environment variables. Pure functions, so tests read exactly what a container gets.
+ * environment variables; and the benchmark program's environment. Pure functions, so tests
+ * (and the local cluster of test/integration) run exactly what a container gets.
  */
 
 /** Replaced with the task's own IP by the container's start command. */

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
 import { BENCHMARK_WORKFLOW_TYPES } from '../../config/temporal-schema';
@@ -13,6 +15,13 @@ import { type LocalCluster, roleFile, startCluster } from './support/temporal-cl
  * rendering on a real PostgreSQL, then the project's benchmark against it: what a deploy of
  * temporal-150wps starts on ECS, less the two stores that only exist on AWS.
  */
+
+/** The result JSON in the recorded generator log that test/lib/bench reads. */
+const recorded = (() => {
+  const pages = JSON.parse(readFileSync(join(__dirname, '../fixtures/bench/generator-log.json'), 'utf8')).pages;
+  const lines: string[] = pages.flatMap((p: any) => p.events.map((e: any) => e.message));
+  return JSON.parse(lines.slice(lines.indexOf('{'), lines.lastIndexOf('}') + 1).join('\n'));
+})();
 
 const RATE = 20;
 const DURATION = '60s';
@@ -85,6 +94,11 @@ test(`the benchmark runs at ${RATE} workflows/s for ${DURATION}: every workflow 
   expect(x.latency.p50).toBeGreaterThan(0);
   expect(x.latency.p99).toBeGreaterThanOrEqual(x.latency.p50);
   expect(await pg.psql('SELECT name FROM namespaces ORDER BY name', cluster.stores.database)).toContain(scenario.preset.benchmark.namespace);
+  // The recorded log that the bench tests read has the shape this program really prints.
+  const keys = (o: Record<string, any>) => Object.keys(o).sort();
+  expect(keys(run.raw!)).toEqual(keys(recorded));
+  expect(keys(run.raw!.results)).toEqual(keys(recorded.results));
+  expect(keys(run.raw!.results.latency)).toEqual(keys(recorded.results.latency));
   console.log(
     `local run, ${RATE}/s for ${DURATION}: ${x.workflowsStarted} started, ${x.workflowsCompleted} completed, ${x.actualRate}/s; ` +
       `latency P50 ${x.latency.p50} ms, P95 ${x.latency.p95} ms, P99 ${x.latency.p99} ms, max ${x.latency.max} ms`,
