@@ -32,11 +32,22 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     moduleSecretPrefix: 'folio/db/modules',
     routingParameter: '/folio/db/routing',
   },
+  // The 30 tenants of the seed's environment. PTF's tenant ids are not published beyond the
+  // fs09000000 pattern; replace these with your environment's (`npm run move` checks them
+  // against the schemas it finds on the source cluster).
+  tenants: Array.from({ length: 30 }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`),
   serverlessPopulation:
     'Seeded once, before test1, from a snapshot of the provisioned cluster (pg_dump of every tenant ' +
     'schema): every schema exists on both clusters, and each module writes only to the cluster it is ' +
     'routed to. A schema read across the split is a copy frozen at seeding time. The seed report does ' +
     'not say how PTF populated the cluster; this is the assumption the phases encode.',
+  mover: {
+    // The PostgreSQL 16 client tools (engine 16.8). The database subnets have no route out,
+    // so the image comes from this account's ECR: copy it there once (README, "Switching phases").
+    image: { ecr: { repository: 'folio-mover', tag: '16.8-alpine' } },
+    vcpu: 1,
+    memoryGiB: 2,
+  },
   observability: {
     stackName: 'FolioHybridAuroraObservability',
     dashboard: 'folio-hybrid-aurora',

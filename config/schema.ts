@@ -3,7 +3,7 @@ import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 import { didYouMean } from './errors';
 import { account, availabilityZones, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
-import { checkTemporal, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
+import { checkTemporal, imageRefSchema, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 
 /*
  * The one schema for everything in config/. Field rules live on the fields; rules that
@@ -90,8 +90,27 @@ export const folioEnvironmentSchema = z.strictObject({
     moduleSecretPrefix: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name prefix'),
     routingParameter: physicalName(/^\/[A-Za-z0-9/_.-]+$/, 'SSM parameter name'),
   }),
+  /** The environment's FOLIO tenants: every module has one schema per tenant (`<tenant>_<module>`). */
+  tenants: z
+    .array(physicalName(/^[a-z][a-z0-9]{0,30}$/, 'FOLIO tenant id (a-z, 0-9, starting with a letter)'))
+    .min(1)
+    .refine((t) => new Set(t).size === t.length, { error: (iss) => `tenant "${(iss.input as string[]).find((x, i, all) => all.indexOf(x) !== i)}" is listed twice (valid: each tenant once)` }),
   serverlessPopulation: z.string().min(20, { error: 'say how the Serverless cluster was populated' }),
+  /** The one-shot task that moves a module's schemas between the clusters (`npm run move`). */
+  mover: z.strictObject({
+    // A PostgreSQL client image of the engine's major version (pg_dump refuses newer servers).
+    image: imageRefSchema,
+    vcpu: z.union([0.25, 0.5, 1, 2, 4].map((n) => z.literal(n)), { error: 'valid Fargate vCPU: 0.25, 0.5, 1, 2, 4' }),
+    memoryGiB: z.number().min(0.5).max(30),
+  }),
   observability: folioObservabilitySchema,
+}).superRefine((e, ctx) => {
+  // pg_dump refuses a server newer than itself; an older server it dumps in the server's terms.
+  const image = 'ecr' in e.mover.image ? e.mover.image.ecr.tag : 'registry' in e.mover.image ? e.mover.image.registry.split(':').pop()! : undefined;
+  const major = image && /^(\d+)/.exec(image)?.[1];
+  const engine = e.database.engineVersion.split('.')[0];
+  if (major && major !== engine)
+    ctx.addIssue({ code: 'custom', path: ['mover', 'image'], message: `mover image tag "${image}" is PostgreSQL ${major}, the engine is ${engine} (valid: a ${engine}.x client)`, input: image });
 });
 
 export const crossSchemaAckSchema = z.strictObject({
@@ -191,16 +210,30 @@ function checkFolio(
       });
       acks.set(a.module, new Set([...(acks.get(a.module) ?? []), ...a.readsFrom]));
     });
-    for (const m of folio.modules) {
-      const missing = m.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(m.name) && !acks.get(m.name)?.has(r));
-      if (missing.length)
-        issue(
-          at('routedToServerless'),
+    for (const split of splitReads(folio.modules, clusterOf, acks)) issue(at('routedToServerless'), split.message, split.module);
+  });
+}
+
+/**
+ * Modules that would read schemas on the other cluster without an acknowledgement, each with
+ * the message synth and `npm run move` both give.
+ */
+export function splitReads(
+  modules: readonly FolioModule[],
+  clusterOf: (module: string) => ClusterRole,
+  acks: ReadonlyMap<string, ReadonlySet<string>>,
+): { module: string; message: string }[] {
+  return modules.flatMap((m) => {
+    const missing = m.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(m.name) && !acks.get(m.name)?.has(r));
+    if (!missing.length) return [];
+    return [
+      {
+        module: m.name,
+        message:
           `${m.name} (on ${clusterOf(m.name)}) reads schemas that are on the other cluster: ${missing.join(', ')}; ` +
-            `route them together or add {module: '${m.name}', readsFrom: [...], reason} to crossSchemaAcks`,
-          m.name,
-        );
-    }
+          `route them together or add {module: '${m.name}', readsFrom: [...], reason} to crossSchemaAcks`,
+      },
+    ];
   });
 }
 

@@ -1,0 +1,84 @@
+import { schemaName } from '../../lib/move/plan';
+
+/*
+ * FOLIO-shaped data for the mover's tests and benchmark, per tenant: RMB schemas owned by a
+ * login role of the same name (JSONB tables, a foreign key, a sequence, a PL/pgSQL trigger
+ * function, a trigram index from a database extension), mod-oai-pmh's role granted
+ * inventory's role and SELECT on its table, a Spring schema with Liquibase's tables, and
+ * data-export-style views over the inventory and SRS schemas.
+ */
+
+const INV = 'mod-inventory-storage';
+const SRS = 'mod-source-record-storage';
+const SRM = 'mod-source-record-manager';
+const OAI = 'mod-oai-pmh';
+const EXPORT = 'mod-data-export';
+
+/** Deterministic UUIDs from text. */
+const uuid = (expr: string) => `md5(${expr})::uuid`;
+
+export function folioSeedSql(tenants: readonly string[], rowsPerTenant: number): string {
+  const parts = ['CREATE EXTENSION IF NOT EXISTS pg_trgm;'];
+  for (const t of tenants) {
+    const [inv, srs, srm, oai, exp] = [INV, SRS, SRM, OAI, EXPORT].map((m) => schemaName(t, m));
+    const n = rowsPerTenant;
+    parts.push(`
+CREATE ROLE ${inv} LOGIN PASSWORD 'local';
+CREATE ROLE ${srs} LOGIN PASSWORD 'local';
+CREATE ROLE ${srm} LOGIN PASSWORD 'local';
+CREATE ROLE ${oai} LOGIN PASSWORD 'local';
+GRANT ${inv} TO ${oai};
+
+CREATE SCHEMA ${inv} AUTHORIZATION ${inv};
+CREATE TABLE ${inv}.instance (id uuid PRIMARY KEY, jsonb jsonb NOT NULL, creation_date timestamptz, created_by text);
+CREATE TABLE ${inv}.holdings_record (id uuid PRIMARY KEY, jsonb jsonb NOT NULL, instanceid uuid REFERENCES ${inv}.instance (id));
+CREATE TABLE ${inv}.item (id uuid PRIMARY KEY, jsonb jsonb NOT NULL, holdingsrecordid uuid REFERENCES ${inv}.holdings_record (id));
+CREATE SEQUENCE ${inv}.hrid_instances_seq START 1000;
+CREATE FUNCTION ${inv}.set_instance_hrid() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.jsonb = jsonb_set(NEW.jsonb, '{hrid}', to_jsonb('in' || nextval('${inv}.hrid_instances_seq')));
+  RETURN NEW;
+END $$;
+CREATE TRIGGER set_instance_hrid BEFORE INSERT ON ${inv}.instance FOR EACH ROW EXECUTE FUNCTION ${inv}.set_instance_hrid();
+CREATE INDEX instance_title_idx ON ${inv}.instance USING gin ((jsonb ->> 'title') gin_trgm_ops);
+INSERT INTO ${inv}.instance (id, jsonb, creation_date, created_by)
+  SELECT ${uuid(`'${t}i' || g`)}, jsonb_build_object('title', 'Title ' || g, 'source', 'MARC'), '2026-01-21T10:00:00Z', 'seed' FROM generate_series(1, ${n}) g;
+INSERT INTO ${inv}.holdings_record SELECT ${uuid(`'${t}h' || g`)}, jsonb_build_object('callNumber', 'CN ' || g), ${uuid(`'${t}i' || g`)} FROM generate_series(1, ${n}) g;
+INSERT INTO ${inv}.item SELECT ${uuid(`'${t}t' || g`)}, jsonb_build_object('barcode', 'B' || g), ${uuid(`'${t}h' || (g % ${n} + 1)`)} FROM generate_series(1, ${2 * n}) g;
+ALTER TABLE ${inv}.instance OWNER TO ${inv};
+ALTER TABLE ${inv}.holdings_record OWNER TO ${inv};
+ALTER TABLE ${inv}.item OWNER TO ${inv};
+ALTER SEQUENCE ${inv}.hrid_instances_seq OWNER TO ${inv};
+ALTER FUNCTION ${inv}.set_instance_hrid() OWNER TO ${inv};
+GRANT USAGE ON SCHEMA ${inv} TO ${oai};
+GRANT SELECT ON ${inv}.instance TO ${oai};
+
+CREATE SCHEMA ${srs} AUTHORIZATION ${srs};
+CREATE TABLE ${srs}.records_lb (id uuid PRIMARY KEY, snapshot_id uuid NOT NULL, matched_id uuid NOT NULL, generation integer NOT NULL, record_type text NOT NULL, state text NOT NULL);
+CREATE TABLE ${srs}.marc_records_lb (id uuid PRIMARY KEY REFERENCES ${srs}.records_lb (id), content jsonb NOT NULL);
+INSERT INTO ${srs}.records_lb SELECT ${uuid(`'${t}r' || g`)}, ${uuid(`'${t}s'`)}, ${uuid(`'${t}i' || g`)}, 0, 'MARC_BIB', 'ACTUAL' FROM generate_series(1, ${n}) g;
+INSERT INTO ${srs}.marc_records_lb SELECT ${uuid(`'${t}r' || g`)}, jsonb_build_object('leader', '00000nam  2200000 a 4500', 'fields', jsonb_build_array(jsonb_build_object('245', 'Title ' || g))) FROM generate_series(1, ${n}) g;
+ALTER TABLE ${srs}.records_lb OWNER TO ${srs};
+ALTER TABLE ${srs}.marc_records_lb OWNER TO ${srs};
+
+CREATE SCHEMA ${srm} AUTHORIZATION ${srm};
+CREATE TABLE ${srm}.job_execution (id uuid PRIMARY KEY, jsonb jsonb NOT NULL);
+CREATE TABLE ${srm}.journal_records (id uuid PRIMARY KEY, job_execution_id uuid NOT NULL REFERENCES ${srm}.job_execution (id), action_type text NOT NULL);
+INSERT INTO ${srm}.job_execution SELECT ${uuid(`'${t}j' || g`)}, jsonb_build_object('status', 'COMMITTED') FROM generate_series(1, 10) g;
+INSERT INTO ${srm}.journal_records SELECT ${uuid(`'${t}jr' || g`)}, ${uuid(`'${t}j' || (g % 10 + 1)`)}, 'CREATE' FROM generate_series(1, ${n}) g;
+ALTER TABLE ${srm}.job_execution OWNER TO ${srm};
+ALTER TABLE ${srm}.journal_records OWNER TO ${srm};
+
+CREATE SCHEMA ${exp};
+CREATE TABLE ${exp}.databasechangelog (id varchar(255) NOT NULL, author varchar(255) NOT NULL, filename varchar(255) NOT NULL, dateexecuted timestamp NOT NULL, orderexecuted integer NOT NULL, exectype varchar(10) NOT NULL, md5sum varchar(35));
+CREATE TABLE ${exp}.databasechangeloglock (id integer PRIMARY KEY, locked boolean NOT NULL, lockgranted timestamp, lockedby varchar(255));
+INSERT INTO ${exp}.databasechangelog SELECT 'change-' || g, 'folio', 'db/changelog/changes/v' || g || '.xml', '2026-01-21', g, 'EXECUTED', '9:' || md5(g::text) FROM generate_series(1, 5) g;
+INSERT INTO ${exp}.databasechangeloglock VALUES (1, false, NULL, NULL);
+CREATE TABLE ${exp}.job_profiles (id uuid PRIMARY KEY, name text NOT NULL);
+INSERT INTO ${exp}.job_profiles VALUES (${uuid(`'${t}default'`)}, 'Default instances export job profile');
+CREATE VIEW ${exp}.v_instance AS SELECT i.id, i.jsonb ->> 'title' AS title, r.state FROM ${inv}.instance i LEFT JOIN ${srs}.records_lb r ON r.matched_id = i.id;
+CREATE VIEW ${exp}.v_marc_instance AS SELECT r.matched_id, m.content FROM ${srs}.records_lb r JOIN ${srs}.marc_records_lb m ON m.id = r.id;
+`);
+  }
+  return parts.join('\n');
+}
