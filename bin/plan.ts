@@ -27,7 +27,7 @@ void runCommand(async () => {
   const plan = planTransition(o.from, o.to, { envName: o.envName });
   if (o.json) {
     const stacks = plan.stacks.map((s) => ({ stackName: s.stackName, changes: s.changes }));
-    process.stdout.write(`${JSON.stringify({ from: plan.from.name, to: plan.to.name, stacks, unsafe: plan.unsafe.length }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ from: plan.from.name, to: plan.to.name, stacks, unsafe: plan.unsafe.length, ...(plan.moves ? { moves: plan.moves } : {}) }, null, 2)}\n`);
   } else {
     process.stdout.write(renderPlan(plan));
   }

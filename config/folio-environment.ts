@@ -47,6 +47,9 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     image: { ecr: { repository: 'folio-mover', tag: '16.8-alpine' } },
     vcpu: 1,
     memoryGiB: 2,
+    // The region's S3 prefix list, which the task's HTTPS to ECR's layer store goes to:
+    // `aws ec2 describe-managed-prefix-lists --filters Name=prefix-list-name,Values=com.amazonaws.us-east-1.s3`.
+    s3PrefixListId: 'pl-63a5400a',
   },
   observability: {
     stackName: 'FolioHybridAuroraObservability',

@@ -5,16 +5,19 @@ import { AuroraPair } from './constructs/aurora-pair';
 import { LogEncryption } from './constructs/log-encryption';
 import { ModuleRouting } from './constructs/module-routing';
 import { Network } from './constructs/network';
+import { SchemaMover } from './constructs/schema-mover';
+import { containerImage } from './images';
 
 export interface HybridAuroraStackProps extends StackProps {
   readonly scenario: FolioScenario;
 }
 
-/** FOLIO's hybrid database layer for one phase: network, the Aurora pair, module routing. */
+/** FOLIO's hybrid database layer for one phase: network, the Aurora pair, module routing, the schema mover. */
 export class HybridAuroraStack extends Stack {
   readonly network: Network;
   readonly aurora: AuroraPair;
   readonly routing: ModuleRouting;
+  readonly mover: SchemaMover;
   private readonly azs: readonly string[];
 
   constructor(scope: Construct, id: string, props: HybridAuroraStackProps) {
@@ -23,7 +26,7 @@ export class HybridAuroraStack extends Stack {
     super(scope, id, {
       ...props,
       terminationProtection: scenario.protect,
-      description: 'FOLIO hybrid Aurora: a provisioned writer beside a Serverless v2 cluster, routed per module',
+      description: 'FOLIO hybrid Aurora: a provisioned writer beside a Serverless v2 cluster, routed per module, and the task that moves schemas between them',
     });
     this.azs = e.availabilityZones;
 
@@ -49,12 +52,31 @@ export class HybridAuroraStack extends Stack {
       manifestParameterName: e.names.routingParameter,
     });
 
+    this.mover = new SchemaMover(this, 'SchemaMover', {
+      vpc: this.network.vpc,
+      subnets: this.network.databaseSubnets,
+      member: (role) => this.aurora.member(role),
+      databaseSecurityGroup: this.aurora.securityGroup,
+      adminSecret: this.aurora.adminSecret,
+      port: e.database.port,
+      databaseName: e.database.databaseName,
+      image: containerImage(this, 'MoverImage', e.mover.image),
+      vcpu: e.mover.vcpu,
+      memoryGiB: e.mover.memoryGiB,
+      s3PrefixListId: e.mover.s3PrefixListId,
+    });
+
     new CfnOutput(this, 'Phase', { value: phase.name, description: 'The phase this stack was last deployed with' });
     new CfnOutput(this, 'VpcId', { value: this.network.vpc.vpcId });
     new CfnOutput(this, 'ProvisionedEndpoint', { value: this.aurora.provisioned.cluster.clusterEndpoint.hostname });
     new CfnOutput(this, 'ServerlessEndpoint', { value: this.aurora.serverless.cluster.clusterEndpoint.hostname });
     new CfnOutput(this, 'AdminSecretName', { value: e.names.adminSecret });
     new CfnOutput(this, 'RoutingParameterName', { value: e.names.routingParameter });
+    new CfnOutput(this, 'MoverCluster', { value: this.mover.cluster.clusterName, description: 'ECS cluster of the schema mover (npm run move)' });
+    new CfnOutput(this, 'MoverTaskDefinition', { value: this.mover.taskDefinition.taskDefinitionArn });
+    new CfnOutput(this, 'MoverSecurityGroupId', { value: this.mover.securityGroup.securityGroupId });
+    new CfnOutput(this, 'MoverSubnets', { value: this.network.vpc.selectSubnets(this.network.databaseSubnets).subnetIds.join(',') });
+    new CfnOutput(this, 'MoverLogGroup', { value: this.mover.logGroup.logGroupName });
   }
 
   /** Pinned in config, so synth never performs an availability-zone lookup. */

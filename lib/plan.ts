@@ -5,6 +5,8 @@ import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { CATALOG, ConfigError, resolveScenario, type Scenario } from '../config';
 import type { CatalogInput } from '../config/schema';
 import { markdownTable } from './markdown';
+import { type MovePlan, planPhaseSwitch } from './move/plan';
+import { renderMovePlan } from './move/render';
 import { scenarioApp } from './scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './transition';
 
@@ -26,6 +28,8 @@ export interface Plan {
   readonly stacks: readonly StackPlan[];
   /** Stateful resources that would be replaced, destroyed or orphaned. */
   readonly unsafe: readonly ResourceChange[];
+  /** FOLIO: the schemas the switch moves between the clusters (`npm run move`), and what to restart. */
+  readonly moves?: MovePlan;
 }
 
 export interface PlanOptions {
@@ -49,7 +53,8 @@ export function planTransition(from: string, to: string, options: PlanOptions = 
 /** The plan between two sets of templates, by stack name (a stack only in `after` is all new). */
 export function comparePlans(from: Scenario, to: Scenario, before: ReadonlyMap<string, CfnTemplate>, after: ReadonlyMap<string, CfnTemplate>): Plan {
   const stacks = [...after.keys()].map((stackName) => ({ stackName, changes: resourceChanges(before.get(stackName) ?? {}, after.get(stackName)!) }));
-  return { from, to, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)) };
+  const moves = from.family === 'folio' && to.family === 'folio' ? planPhaseSwitch(from, to) : undefined;
+  return { from, to, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)), ...(moves ? { moves } : {}) };
 }
 
 const titleOf = (s: Scenario) => (s.family === 'folio' ? s.phase.title : s.preset.title);
@@ -108,6 +113,7 @@ export function renderPlan(plan: Plan): string {
     ]);
     out.push(markdownTable(['Action', 'Logical ID', 'Type', 'Properties (CloudFormation update impact)'], rows), '');
   }
+  if (plan.moves) out.push('## Data', '', renderMovePlan(plan.moves), plan.moves.moves.length ? `Move them before the deploy, with the modules stopped: npm run move -- --from ${plan.from.name} --to ${plan.to.name}` : '', '');
   out.push(
     plan.unsafe.length
       ? `UNSAFE: ${plan.unsafe.length} stateful resource(s) would be replaced or destroyed: ${plan.unsafe.map((c) => `${c.logicalId} (${c.type}, ${ACTION[c.impact]})`).join('; ')}. Do not deploy this switch as is.`

@@ -1,6 +1,7 @@
 import { ConfigError, type FolioScenario, type Scenario, type TemporalScenario } from '../../config';
 import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../config/cost-assumptions';
 import { type PriceFile, priceOf } from '../../config/prices';
+import { MOVER_ENDPOINTS } from '../constructs/schema-mover';
 import { INTERFACE_ENDPOINTS } from '../constructs/service-network';
 import { catalogFor } from '../metrics';
 
@@ -236,9 +237,11 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
   const secrets = 1 + scenario.routes.length;
   const alarms = catalogFor(scenario).alarms.length;
   const cw = { secret: p.usd('secretsmanager:secret'), dashboard: p.usd('cloudwatch:dashboard'), alarm: p.usd('cloudwatch:alarm') };
-  const other = section('Other (secrets, CloudWatch)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
+  const endpoint = p.usd('vpc:interface-endpoint');
+  const other = section('Other (secrets, CloudWatch, endpoints)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
     line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
     line('Dashboard and alarms', `1 dashboard, ${alarms} alarms`, `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`, perDayFromMonthly(cw.dashboard + alarms * cw.alarm)),
+    line('VPC endpoints (schema mover)', `${MOVER_ENDPOINTS.length} interface × 1 AZ`, `${unitPrice(endpoint)}/hr each`, MOVER_ENDPOINTS.length * endpoint * HOURS_PER_DAY),
   ]);
 
   // The estimate's total takes the Serverless cluster at the observed level when known, else at the floor.

@@ -126,11 +126,18 @@ describe('network and access', () => {
     template.hasResourceProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
   });
 
-  test('the only ingress is PostgreSQL from the client networks', () => {
+  test('the only ingress is PostgreSQL from the client networks and the schema mover, and HTTPS from the mover to its endpoints', () => {
     template.hasResourceProperties('AWS::EC2::SecurityGroup', {
       SecurityGroupIngress: [{ CidrIp: '10.60.0.0/16', FromPort: 5432, ToPort: 5432, IpProtocol: 'tcp' }],
       SecurityGroupEgress: [Match.objectLike({ CidrIp: '255.255.255.255/32' })],
     });
+    const mover = logicalId(json, 'AWS::EC2::SecurityGroup', 'SchemaMover/SecurityGroup/Resource');
+    const rules = Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::EC2::SecurityGroupIngress').map((r) => r.Properties);
+    expect(rules.map((r) => [r.GroupId['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, ''), r.FromPort, r.SourceSecurityGroupId['Fn::GetAtt'][0]]).sort()).toEqual([
+      ['AuroraSecurityGroup', 5432, mover],
+      ['SchemaMoverEndpointSecurityGroup', 443, mover],
+    ]);
+    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', { GroupId: { 'Fn::GetAtt': [mover, 'GroupId'] }, DestinationPrefixListId: 'pl-63a5400a', FromPort: 443 });
     expect(JSON.stringify(json)).not.toContain('0.0.0.0/0');
   });
 

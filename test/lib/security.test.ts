@@ -1,4 +1,4 @@
-import { ALL_SCENARIO_NAMES, synthObservability, synthScenario } from '../support/synth';
+import { ALL_SCENARIO_NAMES, FOLIO_PHASE_NAMES, synthObservability, synthScenario } from '../support/synth';
 
 /*
  * IAM, data safety and network exposure, proven on the synthesized templates of every
@@ -175,8 +175,9 @@ describe.each(templates.filter(([name]) => name.startsWith('temporal') && !name.
 });
 
 describe.each(templates)('%s: secrets', (_name, t) => {
-  test('Secrets Manager values are readable by no role in the stack (modules read them with their own credentials)', () => {
+  test("Secrets Manager values are readable by no role but the schema mover's execution role, and it only the admin secret", () => {
     const reads = statements(t).filter((s) => s.actions.some((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:*'));
-    expect(reads).toEqual([]);
+    if (!FOLIO_PHASE_NAMES.includes(_name)) return expect(reads).toEqual([]);
+    expect(reads).toEqual([expect.objectContaining({ roles: roleNamed(t, '/SchemaMover/Task/ExecutionRole/Resource'), resources: [{ Ref: expect.stringMatching(/^AuroraAdminSecret/) }] })]);
   });
 });

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenario } from '../config';
+import { durationSeconds } from '../config/fields';
+import { cloudFormationClient, ecsClient, logsClient } from '../lib/aws/clients';
+import { EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/cli';
+import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch } from '../lib/move/plan';
+import { renderMoveResults, renderMovePlan } from '../lib/move/render';
+import { moveTargets, runMoves } from '../lib/move/run';
+
+interface Options {
+  from?: string;
+  to?: string;
+  module?: string;
+  scenario?: string;
+  envName?: string;
+  dryRun?: boolean;
+  replace?: boolean;
+  force?: boolean;
+  dropSource?: boolean;
+  timeout: string;
+  interval: string;
+  endpointUrl?: string;
+}
+
+const CLUSTERS: readonly ClusterRole[] = ['provisioned', 'serverless'];
+
+const program = new Command('move')
+  .description(
+    "Moves FOLIO modules' schemas between the two Aurora clusters with the stack's mover task: before a phase switch's deploy (stop the modules first), or one module by hand.\n" +
+      `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
+  )
+  .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
+  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: provisioned or serverless')
+  .option('--module <name>', 'move one module (with --to <cluster>)')
+  .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)")
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .option('--dry-run', 'print what would move and run nothing')
+  .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
+  .option('--force', 'move although sessions on the source still use a schema')
+  .option('--drop-source', "drop the source's copies instead, each only if the target's verified copy still matches it")
+  .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
+  .option('--interval <duration>', 'how often to poll the task and its log', '10s')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
+
+function phase(option: string, name: string, envName?: string): FolioScenario {
+  const s = resolveScenario({ scenario: name, envName });
+  if (s.family !== 'folio') throw new ConfigError(`${option} "${name}" is a Temporal preset (valid: a FOLIO phase: baseline, test1..test13)`);
+  return s;
+}
+
+function seconds(option: string, value: string): number {
+  // A unit is required: a bare "90" could mean seconds or minutes.
+  const s = /^\d+(s|m|h)$/.test(value) ? durationSeconds(value) : NaN;
+  if (!Number.isFinite(s) || s < 1) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h)`);
+  return s;
+}
+
+/** Every argument checked before anything is read or started. */
+function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name: string; to: ClusterRole } } {
+  if (o.replace && o.dropSource) throw new ConfigError('--replace and --drop-source cannot be combined (valid: --replace when copying, --drop-source on its own after a verified copy)');
+  const flags: MoveFlags = { replace: o.replace, force: o.force, dropSource: o.dropSource };
+  if (!o.to) throw new ConfigError('--to is required (valid: --from <phase> --to <phase>, or --module <name> --to provisioned|serverless)');
+  if (o.module) {
+    if (o.from) throw new ConfigError('--module and --from cannot be combined (valid: --module <name> --to <cluster> [--scenario <deployed phase>])');
+    if (!CLUSTERS.includes(o.to as ClusterRole)) throw new ConfigError(`--to "${o.to}" is not a cluster (valid with --module: ${CLUSTERS.join(', ')})`);
+    return { flags, module: { name: o.module, to: o.to as ClusterRole } };
+  }
+  if (o.scenario) throw new ConfigError('--scenario applies to --module only (valid: --from <phase> --to <phase>)');
+  if (!o.from) throw new ConfigError('--from is required with --to <phase> (valid: --from <phase> --to <phase>, or --module <name> --to <cluster>)');
+  return { flags, plan: planPhaseSwitch(phase('--from', o.from, o.envName), phase('--to', o.to, o.envName)) };
+}
+
+program.action((o: Options) =>
+  runCommand(async () => {
+    const { flags, plan: phasePlan, module } = parse(o);
+    const waiting = { timeoutSeconds: seconds('--timeout', o.timeout), intervalSeconds: seconds('--interval', o.interval) };
+    if (o.dryRun && phasePlan) return void process.stdout.write(renderMovePlan(phasePlan, flags));
+    if (o.dryRun && module && !o.scenario) throw new ConfigError('--dry-run with --module needs --scenario <deployed phase> (it reads no stack)');
+
+    // The environment's stack runs the mover; any of its phases names it.
+    const reference = phase(phasePlan ? '--from' : '--scenario', o.from ?? o.scenario ?? loadCatalog().folio.phases[0].name, o.envName);
+    const target = { region: reference.env.region, endpoint: o.endpointUrl };
+    const targets = o.dryRun ? undefined : await moveTargets(cloudFormationClient(target), reference);
+    let plan = phasePlan;
+    if (module) {
+      const current = phase('--scenario', o.scenario ?? targets!.deployedPhase, o.envName);
+      plan = planModuleMove(current, module.name, module.to);
+    }
+    process.stdout.write(renderMovePlan(plan!, flags));
+    if (o.dryRun || !plan!.moves.length) return;
+    if (phasePlan && targets!.deployedPhase !== phasePlan.title.split(' -> ')[0])
+      process.stderr.write(`note: ${reference.stackName} was last deployed with ${targets!.deployedPhase}, not ${o.from}\n`);
+
+    const status = progress();
+    const results = await runMoves({ ecs: ecsClient(target), logs: logsClient(target) }, targets!, plan!, flags, {
+      ...waiting,
+      onProgress: status.update,
+      onStarted: (m, arn) => {
+        status.done();
+        process.stderr.write(`${m}: mover task ${arn}\n`);
+      },
+      onLine: (_m, line) => {
+        status.done();
+        process.stderr.write(`  ${line}\n`);
+      },
+    }).catch((e) => {
+      status.done();
+      throw e;
+    });
+    status.done();
+    process.stdout.write(`\n${renderMoveResults(results, flags.dropSource)}`);
+    if (!flags.dropSource) process.stdout.write(`\nNext: deploy the phase, then restart ${plan!.restart.join(', ')}.\n`);
+  }),
+);
+
+program.parse();
+

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_ecs as ecs, aws_logs as logs, aws_secretsmanager as secretsmanager } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { ClusterRole } from '../../config';
+import { acknowledgeNag } from '../lint-acknowledgements';
+import type { PairMember } from './aurora-pair';
+
+/** The mover's script, run as the container's command (`sh -c`); the tests run the same file. */
+export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8');
+/** The mover's container: `npm run move` overrides its MOVE_* variables per run. */
+export const MOVER_CONTAINER = 'Mover';
+
+/**
+ * What a task in the isolated database subnets needs to start: image pulls (ECR, with layers
+ * from S3 through the gateway), logs, and the admin secret. One zone is enough for a
+ * one-shot task, and costs a third (the cost model counts them).
+ */
+export const MOVER_ENDPOINTS: ReadonlyArray<readonly [string, ec2.InterfaceVpcEndpointAwsService]> = [
+  ['MoverEcrApi', ec2.InterfaceVpcEndpointAwsService.ECR],
+  ['MoverEcrDocker', ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER],
+  ['MoverLogs', ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS],
+  ['MoverSecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
+];
+
+export interface SchemaMoverProps {
+  readonly vpc: ec2.Vpc;
+  readonly subnets: ec2.SubnetSelection;
+  readonly member: (role: ClusterRole) => PairMember;
+  /** The clusters' shared security group: the mover is let in on the database port. */
+  readonly databaseSecurityGroup: ec2.ISecurityGroup;
+  /** The admin credential (JSON with `username` and `password`). */
+  readonly adminSecret: secretsmanager.ISecret;
+  readonly port: number;
+  readonly databaseName: string;
+  readonly image: ecs.ContainerImage;
+  readonly vcpu: number;
+  readonly memoryGiB: number;
+  /** The region's S3 managed prefix list (`com.amazonaws.<region>.s3`). */
+  readonly s3PrefixListId: string;
+}
+
+/**
+ * A one-shot Fargate task in the database VPC that copies a module's schemas between the two
+ * clusters (lib/constructs/schema-mover/move.sh): the only way to reach them, since the
+ * databases have no route in from a laptop. It runs only when `npm run move` starts it.
+ */
+export class SchemaMover extends Construct {
+  readonly cluster: ecs.Cluster;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  readonly securityGroup: ec2.SecurityGroup;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: SchemaMoverProps) {
+    super(scope, id);
+    this.cluster = new ecs.Cluster(this, 'Cluster', { vpc: props.vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+
+    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc: props.vpc,
+      description: 'FOLIO schema mover: PostgreSQL to the two clusters, HTTPS to the endpoints',
+      allowAllOutbound: false,
+    });
+    props.databaseSecurityGroup.addIngressRule(this.securityGroup, ec2.Port.tcp(props.port), 'PostgreSQL from the schema mover');
+    this.securityGroup.addEgressRule(props.databaseSecurityGroup, ec2.Port.tcp(props.port), 'PostgreSQL to the clusters');
+
+    const zone = props.vpc.selectSubnets(props.subnets).subnets.slice(0, 1);
+    const endpoints = new ec2.SecurityGroup(this, 'EndpointSecurityGroup', {
+      vpc: props.vpc,
+      description: 'Interface endpoints of the schema mover: HTTPS from the mover only',
+      allowAllOutbound: false,
+    });
+    endpoints.addIngressRule(this.securityGroup, ec2.Port.tcp(443), 'HTTPS from the schema mover');
+    for (const [name, service] of MOVER_ENDPOINTS)
+      props.vpc.addInterfaceEndpoint(name, { service, subnets: { subnets: zone }, privateDnsEnabled: true, open: false, securityGroups: [endpoints] });
+    this.securityGroup.addEgressRule(endpoints, ec2.Port.tcp(443), 'HTTPS to the interface endpoints');
+    // ECR keeps image layers in S3: reached through a gateway endpoint, named by the region's
+    // S3 prefix list (from config, so synth looks nothing up).
+    props.vpc.addGatewayEndpoint('MoverS3', { service: ec2.GatewayVpcEndpointAwsService.S3, subnets: [props.subnets] });
+    this.securityGroup.addEgressRule(ec2.Peer.prefixList(props.s3PrefixListId), ec2.Port.tcp(443), 'HTTPS to S3 through the gateway endpoint (image layers)');
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
+      family: 'folio-schema-mover',
+      cpu: props.vcpu * 1024,
+      memoryLimitMiB: props.memoryGiB * 1024,
+      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+    });
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
+    const host = (role: ClusterRole) => props.member(role).cluster.clusterEndpoint.hostname;
+    this.taskDefinition.addContainer(MOVER_CONTAINER, {
+      image: props.image,
+      entryPoint: ['sh', '-c'],
+      command: [MOVER_SCRIPT],
+      environment: {
+        PROVISIONED_HOST: host('provisioned'),
+        PROVISIONED_PORT: String(props.port),
+        SERVERLESS_HOST: host('serverless'),
+        SERVERLESS_PORT: String(props.port),
+        PGDATABASE: props.databaseName,
+        // The clusters force TLS.
+        PGSSLMODE: 'require',
+      },
+      secrets: {
+        PGUSER: ecs.Secret.fromSecretsManager(props.adminSecret, 'username'),
+        PGPASSWORD: ecs.Secret.fromSecretsManager(props.adminSecret, 'password'),
+      },
+      logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: 'move' }),
+    });
+    // The command is a shell script: its ${...} are the shell's parameter expansions, which
+    // CloudFormation leaves alone outside Fn::Sub.
+    Validations.of(this.taskDefinition).acknowledge({ id: 'CloudFormation-Validate::E1029', reason: "The mover's command is a shell script; ${...} are shell parameter expansions" });
+    (this.taskDefinition.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['E1029'] } });
+    acknowledgeNag(this.taskDefinition, 'ECS2', 'The environment holds the two cluster endpoints, the port, the database name and TLS mode: no secret (the credential comes from Secrets Manager through `secrets`).');
+    acknowledgeNag(
+      this.taskDefinition.obtainExecutionRole(),
+      'IAM5[Resource::*]',
+      'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repository.',
+    );
+  }
+}

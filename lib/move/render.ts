@@ -1,0 +1,25 @@
+import { markdownTable } from '../markdown';
+import type { MoveFlags, MovePlan } from './plan';
+import type { ModuleResult } from './run';
+
+const span = (schemas: readonly string[]) => (schemas.length > 2 ? `${schemas[0]} … ${schemas.at(-1)} (${schemas.length})` : schemas.join(', '));
+
+/** What a plan moves, module by module in the order it runs, and what to restart. */
+export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
+  if (!plan.moves.length) return `Schema moves (${plan.title}): none; every module stays on its cluster.\n`;
+  const action = flags.dropSource ? 'drop the source copy of' : 'copy';
+  const rows = plan.moves.map((m, i) => [String(i + 1), m.module, `${m.from} → ${m.to}`, span(m.schemas), m.framework === 'rmb' ? 'schema-named login role, its grants' : 'grants of the schema']);
+  return [
+    `Schema moves (${plan.title}): ${action} ${plan.moves.length} module(s), ${plan.moves.reduce((n, m) => n + m.schemas.length, 0)} schema(s)`,
+    '',
+    markdownTable(['#', 'Module', 'Cluster', 'Schemas', 'Roles'], rows),
+    '',
+    `Restart after the deploy (they reconnect to their new cluster): ${plan.restart.join(', ')}`,
+    '',
+  ].join('\n');
+}
+
+export function renderMoveResults(results: readonly ModuleResult[], dropSource = false): string {
+  const rows = results.map((r) => [r.module, String(r.schemas), r.skipped ? `${r.skipped} already done` : '-', r.rows.toLocaleString('en-US'), `${r.seconds} s`, r.taskArn.split('/').pop() ?? r.taskArn]);
+  return `${markdownTable(['Module', 'Schemas', 'Skipped', dropSource ? 'Rows matched, then dropped' : 'Rows verified', 'Took', 'Task'], rows)}\n`;
+}
