@@ -4,7 +4,7 @@ import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolve
 import { durationSeconds } from '../config/fields';
 import { cloudFormationClient, ecsClient, logsClient } from '../lib/aws/clients';
 import { EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/cli';
-import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch } from '../lib/move/plan';
+import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/move/plan';
 import { renderMoveResults, renderMovePlan } from '../lib/move/render';
 import { moveTargets, runMoves } from '../lib/move/run';
 
@@ -68,7 +68,8 @@ function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name
   }
   if (o.scenario) throw new ConfigError('--scenario applies to --module only (valid: --from <phase> --to <phase>)');
   if (!o.from) throw new ConfigError('--from is required with --to <phase> (valid: --from <phase> --to <phase>, or --module <name> --to <cluster>)');
-  return { flags, plan: planPhaseSwitch(phase('--from', o.from, o.envName), phase('--to', o.to, o.envName)) };
+  const plan = planPhaseSwitch(phase('--from', o.from, o.envName), phase('--to', o.to, o.envName));
+  return { flags, plan: flags.dropSource ? withoutReferences(plan) : plan };
 }
 
 program.action((o: Options) =>
@@ -86,6 +87,7 @@ program.action((o: Options) =>
     if (module) {
       const current = phase('--scenario', o.scenario ?? targets!.deployedPhase, o.envName);
       plan = planModuleMove(current, module.name, module.to);
+      if (flags.dropSource) plan = withoutReferences(plan);
     }
     process.stdout.write(renderMovePlan(plan!, flags));
     if (o.dryRun || !plan!.moves.length) return;

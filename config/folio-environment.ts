@@ -37,10 +37,12 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
   // against the schemas it finds on the source cluster).
   tenants: Array.from({ length: 30 }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`),
   serverlessPopulation:
-    'Seeded once, before test1, from a snapshot of the provisioned cluster (pg_dump of every tenant ' +
-    'schema): every schema exists on both clusters, and each module writes only to the cluster it is ' +
-    'routed to. A schema read across the split is a copy frozen at seeding time. The seed report does ' +
-    'not say how PTF populated the cluster; this is the assumption the phases encode.',
+    'Populated by the schema mover (`npm run move`, lib/constructs/schema-mover): before each deploy that ' +
+    'routes a module to the other cluster, the module is stopped and its schema in every tenant is copied ' +
+    'there and verified row by row; the source copy stays until a separate --drop-source. A module that ' +
+    'reads schemas across the split (acknowledged in crossSchemaAcks) gets a reference copy of them on its ' +
+    'cluster, copied from a snapshot while their modules stay live and kept as is afterwards: those reads ' +
+    'see data as of that copy. The seed report does not say how PTF populated the cluster.',
   mover: {
     // The PostgreSQL 16 client tools (engine 16.8). The database subnets have no route out,
     // so the image comes from this account's ECR: copy it there once (README, "Switching phases").

@@ -30,8 +30,8 @@ const SEVEN_MODULES = [...FIVE_MODULES, 'mod-lists', 'mod-fqm-manager'] as const
 
 /** Why a read across the split is accepted: see FOLIO_ENVIRONMENT.serverlessPopulation. */
 const SNAPSHOT_COPY =
-  'The other cluster holds a snapshot copy of this schema (see serverlessPopulation); the ' +
-  'experiment accepted stale reads here for the workloads it measured.';
+  "The module's cluster holds a reference copy of this schema, made by the mover when the module " +
+  'moved (see serverlessPopulation); the experiment accepted stale reads here for the workloads it measured.';
 
 const ack = (module: string, readsFrom: readonly string[]): CrossSchemaAckInput => ({
   module,

@@ -9,6 +9,12 @@ import { splitReads } from '../../config/schema';
 
 export interface ModuleMove {
   readonly module: string;
+  /**
+   * A reference copy: the module stays where it is, and a module moving next to this copy
+   * reads its schemas across the split (acknowledged in the phase). Copied only where the
+   * target has none yet; never set aside, never a reason to restart anything.
+   */
+  readonly reference: boolean;
   readonly framework: string;
   readonly from: ClusterRole;
   readonly to: ClusterRole;
@@ -50,16 +56,24 @@ function ordered(s: FolioScenario, moving: readonly string[]): string[] {
 
 function build(s: FolioScenario, title: string, from: (m: string) => ClusterRole, to: (m: string) => ClusterRole): MovePlan {
   const moving = s.modules.filter((m) => from(m.name) !== to(m.name)).map((m) => m.name);
-  const framework = new Map(s.modules.map((m) => [m.name, m.framework]));
-  const moves = ordered(s, moving).map((module) => ({
+  const byName = new Map(s.modules.map((m) => [m.name, m]));
+  const entry = (module: string, source: ClusterRole, target: ClusterRole, reference: boolean): ModuleMove => ({
     module,
-    framework: framework.get(module)!,
-    from: from(module),
-    to: to(module),
+    reference,
+    framework: byName.get(module)!.framework,
+    from: source,
+    to: target,
     suffix: schemaSuffix(module),
     schemas: s.environment.tenants.map((t) => schemaName(t, module)),
-  }));
-  return { title, moves, restart: moves.map((m) => m.module) };
+  });
+  const moves: ModuleMove[] = [];
+  for (const module of ordered(s, moving)) {
+    // What it reads across the split must be on its new cluster before its views are restored.
+    for (const r of byName.get(module)!.readsSchemasOf)
+      if (to(r) !== to(module) && !moves.some((x) => x.module === r && x.to === to(module))) moves.push(entry(r, to(r), to(module), true));
+    moves.push(entry(module, from(module), to(module), false));
+  }
+  return { title, moves, restart: moves.filter((m) => !m.reference).map((m) => m.module) };
 }
 
 /** The moves a switch between two phases of one environment needs. */
@@ -96,6 +110,11 @@ export interface MoveFlags {
   readonly force?: boolean;
 }
 
+/** A plan for --drop-source: reference copies stay, their source is the module's live home. */
+export function withoutReferences(plan: MovePlan): MovePlan {
+  return { ...plan, moves: plan.moves.filter((m) => !m.reference) };
+}
+
 /** What the mover script (lib/constructs/schema-mover/move.sh) is told to do for one module. */
 export function moverEnvironment(move: ModuleMove, flags: MoveFlags = {}): Record<string, string> {
   return {
@@ -106,5 +125,6 @@ export function moverEnvironment(move: ModuleMove, flags: MoveFlags = {}): Recor
     MOVE_ACTION: flags.dropSource ? 'drop-source' : 'copy',
     MOVE_REPLACE: String(flags.replace ?? false),
     MOVE_FORCE: String(flags.force ?? false),
+    MOVE_KEEP_EXISTING: String(move.reference),
   };
 }

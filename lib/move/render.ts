@@ -8,11 +8,12 @@ const span = (schemas: readonly string[]) => (schemas.length > 2 ? `${schemas[0]
 export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
   if (!plan.moves.length) return `Schema moves (${plan.title}): none; every module stays on its cluster.\n`;
   const action = flags.dropSource ? 'drop the source copy of' : 'copy';
-  const rows = plan.moves.map((m, i) => [String(i + 1), m.module, `${m.from} → ${m.to}`, span(m.schemas), m.framework === 'rmb' ? 'schema-named login role, its grants' : 'grants of the schema']);
+  const kind = (m: MovePlan['moves'][number]) => (m.reference ? 'reference copy: read across the split, kept if present' : m.framework === 'rmb' ? 'move, with its schema-named login role and grants' : 'move, with its grants');
+  const rows = plan.moves.map((m, i) => [String(i + 1), m.module, `${m.from} → ${m.to}`, span(m.schemas), kind(m)]);
   return [
     `Schema moves (${plan.title}): ${action} ${plan.moves.length} module(s), ${plan.moves.reduce((n, m) => n + m.schemas.length, 0)} schema(s)`,
     '',
-    markdownTable(['#', 'Module', 'Cluster', 'Schemas', 'Roles'], rows),
+    markdownTable(['#', 'Module', 'Cluster', 'Schemas', 'What'], rows),
     '',
     `Restart after the deploy (they reconnect to their new cluster): ${plan.restart.join(', ')}`,
     '',

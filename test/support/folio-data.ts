@@ -5,7 +5,7 @@ import { schemaName } from '../../lib/move/plan';
  * login role of the same name (JSONB tables, a foreign key, a sequence, a PL/pgSQL trigger
  * function, a trigram index from a database extension), mod-oai-pmh's role granted
  * inventory's role and SELECT on its table, a Spring schema with Liquibase's tables, and
- * data-export-style views over the inventory and SRS schemas.
+ * data-export-style views over the inventory, SRS and users schemas.
  */
 
 const INV = 'mod-inventory-storage';
@@ -13,6 +13,7 @@ const SRS = 'mod-source-record-storage';
 const SRM = 'mod-source-record-manager';
 const OAI = 'mod-oai-pmh';
 const EXPORT = 'mod-data-export';
+const USERS = 'mod-users';
 
 /** Deterministic UUIDs from text. */
 const uuid = (expr: string) => `md5(${expr})::uuid`;
@@ -20,7 +21,7 @@ const uuid = (expr: string) => `md5(${expr})::uuid`;
 export function folioSeedSql(tenants: readonly string[], rowsPerTenant: number): string {
   const parts = ['CREATE EXTENSION IF NOT EXISTS pg_trgm;'];
   for (const t of tenants) {
-    const [inv, srs, srm, oai, exp] = [INV, SRS, SRM, OAI, EXPORT].map((m) => schemaName(t, m));
+    const [inv, srs, srm, oai, exp, users] = [INV, SRS, SRM, OAI, EXPORT, USERS].map((m) => schemaName(t, m));
     const n = rowsPerTenant;
     parts.push(`
 CREATE ROLE ${inv} LOGIN PASSWORD 'local';
@@ -69,6 +70,12 @@ INSERT INTO ${srm}.journal_records SELECT ${uuid(`'${t}jr' || g`)}, ${uuid(`'${t
 ALTER TABLE ${srm}.job_execution OWNER TO ${srm};
 ALTER TABLE ${srm}.journal_records OWNER TO ${srm};
 
+CREATE ROLE ${users} LOGIN PASSWORD 'local';
+CREATE SCHEMA ${users} AUTHORIZATION ${users};
+CREATE TABLE ${users}.users (id uuid PRIMARY KEY, jsonb jsonb NOT NULL);
+INSERT INTO ${users}.users SELECT ${uuid(`'${t}u' || g`)}, jsonb_build_object('username', 'user' || g) FROM generate_series(1, 10) g;
+ALTER TABLE ${users}.users OWNER TO ${users};
+
 CREATE SCHEMA ${exp};
 CREATE TABLE ${exp}.databasechangelog (id varchar(255) NOT NULL, author varchar(255) NOT NULL, filename varchar(255) NOT NULL, dateexecuted timestamp NOT NULL, orderexecuted integer NOT NULL, exectype varchar(10) NOT NULL, md5sum varchar(35));
 CREATE TABLE ${exp}.databasechangeloglock (id integer PRIMARY KEY, locked boolean NOT NULL, lockgranted timestamp, lockedby varchar(255));
@@ -77,6 +84,7 @@ INSERT INTO ${exp}.databasechangeloglock VALUES (1, false, NULL, NULL);
 CREATE TABLE ${exp}.job_profiles (id uuid PRIMARY KEY, name text NOT NULL);
 INSERT INTO ${exp}.job_profiles VALUES (${uuid(`'${t}default'`)}, 'Default instances export job profile');
 CREATE VIEW ${exp}.v_instance AS SELECT i.id, i.jsonb ->> 'title' AS title, r.state FROM ${inv}.instance i LEFT JOIN ${srs}.records_lb r ON r.matched_id = i.id;
+CREATE VIEW ${exp}.v_users AS SELECT id, jsonb ->> 'username' AS username FROM ${users}.users;
 CREATE VIEW ${exp}.v_marc_instance AS SELECT r.matched_id, m.content FROM ${srs}.records_lb r JOIN ${srs}.marc_records_lb m ON m.id = r.id;
 `);
   }

@@ -14,6 +14,11 @@
 #   MOVE_ACTION                                   copy (default) | drop-source
 #   MOVE_REPLACE=true   a target schema that holds rows is set aside (renamed, never dropped)
 #   MOVE_FORCE=true     move although sessions on the source still use the schema
+#   MOVE_KEEP_EXISTING=true  a reference copy: keep any copy the target already has; the
+#                       module stays live on the source, so its sessions are expected
+#
+# Each schema is dumped and counted in one exported snapshot of the source, so the row counts
+# compare exactly what was copied even while something writes to the source.
 #
 # Output: one "move: <schema>: <what happened>" line per step; the last line is
 # "move: done: ..." (exit 0) or "move: failed: <reason>" (exit 1).
@@ -28,6 +33,7 @@ die() {
 MOVE_ACTION=${MOVE_ACTION:-copy}
 MOVE_REPLACE=${MOVE_REPLACE:-false}
 MOVE_FORCE=${MOVE_FORCE:-false}
+MOVE_KEEP_EXISTING=${MOVE_KEEP_EXISTING:-false}
 : "${MOVE_SCHEMAS:?MOVE_SCHEMAS is not set}" "${MOVE_FROM:?MOVE_FROM is not set}" "${MOVE_TO:?MOVE_TO is not set}"
 : "${PGDATABASE:?PGDATABASE is not set}" "${PGUSER:?PGUSER is not set}"
 export PGCONNECT_TIMEOUT=${PGCONNECT_TIMEOUT:-15}
@@ -62,12 +68,39 @@ tgt -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the target 
 
 exists() { [ "$("$1" -c "SELECT count(*) FROM pg_namespace WHERE nspname = '$2'")" = 1 ]; }
 
-# "<table> <rows>" for every table of a schema, by name.
+# "<table> <rows>" for every table of a schema, by name; in snapshot $3 when given.
 counts() {
   q=$("$1" -c "SELECT string_agg(format('SELECT %L, count(*) FROM %I.%I', c.relname, n.nspname, c.relname), ' UNION ALL ' ORDER BY c.relname)
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '$2' AND c.relkind IN ('r', 'p')")
+  [ -n "$q" ] || return 0
   # Sorted here, not by the server: the two clusters' collations may differ.
-  [ -z "$q" ] || "$1" -F ' ' -c "$q" | LC_ALL=C sort
+  if [ -n "${3:-}" ]; then
+    "$1" -F ' ' -c 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' -c "SET TRANSACTION SNAPSHOT '$3'" -c "$q" -c 'COMMIT' | LC_ALL=C sort
+  else
+    "$1" -F ' ' -c "$q" | LC_ALL=C sort
+  fi
+}
+
+# A snapshot of the source held open by a background session until snapshot_close.
+snapshot_open() {
+  rm -f "$work/snap.in" "$work/snap.id"
+  mkfifo "$work/snap.in"
+  src -f "$work/snap.in" >"$work/snap.log" 2>&1 &
+  SNAP_PID=$!
+  exec 3>"$work/snap.in"
+  printf '%s\n' 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;' "SELECT pg_export_snapshot() \\g '$work/snap.id'" >&3
+  i=0
+  while [ ! -s "$work/snap.id" ]; do
+    i=$((i + 1))
+    [ "$i" -lt 300 ] || die "the source did not export a snapshot: $(head -n1 "$work/snap.log")"
+    sleep 0.1
+  done
+  SNAP=$(head -n1 "$work/snap.id")
+}
+snapshot_close() {
+  printf 'COMMIT;\n' >&3
+  exec 3>&-
+  wait "$SNAP_PID" || true
 }
 total() { awk '{ n += $2 } END { print n + 0 }'; }
 
@@ -138,6 +171,10 @@ dependent_views() {
 copy_schema() {
   s=$1
   exists src "$s" || die "$s: no such schema on the source ($MOVE_FROM)"
+  if exists tgt "$s" && [ "$MOVE_KEEP_EXISTING" = true ]; then
+    say "$s: kept the target's existing copy ($(counts tgt "$s" | total) rows), a reference copy for reads across the split"
+    return 0
+  fi
   counts src "$s" >"$work/src.counts"
   if exists tgt "$s"; then
     if [ "$(tgt -c "SELECT count(*) FROM folio_mover.moves WHERE schema_name = '$s' AND source = '$SOURCE'")" = 1 ] &&
@@ -147,7 +184,9 @@ copy_schema() {
     fi
   fi
   busy=$(sessions "$s")
-  if [ -n "$busy" ]; then
+  if [ -n "$busy" ] && [ "$MOVE_KEEP_EXISTING" = true ]; then
+    say "$s: copying a snapshot while the module stays live on the source"
+  elif [ -n "$busy" ]; then
     [ "$MOVE_FORCE" = true ] || die "$s: still in use on the source: $busy; stop the module first, or pass --force"
     say "$s: moving although in use (--force): $busy"
   fi
@@ -164,9 +203,12 @@ copy_schema() {
   fi
 
   ensure_roles "$s"
-  rm -f "$work/dump.failed"
-  { pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -n "$s" 2>"$work/dump.err" || touch "$work/dump.failed"; } |
+  rm -f "$work/dump.failed" "$work/restore.failed"
+  snapshot_open
+  counts src "$s" "$SNAP" >"$work/src.counts"
+  { pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -n "$s" --snapshot="$SNAP" 2>"$work/dump.err" || touch "$work/dump.failed"; } |
     pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$work/restore.err" || touch "$work/restore.failed"
+  snapshot_close
   [ ! -e "$work/dump.failed" ] || die "$s: pg_dump failed: $(head -n1 "$work/dump.err")"
   [ ! -e "$work/restore.failed" ] || die "$s: pg_restore failed (nothing of it was kept): $(grep -m1 -i error "$work/restore.err" || head -n1 "$work/restore.err")"
   if [ -s "$work/views.sql" ]; then

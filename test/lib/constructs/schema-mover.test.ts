@@ -79,7 +79,7 @@ async function fingerprint(pg: Postgres, schemas: readonly string[]): Promise<st
 
 const schemasOf = (module: string) => TENANTS.map((t) => schemaName(t, module));
 const count = (pg: Postgres, sql: string) => pg.psql(sql, DB).then(Number);
-const ALL = ['mod-inventory-storage', 'mod-source-record-storage', 'mod-source-record-manager', 'mod-data-export'].flatMap(schemasOf);
+const ALL = ['mod-inventory-storage', 'mod-source-record-storage', 'mod-source-record-manager', 'mod-data-export', 'mod-users'].flatMap(schemasOf);
 
 beforeAll(async () => {
   [provisioned, serverless] = await Promise.all([startPostgres(), startPostgres()]);
@@ -95,7 +95,7 @@ describe('the plan is derived from the two phases and the tenants', () => {
   test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     expect(plan.moves).toEqual([
-      { module: 'mod-inventory-storage', framework: 'rmb', from: 'provisioned', to: 'serverless', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage') },
+      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'provisioned', to: 'serverless', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage') },
     ]);
     expect(plan.restart).toEqual(['mod-inventory-storage']);
   });
@@ -109,6 +109,17 @@ describe('the plan is derived from the two phases and the tenants', () => {
       expect(at(reader)).toBeGreaterThan(at('mod-source-record-storage'));
     }
     expect(at('mod-fqm-manager')).toBeGreaterThan(at('mod-orders-storage'));
+  });
+
+  test('test9 -> test10: FQM moves, with reference copies of every schema it reads across the split, first', () => {
+    const plan = planPhaseSwitch(phase('test9'), phase('test10'));
+    const references = plan.moves.filter((m) => m.reference);
+    expect(references.map((m) => m.module).sort()).toEqual(['mod-agreements', 'mod-circulation-storage', 'mod-finance-storage', 'mod-invoice-storage', 'mod-linked-data', 'mod-oa', 'mod-organizations-storage', 'mod-settings', 'mod-tags', 'mod-users']);
+    for (const r of references) expect(r).toMatchObject({ from: 'provisioned', to: 'serverless' });
+    const fqm = plan.moves.findIndex((m) => m.module === 'mod-fqm-manager');
+    expect(plan.moves.slice(0, fqm).filter((m) => m.reference)).toHaveLength(references.length);
+    expect(plan.restart).toEqual(['mod-lists', 'mod-fqm-manager']);
+    expect(moverEnvironment(references[0]).MOVE_KEEP_EXISTING).toBe('true');
   });
 
   test('phases with the same routing move nothing', () => {
@@ -190,6 +201,27 @@ describe('moving for real between two PostgreSQL servers', () => {
     expect(r.status).toBe(1);
     expect(r.out.trim().split('\n').at(-1)).toBe(`move: failed: the source's *_mod_inventory_storage schemas and the configured tenants disagree: not configured: ${m.schemas[0]}; not on the source: none`);
   });
+
+  test('reference copies: what data-export reads across the split is copied as a snapshot while its module stays live, and kept when present', async () => {
+    const plan = planPhaseSwitch(phase('baseline'), phase('test9'));
+    const users = plan.moves.find((x) => x.module === 'mod-users')!;
+    expect(users).toMatchObject({ reference: true, from: 'provisioned', to: 'serverless' });
+    const live = spawn(join(provisioned.bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(provisioned.port), '-U', provisioned.user, '-d', DB, '-c', `SELECT count(*), pg_sleep(20) FROM ${users.schemas[0]}.users`], {
+      env: { ...process.env, PGPASSWORD: provisioned.password, PGAPPNAME: 'mod-users' },
+    });
+    try {
+      for (let i = 0; i < 50 && !(await count(provisioned, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'mod-users'`)); i++) await new Promise((r) => setTimeout(r, 100));
+      const first = await runMover(moverEnvironment(users));
+      expect(first.status).toBe(0);
+      expect(first.out).toContain(`move: ${users.schemas[0]}: copying a snapshot while the module stays live on the source`);
+    } finally {
+      live.kill();
+    }
+    expect(await fingerprint(serverless, users.schemas)).toBe(await fingerprint(provisioned, users.schemas));
+    await provisioned.psql(`INSERT INTO ${users.schemas[0]}.users VALUES (gen_random_uuid(), '{"username": "later"}')`, DB);
+    const again = await runMover(moverEnvironment(users));
+    expect(again.out).toContain(`move: ${users.schemas[0]}: kept the target's existing copy (10 rows), a reference copy for reads across the split`);
+  }, 60_000);
 
   test('a move killed half-way leaves the source intact and finishes when run again', async () => {
     const m = planPhaseSwitch(phase('baseline'), phase('test9')).moves.find((x) => x.module === 'mod-data-export')!;
