@@ -25,3 +25,14 @@ export async function stackOutput(client: CloudFormationClient, stackName: strin
     throw new ConfigError(`stack "${stackName}" has no output "${key}"; it has: ${Object.keys(outputs).join(', ') || 'none'} (deployed with an older version?)`);
   return value;
 }
+
+/**
+ * The outputs a command acts on, by the names it uses for them; a stack without one of them
+ * (deployed by an older version) is one ConfigError naming the missing outputs.
+ */
+export async function requiredOutputs<K extends string>(client: CloudFormationClient, stackName: string, keys: Record<K, string>, older: string): Promise<Record<K, string>> {
+  const outputs = await stackOutputs(client, stackName);
+  const missing = Object.values<string>(keys).filter((k) => outputs[k] === undefined);
+  if (missing.length) throw new ConfigError(`stack "${stackName}" has no output ${missing.map((m) => `"${m}"`).join(', ')} (${older})`);
+  return Object.fromEntries(Object.entries<string>(keys).map(([name, key]) => [name, outputs[key]])) as Record<K, string>;
+}

@@ -3,9 +3,9 @@ import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import type { DSQLClient } from '@aws-sdk/client-dsql';
 import type { ECSClient } from '@aws-sdk/client-ecs';
-import { ConfigError, type TemporalScenario } from '../../config';
+import type { TemporalScenario } from '../../config';
 import { autoScalingClient, type AwsTarget, dsqlClient, ecsClient, logsClient } from '../aws/clients';
-import { stackOutputs } from '../aws/stack-outputs';
+import { requiredOutputs } from '../aws/stack-outputs';
 
 /** The SDK clients the bench commands call. */
 export interface BenchClients {
@@ -49,20 +49,6 @@ const OUTPUTS = {
 } as const;
 
 export async function benchTargets(cfn: CloudFormationClient, scenario: TemporalScenario): Promise<BenchTargets> {
-  const outputs = await stackOutputs(cfn, scenario.stackName);
-  const missing = Object.values(OUTPUTS).filter((k) => outputs[k] === undefined);
-  if (missing.length)
-    throw new ConfigError(`stack "${scenario.stackName}" has no output ${missing.map((m) => `"${m}"`).join(', ')} (deployed with an older version? redeploy it)`);
-  const value = (k: keyof typeof OUTPUTS) => outputs[OUTPUTS[k]];
-  return {
-    cluster: value('cluster'),
-    workerService: value('workerService'),
-    asgName: value('asgName'),
-    capacityProvider: value('capacityProvider'),
-    generatorTaskDefinition: value('generatorTaskDefinition'),
-    securityGroup: value('securityGroup'),
-    subnets: value('subnets').split(','),
-    dsqlClusterId: value('dsqlClusterId'),
-    deployedScenario: value('deployedScenario'),
-  };
+  const o = await requiredOutputs(cfn, scenario.stackName, OUTPUTS, 'deployed with an older version? redeploy it');
+  return { ...o, subnets: o.subnets.split(',') };
 }

@@ -1,8 +1,8 @@
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeTasksCommand, type ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
-import { ConfigError, type FolioScenario } from '../../config';
-import { stackOutputs } from '../aws/stack-outputs';
+import type { FolioScenario } from '../../config';
+import { requiredOutputs } from '../aws/stack-outputs';
 import { waitUntil, type Waiting } from '../bench/wait';
 import { CommandFailure, EXIT_FAILED } from '../cli';
 import { MOVER_CONTAINER } from '../constructs/schema-mover';
@@ -40,19 +40,8 @@ const OUTPUTS = {
 } as const;
 
 export async function moveTargets(cfn: CloudFormationClient, scenario: FolioScenario): Promise<MoveTargets> {
-  const outputs = await stackOutputs(cfn, scenario.stackName);
-  const missing = Object.values(OUTPUTS).filter((k) => outputs[k] === undefined);
-  if (missing.length)
-    throw new ConfigError(`stack "${scenario.stackName}" has no output ${missing.map((m) => `"${m}"`).join(', ')} (deployed before the schema mover existed? redeploy it)`);
-  const value = (k: keyof typeof OUTPUTS) => outputs[OUTPUTS[k]];
-  return {
-    cluster: value('cluster'),
-    taskDefinition: value('taskDefinition'),
-    securityGroup: value('securityGroup'),
-    subnets: value('subnets').split(','),
-    logGroup: value('logGroup'),
-    deployedPhase: value('deployedPhase'),
-  };
+  const o = await requiredOutputs(cfn, scenario.stackName, OUTPUTS, 'deployed before the schema mover existed? redeploy it');
+  return { ...o, subnets: o.subnets.split(',') };
 }
 
 export interface MoveHooks extends Waiting {

@@ -9,6 +9,7 @@ import { benchDown, benchUp } from '../../../lib/bench/fleet';
 import { benchRun, findResult } from '../../../lib/bench/run';
 import type { BenchClients, BenchTargets } from '../../../lib/bench/targets';
 import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT } from '../../../lib/cli';
+import { fakeTime } from '../../support/fake-time';
 
 /*
  * The bench logic against recorded-shape SDK responses: every wait loop runs on a fake clock,
@@ -33,12 +34,6 @@ const targets: BenchTargets = {
   deployedScenario: 'temporal-150wps',
 };
 
-/** A clock that advances only when the code under test sleeps. */
-function fakeTime() {
-  let t = Date.parse('2026-01-21T10:00:00Z');
-  const sleeps: number[] = [];
-  return { now: () => t, sleep: async (ms: number) => void (sleeps.push(ms), (t += ms)), sleeps };
-}
 
 const service = (desired: number, running: number, pending = 0, event?: string) => ({
   services: [{ serviceName: 'benchmark-worker', status: 'ACTIVE', desiredCount: desired, runningCount: running, pendingCount: pending, events: event ? [{ message: event }] : [] }],

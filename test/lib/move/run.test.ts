@@ -7,6 +7,7 @@ import { EXIT_FAILED, EXIT_TIMEOUT } from '../../../lib/cli';
 import { planPhaseSwitch } from '../../../lib/move/plan';
 import { renderMoveResults } from '../../../lib/move/render';
 import { type MoveClients, type MoveTargets, moveTargets, runMoves } from '../../../lib/move/run';
+import { fakeTime } from '../../support/fake-time';
 import { editedCatalog } from '../../support/synth';
 
 /*
@@ -33,10 +34,6 @@ const targets: MoveTargets = {
   deployedPhase: 'test4',
 };
 
-function fakeTime() {
-  let t = Date.parse('2026-01-21T10:00:00Z');
-  return { now: () => t, sleep: async (ms: number) => void (t += ms) };
-}
 const task = (lastStatus: string, exitCode?: number) => ({ tasks: [{ taskArn, lastStatus, containers: [{ name: 'Mover', exitCode }] }] });
 const page = (token: string, messages: string[]) => ({ events: messages.map((message, i) => ({ timestamp: i, message })), nextForwardToken: token });
 
