@@ -11,14 +11,7 @@ source scripts/integration.env
 cache="${DB_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/db-bench-infra}"
 export GOFLAGS=-buildvcs=false
 
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  echo "setup-integration: installing PostgreSQL from the distribution's packages"
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql postgresql-client >/dev/null
-  # The package starts a cluster of its own on 5432; the tests start theirs on free ports.
-  $sudo service postgresql stop >/dev/null 2>&1 || true
-fi
+bash scripts/setup-postgres.sh
 command -v go >/dev/null || { echo "setup-integration: Go is not installed (https://go.dev/doc/install); it builds the Temporal server and the benchmark" >&2; exit 1; }
 
 server="$cache/temporal-server-$TEMPORAL_SERVER_VERSION"
