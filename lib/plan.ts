@@ -86,11 +86,15 @@ const ACTION: Readonly<Record<ResourceImpact, string>> = {
 const actionOf = (c: ResourceChange) =>
   c.type === 'AWS::ECS::TaskDefinition' && c.impact === ResourceImpact.WILL_REPLACE ? 'new revision' : ACTION[c.impact] + (c.unsafe ? ' (stateful!)' : '');
 
-/** A property's old and new values, when both are short enough to read in a table cell. */
+/**
+ * A property's old and new values; or, when they cannot be shown in a table cell, why: a
+ * secret's value is a reference resolved at deploy time, and a long value is in `cdk diff`.
+ */
 function values(from: unknown, to: unknown): string {
   const show = (v: unknown) => (v === undefined ? 'unset' : JSON.stringify(v).replaceAll('|', '\\|'));
   const [a, b] = [show(from), show(to)];
-  return a.length + b.length <= 120 ? `: ${a} -> ${b}` : '';
+  if (/resolve:secretsmanager|SecretString/.test(a + b)) return ': a secret reference, resolved at deploy time (its value is not in the template)';
+  return a.length + b.length <= 120 ? `: ${a} -> ${b}` : `: changed (${a.length + b.length} characters of values; \`npx cdk diff\` shows them)`;
 }
 
 /** The plan as markdown: per stack, what is added, modified (with properties), replaced or destroyed. */
@@ -102,16 +106,20 @@ export function renderPlan(plan: Plan): string {
       out.push('No changes.', '');
       continue;
     }
+    const interrupted = s.changes.filter((c) => c.interruptions.length);
     const counts = new Map<string, number>();
     for (const c of s.changes) counts.set(actionOf(c), (counts.get(actionOf(c)) ?? 0) + 1);
+    if (interrupted.length) counts.set('with an interruption', interrupted.length);
     out.push(`${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}.`, '');
     const rows = s.changes.map((c) => [
       actionOf(c),
       `\`${c.logicalId}\``,
       c.type,
-      c.properties.length ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${ACTION[p.impact]})`).join('<br>') : '-',
+      c.properties.length ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${p.interruption ? 'update in place, WITH INTERRUPTION' : ACTION[p.impact]})`).join('<br>') : '-',
     ]);
     out.push(markdownTable(['Action', 'Logical ID', 'Type', 'Properties (CloudFormation update impact)'], rows), '');
+    if (interrupted.length)
+      out.push(`INTERRUPTION: ${interrupted.map((c) => `${c.logicalId}${c.path ? ` (${c.path.split('/').slice(1, -1).join('/')})` : ''}: ${c.interruptions.join('; ')}`).join('. ')}. Plan the switch between test runs.`, '');
   }
   if (plan.moves) out.push('## Data', '', renderMovePlan(plan.moves), plan.moves.moves.length ? `Move them before the deploy, with the modules stopped: npm run move -- --from ${plan.from.name} --to ${plan.to.name}` : '', '');
   out.push(

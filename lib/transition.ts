@@ -20,6 +20,26 @@ export const STATEFUL_TYPES: ReadonlySet<string> = new Set([
   'AWS::Logs::LogGroup',
 ]);
 
+/**
+ * Property updates that CloudFormation applies in place but with an interruption ("Update
+ * requires: Some interruptions" in the resource reference), and what that means here.
+ */
+export const INTERRUPTING: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'AWS::RDS::DBInstance': {
+    DBInstanceClass: 'the instance restarts on the new class: a few minutes without it (for a writer, no writes to its cluster; Aurora fails over to a reader when there is one)',
+    DBParameterGroupName: 'the instance reboots to apply the new parameter group: about a minute without it',
+    EngineVersion: 'the instance restarts on the new engine version: minutes without it',
+  },
+  'AWS::RDS::DBCluster': {
+    EngineVersion: 'every instance of the cluster restarts on the new engine version: minutes without the cluster',
+    DBClusterParameterGroupName: 'static parameters apply when the instances reboot',
+    Port: 'the cluster restarts on the new port, and clients must follow',
+  },
+  'AWS::OpenSearchService::Domain': {
+    EngineVersion: 'a blue/green deployment: the domain serves throughout, slower while shards copy',
+  },
+};
+
 const UNSAFE: ReadonlySet<ResourceImpact> = new Set([
   ResourceImpact.WILL_REPLACE,
   ResourceImpact.MAY_REPLACE,
@@ -34,7 +54,9 @@ export interface ResourceChange {
   readonly path?: string;
   readonly impact: ResourceImpact;
   /** Changed properties, each with its own impact (e.g. `DBInstanceClass` WILL_UPDATE). */
-  readonly properties: ReadonlyArray<{ readonly name: string; readonly impact: ResourceImpact; readonly from?: unknown; readonly to?: unknown }>;
+  readonly properties: ReadonlyArray<{ readonly name: string; readonly impact: ResourceImpact; readonly from?: unknown; readonly to?: unknown; readonly interruption?: string }>;
+  /** In place, but with an interruption: what each interrupting property's update means. */
+  readonly interruptions: readonly string[];
   readonly stateful: boolean;
   /** Stateful and replaced, destroyed or orphaned. */
   readonly unsafe: boolean;
@@ -51,17 +73,18 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
     const type = d.newResourceType ?? d.oldResourceType ?? 'unknown';
     const stateful = STATEFUL_TYPES.has(type);
     const path = (to.Resources?.[logicalId] ?? from.Resources?.[logicalId])?.Metadata?.['aws:cdk:path'];
+    const properties = Object.entries(d.propertyUpdates).map(([name, p]) => {
+      const impact = p.changeImpact ?? ResourceImpact.WILL_UPDATE;
+      const interruption = impact === ResourceImpact.WILL_UPDATE ? INTERRUPTING[type]?.[name] : undefined;
+      return { name, impact, from: p.oldValue, to: p.newValue, ...(interruption ? { interruption } : {}) };
+    });
     changes.push({
       logicalId,
       type,
       ...(typeof path === 'string' ? { path } : {}),
       impact: d.changeImpact,
-      properties: Object.entries(d.propertyUpdates).map(([name, p]) => ({
-        name,
-        impact: p.changeImpact ?? ResourceImpact.WILL_UPDATE,
-        from: p.oldValue,
-        to: p.newValue,
-      })),
+      properties,
+      interruptions: properties.flatMap((p) => (p.interruption ? [`${p.name}: ${p.interruption}`] : [])),
       stateful,
       unsafe: stateful && UNSAFE.has(d.changeImpact),
     });

@@ -36,6 +36,34 @@ describe('test11 -> test12 (the Serverless floor rises from 0.5 to 5 ACU)', () =
   });
 });
 
+describe('test1 -> test2 (the writer goes from r7g.4xlarge to r7g.2xlarge)', () => {
+  const plan = planTransition('test1', 'test2');
+  const writer = plan.stacks[0].changes.find((c) => c.type === 'AWS::RDS::DBInstance')!;
+
+  test('the writer class change is in place but names its interruption, in the plan and in --json', () => {
+    expect(writer).toMatchObject({ impact: ResourceImpact.WILL_UPDATE, unsafe: false, path: expect.stringContaining('/Aurora/Provisioned/Writer/') });
+    expect(writer.properties).toEqual([expect.objectContaining({ name: 'DBInstanceClass', from: 'db.r7g.4xlarge', to: 'db.r7g.2xlarge', interruption: expect.stringMatching(/^the instance restarts on the new class: a few minutes without it \(for a writer, no writes to its cluster/) })]);
+    expect(writer.interruptions).toEqual([expect.stringMatching(/^DBInstanceClass: the instance restarts/)]);
+    const md = renderPlan(plan);
+    expect(md).toContain('DBInstanceClass: "db.r7g.4xlarge" -> "db.r7g.2xlarge" (update in place, WITH INTERRUPTION)');
+    expect(md).toMatch(/\nINTERRUPTION: AuroraProvisionedWriter\w+ \(Aurora\/Provisioned\/Writer\): DBInstanceClass: the instance restarts on the new class: a few minutes without it .*Plan the switch between test runs\.\n/);
+    expect(JSON.parse(JSON.stringify(plan.stacks[0].changes))).toContainEqual(expect.objectContaining({ interruptions: writer.interruptions }));
+  });
+
+  test('an ACU change is in place without interruption', () => {
+    const serverless = planTransition('test11', 'test12').stacks[0].changes[0];
+    expect(serverless.interruptions).toEqual([]);
+  });
+});
+
+test('every modified property shows its values, or says why it cannot', () => {
+  const plan = planTransition('temporal-100wps', 'temporal-150wps');
+  const md = renderPlan(plan);
+  const cells = md.split('\n').filter((l) => l.startsWith('| update in place') || l.startsWith('| new revision')).flatMap((l) => l.split(' | ')[3].split('<br>'));
+  expect(cells.length).toBeGreaterThan(0);
+  for (const cell of cells) expect(cell).toMatch(/^\w+: (.+ -> .+|changed \(\d+ characters of values; `npx cdk diff` shows them\)|a secret reference, resolved at deploy time \(its value is not in the template\)) \(/);
+});
+
 test('temporal-100wps -> temporal-150wps: new task-definition revisions are shown as such, and are not unsafe', () => {
   const plan = planTransition('temporal-100wps', 'temporal-150wps');
   const data = plan.stacks.find((s) => s.stackName === 'TemporalDsql')!;
