@@ -80,7 +80,11 @@ describe('bench against moto on loopback', () => {
   test('down times out (exit 4) while the ASG still has instances, then parks once it drains', async () => {
     const waiting = await bench('down', '--timeout', '2s');
     expect(waiting.status).toBe(4);
-    expect(waiting.stderr.trim()).toMatch(/^error: timed out after 2 s waiting for the benchmark ASG to drain; last seen: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
+    // Not a terminal: the wait printed its status with the time elapsed, then one error line.
+    const lines = waiting.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^\[0s\] workers to stop: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
+    expect(lines.at(-1)).toMatch(/^error: timed out after 2 s waiting for the benchmark ASG to drain; last seen: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
+    expect(lines.filter((l) => l.startsWith('error:'))).toHaveLength(1);
 
     // What ECS managed scaling does once no task needs the instances.
     await asg.send(new SetDesiredCapacityCommand({ AutoScalingGroupName: 'bench-asg', DesiredCapacity: 0 }));
