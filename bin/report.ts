@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { cloudFormationClient, cloudWatchClient } from '../lib/aws/clients';
 import { stackOutput } from '../lib/aws/stack-outputs';
-import { progress, runCommand } from '../lib/cli';
+import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/cli';
 import { type MetricSeries, catalogFor } from '../lib/metrics';
 import { renderCharts } from '../lib/report/charts';
 import { compareReports, readReport } from '../lib/report/compare';
@@ -17,7 +17,7 @@ import { reportWindow } from '../lib/report/window';
 const program = new Command('report')
   .description(
     'Fetch a scenario\'s CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n' +
-      'Or compare two report JSONs.',
+      `Or compare two report JSONs. Exits 6 when the window holds no datapoint at all (the report, written anyway, says so).`,
   )
   .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset)')
   .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
@@ -89,6 +89,8 @@ async function main(o: Options): Promise<number> {
   writeFileSync(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(markdown);
   process.stderr.write(`wrote ${join(out, 'report.md')}, report.json and ${charts.length} charts\n`);
+  if (report.missing.length === Object.keys(report.coverage).length)
+    throw new CommandFailure(`no datapoint at all in ${report.window.start} to ${report.window.end} for ${scenario.name} in ${scenario.env.region}: check the window, the region and --env-name, or whether anything ran`, EXIT_NO_DATA);
   return 0;
 }
 

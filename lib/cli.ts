@@ -15,12 +15,14 @@ export const EXIT_UNSAFE = 3;
 export const EXIT_TIMEOUT = 4;
 /** `bench`: AWS did what was asked, and the outcome is a failure (a task stopped with an error, a cluster not ACTIVE). */
 export const EXIT_FAILED = 5;
+/** `report`: not one datapoint in the window (the report, written anyway, says so). */
+export const EXIT_NO_DATA = 6;
 
 /** A command's outcome that is a no, with the exit code that says which. */
 export class CommandFailure extends Error {
   constructor(
     message: string,
-    readonly exitCode: typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED,
+    readonly exitCode: typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED | typeof EXIT_NO_DATA,
   ) {
     super(message);
     this.name = 'CommandFailure';

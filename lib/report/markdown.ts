@@ -5,8 +5,18 @@ import type { FolioReport, PeakAverage, Report, TemporalReport } from './summari
 export function renderMarkdown(report: Report, charts: readonly { file: string; title: string }[] = []): string {
   const body = report.family === 'folio' ? folio(report) : temporal(report);
   const gaps = Object.entries(report.coverage).filter(([, c]) => c.points < c.expected);
+  const series = Object.keys(report.coverage).length;
+  const missing = report.missing.length;
+  const notice =
+    missing === series
+      ? [`**No data at all** in this window: none of the ${series} series has a datapoint. Check the window (times are UTC), the region, --env-name${report.family === 'temporal' ? ' and the DSQL cluster id' : ''}, or whether anything ran. Every figure below says "no data"; none is a zero.`, '']
+      : missing
+        ? [`**No data** for ${missing} of ${series} series in this window: ${report.missing.join(', ')}. Their figures below say "no data", and figures derived from them are left out.`, '']
+        : [];
   return [
-    ...body,
+    ...body.slice(0, 4),
+    ...notice,
+    ...body.slice(4),
     ...(charts.length ? ['## Charts', '', ...charts.map((c) => `![${c.title}](${c.file})`), ''] : []),
     ...(gaps.length
       ? [
@@ -45,10 +55,10 @@ function folio(r: FolioReport): string[] {
     markdownTable(
       ['Metric', 'Value'],
       [
-        ['Peak ACU', m.acu.peak === null ? 'n/a' : `${num(m.acu.peak, 1)} (${pct(m.acu.peakShareOfMax)} of max)`],
+        ['Peak ACU', m.acu.peak === null ? NO_DATA : `${num(m.acu.peak, 1)} (${pct(m.acu.peakShareOfMax)} of max)`],
         ['Average ACU', num(m.acu.average, 1)],
         ['Lowest ACU', num(m.acu.lowest, 1)],
-        [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.acuMax} ACU)`, `${num(m.acu.minutesAtCeiling, 0)} min (${pct(ceilingShare)} of the window)`],
+        [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.acuMax} ACU)`, m.acu.minutesAtCeiling === null ? NO_DATA : `${num(m.acu.minutesAtCeiling, 0)} min (${pct(ceilingShare)} of the window)`],
         ['ACU-hours', num(m.acu.acuHours, 2)],
         ['ACU utilization (peak / average)', `${pctValue(m.acuUtilization.peak)} / ${pctValue(m.acuUtilization.average)}`],
       ],
@@ -110,10 +120,12 @@ function temporal(r: TemporalReport): string[] {
     '',
     '**Transaction analysis**',
     '',
-    `- ${num(t.total, 0)} transactions in the window`,
+    t.total === null ? '- transactions in the window: no data (TotalTx has no datapoint)' : `- ${num(t.total, 0)} transactions in the window`,
     ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} transactions/second at the peak minute`]),
     ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(writeShare)} write`]),
-    ...(t.perWorkflow === null
+    ...(t.total === null
+      ? ['- transactions per workflow: not computed (no transaction data)']
+      : t.perWorkflow === null
       ? ['- transactions per workflow: pass --workflows (or --run) to compute it']
       : [
           `- ${num(t.perWorkflow, 1)} transactions per workflow (${num(t.total, 0)} transactions / ${num(r.workflows, 0)} workflows)`,
@@ -143,16 +155,19 @@ function temporal(r: TemporalReport): string[] {
 
 const FORMATS = new Map<number, Intl.NumberFormat>();
 /** 1,234.5 with at most `digits` decimals; n/a when there is no value. */
+/** What a figure without a datapoint behind it shows: never a zero. */
+const NO_DATA = 'no data';
+
 export function num(v: number | null | undefined, digits = 2): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return 'n/a';
+  if (v === null || v === undefined || !Number.isFinite(v)) return NO_DATA;
   if (!FORMATS.has(digits)) FORMATS.set(digits, new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
   return FORMATS.get(digits)!.format(v);
 }
-const pct = (share: number | null) => (share === null ? 'n/a' : `${num(share * 100, 0)}%`);
-const pctValue = (v: number | null) => (v === null ? 'n/a' : `${num(v, 0)}%`);
-const rate = (v: number | null) => (v === null ? 'n/a' : `${num(v, 0)}/min`);
-const ms = (v: number | null) => (v === null ? 'n/a' : `${num(v, 1)} ms`);
+const pct = (share: number | null) => (share === null ? NO_DATA : `${num(share * 100, 0)}%`);
+const pctValue = (v: number | null) => (v === null ? NO_DATA : `${num(v, 0)}%`);
+const rate = (v: number | null) => (v === null ? NO_DATA : `${num(v, 0)}/min`);
+const ms = (v: number | null) => (v === null ? NO_DATA : `${num(v, 1)} ms`);
 const flag = (v: number | null, threshold: number) => (v !== null && v >= threshold ? `**${pctValue(v)}** (at or above ${threshold}%)` : pctValue(v));
 function bytes(v: number | null): string {
-  return v === null ? 'n/a' : `${num(v / 2 ** 30, 1)} GiB`;
+  return v === null ? NO_DATA : `${num(v / 2 ** 30, 1)} GiB`;
 }

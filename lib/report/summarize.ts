@@ -28,6 +28,8 @@ export interface ReportBase {
   readonly stackName: string;
   readonly window: { readonly start: string; readonly end: string; readonly periodSeconds: number; readonly minutes: number };
   readonly coverage: Readonly<Record<string, Coverage>>;
+  /** Series with no datapoint at all in the window: every figure from them is omitted. */
+  readonly missing: readonly string[];
   readonly notes: readonly string[];
 }
 
@@ -44,9 +46,9 @@ export interface FolioReport extends ReportBase {
     readonly acu: PeakAverage & {
       readonly lowest: number | null;
       readonly peakShareOfMax: number | null;
-      readonly minutesAtCeiling: number;
-      readonly shareOfWindowAtCeiling: number;
-      readonly acuHours: number;
+      readonly minutesAtCeiling: number | null;
+      readonly shareOfWindowAtCeiling: number | null;
+      readonly acuHours: number | null;
     };
     readonly acuUtilization: PeakAverage;
     readonly cpu: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
@@ -76,9 +78,9 @@ export interface TemporalReport extends ReportBase {
       readonly totalPerMinute: PeakAverage;
       readonly readOnlyPerMinute: PeakAverage;
       readonly writePerMinute: PeakAverage;
-      readonly total: number;
-      readonly readOnly: number;
-      readonly write: number;
+      readonly total: number | null;
+      readonly readOnly: number | null;
+      readonly write: number | null;
       readonly readOnlyShare: number | null;
       readonly peakPerSecond: number | null;
       /** All transactions in the window over the workflows the run completed. */
@@ -87,11 +89,11 @@ export interface TemporalReport extends ReportBase {
       readonly peakPerMinuteOverWorkflows: number | null;
     };
     readonly commitLatencyMs: PeakAverage;
-    readonly occConflicts: { readonly total: number; readonly peakPerMinute: number | null };
-    readonly queryTimeouts: { readonly total: number };
+    readonly occConflicts: { readonly total: number | null; readonly peakPerMinute: number | null };
+    readonly queryTimeouts: { readonly total: number | null };
     readonly dsqlConnections: PeakAverage;
     readonly services: Readonly<Record<string, ServiceUsage>>;
-    readonly limiter: { readonly writes: number; readonly throttledWrites: number };
+    readonly limiter: { readonly writes: number | null; readonly throttledWrites: number | null };
   };
 }
 
@@ -134,9 +136,17 @@ class Context {
     return v.length ? Math.min(...v) : null;
   }
 
-  /** Total of a count series over the window. */
-  total(id: string): number {
-    return this.points(id).v.reduce((a, b) => a + b, 0);
+  /** Total of a count series over the window; null when it has no point (not a zero). */
+  total(id: string): number | null {
+    const { v } = this.points(id);
+    return v.length ? v.reduce((a, b) => a + b, 0) : null;
+  }
+
+  /** The series that had no point at all. */
+  missing(): string[] {
+    return Object.entries(this.coverage)
+      .filter(([, c]) => c.points === 0)
+      .map(([id]) => id);
   }
 
   /** A count series as a rate per minute, over the periods that have a point. */
@@ -169,7 +179,7 @@ export function pointsOf(catalog: MetricCatalog, fetched: ReadonlyMap<string, Po
 const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
-function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage'> {
+function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage' | 'missing'> {
   return {
     schemaVersion: 1,
     scenario: scenario.name,
@@ -191,15 +201,16 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
   const ceiling = (phase.serverlessAcu.max * percentOfMax) / 100;
   const minutesAtCeiling = (acu.v.filter((x) => x >= ceiling).length * ctx.window.periodSeconds) / 60;
   const acuGauge = ctx.gauge('acu');
+  const noAcu = acu.v.length === 0;
   const both = <T>(f: (key: 'Provisioned' | 'Serverless') => T) => ({ provisioned: f('Provisioned'), serverless: f('Serverless') });
   const metrics: FolioReport['metrics'] = {
     acu: {
       ...acuGauge,
       lowest: ctx.lowest('acu'),
       peakShareOfMax: acuGauge.peak === null ? null : acuGauge.peak / phase.serverlessAcu.max,
-      minutesAtCeiling,
-      shareOfWindowAtCeiling: minutesAtCeiling / ctx.minutes,
-      acuHours: acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
+      minutesAtCeiling: noAcu ? null : minutesAtCeiling,
+      shareOfWindowAtCeiling: noAcu ? null : minutesAtCeiling / ctx.minutes,
+      acuHours: noAcu ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
     },
     acuUtilization: ctx.gauge('acuUtilization'),
     cpu: both((k) => ctx.gauge(`cpu${k}`)),
@@ -219,6 +230,7 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
     },
     metrics,
     coverage: ctx.coverage,
+    missing: ctx.missing(),
   };
 }
 
@@ -269,9 +281,9 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
         total,
         readOnly,
         write: writeTotal,
-        readOnlyShare: ratio(totalWhereBoth - writeTotal, totalWhereBoth),
+        readOnlyShare: writeTotal === null ? null : ratio(totalWhereBoth - writeTotal, totalWhereBoth),
         peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
-        perWorkflow: workflows ? ratio(total, workflows) : null,
+        perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
         peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,
       },
       commitLatencyMs: ctx.gauge('commitLatency'),
@@ -282,5 +294,6 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
       limiter: { writes: ctx.total('limiterWrites'), throttledWrites: ctx.total('limiterThrottles') },
     },
     coverage: ctx.coverage,
+    missing: ctx.missing(),
   };
 }

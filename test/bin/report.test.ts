@@ -110,6 +110,14 @@ describe('report command against moto on loopback', () => {
     expect(out.stdout).toContain('| acu.peak | 32 | 32 | 0 | 0% |');
   }, 30_000);
 
+  test('a window with no datapoint at all exits 6 after writing a report that says so', async () => {
+    const empty = ['--start', '2026-01-20T08:00:00Z', '--end', '2026-01-20T08:30:00Z', '--endpoint-url', endpoint];
+    const out = await report('--scenario', 'test10', ...empty, '--out', join(work, 'empty'));
+    expect(out.status).toBe(6);
+    expect(out.stderr.trim().split('\n').at(-1)).toMatch(/^error: no datapoint at all in 2026-01-20T08:00:00.000Z to 2026-01-20T08:30:00.000Z for test10 in us-east-1: check the window, the region and --env-name/);
+    expect(readFileSync(join(work, 'empty', 'report.md'), 'utf8')).toContain('**No data at all** in this window');
+  }, 30_000);
+
   test.each([
     [['--scenario', 'temporal-150wps', '--env-name', 'perf9', '--last', '1h'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/],
   ])('%j (a stack that is not there) exits 1 with one line; bad arguments are in test/bad-input.test.ts', async (args, message) => {

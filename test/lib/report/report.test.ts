@@ -20,6 +20,33 @@ const cw = mockClient(CloudWatchClient);
 afterEach(() => cw.reset());
 const report = (name: string, scenarioName: string, extra: Partial<ReportWindow> = {}) => fixtureReport(cw, name, scenarioName, extra);
 
+describe('an empty window: no number without data behind it', () => {
+  const window = { start: new Date('2026-01-21T12:00:00Z'), end: new Date('2026-01-21T12:05:00Z'), periodSeconds: 60, workflows: 41_052 };
+
+  test('Temporal: every figure says no data, nothing derived is computed, and the top says why', () => {
+    const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+    const catalog = catalogFor(scenario, { dsqlClusterId: 'abc' });
+    const r = summarize(scenario, catalog, new Map(), window) as TemporalReport;
+    expect(r.missing).toHaveLength(Object.keys(r.coverage).length);
+    expect(r.metrics.transactions).toMatchObject({ total: null, readOnly: null, write: null, readOnlyShare: null, perWorkflow: null, peakPerMinuteOverWorkflows: null });
+    expect(r.metrics.occConflicts.total).toBeNull();
+    const md = renderMarkdown(r);
+    expect(md).toMatch(/\n\*\*No data at all\*\* in this window: none of the \d+ series has a datapoint\. Check the window \(times are UTC\), the region, --env-name and the DSQL cluster id/);
+    expect(md).toContain('- transactions in the window: no data (TotalTx has no datapoint)');
+    expect(md).toContain('- transactions per workflow: not computed (no transaction data)');
+    expect(md).not.toMatch(/(^|\| |- )0 (transactions|in the window|min)/m);
+  });
+
+  test('FOLIO: no time at the ceiling and no ACU-hours without ACU points', () => {
+    const scenario = resolveScenario({ scenario: 'test10' }) as FolioScenario;
+    const r = summarize(scenario, catalogFor(scenario), new Map(), window) as FolioReport;
+    expect(r.metrics.acu).toMatchObject({ peak: null, minutesAtCeiling: null, shareOfWindowAtCeiling: null, acuHours: null });
+    const md = renderMarkdown(r);
+    expect(md).toContain('| Time at ceiling (>= 95% of 32 ACU) | no data |');
+    expect(md).toContain('| ACU-hours | no data |');
+  });
+});
+
 describe('fetch', () => {
   test('follows NextToken through every page and joins each series in time order', async () => {
     const { points } = await report('temporal-150wps', 'temporal-150wps');
@@ -130,7 +157,9 @@ describe('Temporal report (seed 000 shape)', () => {
     expect(m.commitLatencyMs.average).toBeCloseTo(4.2, 6);
     expect(m.occConflicts).toEqual({ total: 3, peakPerMinute: 2 });
     expect(m.dsqlConnections).toEqual({ peak: 1000, average: 999.4 });
-    expect(m.limiter).toEqual({ writes: 120, throttledWrites: 0 });
+    // No throttle was recorded: no datapoint, reported as such and not as a zero.
+    expect(m.limiter).toEqual({ writes: 120, throttledWrites: null });
+    expect(r.missing).toEqual(['limiterThrottles']);
     expect(renderMarkdown(r)).toContain('| DSQL connections | 1,000 | 999 | pools full at 1,000 (20 tasks x 50); account-wide metric |');
   });
 
