@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, resolveScenario, type TemporalScenario } from '../config';
 import { durationSeconds } from '../config/fields';
@@ -11,6 +11,7 @@ import { benchRun } from '../lib/bench/run';
 import { benchClients, benchTargets } from '../lib/bench/targets';
 import type { Waiting } from '../lib/bench/wait';
 import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/cli';
+import { writableDir, writableFile } from '../lib/files';
 
 interface Common {
   scenario?: string;
@@ -109,6 +110,9 @@ common(program.command('run').description('run the load generator once and write
       if (seconds('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
       // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
       const timeout = o.timeout === '0' ? `${runSeconds + 20 * 60}s` : o.timeout!;
+      // Where the record goes is checked before the run starts: a run costs money.
+      if (o.out) writableFile('--out', o.out);
+      else writableDir('--out', join('reports', 'runs'));
       const { clients, targets, waiting } = await setup({ ...o, timeout });
       const record = await benchRun(clients, targets, { scenario: scenario.name, rate, duration, rampUp }, {
         ...waiting,
@@ -116,7 +120,6 @@ common(program.command('run').description('run the load generator once and write
       });
       status.done();
       const out = o.out ?? join('reports', 'runs', `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
-      mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
       process.stdout.write(renderRun(record, out));
       if (record.exitCode !== 0 || !record.result)

@@ -77,7 +77,7 @@ async function main(o: Options): Promise<number> {
   let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });
   let observedFrom = observedAverageAcu === undefined ? undefined : '--observed-acu';
   if (o.report) {
-    const report = readReport(o.report);
+    const report = readReport(o.report, '--report');
     if (report.family !== scenario.family) throw new ConfigError(`${o.report} is a ${report.family} report; ${scenario.name} needs a ${scenario.family} report`);
     if (report.family === 'temporal' && transactionsPerSecond === undefined) {
       const perMinute = report.metrics.transactions.totalPerMinute.average;
@@ -89,6 +89,11 @@ async function main(o: Options): Promise<number> {
       observedAverageAcu = report.metrics.acu.average;
       observedFrom = `${report.scenario}, ${report.window.start} to ${report.window.end}`;
     }
+  }
+  if (scenario.family === 'folio' && observedAverageAcu !== undefined) {
+    const { min, max } = scenario.phase.serverlessAcu;
+    if (observedAverageAcu < min || observedAverageAcu > max)
+      throw new ConfigError(`${observedFrom === '--observed-acu' ? '--observed-acu' : `the average ACU of ${o.report}`} ${observedAverageAcu} is outside ${scenario.name}'s range (valid: ${min}-${max} ACU, the phase's Serverless v2 range)`);
   }
   const loadHoursPerDay = numberOption('--load-hours', o.loadHours, { min: 0, max: 24 });
   const estimate = costOf(scenario, loadPrices(scenario.env.region), {

@@ -6,6 +6,7 @@ import { ConfigError, resolveScenario } from '../config';
 import { cloudFormationClient, cloudWatchClient } from '../lib/aws/clients';
 import { stackOutput } from '../lib/aws/stack-outputs';
 import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/cli';
+import { writableDir } from '../lib/files';
 import { type MetricSeries, catalogFor } from '../lib/metrics';
 import { renderCharts } from '../lib/report/charts';
 import { compareReports, readReport } from '../lib/report/compare';
@@ -25,7 +26,7 @@ const program = new Command('report')
   .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)')
   .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h')
   .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count')
-  .option('--period <seconds>', 'seconds per point (default: the finest CloudWatch keeps for the window)')
+  .option('--period <duration>', 'time per point, whole minutes: 1m, 5m, 1h (default: the finest CloudWatch keeps for the window)')
   .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
   .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
   .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
@@ -63,8 +64,14 @@ async function main(o: Options): Promise<number> {
   }
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --compare <a.json> <b.json>)');
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
+  if (scenario.family === 'folio') {
+    const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId }).find(([, v]) => v !== undefined);
+    if (temporalOnly) throw new ConfigError(`${temporalOnly[0]} does not apply to ${scenario.name} (a FOLIO phase: it runs no workflows and has no DSQL cluster)`);
+  }
   const window = reportWindow(o, scenario.name);
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
+  // Where the report goes is checked before anything is fetched.
+  const out = writableDir('--out', o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`));
 
   let dsqlClusterId = o.dsqlClusterId;
   if (scenario.family === 'temporal' && dsqlClusterId === undefined)
@@ -80,7 +87,6 @@ async function main(o: Options): Promise<number> {
   for (const m of messages) process.stderr.write(`note: CloudWatch: ${m}\n`);
 
   const report = summarize(scenario, catalog, points, window);
-  const out = o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`);
   const charts = renderCharts(catalog, points, window, `${scenario.name}, ${report.window.start} to ${report.window.end}`);
   mkdirSync(join(out, 'charts'), { recursive: true });
   for (const c of charts) writeFileSync(join(out, 'charts', c.file), c.svg);

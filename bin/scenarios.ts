@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /** Lists the scenarios in config/, and keeps the README's scenario table in step with them. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { exitOnConfigError, loadCatalog } from '../config';
 import { generatedSections, withScenarioTables } from '../config/scenario-table';
+import { readTextFile, writableFile } from '../lib/files';
 
 const program = new Command('scenarios')
   .description('Print the scenario tables generated from config/')
@@ -14,9 +15,12 @@ const opts = program.opts<{ update?: string; check?: string }>();
 
 const tables = generatedSections(exitOnConfigError(() => loadCatalog()));
 if (opts.update) {
-  writeFileSync(opts.update, withScenarioTables(readFileSync(opts.update, 'utf8'), tables));
+  const file = opts.update;
+  const doc = exitOnConfigError(() => readTextFile('--update', writableFile('--update', file)));
+  writeFileSync(file, withScenarioTables(doc, tables));
 } else if (opts.check) {
-  const doc = readFileSync(opts.check, 'utf8');
+  const file = opts.check;
+  const doc = exitOnConfigError(() => readTextFile('--check', file));
   if (withScenarioTables(doc, tables) !== doc) {
     process.stderr.write(`error: the scenario table in ${opts.check} is out of date; run: npm run scenarios -- --update ${opts.check}\n`);
     process.exit(1);

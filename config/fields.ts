@@ -25,9 +25,10 @@ export const goDuration = z.string().regex(/^(0|\d+(ms|s|m|h))$/, {
   error: (iss) => `"${String(iss.input)}" is not a duration (valid: a whole number with ms, s, m or h, e.g. 30s, 55m)`,
 });
 
-/** Seconds in a Go duration accepted by goDuration; NaN for anything else. */
+/** Seconds in a Go duration accepted by goDuration (a unit, or Go's bare 0); NaN for anything else. */
 export function durationSeconds(d: string): number {
-  const m = /^(\d+)(ms|s|m|h)?$/.exec(d);
+  if (d === '0') return 0;
+  const m = /^(\d+)(ms|s|m|h)$/.exec(d);
   if (!m) return NaN;
   const n = Number(m[1]);
   return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;

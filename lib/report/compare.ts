@@ -1,19 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../files';
 import { ConfigError } from '../../config';
 import { markdownTable } from '../markdown';
 import { num } from './markdown';
 import type { Report } from './summarize';
 
 /** A report JSON read back for comparison; the fields compare needs are checked. */
-export function readReport(path: string): Report {
+export function readReport(path: string, option = '--compare'): Report {
   let raw: any;
+  const text = readTextFile(option, path);
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`${path}: ${(e as Error).message.split('\n')[0]} (valid: a report.json written by the report command)`);
+    throw new ConfigError(`${option} "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: a report.json written by the report command)`);
   }
   if (raw?.schemaVersion !== 1 || (raw.family !== 'folio' && raw.family !== 'temporal') || typeof raw.metrics !== 'object')
-    throw new ConfigError(`${path} is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
+    throw new ConfigError(`${option} "${path}" is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
   return raw as Report;
 }
 

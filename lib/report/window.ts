@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readTextFile } from '../files';
 import { ConfigError } from '../../config';
 import { durationSeconds } from '../../config/fields';
 
@@ -54,10 +54,11 @@ function parseTime(text: string, what: string): Date {
 
 function readRun(path: string): BenchRun {
   let raw: unknown;
+  const text = readTextFile('--run', path);
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`--run ${path}: ${(e as Error).message.split('\n')[0]} (valid: the JSON file that bench run writes)`);
+    throw new ConfigError(`--run "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: the JSON file that bench run writes)`);
   }
   const parsed = benchRunSchema.safeParse(raw);
   if (!parsed.success) {
@@ -105,11 +106,11 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   let periodSeconds = finest.periodSeconds;
   let note: string | undefined;
   if (o.period !== undefined) {
-    const p = Number(o.period);
-    if (!/^\d+$/.test(o.period) || p < 60 || p % 60 !== 0)
-      throw new ConfigError(`--period "${o.period}" is not valid (valid: seconds, a multiple of 60)`);
+    const p = durationSeconds(o.period);
+    if (!(p >= 60) || p % 60 !== 0)
+      throw new ConfigError(`--period "${o.period}" is not valid (valid: a duration with a unit, a whole number of minutes: 60s, 5m, 1h)`);
     if (p < finest.periodSeconds)
-      throw new ConfigError(`--period ${p} is finer than CloudWatch keeps for a window ${Math.floor(ageDays)} days old (valid: ${finest.periodSeconds} or a multiple of it)`);
+      throw new ConfigError(`--period ${o.period} is finer than CloudWatch keeps for a window ${Math.floor(ageDays)} days old (valid: ${finest.periodSeconds / 60}m or a multiple of it)`);
     periodSeconds = p;
   } else if (finest.periodSeconds > 60) {
     note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;

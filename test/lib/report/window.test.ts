@@ -38,7 +38,7 @@ describe('report window', () => {
   });
 
   test('--period may be coarser than the finest', () => {
-    expect(reportWindow({ last: '24h', period: '300' }, 'test10', NOW).periodSeconds).toBe(300);
+    expect(reportWindow({ last: '24h', period: '5m' }, 'test10', NOW).periodSeconds).toBe(300);
   });
 
   test('--last takes the Go durations the rest of config uses', () => {
