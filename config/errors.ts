@@ -1,15 +1,23 @@
-import { closest, distance } from 'fastest-levenshtein';
+import { distance } from 'fastest-levenshtein';
 
 /** A problem in config or in what the user passed: shown as one line, never as a stack trace. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** `(did you mean "test12"?)` when a candidate is close enough to be a plausible typo. */
+/**
+ * `(did you mean "test12"?)` when a candidate is close enough to be a plausible typo. Ties in
+ * edit distance go to the candidate that is the same once dashes, dots and case are set aside
+ * (`temporal150wps` is `temporal-150wps`, not `temporal-50wps`), then to the closest length.
+ */
 export function didYouMean(value: string, candidates: readonly string[]): string {
   if (candidates.length === 0) return '';
-  const best = closest(value, [...candidates]);
-  return distance(value, best) <= Math.max(2, Math.floor(value.length / 3)) ? ` (did you mean "${best}"?)` : '';
+  const plain = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const ranked = candidates
+    .map((c) => ({ c, d: distance(value, c), same: plain(c) === plain(value) ? 0 : 1, len: Math.abs(c.length - value.length) }))
+    .sort((a, b) => a.same - b.same || a.d - b.d || a.len - b.len || a.c.localeCompare(b.c));
+  const best = ranked[0];
+  return best.same === 0 || best.d <= Math.max(2, Math.floor(value.length / 3)) ? ` (did you mean "${best.c}"?)` : '';
 }
 
 /**

@@ -5,6 +5,7 @@ import { FOLIO_MODULES } from './folio-modules';
 import { FOLIO_PHASES } from './folio-phases';
 import {
   catalogSchema,
+  familyCatalogSchemas,
   type Catalog,
   type CatalogInput,
   type ClusterRole,
@@ -96,7 +97,7 @@ const CONTEXT_KEYS = Object.keys(contextSchema.shape);
 /** Context keys the CDK CLI itself writes without a ':' in them. */
 const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 
-/** Validates the whole catalog; the first problem becomes one ConfigError line. */
+/** Validates the whole catalog; every problem is listed in one ConfigError line. */
 export function loadCatalog(input: CatalogInput = CATALOG): Catalog {
   const parsed = catalogSchema.safeParse(input);
   if (parsed.success) return deepFreeze(parsed.data);
@@ -115,11 +116,12 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   const ctx = contextSchema.safeParse(context);
   if (!ctx.success) throw new ConfigError(ctx.error.issues[0].message);
 
-  const catalog = loadCatalog(input);
-  const names = scenarioNames(catalog);
   const name = ctx.data.scenario;
+  const catalog = catalogFor(name, input);
+  const names = catalog ? scenarioNames(catalog) : rawNames(input);
   if (name === undefined || name === '')
     throw new ConfigError(`no scenario given: pass -c scenario=<name>; valid: ${names.join(', ')}`);
+  if (!catalog) throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
   const envName = ctx.data.envName;
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
   const phase = catalog.folio.phases.find((p) => p.name === name);
@@ -218,9 +220,77 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
 }
 
 /** `config error in scenario "test7" (serverlessAcu.max): 32.3 ACU is off the 0.5 grid (...)`. */
-function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string {
+type Family = 'folio' | 'temporal';
+const TABLE = { folio: 'phases', temporal: 'scenarios' } as const;
+const FAMILY = { folio: 'FOLIO phase', temporal: 'Temporal preset' } as const;
+
+const rowsOf = (input: unknown, family: Family): { name?: unknown }[] => {
+  const rows = (input as Record<string, Record<string, unknown>> | undefined)?.[family]?.[TABLE[family]];
+  return Array.isArray(rows) ? rows : [];
+};
+const rawNames = (input: unknown) => (['folio', 'temporal'] as const).flatMap((f) => rowsOf(input, f).map((r) => String(r?.name)));
+
+/** The scenario an issue is about, or only its family's section (shared by all its scenarios). */
+function scopeOf(issue: z.core.$ZodIssue, input: unknown): { family?: Family; scenario?: string } {
+  const [family, table, index] = issue.path;
+  if (family !== 'folio' && family !== 'temporal') return {};
+  if (table === TABLE[family] && typeof index === 'number') return { family, scenario: String(rowsOf(input, family)[index]?.name) };
+  return { family };
+}
+
+/**
+ * The catalog a scenario is resolved from. When config has problems, only those the scenario
+ * depends on stop it (its own row, its family's shared sections); other broken scenarios are
+ * left out and the scenario resolves. Undefined: no scenario of that name.
+ */
+function catalogFor(name: string | undefined, input: CatalogInput): Catalog | undefined {
+  const parsed = catalogSchema.safeParse(input);
+  if (parsed.success) return deepFreeze(parsed.data);
+  const issues = parsed.error.issues;
+  const family = (['folio', 'temporal'] as const).find((f) => rowsOf(input, f).some((r) => r?.name === name));
+  // No scenario, or none of that name: that is what to say first.
+  if (!family) return undefined;
+  const relevant = issues.filter((i) => {
+    const s = scopeOf(i, input);
+    return s.family === undefined || (s.family === family && (s.scenario === undefined || s.scenario === name));
+  });
+  if (relevant.length) throw new ConfigError(describeIssues(relevant, input, { family, name: name! }));
+  const broken = new Set(issues.map((i) => scopeOf(i, input)).filter((s) => s.family === family && s.scenario !== undefined).map((s) => s.scenario));
+  const section = (input as unknown as Record<Family, Record<string, unknown>>)[family];
+  const pruned = { ...input, [family]: { ...section, [TABLE[family]]: rowsOf(input, family).filter((r) => !broken.has(String(r?.name))) } };
+  const again = familyCatalogSchemas[family].safeParse(pruned);
+  if (!again.success) throw new ConfigError(describeIssues(again.error.issues, pruned, { family, name: name! }));
+  // The other family is not checked and is never read for this scenario.
+  return deepFreeze(again.data) as unknown as Catalog;
+}
+
+/** Zod's own wording for its built-in checks, said the way the rest of config says things. */
+function wording(issue: z.core.$ZodIssue, got: unknown): string {
+  const value = JSON.stringify(got);
+  if (!/^(Invalid|Too (small|big)|Expected|Unrecognized)/.test(issue.message)) return issue.code === 'custom' ? issue.message : `${issue.message} (got ${value})`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${value} is not valid (valid: a ${issue.expected})`;
+    case 'too_small':
+      return Array.isArray(got) ? `needs at least ${String(issue.minimum)} entries (got ${got.length})` : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
+    case 'too_big':
+      return Array.isArray(got) ? `takes at most ${String(issue.maximum)} entries (got ${got.length})` : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
+    case 'invalid_value':
+      return `${value} is not valid (valid: ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`;
+    default:
+      return `${value} is not valid here`;
+  }
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown, target?: { family: Family; name: string }): string {
   // A misspelled field also shows up as a missing one; the misspelling is the one to report.
-  const first = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+  const misspelt = new Set(issues.filter((i) => i.code === 'unrecognized_keys').map((i) => i.path.join('.')));
+  const shown = issues.filter((i) => !(i.code === 'invalid_type' && misspelt.has(i.path.slice(0, -1).join('.'))));
+  const parts = shown.map((i) => describeIssue(i, input, target));
+  return `config error in ${[...new Set(parts)].join('; in ')}`;
+}
+
+function describeIssue(first: z.core.$ZodIssue, input: unknown, target?: { family: Family; name: string }): string {
   let where = first.path.join('.');
   const [family, table, index] = first.path;
   if ((`${String(family)}.${String(table)}` === 'folio.phases' || `${String(family)}.${String(table)}` === 'temporal.scenarios') && typeof index === 'number') {
@@ -229,17 +299,18 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): st
     const rest = first.path.slice(3).join('.');
     where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
   }
-  let message = first.message;
+  const scope = scopeOf(first, input);
+  const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY[target.family]}, ${target.name} among them)` : '';
+  let message: string;
   if (first.code === 'unrecognized_keys') {
     const valid = keysAt(first.path);
     message = `unknown field "${first.keys[0]}"${didYouMean(first.keys[0], valid)}; valid: ${valid.join(', ')}`;
   } else if (first.code === 'invalid_type' && valueAt(input, first.path) === undefined) {
     message = `missing field "${String(first.path.at(-1))}" (valid: ${first.expected})`;
-  } else if (first.code !== 'custom') {
-    message = `${message} (got ${JSON.stringify(valueAt(input, first.path))})`;
+  } else {
+    message = wording(first, valueAt(input, first.path));
   }
-  const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
-  return `config error in ${where}: ${message}${more}`;
+  return `${where}: ${message}${shared}`;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

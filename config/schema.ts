@@ -242,18 +242,18 @@ function unknownModule(name: string, known: readonly string[]): string {
   return `unknown module "${name}"${didYouMean(name, known)}; valid: ${[...known].sort().join(', ')}`;
 }
 
+const folioSection = z.strictObject({
+  environment: folioEnvironmentSchema,
+  modules: z.array(folioModuleSchema).min(1).readonly(),
+  phases: z.array(folioPhaseSchema).min(1).readonly(),
+});
+const temporalSection = z.strictObject({
+  environment: temporalEnvironmentSchema,
+  scenarios: z.array(temporalScenarioSchema).min(1).readonly(),
+});
+
 export const catalogSchema = z
-  .strictObject({
-    folio: z.strictObject({
-      environment: folioEnvironmentSchema,
-      modules: z.array(folioModuleSchema).min(1).readonly(),
-      phases: z.array(folioPhaseSchema).min(1).readonly(),
-    }),
-    temporal: z.strictObject({
-      environment: temporalEnvironmentSchema,
-      scenarios: z.array(temporalScenarioSchema).min(1).readonly(),
-    }),
-  })
+  .strictObject({ folio: folioSection, temporal: temporalSection })
   .superRefine((catalog, ctx) => {
     checkFolio(catalog.folio, ctx);
     checkTemporal(catalog.temporal, ctx);
@@ -262,6 +262,15 @@ export const catalogSchema = z
     for (const p of catalog.folio.phases)
       if (temporal.has(p.name)) ctx.addIssue({ code: 'custom', path: ['temporal', 'scenarios'], message: `scenario "${p.name}" is both a FOLIO phase and a Temporal scenario`, input: p.name });
   });
+
+/**
+ * One family's part of the catalog, the other left unchecked: how a scenario is resolved when
+ * something elsewhere in config is broken that it does not depend on.
+ */
+export const familyCatalogSchemas = {
+  folio: z.object({ folio: folioSection, temporal: z.unknown() }).superRefine((c, ctx) => checkFolio(c.folio, ctx)),
+  temporal: z.object({ folio: z.unknown(), temporal: temporalSection }).superRefine((c, ctx) => checkTemporal(c.temporal, ctx)),
+};
 
 export type FolioModuleInput = z.input<typeof folioModuleSchema>;
 export type FolioModule = z.output<typeof folioModuleSchema>;

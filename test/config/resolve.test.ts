@@ -1,4 +1,5 @@
 import { resolveScenario, type FolioScenario } from '../../config';
+import { editedCatalog } from '../support/synth';
 
 // Bad input of every kind: test/bad-input.test.ts.
 
@@ -47,5 +48,49 @@ describe('resolving a good scenario', () => {
   test('the result is frozen', () => {
     expect(Object.isFrozen(s.phase.serverlessAcu)).toBe(true);
     expect(Object.isFrozen(s.routes)).toBe(true);
+  });
+});
+
+describe('errors name the right scenario', () => {
+  const broken = editedCatalog((c) => {
+    const p = c.folio.phases.find((x: any) => x.name === 'test7');
+    p.serverlessAcu.max = 32.3;
+    c.temporal.environment.ports.matching.grpc = 7234;
+  });
+
+  test('a broken scenario does not block another that shares nothing broken, in either family', () => {
+    expect((resolveScenario({ scenario: 'test12' }, broken) as FolioScenario).phase.name).toBe('test12');
+  });
+
+  test('the broken scenario itself names its own problem, and a shared value says it is shared', () => {
+    expect(() => resolveScenario({ scenario: 'test7' }, broken)).toThrow(/^config error in scenario "test7" \(serverlessAcu.max\): 32.3 ACU is off the 0.5 grid/);
+    expect(() => resolveScenario({ scenario: 'temporal-25wps' }, broken)).toThrow(
+      /^config error in temporal.environment.ports: port 7234 is used twice; every role needs its own gRPC and membership ports \(shared by every Temporal preset, temporal-25wps among them\)$/,
+    );
+  });
+
+  test('every problem is listed, none as "+N more"', () => {
+    const twice = editedCatalog((c) => {
+      const p = c.folio.phases.find((x: any) => x.name === 'test7');
+      p.serverlessAcu.max = 32.3;
+      p.writerInstanceClass = 'db.r7g.2xlarg';
+    });
+    const message = (() => {
+      try {
+        resolveScenario({ scenario: 'test7' }, twice);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toMatch(/serverlessAcu.max\): 32.3 ACU is off the 0.5 grid/);
+    expect(message).toMatch(/writerInstanceClass\): Aurora PostgreSQL does not offer "db.r7g.2xlarg"/);
+    expect(message).not.toMatch(/more\)/);
+    expect(message).not.toContain('\n');
+  });
+
+  test('did-you-mean prefers the name that differs only in punctuation', () => {
+    expect(() => resolveScenario({ scenario: 'temporal150wps' })).toThrow(/did you mean "temporal-150wps"\?/);
+    expect(() => resolveScenario({ scenario: 'Test12' })).toThrow(/did you mean "test12"\?/);
   });
 });
