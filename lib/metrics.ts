@@ -240,7 +240,7 @@ export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: strin
   const perService = (prefix: string) => services.map((s) => `${prefix}${s.key}`);
   const panels: Panel[] = [
     { id: 'transactions', title: 'DSQL transactions per minute', unit: 'per minute', series: ['totalTx', 'readOnlyTx', 'writeTx'], limits: [], inReport: true },
-    { id: 'commitLatency', title: 'DSQL commit latency, P50 (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: false },
+    { id: 'commitLatency', title: 'DSQL commit latency, P50 (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
     { id: 'occConflicts', title: 'DSQL OCC conflicts and query timeouts per minute', unit: 'per minute', series: ['occConflicts', 'queryTimeouts'], limits: [{ value: occConflicts.perMinute, label: `OCC alarm ${occConflicts.perMinute}/min` }], inReport: false },
     {
       id: 'dsqlConnections',

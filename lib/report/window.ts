@@ -12,6 +12,8 @@ export interface ReportWindow {
   readonly workflows?: number;
   /** Why the period is not the one asked for, when it is not. */
   readonly note?: string;
+  /** The benchmark's start-to-close latency percentiles (ms), when the window is a run's. */
+  readonly benchmarkLatencyMs?: { readonly p50: number; readonly p95: number; readonly p99: number };
 }
 
 /**
@@ -23,6 +25,8 @@ export const benchRunSchema = z.object({
   start: z.iso.datetime({ offset: true }),
   end: z.iso.datetime({ offset: true }),
   workflowsCompleted: z.number().int().nonnegative().optional(),
+  /** The generator's result, as bench run records it: its latency percentiles go on the latency chart. */
+  result: z.object({ results: z.object({ latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }) }) }).nullish(),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
 
@@ -77,10 +81,12 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   let start: Date;
   let end: Date;
   let workflows: number | undefined;
+  let benchmarkLatencyMs: ReportWindow['benchmarkLatencyMs'];
   if (o.run) {
     const run = readRun(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
+    benchmarkLatencyMs = run.result?.results.latency;
   } else if (o.last) {
     const seconds = durationSeconds(o.last);
     if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 90s, 30m, 2h)`);
@@ -115,5 +121,5 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   } else if (finest.periodSeconds > 60) {
     note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;
   }
-  return { start, end, periodSeconds, workflows, note };
+  return { start, end, periodSeconds, workflows, note, ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}) };
 }

@@ -239,8 +239,8 @@ describe('charts', () => {
   test('Temporal charts draw the pool ceiling on the connections chart', async () => {
     const { catalog, points, window } = await report('temporal-150wps', 'temporal-150wps');
     const charts = renderCharts(catalog, points, window, 'temporal-150wps');
-    expect(charts.map((c) => c.file)).toEqual(['transactions.svg', 'dsqlConnections.svg', 'serviceCpu.svg']);
-    expect(charts[1].svg).toContain('pools full: 20 tasks x 50');
+    expect(charts.map((c) => c.file)).toEqual(['transactions.svg', 'commitLatency.svg', 'dsqlConnections.svg', 'serviceCpu.svg']);
+    expect(charts[2].svg).toContain('pools full: 20 tasks x 50');
     expect(charts[0].svg).toContain('WriteTx (total - read-only)');
   });
 });
