@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
-import { CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { runCli } from '../support/cli';
+import { minuteSeries, putMetrics } from '../support/cloudwatch-seed';
 import { CREDENTIALS, type Moto, startMoto } from '../support/moto';
 
 /*
@@ -19,14 +20,8 @@ const work = mkdtempSync(join(tmpdir(), 'report-'));
 // A ten-minute window that ended twenty minutes ago, on whole minutes.
 const START = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000);
 const END = new Date(START.getTime() + 10 * 60_000);
-const at = (minute: number) => new Date(START.getTime() + minute * 60_000 + 10_000);
-
-async function put(client: CloudWatchClient, namespace: string, data: MetricDatum[]) {
-  for (let i = 0; i < data.length; i += 500) await client.send(new PutMetricDataCommand({ Namespace: namespace, MetricData: data.slice(i, i + 500) }));
-}
-
-const series = (name: string, dims: Record<string, string>, values: readonly number[]): MetricDatum[] =>
-  values.map((v, i) => ({ MetricName: name, Dimensions: Object.entries(dims).map(([Name, Value]) => ({ Name, Value })), Timestamp: at(i), Value: v }));
+const put = putMetrics;
+const series = (name: string, dims: Record<string, string>, values: readonly number[]) => minuteSeries(START, name, dims, values);
 
 beforeAll(async () => {
   moto = await startMoto();

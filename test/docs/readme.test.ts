@@ -27,3 +27,19 @@ test('the Temporal table lists every preset with its seed numbers', () => {
   for (const s of loadCatalog().temporal.scenarios) expect(table).toContain(`| \`${s.name}\` |`);
   expect(table).toContain('| `temporal-150wps` | 10 × m7g.2xlarge | 0–4 × m7g.2xlarge | 8 × 4/8 | 6 × 1/2 | 4 × 2/4 | 2 × 0.5/1 | 6 × 2/4 | 3 × m6g.large.search | 150/s for 5m |');
 });
+
+test("the README's counts are the code's", () => {
+  const catalog = loadCatalog();
+  const rows = readFileSync(join(__dirname, '../bad-input.test.ts'), 'utf8').match(/^ {2}(config|command|synth|reportWindowRow)\(/gm)!.length;
+  expect(README).toContain(`(\`test/bad-input.test.ts\`, ${rows} rows)`);
+  const phases = catalog.folio.phases.length;
+  const presets = catalog.temporal.scenarios.length;
+  expect(README).toContain(`all ${phases * (phases - 1)} ordered pairs of phases and all ${presets * (presets - 1)} pairs of Temporal presets`);
+  // The admin secret and one per module.
+  expect(README).toContain(`per secret (${1 + catalog.folio.modules.length} secrets)`);
+});
+
+test('the README documents the offline try of report and bench, and the script exists', () => {
+  expect(README).toContain('npm run try:offline');
+  expect(JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')).scripts['try:offline']).toBe('tsx scripts/try-offline.ts');
+});

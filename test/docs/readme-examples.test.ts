@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveScenario } from '../../config';
+import { TEMPORAL_ENVIRONMENT } from '../../config/temporal-environment';
+import { type CliResult, runCli } from '../support/cli';
+
+/*
+ * The README's examples run as written: every shell line in it is checked against what the
+ * project has (npm scripts, command flags, scenarios and context keys, build contexts and the
+ * configured image repositories), and the ones that need no AWS account are run.
+ */
+
+const ROOT = join(__dirname, '../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts' };
+
+/** Every command in the README's sh blocks, continuations joined, comments dropped, `&&` split. */
+const examples: string[] = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+  .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
+  .map((l) => l.replace(/\s+#.*$/, '').trim())
+  .filter((l) => l && !l.startsWith('#'))
+  .flatMap((l) => l.split('&&').map((x) => x.trim()));
+
+const npmRuns = examples.filter((e) => /^npm (run |test)/.test(e));
+const cdk = examples.filter((e) => e.startsWith('npx cdk '));
+
+const helps = new Map<string, Promise<CliResult>>();
+const help = (script: string, sub?: string) => {
+  const key = `${script} ${sub ?? ''}`;
+  if (!helps.has(key)) helps.set(key, runCli(script, [...(sub ? [sub] : []), '--help']));
+  return helps.get(key)!;
+};
+
+/** `npm run bench -- run --rate 150` -> { name: 'bench', args: ['run', '--rate', '150'] } */
+function parse(example: string) {
+  const m = /^npm (?:run )?(\S+)(?: -- (.*))?$/.exec(example)!;
+  return { name: m[1], args: (m[2] ?? '').split(/\s+/).filter(Boolean) };
+}
+
+test('there are examples to check', () => {
+  expect(npmRuns.length).toBeGreaterThan(20);
+  expect(cdk.length).toBeGreaterThan(5);
+});
+
+test.each(npmRuns)('`%s`: the npm script exists, and so does every flag it passes', async (example) => {
+  const { name, args } = parse(example);
+  expect(Object.keys(scripts)).toContain(name);
+  const script = COMMANDS[name];
+  if (!script) return;
+  const sub = name === 'bench' ? args[0] : undefined;
+  const h = await help(script, sub);
+  expect(h.status).toBe(0);
+  for (const flag of args.filter((a) => a.startsWith('--'))) expect(`${example}: ${h.stdout.includes(flag)}`).toBe(`${example}: true`);
+}, 60_000);
+
+test.each(cdk)('`%s`: a scenario and context the app accepts', (example) => {
+  const context = Object.fromEntries([...example.matchAll(/-c (\S+?)=(\S+)/g)].map((m) => [m[1], m[2]]));
+  expect(context.scenario).toBeDefined();
+  expect(() => resolveScenario(context)).not.toThrow();
+});
+
+test('image builds use the project\'s build contexts and the repositories config names', () => {
+  const builds = examples.filter((e) => e.startsWith('docker buildx build'));
+  const repositories = examples.filter((e) => e.startsWith('aws ecr create-repository')).map((e) => /--repository-name (\S+)/.exec(e)![1]);
+  const images = TEMPORAL_ENVIRONMENT.images as Record<string, { ecr?: { repository: string; tag: string } }>;
+  const configured = Object.values(images).flatMap((i) => (i.ecr ? [`${i.ecr.repository}:${i.ecr.tag}`] : []));
+  expect(builds).toHaveLength(configured.length);
+  for (const b of builds) {
+    const [, image, context] = /-t \S+?\/(\S+) (\S+)$/.exec(b)!;
+    expect(configured).toContain(image);
+    expect(existsSync(join(ROOT, context, 'Dockerfile'))).toBe(true);
+    expect(repositories).toContain(image.split(':')[0]);
+  }
+});
+
+/** Offline examples: no account, no file that only a run would have written. */
+const offline = npmRuns.filter((e) => {
+  const { name, args } = parse(e);
+  if (name === 'plan' || name === 'capacity') return true;
+  if (name === 'cost') return !args.includes('--refresh-prices') && !args.includes('--report');
+  return name === 'move' && args.includes('--dry-run');
+});
+
+test.each(offline)('`%s` runs as written (it needs no AWS account)', async (example) => {
+  const { name, args } = parse(example);
+  const r = await runCli(COMMANDS[name], args);
+  expect({ example, status: r.status, stderr: r.stderr }).toEqual({ example, status: 0, stderr: '' });
+  expect(r.stdout.length).toBeGreaterThan(0);
+}, 60_000);
