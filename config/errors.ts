@@ -8,14 +8,15 @@ export class ConfigError extends Error {
 /**
  * `(did you mean "test12"?)` when a candidate is close enough to be a plausible typo. Ties in
  * edit distance go to the candidate that is the same once dashes, dots and case are set aside
- * (`temporal150wps` is `temporal-150wps`, not `temporal-50wps`), then to the closest length.
+ * (`temporal150wps` is `temporal-150wps`, not `temporal-50wps`), then to the one listed first.
  */
 export function didYouMean(value: string, candidates: readonly string[]): string {
   if (candidates.length === 0) return '';
   const plain = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
   const ranked = candidates
-    .map((c) => ({ c, d: distance(value, c), same: plain(c) === plain(value) ? 0 : 1, len: Math.abs(c.length - value.length) }))
-    .sort((a, b) => a.same - b.same || a.d - b.d || a.len - b.len || a.c.localeCompare(b.c));
+    .map((c) => ({ c, d: distance(value, c), same: plain(c) === plain(value) ? 0 : 1 }))
+    // Stable: other ties keep the candidates' own order.
+    .sort((a, b) => a.same - b.same || a.d - b.d);
   const best = ranked[0];
   return best.same === 0 || best.d <= Math.max(2, Math.floor(value.length / 3)) ? ` (did you mean "${best.c}"?)` : '';
 }

@@ -11,25 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigurationCommand } from '@aws-sdk/client-auto-scaling';
-import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { CreateClusterCommand as CreateDsqlCluster, DSQLClient } from '@aws-sdk/client-dsql';
-import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
 import { minuteSeries, putMetrics } from '../test/support/cloudwatch-seed';
 import { CREDENTIALS, startMoto } from '../test/support/moto';
+import { seedTemporalFleet } from '../test/support/offline-fleet';
 
 const MINUTES = 30;
 const wave = (base: number, swing: number) => Array.from({ length: MINUTES }, (_, i) => Math.round(base + swing * Math.sin(i / 4)));
-
-async function stack(cfn: CloudFormationClient, name: string, outputs: Record<string, string>) {
-  await cfn.send(
-    new CreateStackCommand({
-      StackName: name,
-      TemplateBody: JSON.stringify({ Resources: { Placeholder: { Type: 'AWS::SNS::Topic' } }, Outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { Value: v }])) }),
-    }),
-  );
-}
 
 async function main() {
   const moto = await startMoto();
@@ -39,25 +27,7 @@ async function main() {
     const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - (MINUTES + 1) * 60_000);
     // Temporal: the benchmark fleet's AWS side and the DSQL metrics of a run.
     const eu = { region: 'eu-west-1', endpoint, credentials: CREDENTIALS };
-    const ecs = new ECSClient(eu);
-    await ecs.send(new CreateClusterCommand({ clusterName: 'temporal-dsql' }));
-    const { taskDefinition } = await ecs.send(new RegisterTaskDefinitionCommand({ family: 'benchmark-worker', containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }] }));
-    await ecs.send(new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: 'benchmark-worker', taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: 0 }));
-    const asg = new AutoScalingClient(eu);
-    await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
-    await asg.send(new CreateAutoScalingGroupCommand({ AutoScalingGroupName: 'bench-asg', LaunchConfigurationName: 'bench', MinSize: 0, MaxSize: 4, DesiredCapacity: 0, AvailabilityZones: ['eu-west-1a'] }));
-    const { identifier } = await new DSQLClient(eu).send(new CreateDsqlCluster({ deletionProtectionEnabled: true }));
-    await stack(new CloudFormationClient(eu), 'TemporalDsql', {
-      Scenario: 'temporal-150wps',
-      ClusterName: 'temporal-dsql',
-      BenchmarkWorkerService: 'benchmark-worker',
-      BenchmarkAsgName: 'bench-asg',
-      BenchmarkCapacityProvider: 'bench-cp',
-      GeneratorTaskDefinition: 'benchmark-generator:1',
-      BenchmarkSecurityGroupId: 'sg-0123456789abcdef0',
-      PrivateSubnets: 'subnet-0a,subnet-0b,subnet-0c',
-      DsqlClusterId: identifier!,
-    });
+    const { dsqlClusterId: identifier } = await seedTemporalFleet(eu, { instances: 0 });
     const cw = new CloudWatchClient(eu);
     const cluster = { ClusterId: identifier! };
     await putMetrics(cw, 'AWS/AuroraDSQL', [

@@ -1,9 +1,8 @@
-import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigurationCommand, SetDesiredCapacityCommand } from '@aws-sdk/client-auto-scaling';
-import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
-import { CreateClusterCommand as CreateDsqlClusterCommand, DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
-import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
+import { AutoScalingClient, SetDesiredCapacityCommand } from '@aws-sdk/client-auto-scaling';
+import { DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { runCli } from '../support/cli';
 import { CREDENTIALS, type Moto, startMoto } from '../support/moto';
+import { seedTemporalFleet } from '../support/offline-fleet';
 
 /*
  * The bench commands end to end against moto on loopback: CloudFormation outputs, ECS
@@ -20,42 +19,10 @@ let dsqlClusterId: string;
 beforeAll(async () => {
   moto = await startMoto();
   const config = { region, endpoint: moto.endpoint, credentials: CREDENTIALS };
-  const ecs = new ECSClient(config);
   asg = new AutoScalingClient(config);
   dsql = new DSQLClient(config);
 
-  await ecs.send(new CreateClusterCommand({ clusterName: 'temporal-dsql' }));
-  const { taskDefinition } = await ecs.send(
-    new RegisterTaskDefinitionCommand({ family: 'benchmark-worker', containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }] }),
-  );
-  await ecs.send(new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: 'benchmark-worker', taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: 0 }));
-  await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
-  await asg.send(
-    new CreateAutoScalingGroupCommand({ AutoScalingGroupName: 'bench-asg', LaunchConfigurationName: 'bench', MinSize: 0, MaxSize: 4, DesiredCapacity: 2, AvailabilityZones: [`${region}a`] }),
-  );
-  const cluster = await dsql.send(new CreateDsqlClusterCommand({ deletionProtectionEnabled: false }));
-  dsqlClusterId = cluster.identifier!;
-
-  const outputs = {
-    Scenario: 'temporal-150wps',
-    ClusterName: 'temporal-dsql',
-    BenchmarkWorkerService: 'benchmark-worker',
-    BenchmarkAsgName: 'bench-asg',
-    BenchmarkCapacityProvider: 'bench-cp',
-    GeneratorTaskDefinition: 'benchmark-generator:1',
-    BenchmarkSecurityGroupId: 'sg-0123456789abcdef0',
-    PrivateSubnets: 'subnet-0a,subnet-0b,subnet-0c',
-    DsqlClusterId: dsqlClusterId,
-  };
-  await new CloudFormationClient(config).send(
-    new CreateStackCommand({
-      StackName: 'TemporalDsql',
-      TemplateBody: JSON.stringify({
-        Resources: { Placeholder: { Type: 'AWS::SNS::Topic' } },
-        Outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { Value: v }])),
-      }),
-    }),
-  );
+  ({ dsqlClusterId } = await seedTemporalFleet(config, { instances: 2 }));
 }, 60_000);
 
 afterAll(() => moto?.stop());

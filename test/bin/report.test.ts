@@ -86,7 +86,7 @@ describe('report command against moto on loopback', () => {
     expect(r.metrics.services.history.cpu).toEqual({ peak: 80, average: 69.3 });
     expect(temporal.stdout).toContain('| TotalTx | 272,000/min | 268,000/min | 4,533 transactions/s at peak |');
     expect(temporal.stdout).toContain('| ReadOnlyTx | 193,100/min | 190,270/min | 71% of total |');
-    expect(readdirSync(join(work, 'temporal', 'charts')).sort()).toEqual(['dsqlConnections.svg', 'serviceCpu.svg', 'transactions.svg']);
+    expect(readdirSync(join(work, 'temporal', 'charts')).sort()).toEqual(['commitLatency.svg', 'dsqlConnections.svg', 'serviceCpu.svg', 'transactions.svg']);
   });
 
   test('FOLIO: ACU against the phase\'s range, time at the ceiling, and the chart with the max line', () => {
