@@ -91,7 +91,7 @@ program.action((o: Options) =>
     }
     process.stdout.write(renderMovePlan(plan!, flags));
     if (o.dryRun || !plan!.moves.length) return;
-    if (phasePlan && targets!.deployedPhase !== phasePlan.title.split(' -> ')[0])
+    if (phasePlan && targets!.deployedPhase !== o.from)
       process.stderr.write(`note: ${reference.stackName} was last deployed with ${targets!.deployedPhase}, not ${o.from}\n`);
 
     const status = progress();
@@ -106,9 +106,6 @@ program.action((o: Options) =>
         status.done();
         process.stderr.write(`  ${line}\n`);
       },
-    }).catch((e) => {
-      status.done();
-      throw e;
     });
     status.done();
     process.stdout.write(`\n${renderMoveResults(results, flags.dropSource)}`);
