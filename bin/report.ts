@@ -18,7 +18,7 @@ import { reportWindow } from '../lib/report/window';
 const program = new Command('report')
   .description(
     'Fetch a scenario\'s CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n' +
-      `Or compare two report JSONs. Exits 6 when the window holds no datapoint at all (the report, written anyway, says so).`,
+      `Or compare two report JSONs. Exits ${EXIT_NO_DATA} when the window holds no datapoint at all (the report, written anyway, says so).`,
   )
   .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset)')
   .option('--env-name <name>', 'the envName the stacks were deployed with, if any')

@@ -222,7 +222,8 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
 /** `config error in scenario "test7" (serverlessAcu.max): 32.3 ACU is off the 0.5 grid (...)`. */
 type Family = 'folio' | 'temporal';
 const TABLE = { folio: 'phases', temporal: 'scenarios' } as const;
-const FAMILY = { folio: 'FOLIO phase', temporal: 'Temporal preset' } as const;
+/** What one scenario of each family is called in messages. */
+export const FAMILY_NAME = { folio: 'FOLIO phase', temporal: 'Temporal preset' } as const;
 
 const rowsOf = (input: unknown, family: Family): { name?: unknown }[] => {
   const rows = (input as Record<string, Record<string, unknown>> | undefined)?.[family]?.[TABLE[family]];
@@ -300,7 +301,7 @@ function describeIssue(first: z.core.$ZodIssue, input: unknown, target?: { famil
     where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
   }
   const scope = scopeOf(first, input);
-  const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY[target.family]}, ${target.name} among them)` : '';
+  const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)` : '';
   let message: string;
   if (first.code === 'unrecognized_keys') {
     const valid = keysAt(first.path);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
-import { CATALOG, ConfigError, resolveScenario, type Scenario } from '../config';
+import { CATALOG, ConfigError, FAMILY_NAME, resolveScenario, type Scenario } from '../config';
 import type { CatalogInput } from '../config/schema';
 import { markdownTable } from './markdown';
 import { type MovePlan, planPhaseSwitch } from './move/plan';
@@ -58,7 +58,7 @@ export function comparePlans(from: Scenario, to: Scenario, before: ReadonlyMap<s
 }
 
 const titleOf = (s: Scenario) => (s.family === 'folio' ? s.phase.title : s.preset.title);
-const familyName = (s: Scenario) => (s.family === 'folio' ? 'FOLIO phase' : 'Temporal preset');
+const familyName = (s: Scenario) => FAMILY_NAME[s.family];
 
 /** Every stack's template, by stack name, synthesized into a directory removed afterwards. */
 export function templates(context: Record<string, string>, catalog: CatalogInput): Map<string, CfnTemplate> {

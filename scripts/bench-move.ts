@@ -12,12 +12,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
-import { CATALOG, ConfigError, type FolioScenario, resolveScenario } from '../config';
+import { ConfigError, type FolioScenario, resolveScenario } from '../config';
 import { runCommand } from '../lib/cli';
 import { markdownTable } from '../lib/markdown';
 import { moverEnvironment, planPhaseSwitch } from '../lib/move/plan';
 import { folioSeedSql } from '../test/support/folio-data';
 import { startPostgres } from '../test/support/postgres';
+import { editedCatalog } from '../test/support/synth';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, '../lib/constructs/schema-mover/move.sh');
@@ -37,8 +38,7 @@ runCommand(async () => {
   const o = program.parse().opts();
   const tenants = Array.from({ length: whole('--tenants', o.tenants, 30) }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`);
   const rows = whole('--rows', o.rows, 5_000_000);
-  const catalog = structuredClone(CATALOG) as any;
-  catalog.folio.environment.tenants = tenants;
+  const catalog = editedCatalog((c) => (c.folio.environment.tenants = tenants));
   const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
   const moves = planPhaseSwitch(phase('baseline'), phase('test5')).moves.filter((m) => ['mod-source-record-storage', 'mod-inventory-storage'].includes(m.module));
 

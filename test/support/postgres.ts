@@ -1,5 +1,5 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +23,11 @@ export interface Postgres {
   readonly bin: string;
   /** Runs SQL with psql on `database` and returns its unaligned, tuple-only output. */
   psql(sql: string, database?: string): Promise<string>;
+  /**
+   * A client session that stays in `sql` (e.g. a pg_sleep) under `applicationName`, as a module
+   * still connected would; resolves once pg_stat_activity shows it.
+   */
+  session(sql: string, database: string, applicationName: string): Promise<{ close(): void }>;
   stop(): Promise<void>;
 }
 
@@ -79,7 +84,7 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
       ...(o.settings ?? []),
     ];
     writeFileSync(join(data, 'postgresql.auto.conf'), `${conf.join('\n')}\n`);
-    if (asRoot) chownSync(join(data, 'postgresql.auto.conf'), uid('postgres'), uid('postgres', 'g'));
+    if (asRoot) execFileSync('chown', ['postgres:postgres', join(data, 'postgresql.auto.conf')]);
     await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   } catch (e) {
     await stop();
@@ -91,9 +96,14 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     });
     return stdout.trim();
   };
-  return { host: '127.0.0.1', port, user, password, bin, psql, stop };
-}
-
-function uid(name: string, which: 'u' | 'g' = 'u'): number {
-  return Number(execFileSync('id', [`-${which}`, name], { encoding: 'utf8' }).trim());
+  const session = async (sql: string, database: string, applicationName: string) => {
+    const child = spawn(join(bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database, '-c', sql], {
+      env: { ...process.env, PGPASSWORD: password, PGAPPNAME: applicationName },
+      stdio: 'ignore',
+    });
+    const seen = `SELECT count(*) FROM pg_stat_activity WHERE application_name = '${applicationName}'`;
+    for (let i = 0; i < 100 && (await psql(seen)) === '0'; i++) await new Promise((r) => setTimeout(r, 50));
+    return { close: () => void child.kill() };
+  };
+  return { host: '127.0.0.1', port, user, password, bin, psql, session, stop };
 }

@@ -181,17 +181,14 @@ describe('moving for real between two PostgreSQL servers', () => {
   test('a move refuses while a session on the source still uses the schema, naming it', async () => {
     const s = schemaName(TENANTS[1], 'mod-orders-storage');
     await provisioned.psql(`CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY); INSERT INTO ${s}.purchase_order VALUES (1)`, DB);
-    const busy = spawn(join(provisioned.bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(provisioned.port), '-U', provisioned.user, '-d', DB, '-c', `SELECT count(*), pg_sleep(30) FROM ${s}.purchase_order`], {
-      env: { ...process.env, PGPASSWORD: provisioned.password, PGAPPNAME: 'mod-orders-storage' },
-    });
+    const busy = await provisioned.session(`SELECT count(*), pg_sleep(30) FROM ${s}.purchase_order`, DB, 'mod-orders-storage');
     try {
-      for (let i = 0; i < 50 && !(await count(provisioned, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'mod-orders-storage'`)); i++) await new Promise((r) => setTimeout(r, 100));
       const r = await runMover({ MOVE_FROM: 'provisioned', MOVE_TO: 'serverless', MOVE_SCHEMAS: s });
       expect(r.status).toBe(1);
       expect(r.out.trim().split('\n').at(-1)).toMatch(new RegExp(`^move: failed: ${s}: still in use on the source: pid \\d+ \\(postgres, mod-orders-storage\\); stop the module first, or pass --force$`));
       expect(await count(serverless, `SELECT count(*) FROM pg_namespace WHERE nspname = '${s}'`)).toBe(0);
     } finally {
-      busy.kill();
+      busy.close();
     }
   }, 30_000);
 
@@ -206,16 +203,13 @@ describe('moving for real between two PostgreSQL servers', () => {
     const plan = planPhaseSwitch(phase('baseline'), phase('test9'));
     const users = plan.moves.find((x) => x.module === 'mod-users')!;
     expect(users).toMatchObject({ reference: true, from: 'provisioned', to: 'serverless' });
-    const live = spawn(join(provisioned.bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(provisioned.port), '-U', provisioned.user, '-d', DB, '-c', `SELECT count(*), pg_sleep(20) FROM ${users.schemas[0]}.users`], {
-      env: { ...process.env, PGPASSWORD: provisioned.password, PGAPPNAME: 'mod-users' },
-    });
+    const live = await provisioned.session(`SELECT count(*), pg_sleep(20) FROM ${users.schemas[0]}.users`, DB, 'mod-users');
     try {
-      for (let i = 0; i < 50 && !(await count(provisioned, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'mod-users'`)); i++) await new Promise((r) => setTimeout(r, 100));
       const first = await runMover(moverEnvironment(users));
       expect(first.status).toBe(0);
       expect(first.out).toContain(`move: ${users.schemas[0]}: copying a snapshot while the module stays live on the source`);
     } finally {
-      live.kill();
+      live.close();
     }
     expect(await fingerprint(serverless, users.schemas)).toBe(await fingerprint(provisioned, users.schemas));
     await provisioned.psql(`INSERT INTO ${users.schemas[0]}.users VALUES (gen_random_uuid(), '{"username": "later"}')`, DB);
