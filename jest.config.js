@@ -7,8 +7,11 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
   transform: { '^.+\\.tsx?$': ['@swc/jest'] },
   // The built-in CloudFormation validation engine costs seconds per process; the unit tests
-  // turn it off and test/lint/templates.test.ts runs it over every scenario instead.
+  // turn it off, and the synth cache (globalSetup) runs it over every scenario for test/lint.
   setupFiles: ['<rootDir>/test/support/env.ts'],
+  // Every standard scenario synthesized once per source state, read by every worker.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Jest leaves a core idle by default; much of the suite waits on child processes (cfn-lint,
   // checkov, moto, the commands), so one worker per core: on 2 cores 111-138 s instead of 157-171 s.
   maxWorkers: '100%',

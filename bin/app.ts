@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 import { App } from 'aws-cdk-lib';
-import { exitOnConfigError, resolveScenario } from '../config';
-import { addScenarioStacks } from '../lib/scenario-stacks';
+import { exitOnConfigError, resolveScenario, validatesTemplates } from '../config';
+import { addScenarioStacks } from '../lib/app/scenario-stacks';
 
 const app = new App();
-const scenario = exitOnConfigError(() => resolveScenario(app.node.getAllContext()));
+const context = app.node.getAllContext();
+const scenario = exitOnConfigError(() => resolveScenario(context));
+// CDK's own switch for its built-in CloudFormation validation, read when synth runs (after this).
+if (!validatesTemplates(context)) process.env.CDK_VALIDATION = 'false';
 addScenarioStacks(app, scenario);

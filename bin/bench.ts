@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, resolveScenario, type TemporalScenario } from '../config';
 import { durationSeconds } from '../config/fields';
-import { cloudFormationClient } from '../lib/aws/clients';
-import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/bench/fleet';
-import { renderRun, renderStatus } from '../lib/bench/render';
-import { benchRun } from '../lib/bench/run';
-import { benchClients, benchTargets } from '../lib/bench/targets';
-import type { Waiting } from '../lib/bench/wait';
-import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/cli';
-import { writableDir, writableFile } from '../lib/files';
+import { cloudFormationClient } from '../lib/commands/aws/clients';
+import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/commands/bench/fleet';
+import { renderRun, renderStatus } from '../lib/commands/bench/render';
+import { benchRun } from '../lib/commands/bench/run';
+import { benchClients, benchTargets } from '../lib/commands/bench/targets';
+import type { Waiting } from '../lib/commands/bench/wait';
+import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/commands/cli';
+import { writableDir, writableFile } from '../lib/commands/files';
 
 interface Common {
   scenario?: string;

@@ -2,8 +2,8 @@
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { loadPrices } from '../config/prices';
-import { capacityReport, renderCapacity } from '../lib/capacity-report';
-import { runCommand } from '../lib/cli';
+import { capacityReport, renderCapacity } from '../lib/commands/capacity';
+import { runCommand } from '../lib/commands/cli';
 
 const program = new Command('capacity')
   .description(

@@ -2,13 +2,13 @@
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
-import { pricingClient } from '../lib/aws/clients';
-import { numberOption, progress, runCommand } from '../lib/cli';
-import { markdownTable } from '../lib/markdown';
-import { costOf } from '../lib/cost/model';
-import { refreshPrices } from '../lib/cost/price-list';
-import { renderCost } from '../lib/cost/render';
-import { readReport } from '../lib/report/compare';
+import { pricingClient } from '../lib/commands/aws/clients';
+import { numberOption, progress, runCommand } from '../lib/commands/cli';
+import { markdownTable } from '../lib/commands/markdown';
+import { costOf } from '../lib/commands/cost/model';
+import { refreshPrices } from '../lib/commands/cost/price-list';
+import { renderCost } from '../lib/commands/cost/render';
+import { readReport } from '../lib/commands/report/compare';
 
 const program = new Command('cost')
   .description(

@@ -2,11 +2,11 @@
 import { Command } from 'commander';
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenario } from '../config';
 import { durationSeconds } from '../config/fields';
-import { cloudFormationClient, ecsClient, logsClient } from '../lib/aws/clients';
-import { EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/cli';
-import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/move/plan';
-import { renderMoveResults, renderMovePlan } from '../lib/move/render';
-import { moveTargets, runMoves } from '../lib/move/run';
+import { cloudFormationClient, ecsClient, logsClient } from '../lib/commands/aws/clients';
+import { EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/commands/cli';
+import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
+import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
+import { moveTargets, runMoves } from '../lib/commands/move/run';
 
 interface Options {
   from?: string;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { EXIT_UNSAFE, runCommand } from '../lib/cli';
-import { planTransition, renderPlan } from '../lib/plan';
+import { EXIT_UNSAFE, runCommand } from '../lib/commands/cli';
+import { planTransition, renderPlan } from '../lib/commands/plan';
 
 const program = new Command('plan')
   .description(

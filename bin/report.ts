@@ -3,17 +3,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
-import { cloudFormationClient, cloudWatchClient } from '../lib/aws/clients';
-import { stackOutput } from '../lib/aws/stack-outputs';
-import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/cli';
-import { writableDir } from '../lib/files';
-import { type MetricSeries, catalogFor } from '../lib/metrics';
-import { renderCharts } from '../lib/report/charts';
-import { compareReports, readReport } from '../lib/report/compare';
-import { fetchMetrics } from '../lib/report/fetch';
-import { renderMarkdown } from '../lib/report/markdown';
-import { summarize } from '../lib/report/summarize';
-import { reportWindow } from '../lib/report/window';
+import { cloudFormationClient, cloudWatchClient } from '../lib/commands/aws/clients';
+import { stackOutput } from '../lib/commands/aws/stack-outputs';
+import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/commands/cli';
+import { writableDir } from '../lib/commands/files';
+import { type MetricSeries, catalogFor } from '../lib/app/metrics';
+import { renderCharts } from '../lib/commands/report/charts';
+import { compareReports, readReport } from '../lib/commands/report/compare';
+import { fetchMetrics } from '../lib/commands/report/fetch';
+import { renderMarkdown } from '../lib/commands/report/markdown';
+import { summarize } from '../lib/commands/report/summarize';
+import { reportWindow } from '../lib/commands/report/window';
 
 const program = new Command('report')
   .description(

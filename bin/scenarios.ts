@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { exitOnConfigError, loadCatalog } from '../config';
-import { generatedSections, withScenarioTables } from '../config/scenario-table';
-import { readTextFile, writableFile } from '../lib/files';
+import { generatedSections, withScenarioTables } from '../lib/commands/scenario-table';
+import { readTextFile, writableFile } from '../lib/commands/files';
 
 const program = new Command('scenarios')
   .description('Print the scenario tables generated from config/')

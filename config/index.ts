@@ -92,6 +92,9 @@ const contextSchema = z.object({
     .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `unprotect "${String(iss.input)}" is not valid (valid: true, false)` })
     .optional(),
   fleet: z.enum(FLEET_STATES, { error: (iss) => `fleet "${String(iss.input)}" is not valid (valid: ${FLEET_STATES.join(', ')})` }).optional(),
+  validate: z
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `validate "${String(iss.input)}" is not valid (valid: true, false)` })
+    .optional(),
 });
 const CONTEXT_KEYS = Object.keys(contextSchema.shape);
 /** Context keys the CDK CLI itself writes without a ':' in them. */
@@ -106,6 +109,16 @@ export function loadCatalog(input: CatalogInput = CATALOG): Catalog {
 
 export function scenarioNames(catalog: Catalog): string[] {
   return [...catalog.folio.phases.map((p) => p.name), ...catalog.temporal.scenarios.map((s) => s.name)];
+}
+
+/**
+ * Whether synth runs CDK's built-in CloudFormation validation (`-c validate=true`). Off by
+ * default: it costs about 2.5 s per synth and repeats what the tests run on every scenario
+ * (cfn-lint, checkov, cdk-nag); config is validated in full either way.
+ */
+export function validatesTemplates(context: Record<string, unknown>): boolean {
+  const v = context.validate;
+  return v === true || v === 'true';
 }
 
 /** The one path from CDK context to a scenario: validates context and config, then resolves. */

@@ -7,7 +7,7 @@ import { region } from './fields';
 /*
  * On-demand prices, as data: one file per region under config/prices/, each price with its
  * unit, the date it was read and where from. `npm run cost -- --refresh-prices` rewrites the
- * ones the AWS Price List API can answer (lib/cost/price-list.ts); the rest keep their source.
+ * ones the AWS Price List API can answer (lib/commands/cost/price-list.ts); the rest keep their source.
  */
 
 export const PRICES_DIR = join(__dirname, 'prices');

@@ -4,7 +4,7 @@ import type { TemporalScenarioInput } from './schema';
  * Temporal on Aurora DSQL, one preset per target rate. temporal-150wps is the seed's
  * benchmark environment, number for number; the smaller presets are the reference
  * deployment's scale-services presets, with instance counts from the capacity model
- * (lib/capacity.ts): the smallest main pool that fits, and the seed's own counts at 150.
+ * (config/packing.ts): the smallest main pool that fits, and the seed's own counts at 150.
  *
  * Switching presets is one deploy: services, ASG sizes and dynamic config change in place;
  * the DSQL cluster, limiter table and visibility domain are the same resources throughout.

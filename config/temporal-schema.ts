@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { planPool, temporalPoolSpecs } from '../lib/capacity';
+import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
 import { account, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';

@@ -6,7 +6,7 @@ import { LogEncryption } from './constructs/log-encryption';
 import { ModuleRouting } from './constructs/module-routing';
 import { Network } from './constructs/network';
 import { SchemaMover } from './constructs/schema-mover';
-import { containerImage } from './images';
+import { containerImage } from './app/images';
 
 export interface HybridAuroraStackProps extends StackProps {
   readonly scenario: FolioScenario;

@@ -1,20 +1,20 @@
 import { CfnOutput, type CfnResource, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../config';
-import { rollingDeployment } from './capacity';
+import { rollingDeployment } from '../config/packing';
 import { DsqlCluster } from './constructs/dsql-cluster';
 import { EcsCapacity } from './constructs/ecs-capacity';
 import { EcsService, arm64TaskDefinition } from './constructs/ecs-service';
 import { LogEncryption } from './constructs/log-encryption';
-import { acknowledgeNag } from './lint-acknowledgements';
+import { acknowledgeNag } from './app/lint-acknowledgements';
 import { Prometheus } from './constructs/prometheus';
 import { RateLimiterTable } from './constructs/rate-limiter-table';
 import { SchemaSetup } from './constructs/schema-setup';
 import { ServiceNetwork } from './constructs/service-network';
 import { VisibilityDomain } from './constructs/visibility-domain';
-import { containerImage } from './images';
-import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './physical-names';
-import { type BenchmarkMode, benchmarkEnvironment, dynamicConfig, schemaCommand, serverEnvironment, startCommand, staticConfig } from './temporal-config';
+import { containerImage } from './app/images';
+import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './app/physical-names';
+import { type BenchmarkMode, benchmarkEnvironment, dynamicConfig, schemaCommand, serverEnvironment, startCommand, staticConfig } from './app/temporal-config';
 
 export interface TemporalDsqlStackProps extends StackProps {
   readonly scenario: TemporalScenario;

@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
-import { runCommand } from '../lib/cli';
-import { markdownTable } from '../lib/markdown';
-import { moverEnvironment, planPhaseSwitch } from '../lib/move/plan';
+import { runCommand } from '../lib/commands/cli';
+import { markdownTable } from '../lib/commands/markdown';
+import { moverEnvironment, planPhaseSwitch } from '../lib/commands/move/plan';
 import { folioSeedSql } from '../test/support/folio-data';
 import { startPostgres } from '../test/support/postgres';
-import { editedCatalog } from '../test/support/synth';
+import { editedCatalog } from '../test/support/catalog';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, '../lib/constructs/schema-mover/move.sh');

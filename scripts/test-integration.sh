@@ -10,6 +10,6 @@ bash scripts/setup-integration.sh
 timeout --kill-after=30s 25m npx jest -c jest.integration.config.js "$@"
 # The offline try of report and bench that the README documents, as a user runs it.
 log=$(mktemp)
-timeout 5m npx tsx scripts/try-offline.ts >"$log" 2>&1 || { cat "$log"; exit 1; }
+timeout 5m node --import tsx scripts/try-offline.ts >"$log" 2>&1 || { cat "$log"; exit 1; }
 echo "try:offline: $(tail -n1 "$log")"
 rm -f "$log"

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOnConfigError, resolveScenario } from '../config';
 import type { CatalogInput } from '../config/schema';
-import { runCommand } from '../lib/cli';
-import { reportWindow, type WindowOptions } from '../lib/report/window';
+import { runCommand } from '../lib/commands/cli';
+import { reportWindow, type WindowOptions } from '../lib/commands/report/window';
 import { type CliResult, runApp, runCli } from './support/cli';
-import { editedCatalog } from './support/synth';
+import { editedCatalog } from './support/catalog';
 
 /*
  * Every kind of bad input, in one table: config (scenarios, ACU, instance classes, modules,
@@ -163,6 +163,7 @@ const BAD_INPUTS: readonly BadInput[] = [
   synth('synth: a misspelled scenario', { scenario: 'test-12' }, [/^error: unknown scenario "test-12" \(did you mean "test12"\?\); valid: /]),
   synth('synth: a misspelled context key', { scenario: 'test1', envNmae: 'x' }, [/^error: unknown context key "envNmae" \(did you mean "envName"\?\)/, /valid: scenario, envName/]),
   synth('synth: a bad fleet state', { scenario: 'temporal-150wps', fleet: 'stopped' }, [/^error: fleet "stopped" is not valid \(valid: running, parked, external\)$/m]),
+  synth('synth: a bad validate switch', { scenario: 'test1', validate: 'yes' }, [/^error: validate "yes" is not valid \(valid: true, false\)$/m]),
   // The report command's time window.
   reportWindowRow('report: no window', {}, [/^error: no time window given; valid: --start <time> --end <time>, --last <duration> or --run <file>$/]),
   reportWindowRow('report: two ways at once', { last: '1h', start: '2026-11-20T10:00:00Z' }, [/^error: --start\/--end and --last cannot be combined; valid: /]),

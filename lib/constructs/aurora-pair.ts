@@ -9,8 +9,8 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment } from '../../config';
-import { acknowledgeNag } from '../lint-acknowledgements';
-import { writerInstanceIdentifier } from '../physical-names';
+import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { writerInstanceIdentifier } from '../app/physical-names';
 
 export interface AuroraPairProps {
   readonly vpc: ec2.IVpc;

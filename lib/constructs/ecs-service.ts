@@ -1,6 +1,6 @@
 import { Duration, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from '../lint-acknowledgements';
+import { acknowledgeNag } from '../app/lint-acknowledgements';
 
 export interface ServiceSize {
   readonly replicas: number;

@@ -3,25 +3,14 @@ import { join } from 'node:path';
 import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_ecs as ecs, aws_logs as logs, aws_secretsmanager as secretsmanager } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../config';
-import { acknowledgeNag } from '../lint-acknowledgements';
+import { MOVER_ENDPOINTS } from '../app/endpoints';
+import { acknowledgeNag } from '../app/lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 
 /** The mover's script, run as the container's command (`sh -c`); the tests run the same file. */
 export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8');
 /** The mover's container: `npm run move` overrides its MOVE_* variables per run. */
 export const MOVER_CONTAINER = 'Mover';
-
-/**
- * What a task in the isolated database subnets needs to start: image pulls (ECR, with layers
- * from S3 through the gateway), logs, and the admin secret. One zone is enough for a
- * one-shot task, and costs a third (the cost model counts them).
- */
-export const MOVER_ENDPOINTS: ReadonlyArray<readonly [string, ec2.InterfaceVpcEndpointAwsService]> = [
-  ['MoverEcrApi', ec2.InterfaceVpcEndpointAwsService.ECR],
-  ['MoverEcrDocker', ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER],
-  ['MoverLogs', ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS],
-  ['MoverSecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
-];
 
 export interface SchemaMoverProps {
   readonly vpc: ec2.Vpc;
@@ -70,8 +59,8 @@ export class SchemaMover extends Construct {
       allowAllOutbound: false,
     });
     endpoints.addIngressRule(this.securityGroup, ec2.Port.tcp(443), 'HTTPS from the schema mover');
-    for (const [name, service] of MOVER_ENDPOINTS)
-      props.vpc.addInterfaceEndpoint(name, { service, subnets: { subnets: zone }, privateDnsEnabled: true, open: false, securityGroups: [endpoints] });
+    for (const [name, shortName] of MOVER_ENDPOINTS)
+      props.vpc.addInterfaceEndpoint(name, { service: new ec2.InterfaceVpcEndpointAwsService(shortName), subnets: { subnets: zone }, privateDnsEnabled: true, open: false, securityGroups: [endpoints] });
     this.securityGroup.addEgressRule(endpoints, ec2.Port.tcp(443), 'HTTPS to the interface endpoints');
     // ECR keeps image layers in S3: reached through a gateway endpoint, named by the region's
     // S3 prefix list (from config, so synth looks nothing up).

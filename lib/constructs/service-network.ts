@@ -1,5 +1,6 @@
 import { aws_ec2 as ec2 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { SERVICE_NETWORK_ENDPOINTS } from '../app/endpoints';
 import { acknowledgePinnedZones, logRejectedTraffic } from './network';
 
 export interface ServiceNetworkProps {
@@ -8,16 +9,6 @@ export interface ServiceNetworkProps {
   readonly availabilityZones: readonly string[];
   readonly natGateways: number;
 }
-
-/** The interface endpoints, one per private subnet each (the cost model counts them). */
-export const INTERFACE_ENDPOINTS: ReadonlyArray<readonly [string, ec2.InterfaceVpcEndpointAwsService]> = [
-  ['EcrApi', ec2.InterfaceVpcEndpointAwsService.ECR],
-  ['EcrDocker', ec2.InterfaceVpcEndpointAwsService.ECR_DOCKER],
-  ['Logs', ec2.InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS],
-  ['SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
-  ['Ssm', ec2.InterfaceVpcEndpointAwsService.SSM],
-  ['Prometheus', ec2.InterfaceVpcEndpointAwsService.PROMETHEUS_WORKSPACES],
-];
 
 /**
  * A VPC for ECS services: tasks and instances in private subnets, NAT for what has no
@@ -45,7 +36,8 @@ export class ServiceNetwork extends Construct {
         DynamoDB: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
       },
     });
-    for (const [name, service] of INTERFACE_ENDPOINTS) {
+    for (const [name, shortName] of SERVICE_NETWORK_ENDPOINTS) {
+      const service = new ec2.InterfaceVpcEndpointAwsService(shortName);
       // The endpoint's security group admits HTTPS from the VPC's own range only, written as the
       // literal range from config so that a reviewer (and cdk-nag) can read it.
       const endpoint = this.vpc.addInterfaceEndpoint(name, { service, subnets: this.privateSubnets, privateDnsEnabled: true, open: false });

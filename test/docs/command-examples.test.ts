@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario, type TemporalScenario } from '../../config';
 import { loadPrices } from '../../config/prices';
-import { renderRun, renderStatus } from '../../lib/bench/render';
-import { findResult, type RunRecord } from '../../lib/bench/run';
-import { capacityReport, renderCapacity } from '../../lib/capacity-report';
-import { costOf } from '../../lib/cost/model';
-import { renderCost } from '../../lib/cost/render';
-import { planTransition, renderPlan } from '../../lib/plan';
+import { renderRun, renderStatus } from '../../lib/commands/bench/render';
+import { findResult, type RunRecord } from '../../lib/commands/bench/run';
+import { capacityReport, renderCapacity } from '../../lib/commands/capacity';
+import { costOf } from '../../lib/commands/cost/model';
+import { renderCost } from '../../lib/commands/cost/render';
+import { planTransition, renderPlan } from '../../lib/commands/plan';
 import { expectDocFile } from '../support/docs';
 
 /*

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog } from '../../config';
-import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../config/scenario-table';
+import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenario-table';
 
 const README = readFileSync(join(__dirname, '../../README.md'), 'utf8');
 
@@ -41,5 +41,20 @@ test("the README's counts are the code's", () => {
 
 test('the README documents the offline try of report and bench, and the script exists', () => {
   expect(README).toContain('npm run try:offline');
-  expect(JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')).scripts['try:offline']).toBe('tsx scripts/try-offline.ts');
+  expect(JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')).scripts['try:offline']).toBe('node --import tsx scripts/try-offline.ts');
+});
+
+test("every path in the README's layout exists", () => {
+  const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(README)![1];
+  const paths: string[] = [];
+  let parent = '';
+  for (const line of block.split('\n')) {
+    const m = /^( *)(\S+(?:, \S+)*)\s{2,}/.exec(line) ?? /^( *)(\S+)$/.exec(line);
+    if (!m) continue;
+    const names = m[2].split(', ');
+    if (m[1].length === 0) parent = names[0].endsWith('/') ? names[0] : '';
+    for (const name of names) if (!name.includes('<')) paths.push(m[1].length ? parent + name : name);
+  }
+  expect(paths.length).toBeGreaterThan(40);
+  expect(paths.filter((p) => !existsSync(join(__dirname, '../..', p)))).toEqual([]);
 });

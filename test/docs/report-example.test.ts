@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
-import { renderCharts } from '../../lib/report/charts';
-import { renderMarkdown } from '../../lib/report/markdown';
+import { renderCharts } from '../../lib/commands/report/charts';
+import { renderMarkdown } from '../../lib/commands/report/markdown';
 import { expectDocFile } from '../support/docs';
 import { fixtureReport } from '../support/report-fixture';
 

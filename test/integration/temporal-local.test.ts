@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
 import { BENCHMARK_WORKFLOW_TYPES } from '../../config/temporal-schema';
-import { benchmarkEnvironment, dynamicConfig } from '../../lib/temporal-config';
+import { benchmarkEnvironment, dynamicConfig } from '../../lib/app/temporal-config';
 import { type Postgres, startPostgres } from '../support/postgres';
 import { type Worker, runGenerator, startWorker } from './support/benchmark';
 import { binaries } from './support/binaries';
@@ -16,7 +16,7 @@ import { type LocalCluster, roleFile, startCluster } from './support/temporal-cl
  * temporal-150wps starts on ECS, less the two stores that only exist on AWS.
  */
 
-/** The result JSON in the recorded generator log that test/lib/bench reads. */
+/** The result JSON in the recorded generator log that test/lib/commands/bench reads. */
 const recorded = (() => {
   const pages = JSON.parse(readFileSync(join(__dirname, '../fixtures/bench/generator-log.json'), 'utf8')).pages;
   const lines: string[] = pages.flatMap((p: any) => p.events.map((e: any) => e.message));

@@ -157,22 +157,22 @@ describe('network and access', () => {
   });
 
   test('the stack is protected from deletion', () => {
-    expect(synthPhase('test12').stack.terminationProtection).toBe(true);
+    expect(synthPhase('test12').artifact.terminationProtection).toBe(true);
   });
 });
 
 describe('variants', () => {
   test('unprotect=true lifts deletion and termination protection for teardown', () => {
-    const { stack, template } = synthScenario({ scenario: 'test12', unprotect: 'true' });
-    expect(stack.terminationProtection).toBe(false);
+    const { artifact, template } = synthScenario({ scenario: 'test12', unprotect: 'true' });
+    expect(artifact.terminationProtection).toBe(false);
     template.allResourcesProperties(CLUSTER, { DeletionProtection: false });
     // Snapshots on delete stay: tearing down keeps the data.
     template.allResources(CLUSTER, { DeletionPolicy: 'Snapshot' });
   });
 
   test('envName gives a second, independent copy', () => {
-    const { stack, template } = synthScenario({ scenario: 'test12', envName: 'perf2' });
-    expect(stack.stackName).toBe('perf2-FolioHybridAurora');
+    const { artifact, template } = synthScenario({ scenario: 'test12', envName: 'perf2' });
+    expect(artifact.stackName).toBe('perf2-FolioHybridAurora');
     template.hasResourceProperties(CLUSTER, { DBClusterIdentifier: 'perf2-folio-hybrid-serverless' });
     template.hasResourceProperties(SECRET, { Name: 'perf2/folio/db/modules/mod-lists' });
   });

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { loadCatalog, resolveScenario } from '../../config';
-import { catalogFor, metricsOf } from '../../lib/metrics';
+import { catalogFor, metricsOf } from '../../lib/app/metrics';
 import { FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES, editedCatalog, synthObservability, synthScenario } from '../support/synth';
 
 /*
@@ -48,8 +48,8 @@ describe('FOLIO observability', () => {
   const test10 = synthObservability({ scenario: 'test10' });
 
   test('is its own stack, deployed after the data stack, with physical names that never contain the phase', () => {
-    expect(test10.stack.stackName).toBe('FolioHybridAuroraObservability');
-    expect(test10.stack.dependencies.map((s) => s.stackName)).toEqual(['FolioHybridAurora']);
+    expect(test10.artifact.stackName).toBe('FolioHybridAuroraObservability');
+    expect(test10.artifact.dependencies).toEqual(['FolioHybridAurora']);
     test10.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'folio-hybrid-aurora' });
     test10.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'folio-hybrid-aurora-alarms' });
     for (const phase of FOLIO_PHASE_NAMES) expect(JSON.stringify(synthObservability({ scenario: phase }).json)).not.toMatch(new RegExp(`"(DashboardName|TopicName|AlarmName)":"[^"]*${phase}`));
@@ -179,14 +179,14 @@ describe('alarm topic', () => {
 });
 
 describe('Temporal observability', () => {
-  const { json, stack } = synthObservability({ scenario: 'temporal-150wps' });
+  const { json, artifact } = synthObservability({ scenario: 'temporal-150wps' });
   const body = dashboardBody(json);
   const DSQL_ID = {
     'Fn::GetStackOutput': { StackName: 'TemporalDsql', Region: 'eu-west-1', OutputName: expect.stringMatching(/^PublishOutputFnGetAttDsql.*Identifier/) },
   };
 
   test('reads the DSQL cluster id from the data stack without an export lock', () => {
-    expect(stack.dependencies.map((s) => s.stackName)).toEqual(['TemporalDsql']);
+    expect(artifact.dependencies).toEqual(['TemporalDsql']);
     const occ = alarmByName(json, 'temporal-dsql-OccConflicts');
     expect(occ.Metrics[0].MetricStat.Metric).toEqual({ Namespace: 'AWS/AuroraDSQL', MetricName: 'OccConflicts', Dimensions: [{ Name: 'ClusterId', Value: DSQL_ID }] });
     expect(JSON.stringify(json)).not.toContain('Fn::ImportValue');
@@ -263,7 +263,7 @@ describe('Temporal observability', () => {
 
   test('an envName prefixes the stack, dashboard, topic and alarm names', () => {
     const copy = synthObservability({ scenario: 'temporal-150wps', envName: 'perf2' });
-    expect(copy.stack.stackName).toBe('perf2-TemporalDsqlObservability');
+    expect(copy.artifact.stackName).toBe('perf2-TemporalDsqlObservability');
     copy.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'perf2-temporal-dsql' });
     copy.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'perf2-temporal-dsql-alarms' });
     copy.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'perf2-temporal-dsql-OccConflicts' });

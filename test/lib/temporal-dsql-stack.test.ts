@@ -294,13 +294,13 @@ describe('the benchmark fleet', () => {
 
 describe('tearing down', () => {
   test('unprotect=true lifts DSQL deletion protection and stack termination protection, and nothing else', () => {
-    const { json, stack } = synth('temporal-150wps', { unprotect: 'true' });
+    const { json, artifact } = synth('temporal-150wps', { unprotect: 'true' });
     const base = synth('temporal-150wps');
     const dsql = logicalId(json, 'AWS::DSQL::Cluster', 'Dsql/Resource');
     expect(json.Resources[dsql].Properties.DeletionProtectionEnabled).toBe(false);
     expect(json.Resources[dsql].DeletionPolicy).toBe('Retain');
-    expect(stack.terminationProtection).toBe(false);
-    expect(base.stack.terminationProtection).toBe(true);
+    expect(artifact.terminationProtection).toBe(false);
+    expect(base.artifact.terminationProtection).toBe(true);
     const changed = Object.keys(json.Resources).filter((id) => JSON.stringify(json.Resources[id]) !== JSON.stringify(base.json.Resources[id]));
     expect(changed).toEqual([dsql]);
   });

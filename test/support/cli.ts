@@ -3,10 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CLI_CONTEXT } from '../../lib/scenario-app';
+import { CLI_CONTEXT } from '../../lib/app/scenario-app';
 
 const ROOT = join(__dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 export interface CliResult {
   readonly status: number;
@@ -14,12 +13,15 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-const execTsx = promisify(execFile);
+const execNode = promisify(execFile);
 
-/** A bin/ script through tsx, its exit status and output (a non-zero exit is a result, not an error). */
+/**
+ * A bin/ script as package.json and cdk.json run it (`node --import tsx`), its exit status and
+ * output (a non-zero exit is a result, not an error).
+ */
 async function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   try {
-    const r = await execTsx(TSX, [join(ROOT, 'bin', script), ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+    const r = await execNode(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', script), ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
     return { status: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e: any) {
     if (typeof e.code !== 'number') throw e;
@@ -38,8 +40,6 @@ export function hermeticEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     AWS_EC2_METADATA_DISABLED: 'true',
-    // The validation engine has its own test (test/lint); here it would only cost seconds.
-    CDK_VALIDATION: 'false',
     ...extra,
   };
 }

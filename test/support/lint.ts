@@ -1,18 +1,19 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { loadCheckovSkips } from '../../lib/lint-acknowledgements';
-import { buildApp } from './synth';
+import { loadCheckovSkips } from '../../lib/app/lint-acknowledgements';
+import { CACHED_VARIANTS } from './synth';
+import { cachedAssembly, cachedStacks } from './synth-cache';
 
 /*
- * Templates through the linters a reviewer would run: CDK's built-in CloudFormation
- * validation (on here, off in the unit tests for speed), cdk-nag's AwsSolutions pack through
- * CDK's Validations API (synth fails on an unacknowledged finding), cfn-lint, and checkov (offline,
- * skips from checkov-skips.yaml written into the templates by the app). One suite per family,
- * so that Jest runs the two families' (slow) lint in parallel.
+ * Templates through the linters a reviewer would run: CDK's built-in CloudFormation validation
+ * and cdk-nag's AwsSolutions pack through CDK's Validations API (both run when the run's synth
+ * cache is built: test/support/synth-cache.ts), then one cfn-lint process over every template
+ * and one checkov process over the same set, each with a deliberately broken template beside
+ * them that it must fail on. The linters' results are kept beside the synth cache, under a key
+ * of the linters' installed versions and this file, so a run with nothing changed reads them.
  */
 const ROOT = join(__dirname, '../..');
 const CFN_LINT = join(ROOT, '.venv/bin/cfn-lint');
@@ -62,49 +63,80 @@ function broken(template: Record<string, any>, file: string, edit: (resources: R
   return file;
 }
 
-export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void {
-  delete process.env.CDK_VALIDATION;
-  const work = mkdtempSync(join(tmpdir(), 'lint-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-  const assemblies = VARIANTS.map((context, i) => {
-    const outdir = join(work, String(i));
-    const { app, stack, observability } = buildApp(context, undefined, outdir);
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    try {
-      app.synth();
-    } catch (e) {
-      // A finding stops synth, as it would `cdk synth`; the report it writes is what the tests read.
-      if (!existsSync(join(outdir, 'validation-report.json'))) throw e;
-    }
-    return { context, outdir, template: join(outdir, stack.templateFile), templates: [stack, observability].map((s) => join(outdir, s.templateFile)) };
+/** Every cached variant's assembly, both stacks' templates, and its validation report. */
+function assemblies() {
+  return CACHED_VARIANTS.map((context) => {
+    const outdir = cachedAssembly(context);
+    if (!outdir) throw new Error(`no cached synth of ${JSON.stringify(context)}: run the lint suite through Jest (its globalSetup builds the cache)`);
+    const { data, observability } = cachedStacks(outdir);
+    return { context, outdir, template: data.templateFile, templates: [data.templateFile, observability.templateFile] };
   });
+}
 
-  // Each family's VPC, with a misspelled property (cfn-lint) and its flow-log group without its key (checkov).
-  const first = JSON.parse(readFileSync(assemblies[0].template, 'utf8'));
+/** The linters' installed versions and this file: what, besides the templates, their results depend on. */
+function lintKey(): string {
+  const hash = createHash('sha256').update(readFileSync(__filename));
+  for (const venv of [join(ROOT, '.venv'), join(ROOT, '.venv-checkov')]) {
+    const lib = join(venv, 'lib');
+    if (!existsSync(lib)) continue;
+    for (const python of readdirSync(lib)) hash.update(readdirSync(join(lib, python, 'site-packages')).filter((d) => d.endsWith('.dist-info')).sort().join('\n'));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+interface LintResults {
+  readonly cfnLint: Run;
+  readonly checkov: Awaited<ReturnType<typeof checkov>>;
+  readonly badCfnLint: string;
+  readonly badCheckov: string;
+  readonly flowLogGroupId: string;
+}
+
+/** One cfn-lint and one checkov process over every template plus its broken control. */
+async function runLinters(work: string): Promise<LintResults> {
+  const all = assemblies();
+  // The first VPC with a misspelled property (cfn-lint) and its flow-log group without its key (checkov).
+  const first = JSON.parse(readFileSync(all[0].template, 'utf8'));
   const vpcOf = (resources: Record<string, any>) => Object.values(resources).find((r) => r.Type === 'AWS::EC2::VPC')!;
   const [flowLogGroupId] = Object.entries(first.Resources as Record<string, any>).find(
     ([, r]) => r.Type === 'AWS::Logs::LogGroup' && r.Metadata?.['aws:cdk:path']?.endsWith('/RejectedTrafficLogs/Resource'),
   )!;
-  const templates = assemblies.flatMap((a) => a.templates);
-  const lints = {
-    cfnLint: cfnLint(templates),
-    checkov: checkov(templates),
-    cfnLintBroken: cfnLint([broken(first, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true))]),
-    checkovBroken: checkov([broken(first, join(work, 'bad-checkov.template.json'), (r) => delete r[flowLogGroupId].Properties.KmsKeyId)]),
-  };
+  const badCfnLint = broken(first, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true));
+  const badCheckov = broken(first, join(work, 'bad-checkov.template.json'), (r) => delete r[flowLogGroupId].Properties.KmsKeyId);
+  const templates = all.flatMap((a) => a.templates);
+  const [cfn, ck] = await Promise.all([cfnLint([...templates, badCfnLint]), checkov([...templates, badCheckov])]);
+  return { cfnLint: cfn, checkov: ck, badCfnLint, badCheckov, flowLogGroupId };
+}
+
+/** The linters' results for today's templates: read from the synth cache, or run once and kept there. */
+async function lintResults(work: string): Promise<LintResults> {
+  const file = join(process.env.SYNTH_CACHE_DIR ?? work, `lint-${lintKey()}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const results = await runLinters(work);
+  writeFileSync(file, JSON.stringify(results));
+  return results;
+}
+
+export function lintSuite(): void {
+  const work = mkdtempSync(join(tmpdir(), 'lint-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const lints = lintResults(work);
   // Awaited by the tests below; a rejection nobody awaited yet must not crash the worker.
-  for (const p of Object.values(lints)) p.catch(() => undefined);
+  lints.catch(() => undefined);
 
   const reports = () =>
-    assemblies.map((a) => ({ context: a.context, plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[] }));
+    assemblies().map((a) => ({ context: a.context, plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[] }));
+
+  test('every variant is linted: each scenario, renamed (envName), unprotected, and each fleet state', () => {
+    expect(assemblies().flatMap((a) => a.templates)).toHaveLength(2 * CACHED_VARIANTS.length);
+  });
 
   test('CDK validation and cdk-nag find nothing unacknowledged', () => {
     for (const { context, plugins } of reports()) {
       expect(plugins.map((p) => p.pluginName).sort()).toEqual(['AwsSolutions', 'CloudFormation Validate']);
       for (const plugin of plugins) expect({ ...context, plugin: plugin.pluginName, violations: plugin.violations }).toEqual({ ...context, plugin: plugin.pluginName, violations: [] });
     }
-  }, 60_000);
+  });
 
   test("CDK validation acknowledges only the pinned-zone rule, and the shell expansions of the schema mover's command", () => {
     for (const { plugins } of reports()) {
@@ -128,22 +160,35 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
     }
   });
 
+  /** cfn-lint's parseable lines, by whether they name the broken control. */
+  const cfnLintLines = async () => {
+    const { cfnLint: r, badCfnLint } = await lints;
+    const lines = r.stdout.split('\n').filter(Boolean);
+    return { r, control: lines.filter((l) => l.startsWith(`${badCfnLint}:`)), others: lines.filter((l) => !l.startsWith(`${badCfnLint}:`)) };
+  };
+
   test('cfn-lint reports 0 errors and 0 warnings on every template (data and observability stacks)', async () => {
-    const r = await lints.cfnLint;
-    expect(r.stdout + r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    const { r, others } = await cfnLintLines();
+    expect(others).toEqual([]);
+    expect(r.stderr).toBe('');
   }, 180_000);
 
   test('cfn-lint is able to fail', async () => {
-    const r = await lints.cfnLintBroken;
+    const { r, control } = await cfnLintLines();
     expect(r.status).not.toBe(0);
-    expect(r.stdout).toMatch(/E3002.*EnableDnsHostname/);
+    expect(control.join('\n')).toMatch(/E3002.*EnableDnsHostname/);
   }, 180_000);
 
+  const checkovFailures = async () => {
+    const { checkov: c, badCheckov } = await lints;
+    const failed = c.results.failed_checks;
+    return { ...c, control: failed.filter((f) => f.file_abs_path === badCheckov), others: failed.filter((f) => f.file_abs_path !== badCheckov) };
+  };
+
   test('checkov finds 0 failed checks on every template; each skip is an entry of checkov-skips.yaml', async () => {
-    const { summary, results } = await lints.checkov;
+    const { summary, results, others } = await checkovFailures();
     expect(results.parsing_errors).toEqual([]);
-    expect(results.failed_checks.map((f) => `${f.check_id} ${f.resource} (${f.file_abs_path})`)).toEqual([]);
+    expect(others.map((f) => `${f.check_id} ${f.resource} (${f.file_abs_path})`)).toEqual([]);
     expect(summary.resource_count).toBeGreaterThan(0);
     const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
     expect(results.skipped_checks.length).toBeGreaterThan(0);
@@ -151,7 +196,8 @@ export function lintSuite(VARIANTS: ReadonlyArray<Record<string, string>>): void
   }, 180_000);
 
   test('checkov is able to fail', async () => {
-    const { results } = await lints.checkovBroken;
-    expect(results.failed_checks.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${flowLogGroupId}`]);
+    const { control } = await checkovFailures();
+    const { flowLogGroupId } = await lints;
+    expect(control.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${flowLogGroupId}`]);
   }, 180_000);
 }

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { CloudWatchClient, GetMetricDataCommand, type GetMetricDataCommandOutput } from '@aws-sdk/client-cloudwatch';
 import type { AwsStub } from 'aws-sdk-client-mock';
 import { resolveScenario } from '../../config';
-import { type MetricSeries, catalogFor } from '../../lib/metrics';
-import { fetchMetrics } from '../../lib/report/fetch';
-import { summarize } from '../../lib/report/summarize';
-import type { ReportWindow } from '../../lib/report/window';
+import { type MetricSeries, catalogFor } from '../../lib/app/metrics';
+import { fetchMetrics } from '../../lib/commands/report/fetch';
+import { summarize } from '../../lib/commands/report/summarize';
+import type { ReportWindow } from '../../lib/commands/report/window';
 
 /*
  * Recorded GetMetricData responses (test/fixtures/get-metric-data): realistic series, paged

@@ -1,18 +1,33 @@
+import { readFileSync } from 'node:fs';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { CATALOG, loadCatalog, scenarioNames } from '../../config';
+import { CATALOG } from '../../config';
 import type { CatalogInput } from '../../config/schema';
-import { scenarioApp } from '../../lib/scenario-app';
+import { scenarioApp } from '../../lib/app/scenario-app';
+import { ALL_SCENARIO_NAMES } from './catalog';
+import { type CachedStack, cachedAssembly, cachedStacks } from './synth-cache';
 
-export { CLI_CONTEXT } from '../../lib/scenario-app';
+export { CLI_CONTEXT } from '../../lib/app/scenario-app';
+export { ALL_SCENARIO_NAMES, editedCatalog, FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES } from './catalog';
 
-const catalog = loadCatalog();
-export const FOLIO_PHASE_NAMES: readonly string[] = catalog.folio.phases.map((p) => p.name);
-export const TEMPORAL_SCENARIO_NAMES: readonly string[] = catalog.temporal.scenarios.map((s) => s.name);
-export const ALL_SCENARIO_NAMES: readonly string[] = scenarioNames(catalog);
+/**
+ * The contexts Jest's globalSetup synthesizes once per source state (test/support/synth-cache.ts)
+ * and test/lint lints: every scenario, and each family's data stack renamed (envName),
+ * unprotected, and with the fleet in each state it can be pinned to.
+ */
+export const CACHED_VARIANTS: ReadonlyArray<Readonly<Record<string, string>>> = [
+  ...ALL_SCENARIO_NAMES.map((scenario) => ({ scenario })),
+  { scenario: 'test12', envName: 'perf2' },
+  { scenario: 'test12', unprotect: 'true' },
+  { scenario: 'temporal-150wps', envName: 'perf2', fleet: 'parked' },
+  { scenario: 'temporal-150wps', unprotect: 'true', fleet: 'running' },
+];
+
+/** What a test reads of a stack besides its template (from the cloud assembly's manifest). */
+export type StackArtifact = Omit<CachedStack, 'templateFile'>;
 
 export interface Synthesized {
-  readonly stack: Stack;
+  readonly artifact: StackArtifact;
   readonly template: Template;
   /** The template as CloudFormation sees it. */
   readonly json: Record<string, any>;
@@ -28,20 +43,36 @@ export function buildApp(context: Record<string, string>, catalog: CatalogInput 
 
 function synthesized(stack: Stack): Synthesized {
   const template = Template.fromStack(stack);
-  return { stack, template, json: template.toJSON() };
+  const artifact = { path: stack.node.path, stackName: stack.stackName, terminationProtection: stack.terminationProtection, dependencies: stack.dependencies.map((s) => s.stackName) };
+  return { artifact, template, json: template.toJSON() };
+}
+
+function fromCache({ templateFile, ...artifact }: CachedStack): Synthesized {
+  const json = JSON.parse(readFileSync(templateFile, 'utf8'));
+  return { artifact, template: Template.fromJSON(json), json };
 }
 
 function synthBoth(context: Record<string, string>, catalog: CatalogInput) {
   const key = catalog === CATALOG ? JSON.stringify(context) : undefined;
   const hit = key && cache.get(key);
   if (hit) return hit;
-  const { stack, observability } = buildApp(context, catalog);
-  const result = { data: synthesized(stack), observability: synthesized(observability) };
+  const outdir = key ? cachedAssembly(context) : undefined;
+  let result: { data: Synthesized; observability: Synthesized };
+  if (outdir) {
+    const stacks = cachedStacks(outdir);
+    result = { data: fromCache(stacks.data), observability: fromCache(stacks.observability) };
+  } else {
+    const { stack, observability } = buildApp(context, catalog);
+    result = { data: synthesized(stack), observability: synthesized(observability) };
+  }
   if (key) cache.set(key, result);
   return result;
 }
 
-/** Synthesizes a scenario through the same path as bin/app.ts (context -> config -> stacks). */
+/**
+ * A scenario through the same path as bin/app.ts (context -> config -> stacks): from the
+ * run's synth cache when the context is a cached one and the catalog the real one, else in process.
+ */
 export function synthScenario(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
   return synthBoth(context, catalog).data;
 }
@@ -52,13 +83,6 @@ export function synthObservability(context: Record<string, string>, catalog: Cat
 }
 
 export const synthPhase = (name: string): Synthesized => synthScenario({ scenario: name });
-
-/** A deep copy of the catalog, changed by `edit`: for bad-input tests. */
-export function editedCatalog(edit: (c: any) => void): CatalogInput {
-  const copy = structuredClone(CATALOG) as any;
-  edit(copy);
-  return copy;
-}
 
 /** The logical ID of the one resource of `type` whose construct path ends with `pathSuffix`. */
 export function logicalId(json: Record<string, any>, type: string, pathSuffix: string): string {

@@ -1,5 +1,5 @@
 // Package results turns a run's outcomes into the result JSON that `bench run` reads
-// (lib/bench/run.ts, generatorResultSchema): counts, rate, latency percentiles in ms.
+// (lib/commands/bench/run.ts, generatorResultSchema): counts, rate, latency percentiles in ms.
 package results
 
 import (

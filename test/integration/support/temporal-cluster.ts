@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
-import { dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../../lib/temporal-config';
+import { dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
 import { listening } from '../../support/ports';
 import { stopProcess } from '../../support/processes';
 import type { Postgres } from '../../support/postgres';

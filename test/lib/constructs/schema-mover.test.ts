@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { type FolioScenario, resolveScenario } from '../../../config';
-import { type MoveFlags, type MovePlan, moverEnvironment, planModuleMove, planPhaseSwitch, schemaName } from '../../../lib/move/plan';
+import { type MoveFlags, type MovePlan, moverEnvironment, planModuleMove, planPhaseSwitch, schemaName } from '../../../lib/commands/move/plan';
 import { folioSeedSql } from '../../support/folio-data';
 import { type Postgres, startPostgres } from '../../support/postgres';
-import { editedCatalog } from '../../support/synth';
+import { editedCatalog } from '../../support/catalog';
 
 /*
  * The mover's own script, the one the stack's task runs, moving FOLIO-shaped schemas

@@ -1,0 +1,68 @@
+/*
+ * The project's structure as rules (npm run lint:deps, and test/structure.test.ts):
+ *   config/         what a scenario means: data, validation, the packing model; imports nothing of ours
+ *   lib/*-stack.ts, lib/constructs/, lib/app/   the CDK app: stacks, constructs, rendering, names
+ *   lib/commands/   the companion commands and their AWS clients; they read the app, never the reverse
+ *   bin/            entry points only
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import circle: split the shared part into a module both can import.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'config-is-the-base',
+      severity: 'error',
+      comment: 'config/ is read by everything; it must not import the app, the commands or the tests.',
+      from: { path: '^config/' },
+      to: { path: '^(lib|bin|test|scripts)/' },
+    },
+    {
+      name: 'the-app-never-imports-commands',
+      severity: 'error',
+      comment: 'A deploy must not depend on a companion command (or its SDK clients).',
+      from: { path: '^lib/(app/|constructs/|[^/]+-stack\\.ts$)' },
+      to: { path: '^lib/commands/' },
+    },
+    {
+      name: 'the-product-never-imports-tests',
+      severity: 'error',
+      comment: 'Test support serves tests and the dev scripts (scripts/), never the app or the commands.',
+      from: { path: '^(bin|lib|config)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'nothing-imports-entry-points',
+      severity: 'error',
+      comment: 'bin/ and scripts/ run; shared code belongs in lib/ or config/.',
+      from: {},
+      to: { path: '^(bin|scripts)/' },
+    },
+    {
+      name: 'no-dev-dependencies-at-run-time',
+      severity: 'error',
+      comment: 'The app and the commands must run after `npm ci --omit=dev`.',
+      from: { path: '^(bin|lib|config)/' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A module nobody imports is dead code (entry points, tests and type declarations aside).',
+      from: { orphan: true, pathNot: ['^(bin|scripts)/', '^test/', '\\.d\\.ts$', '^\\.dependency-cruiser\\.cjs$', '^jest[^/]*\\.js$'] },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(cdk\\.out|benchmark|docs)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports count: a circle of types is still a circle for a reader.
+    tsPreCompilationDeps: true,
+  },
+};

@@ -1,0 +1,15 @@
+import type { TemporalRole } from '../../config';
+
+/*
+ * Physical names that the stacks derive from configured ones. The metric catalog needs the
+ * same values as dimensions, so they are derived here, once.
+ */
+
+/** DBInstanceIdentifier of a cluster's writer. */
+export const writerInstanceIdentifier = (clusterIdentifier: string): string => `${clusterIdentifier}-writer`;
+
+/** ECS service name (and task family) of a Temporal role. */
+export const temporalServiceName = (role: TemporalRole): string => `temporal-${role}`;
+
+/** ECS service name (and task family) of the benchmark workers. */
+export const BENCHMARK_WORKER_SERVICE = 'benchmark-worker';

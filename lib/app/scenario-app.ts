@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { CATALOG, resolveScenario, validatesTemplates } from '../../config';
+import type { CatalogInput } from '../../config/schema';
+import { addScenarioStacks, type ScenarioStacks } from './scenario-stacks';
+
+/** cdk.json's context (feature flags) plus path metadata: what the CDK CLI gives the app. */
+export const CLI_CONTEXT: Readonly<Record<string, unknown>> = {
+  ...JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context,
+  'aws:cdk:enable-path-metadata': true,
+};
+
+/**
+ * The app `cdk synth -c <context>` would build, built in process: the same context, the same
+ * path through config, no CLI, no credentials. The plan command and the tests use it.
+ */
+export function scenarioApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string): ScenarioStacks & { app: App } {
+  const all = { ...CLI_CONTEXT, ...context };
+  const scenario = resolveScenario(all, catalog);
+  const app = new App({ context: all, outdir, builtinCloudFormationValidation: validatesTemplates(all) });
+  return { app, ...addScenarioStacks(app, scenario) };
+}

@@ -1,0 +1,38 @@
+import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { ConfigError } from '../../../config';
+
+/**
+ * The outputs of a deployed stack. A stack that does not exist is the user's problem (not
+ * deployed yet, wrong envName or region), so it becomes a one-line ConfigError.
+ */
+export async function stackOutputs(client: CloudFormationClient, stackName: string): Promise<Record<string, string>> {
+  try {
+    const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: stackName }));
+    const outputs = Stacks?.[0]?.Outputs ?? [];
+    return Object.fromEntries(outputs.filter((o) => o.OutputKey && o.OutputValue !== undefined).map((o) => [o.OutputKey!, o.OutputValue!]));
+  } catch (e) {
+    if (e instanceof Error && e.name === 'ValidationError' && /does not exist/.test(e.message))
+      throw new ConfigError(`stack "${stackName}" is not deployed in ${await client.config.region()}; deploy it first, or pass the value the command needs explicitly`);
+    throw e;
+  }
+}
+
+/** One output, or a ConfigError that names the stack and the outputs it has. */
+export async function stackOutput(client: CloudFormationClient, stackName: string, key: string): Promise<string> {
+  const outputs = await stackOutputs(client, stackName);
+  const value = outputs[key];
+  if (value === undefined)
+    throw new ConfigError(`stack "${stackName}" has no output "${key}"; it has: ${Object.keys(outputs).join(', ') || 'none'} (deployed with an older version?)`);
+  return value;
+}
+
+/**
+ * The outputs a command acts on, by the names it uses for them; a stack without one of them
+ * (deployed by an older version) is one ConfigError naming the missing outputs.
+ */
+export async function requiredOutputs<K extends string>(client: CloudFormationClient, stackName: string, keys: Record<K, string>, older: string): Promise<Record<K, string>> {
+  const outputs = await stackOutputs(client, stackName);
+  const missing = Object.values<string>(keys).filter((k) => outputs[k] === undefined);
+  if (missing.length) throw new ConfigError(`stack "${stackName}" has no output ${missing.map((m) => `"${m}"`).join(', ')} (${older})`);
+  return Object.fromEntries(Object.entries<string>(keys).map(([name, key]) => [name, outputs[key]])) as Record<K, string>;
+}

@@ -1,0 +1,35 @@
+import type { TemporalScenario } from '../../../config';
+import { markdownTable } from '../markdown';
+import type { FleetStatus } from './fleet';
+import type { RunRecord } from './run';
+import type { BenchTargets } from './targets';
+
+/** `bench status`: the workers' tasks and the benchmark ASG's instances. */
+export function renderStatus(s: FleetStatus, t: BenchTargets, scenario: TemporalScenario): string {
+  const rows = [
+    ['Worker tasks', `${s.tasks.running} running, ${s.tasks.pending} pending, ${s.tasks.desired} desired (configured: ${scenario.preset.benchmark.workers.replicas}, fleet: ${scenario.fleet})`],
+    ['Benchmark instances', `${s.instances.inService} in service, ${s.instances.starting} starting, ${s.instances.stopping} stopping (ASG desired ${s.instances.desired}, max ${s.instances.max})`],
+    ['Latest service event', s.lastEvent ?? '-'],
+  ];
+  return markdownTable(['', `${t.cluster} / ${t.workerService} / ${t.asgName}`], rows);
+}
+
+/** `bench run`: the window and the generator's results, in the shape of seed 000's table. */
+export function renderRun(r: RunRecord, file: string): string {
+  const rows = [
+    ['Window', `${r.start} to ${r.end}`],
+    ['Target Rate', `${r.targetRate} workflows/second (duration ${r.duration}, ramp-up ${r.rampUp})`],
+  ];
+  if (r.result) {
+    const x = r.result.results;
+    rows.push(
+      ['Actual Rate', `${x.actualRate.toFixed(2)} workflows/second`],
+      ['Workflows Started', x.workflowsStarted.toLocaleString('en-US')],
+      ['Workflows Completed', x.workflowsCompleted.toLocaleString('en-US')],
+      ['Workflows Failed', x.workflowsFailed.toLocaleString('en-US')],
+      ['Latency P50 / P95 / P99 / Max', `${x.latency.p50} / ${x.latency.p95} / ${x.latency.p99} / ${x.latency.max} ms`],
+    );
+    if (r.result.passed === false) rows.push(['Thresholds', `failed: ${(r.result.failureReasons ?? []).join('; ')}`]);
+  }
+  return `${markdownTable(['Metric', 'Value'], rows)}\n\nRun record: ${file}\nReport: npm run report -- --scenario ${r.scenario} --run ${file}\n`;
+}

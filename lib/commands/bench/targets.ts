@@ -1,0 +1,54 @@
+import type { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import type { DSQLClient } from '@aws-sdk/client-dsql';
+import type { ECSClient } from '@aws-sdk/client-ecs';
+import type { TemporalScenario } from '../../../config';
+import { autoScalingClient, type AwsTarget, dsqlClient, ecsClient, logsClient } from '../aws/clients';
+import { requiredOutputs } from '../aws/stack-outputs';
+
+/** The SDK clients the bench commands call. */
+export interface BenchClients {
+  readonly ecs: ECSClient;
+  readonly autoScaling: AutoScalingClient;
+  readonly dsql: DSQLClient;
+  readonly logs: CloudWatchLogsClient;
+}
+
+export const benchClients = (target: AwsTarget): BenchClients => ({
+  ecs: ecsClient(target),
+  autoScaling: autoScalingClient(target),
+  dsql: dsqlClient(target),
+  logs: logsClient(target),
+});
+
+/** What the bench commands act on, read from the deployed stack's outputs. */
+export interface BenchTargets {
+  readonly cluster: string;
+  readonly workerService: string;
+  readonly asgName: string;
+  readonly capacityProvider: string;
+  readonly generatorTaskDefinition: string;
+  readonly securityGroup: string;
+  readonly subnets: readonly string[];
+  readonly dsqlClusterId: string;
+  /** The preset the stack was last deployed with. */
+  readonly deployedScenario: string;
+}
+
+const OUTPUTS = {
+  cluster: 'ClusterName',
+  workerService: 'BenchmarkWorkerService',
+  asgName: 'BenchmarkAsgName',
+  capacityProvider: 'BenchmarkCapacityProvider',
+  generatorTaskDefinition: 'GeneratorTaskDefinition',
+  securityGroup: 'BenchmarkSecurityGroupId',
+  subnets: 'PrivateSubnets',
+  dsqlClusterId: 'DsqlClusterId',
+  deployedScenario: 'Scenario',
+} as const;
+
+export async function benchTargets(cfn: CloudFormationClient, scenario: TemporalScenario): Promise<BenchTargets> {
+  const o = await requiredOutputs(cfn, scenario.stackName, OUTPUTS, 'deployed with an older version? redeploy it');
+  return { ...o, subnets: o.subnets.split(',') };
+}

@@ -1,0 +1,126 @@
+import { ConfigError, type Scenario, type TemporalScenario } from '../../config';
+import { EC2_INSTANCE_TYPES } from '../../config/ec2-instance-types';
+import { type PriceFile, priceOf } from '../../config/prices';
+import { type Packing, type PoolPlan, type PoolSpec, planPool, temporalPoolSpecs } from '../../config/packing';
+import { HOURS_PER_DAY, usd } from './cost/model';
+import { markdownTable } from './markdown';
+
+/*
+ * The `capacity` command: the packing model of config/packing.ts (the same one the synth-time
+ * check runs) applied to a preset's pools, with and without ENI trunking and on every
+ * instance size of the catalog, priced per day.
+ */
+
+export interface PoolOption {
+  readonly instanceType: string;
+  readonly trunking: boolean;
+  /** Fewest instances that hold steady state, every rolling deploy and every one-shot task. */
+  readonly smallestFitting?: number;
+  readonly usdPerDay?: number;
+}
+
+export interface PoolReport {
+  readonly plan: PoolPlan;
+  readonly usdPerDay: number;
+  /** The configured instance type, with the other trunking setting. */
+  readonly otherTrunking: PoolOption;
+  /** Every instance size of the catalog, with the configured trunking, cheapest first. */
+  readonly alternatives: readonly PoolOption[];
+}
+
+export interface CapacityReport {
+  readonly scenario: TemporalScenario;
+  readonly pools: readonly PoolReport[];
+}
+
+export function capacityReport(scenario: Scenario, prices: PriceFile): CapacityReport {
+  if (scenario.family !== 'temporal')
+    throw new ConfigError(`capacity plans ECS capacity pools; "${scenario.name}" is a FOLIO phase with none (valid: a Temporal preset)`);
+  const hourly = (type: string) => priceOf(prices, `ec2:${type}`).usd;
+  const option = (spec: PoolSpec, instanceType: string, trunking: boolean): PoolOption => {
+    const smallestFitting = planPool({ ...spec, instanceTypeName: instanceType, instanceType: EC2_INSTANCE_TYPES[instanceType], trunking }).smallestFitting;
+    const price = prices.prices[`ec2:${instanceType}`]?.usd;
+    return { instanceType, trunking, smallestFitting, ...(smallestFitting !== undefined && price !== undefined ? { usdPerDay: smallestFitting * price * HOURS_PER_DAY } : {}) };
+  };
+  const pools = temporalPoolSpecs(scenario.environment, scenario.preset).map((spec) => ({
+    plan: planPool(spec),
+    usdPerDay: spec.instances * hourly(spec.instanceTypeName) * HOURS_PER_DAY,
+    otherTrunking: option(spec, spec.instanceTypeName, !spec.trunking),
+    alternatives: Object.keys(EC2_INSTANCE_TYPES)
+      .map((t) => option(spec, t, spec.trunking))
+      .sort((a, b) => (a.usdPerDay ?? Infinity) - (b.usdPerDay ?? Infinity)),
+  }));
+  return { scenario, pools };
+}
+
+const pct = (used: number, of: number) => `${Math.round((100 * used) / of)}%`;
+
+function load(p: PoolPlan, packing: Packing) {
+  const cap = p.capacity;
+  const n = packing.instances.length;
+  const cpu = packing.instances.reduce((a, l) => a + l.cpu, 0);
+  const mem = packing.instances.reduce((a, l) => a + l.memoryMiB, 0);
+  const tasks = packing.instances.reduce((a, l) => a + l.tasks.length, 0);
+  return {
+    cpu: `${cpu / 1024} / ${(n * cap.cpu) / 1024} vCPU (${pct(cpu, n * cap.cpu)})`,
+    memory: `${(mem / 1024).toFixed(1)} / ${((n * cap.memoryMiB) / 1024).toFixed(1)} GiB (${pct(mem, n * cap.memoryMiB)})`,
+    slots: `${tasks} / ${n * cap.tasks} (${pct(tasks, n * cap.tasks)})`,
+  };
+}
+
+const fewest = (o: PoolOption, type: string) => (o.smallestFitting === undefined ? 'none up to 500 fit' : `${o.smallestFitting} × ${type}`);
+const trunkingName = (on: boolean) => (on ? 'with ENI trunking' : 'without ENI trunking');
+
+export function renderCapacity(r: CapacityReport): string {
+  const env = r.scenario.environment;
+  const out = [
+    `## Capacity: ${r.scenario.name}`,
+    '',
+    `${r.scenario.preset.title}. ENI trunking is ${env.awsvpcTrunking ? 'on' : 'off'} (config \`awsvpcTrunking\`); ${env.ecsReservedMemoryMiB} MiB reserved per instance; ` +
+      `rolling deploys run up to ${env.deployment.maximumPercent}% of a service.`,
+    '',
+  ];
+  const rows = r.pools.map(({ plan, usdPerDay, otherTrunking }) => {
+    const s = plan.spec;
+    const steady = load(plan, plan.steady);
+    const fewestNow: PoolOption = { instanceType: s.instanceTypeName, trunking: s.trunking, smallestFitting: plan.smallestFitting };
+    const price = usdPerDay / s.instances;
+    return [
+      s.pool,
+      `${s.instances} × ${s.instanceTypeName}`,
+      `${plan.capacity.cpu / 1024} vCPU, ${(plan.capacity.memoryMiB / 1024).toFixed(1)} GiB, ${plan.capacity.tasks} tasks`,
+      steady.cpu,
+      steady.memory,
+      steady.slots,
+      plan.fits ? `yes; tightest: ${plan.peak.during}` : `**no**: ${plan.problem}`,
+      `${fewest(fewestNow, s.instanceTypeName)} (${usd((plan.smallestFitting ?? NaN) * price)}/day)`,
+      `${fewest(otherTrunking, s.instanceTypeName)}${otherTrunking.usdPerDay !== undefined ? ` (${usd(otherTrunking.usdPerDay)}/day)` : ''}`,
+      usd(usdPerDay),
+    ];
+  });
+  out.push(
+    markdownTable(
+      ['Pool', 'Configured', 'Each instance gives tasks', 'CPU (steady)', 'Memory (steady)', 'awsvpc slots (steady)', 'Fits with a rolling deploy', 'Smallest that fits', `Smallest ${trunkingName(!env.awsvpcTrunking)}`, '$/day now'],
+      rows,
+    ),
+    '',
+  );
+  for (const { plan, alternatives } of r.pools) {
+    out.push(`### ${plan.spec.pool}: steady-state placement`, '');
+    const placement = plan.steady.instances.map((l, i) => {
+      const names = new Map<string, number>();
+      for (const t of l.tasks) names.set(t, (names.get(t) ?? 0) + 1);
+      return [String(i + 1), [...names].map(([t, n]) => `${n} × ${t}`).join(', ') || '(empty)', `${l.cpu / 1024} vCPU`, `${(l.memoryMiB / 1024).toFixed(1)} GiB`, `${l.tasks.length}/${plan.capacity.tasks}`];
+    });
+    out.push(markdownTable(['Instance', 'Tasks', 'CPU', 'Memory', 'Slots'], placement), '');
+    out.push(`### ${plan.spec.pool}: the fewest instances of each size ${trunkingName(plan.spec.trunking)}, cheapest first`, '');
+    const priced = alternatives.filter((a) => a.usdPerDay !== undefined);
+    out.push(markdownTable(['Instance type', 'Instances', '$/day'], priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)])), '');
+  }
+  out.push(
+    'Steady state counts the services at their replica counts; a pool fits when it also holds any one service rolling and any one-shot task ' +
+      '(schema setup, load generator). ECS places with its own strategies, so keep slack beyond the smallest fit.',
+    '',
+  );
+  return out.join('\n');
+}

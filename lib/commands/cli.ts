@@ -1,0 +1,118 @@
+import { ConfigError } from '../../config';
+
+/*
+ * What every companion command shares: one line and exit code 1 for a mistake in what the
+ * user passed or configured, one line and exit code 2 for an AWS error (credentials,
+ * permissions, a missing resource), one line and the failure's own code when the command ran
+ * but its outcome is a no, and the stack trace only for a bug.
+ */
+
+export const EXIT_USAGE = 1;
+export const EXIT_AWS = 2;
+/** `plan`: a stateful resource would be replaced or destroyed. */
+export const EXIT_UNSAFE = 3;
+/** `bench`: a wait ran past its --timeout. */
+export const EXIT_TIMEOUT = 4;
+/** `bench`: AWS did what was asked, and the outcome is a failure (a task stopped with an error, a cluster not ACTIVE). */
+export const EXIT_FAILED = 5;
+/** `report`: not one datapoint in the window (the report, written anyway, says so). */
+export const EXIT_NO_DATA = 6;
+
+/** A command's outcome that is a no, with the exit code that says which. */
+export class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED | typeof EXIT_NO_DATA,
+  ) {
+    super(message);
+    this.name = 'CommandFailure';
+  }
+}
+
+export async function runCommand(main: () => Promise<number | void>): Promise<void> {
+  try {
+    process.exitCode = (await main()) ?? 0;
+  } catch (e) {
+    for (const clear of [...shownProgress]) clear();
+    if (e instanceof ConfigError || e instanceof CommandFailure) {
+      process.stderr.write(`error: ${e.message}\n`);
+      process.exitCode = e instanceof CommandFailure ? e.exitCode : EXIT_USAGE;
+    } else if (isAwsError(e)) {
+      process.stderr.write(`error: AWS ${e.name}: ${e.message.split('\n')[0]}\n`);
+      process.exitCode = EXIT_AWS;
+    } else {
+      throw e;
+    }
+  }
+}
+
+/** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
+function isAwsError(e: unknown): e is Error {
+  if (!(e instanceof Error)) return false;
+  if ('$metadata' in e || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
+  const code = (e as { code?: unknown }).code;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+}
+
+/** Progress lines on screen now, so that an error can clear them before it is printed. */
+const shownProgress = new Set<() => void>();
+
+export interface ProgressOptions {
+  /** Without a terminal: the most often a changed status is printed. */
+  readonly minGapMs?: number;
+  /** Without a terminal: an unchanged status is printed again this often. */
+  readonly repeatMs?: number;
+  readonly now?: () => number;
+}
+
+const elapsed = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+};
+
+/**
+ * A status with the time elapsed since it started. On a terminal, one line rewritten in place
+ * (and cleared before an error is printed); in a log or CI, a line of its own whenever the
+ * status changes (at most every 10 s) and every minute while it does not.
+ */
+export function progress(stream: NodeJS.WriteStream = process.stderr, o: ProgressOptions = {}): { update(text: string): void; done(): void } {
+  const now = o.now ?? Date.now;
+  const started = now();
+  let shown = false;
+  let lastText: string | undefined;
+  let lastAt = -Infinity;
+  const clear = () => {
+    if (shown) stream.write('\r\x1b[2K');
+    shown = false;
+    shownProgress.delete(clear);
+  };
+  return {
+    update(text) {
+      const t = now();
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[2K${text} (${elapsed(t - started)})`);
+        shown = true;
+        shownProgress.add(clear);
+        return;
+      }
+      const due = text === lastText ? t - lastAt >= (o.repeatMs ?? 60_000) : t - lastAt >= (o.minGapMs ?? 10_000);
+      if (!due) return;
+      stream.write(`[${elapsed(t - started)}] ${text}\n`);
+      lastText = text;
+      lastAt = t;
+    },
+    done: clear,
+  };
+}
+
+/**
+ * A numeric option within [min, max], or one ConfigError line naming the option, what it got
+ * and what is valid. Undefined when the option was not given.
+ */
+export function numberOption(name: string, raw: string | undefined, o: { min: number; max: number; integer?: boolean; what?: string }): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  const ok = raw.trim() !== '' && Number.isFinite(v) && v >= o.min && v <= o.max && (!o.integer || Number.isInteger(v));
+  if (!ok) throw new ConfigError(`${name} "${raw}" is not valid (valid: ${o.what ?? (o.integer ? 'a whole number' : 'a number')} from ${o.min} to ${o.max})`);
+  return v;
+}

@@ -1,0 +1,279 @@
+import { ConfigError, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
+import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../config/cost-assumptions';
+import { type PriceFile, priceOf } from '../../../config/prices';
+import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../app/endpoints';
+import { catalogFor } from '../../app/metrics';
+
+/*
+ * The daily cost of a scenario, line by line, in the shape of seed 000's "Daily Cost
+ * Estimate": what runs (instances, nodes, gateways, endpoints) comes from the resolved
+ * scenario, what it costs from config/prices, and what it consumes (logs, metrics, DPUs)
+ * from config/cost-assumptions or a report.
+ */
+
+export const HOURS_PER_DAY = 24;
+/** AWS bills monthly prices over 730 hours. */
+const HOURS_PER_MONTH = 730;
+const perDayFromMonthly = (usdPerMonth: number) => (usdPerMonth * HOURS_PER_DAY) / HOURS_PER_MONTH;
+
+export interface CostLine {
+  /** The table's cells, in the section's column order, the cost last. */
+  readonly cells: readonly string[];
+  readonly usdPerDay: number;
+}
+
+export interface CostSection {
+  /** The name in the summary table (`EC2 (Compute)`). */
+  readonly category: string;
+  /** The section heading (`Compute (EC2)`). */
+  readonly title: string;
+  readonly headers: readonly string[];
+  readonly lines: readonly CostLine[];
+  readonly subtotal: number;
+  /** What the subtotal counts, when not every line (`Subtotal (at the floor)`). */
+  readonly subtotalLabel?: string;
+  readonly note?: string;
+}
+
+/** The same deployment with one thing changed: the benchmark fleet parked, ACUs at the ceiling. */
+export interface CostVariant {
+  readonly label: string;
+  readonly total: number;
+  /** Change against the estimate's total. */
+  readonly delta: number;
+  readonly note: string;
+}
+
+export interface CostEstimate {
+  readonly scenario: string;
+  readonly region: string;
+  readonly title: string;
+  readonly sections: readonly CostSection[];
+  readonly total: number;
+  readonly variants: readonly CostVariant[];
+  /** Oldest and newest asOf date of the prices used. */
+  readonly pricesAsOf: { readonly oldest: string; readonly newest: string };
+  readonly notes: readonly string[];
+}
+
+export interface TemporalCostInputs {
+  /** DSQL transactions per second under load; default: the preset's recorded rate, else target × tx per workflow. */
+  readonly transactionsPerSecond?: number;
+  readonly assumptions?: Partial<TemporalCostAssumptions>;
+}
+
+export interface FolioCostInputs {
+  /** Average Serverless v2 capacity observed over a run (a report's acu.average). */
+  readonly observedAverageAcu?: number;
+  readonly observedFrom?: string;
+}
+
+export const usd = (v: number) => `$${v.toFixed(2)}`;
+/** A unit price with the digits it needs: $0.3638, $0.0000095. */
+export const unitPrice = (v: number) => `$${v >= 0.01 ? Number(v.toFixed(4)).toFixed(Math.max(2, decimals(Number(v.toFixed(4))))) : v.toPrecision(2).replace(/0+$/, '')}`;
+const decimals = (v: number) => (String(v).split('.')[1] ?? '').length;
+const count = (v: number) => Math.round(v).toLocaleString('en-US');
+
+class Pricer {
+  readonly used = new Set<string>();
+  constructor(readonly file: PriceFile) {}
+  usd(key: string): number {
+    this.used.add(key);
+    return priceOf(this.file, key).usd;
+  }
+  asOf() {
+    const dates = [...this.used].map((k) => this.file.prices[k].asOf).sort();
+    return { oldest: dates[0], newest: dates[dates.length - 1] };
+  }
+}
+
+const section = (category: string, title: string, headers: string[], lines: CostLine[], note?: string): CostSection => ({
+  category,
+  title,
+  headers,
+  lines,
+  subtotal: lines.reduce((a, l) => a + l.usdPerDay, 0),
+  ...(note ? { note } : {}),
+});
+
+export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inputs: TemporalCostInputs = {}): CostEstimate {
+  const a: TemporalCostAssumptions = { ...TEMPORAL_COST_ASSUMPTIONS, ...inputs.assumptions };
+  const p = new Pricer(prices);
+  const { preset, environment: env } = scenario;
+  const notes: string[] = [];
+
+  const instanceLine = (label: string, n: number, type: string): CostLine => {
+    const hourly = p.usd(`ec2:${type}`);
+    return { cells: [label, String(n), type, unitPrice(hourly), usd(n * hourly * HOURS_PER_DAY)], usdPerDay: n * hourly * HOURS_PER_DAY };
+  };
+  const { main, benchmark } = preset.capacity;
+  const benchLine = instanceLine('Benchmark ASG', benchmark.maxInstances, benchmark.instanceType);
+  const compute = section('EC2 (Compute)', 'Compute (EC2)', ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'], [
+    instanceLine('Main ASG', main.instances, main.instanceType),
+    benchLine,
+  ]);
+
+  let txPerSecond = inputs.transactionsPerSecond;
+  if (txPerSecond === undefined && preset.recorded) {
+    txPerSecond = preset.recorded.dsqlTxPerMinute.total / 60;
+    notes.push(`DSQL load: the preset's recorded ${count(preset.recorded.dsqlTxPerMinute.total)} transactions/min.`);
+  } else if (txPerSecond === undefined) {
+    txPerSecond = preset.benchmark.targetRate * a.transactionsPerWorkflow;
+    notes.push(`DSQL load: ${preset.benchmark.targetRate} workflows/s × ${a.transactionsPerWorkflow.toFixed(1)} transactions per workflow (seed 000's ratio); pass --tx-rate or --report for a measured rate.`);
+  } else notes.push(`DSQL load: ${count(txPerSecond)} transactions/s, as given.`);
+  const dpu = txPerSecond * 3600 * a.loadHoursPerDay * a.dpuPerTransaction;
+  const dpuPrice = p.usd('dsql:dpu');
+  const dsqlStorage = p.usd('dsql:storage');
+  const dsql = section(
+    'Aurora DSQL',
+    'Aurora DSQL',
+    ['Metric', 'Value', 'Unit Price', 'Cost'],
+    [
+      { cells: ['DPU (estimated)', `${count(dpu)} DPU/day`, `${unitPrice(dpuPrice)}/DPU`, usd(dpu * dpuPrice)], usdPerDay: dpu * dpuPrice },
+      {
+        cells: ['Storage', `${a.dsqlStorageGb} GB`, `${unitPrice(dsqlStorage)}/GB-month`, usd(perDayFromMonthly(a.dsqlStorageGb * dsqlStorage))],
+        usdPerDay: perDayFromMonthly(a.dsqlStorageGb * dsqlStorage),
+      },
+    ],
+    `DPUs: ${count(txPerSecond)} transactions/s × ${a.loadHoursPerDay} h under load × ${a.dpuPerTransaction.toFixed(4)} DPU per transaction.`,
+  );
+
+  const vis = preset.visibility;
+  const node = p.usd(`opensearch:${vis.instanceType}`);
+  const gp3 = p.usd('opensearch:gp3');
+  const storageGb = vis.instances * vis.volumeGiB;
+  const openSearch = section('OpenSearch', 'OpenSearch (Visibility)', ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'], [
+    { cells: ['Data Nodes', String(vis.instances), vis.instanceType, unitPrice(node), usd(vis.instances * node * HOURS_PER_DAY)], usdPerDay: vis.instances * node * HOURS_PER_DAY },
+    {
+      cells: ['Storage (gp3)', `${storageGb} GB`, `${vis.instances} × ${vis.volumeGiB} GiB`, `${unitPrice(gp3)}/GB-month`, usd(perDayFromMonthly(storageGb * gp3))],
+      usdPerDay: perDayFromMonthly(storageGb * gp3),
+    },
+  ]);
+
+  const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length;
+  const cw = {
+    ingest: p.usd('cloudwatch:log-ingestion'),
+    store: p.usd('cloudwatch:log-storage'),
+    metric: p.usd('cloudwatch:metric'),
+    dashboard: p.usd('cloudwatch:dashboard'),
+    alarm: p.usd('cloudwatch:alarm'),
+  };
+  const cloudWatch = section('CloudWatch', 'CloudWatch', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
+    line('Log Ingestion', `${a.logIngestionGbPerDay} GB/day`, `${unitPrice(cw.ingest)}/GB`, a.logIngestionGbPerDay * cw.ingest),
+    line('Log Storage', `${a.logStorageGb} GB`, `${unitPrice(cw.store)}/GB-month`, perDayFromMonthly(a.logStorageGb * cw.store)),
+    line('Metrics', `${count(a.cloudWatchMetrics)} metrics`, `${unitPrice(cw.metric)}/metric-month`, perDayFromMonthly(a.cloudWatchMetrics * cw.metric)),
+    line('Dashboard and alarms', `1 dashboard, ${alarms} alarms`, `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`, perDayFromMonthly(cw.dashboard + alarms * cw.alarm)),
+  ]);
+
+  const samples = p.usd('prometheus:samples');
+  const ampStorage = p.usd('prometheus:storage');
+  const prometheus = section('Prometheus', 'Amazon Managed Prometheus', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
+    line('Metric Samples', `${count(a.prometheusSamplesPerDay / 1e6)}M/day`, `${unitPrice(samples)}/10M`, (a.prometheusSamplesPerDay / 1e7) * samples),
+    line('Storage', `${a.prometheusStorageGb} GB`, `${unitPrice(ampStorage)}/GB-month`, perDayFromMonthly(a.prometheusStorageGb * ampStorage)),
+  ]);
+
+  const nat = p.usd('vpc:nat-gateway');
+  const endpoint = p.usd('vpc:interface-endpoint');
+  const endpointHours = SERVICE_NETWORK_ENDPOINTS.length * env.availabilityZones.length;
+  const write = p.usd('dynamodb:write-request');
+  const other = section('Other (NAT, VPC, DDB)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
+    line('NAT Gateway', `${env.natGateways} ${env.natGateways === 1 ? 'gateway' : 'gateways'}`, `${unitPrice(nat)}/hr`, env.natGateways * nat * HOURS_PER_DAY),
+    line('VPC Endpoints', `${SERVICE_NETWORK_ENDPOINTS.length} interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, endpointHours * endpoint * HOURS_PER_DAY),
+    line('DynamoDB (rate limiter)', `${count(a.rateLimiterWritesPerDay)} writes/day`, `${unitPrice(write * 1e6)}/M writes`, a.rateLimiterWritesPerDay * write),
+  ]);
+  notes.push('NAT data processing (the DSQL traffic leaves through NAT) is not estimated: its volume is not known before a run.');
+
+  const sections = [compute, dsql, openSearch, cloudWatch, prometheus, other];
+  const total = sum(sections);
+  const parked = total - benchLine.usdPerDay;
+  const idle = parked - dsql.lines[0].usdPerDay;
+  return {
+    scenario: scenario.name,
+    region: prices.region,
+    title: preset.title,
+    sections,
+    total,
+    variants: [
+      {
+        label: 'Benchmark fleet parked',
+        total: parked,
+        delta: parked - total,
+        note: `bench down: the benchmark ASG at 0 instances (${benchmark.maxInstances} × ${benchmark.instanceType}); every other line as above`,
+      },
+      {
+        label: 'Parked and idle',
+        total: idle,
+        delta: idle - total,
+        note: 'no benchmark load either: DSQL bills its storage only (the DPUs of Temporal\'s own background work are not modelled)',
+      },
+    ],
+    pricesAsOf: p.asOf(),
+    notes,
+  };
+}
+
+export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: FolioCostInputs = {}): CostEstimate {
+  const p = new Pricer(prices);
+  const { phase, environment: env } = scenario;
+  const writerClass = phase.writerInstanceClass;
+  const instances = 1 + env.database.provisionedReaders;
+  const hourly = p.usd(`rds:${writerClass}`);
+  const provisioned = section('Provisioned Aurora', 'Provisioned Aurora PostgreSQL', ['Resource', 'Count', 'Instance Class', '$/hr', '24-hr Cost'], [
+    { cells: [instances > 1 ? 'Writer and readers' : 'Writer', String(instances), writerClass, unitPrice(hourly), usd(instances * hourly * HOURS_PER_DAY)], usdPerDay: instances * hourly * HOURS_PER_DAY },
+  ]);
+
+  const acu = p.usd('rds:serverless-v2-acu');
+  const acuLine = (label: string, level: number): CostLine => ({
+    cells: [label, `${level} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
+    usdPerDay: level * HOURS_PER_DAY * acu,
+  });
+  const { min, max } = phase.serverlessAcu;
+  const floor = acuLine('At the floor (min ACU all day)', min);
+  const ceiling = acuLine('At the ceiling (max ACU all day)', max);
+  const observed = inputs.observedAverageAcu === undefined ? undefined : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
+  const serverlessLines = [floor, ceiling, ...(observed ? [observed] : [])];
+
+  const secrets = 1 + scenario.routes.length;
+  const alarms = catalogFor(scenario).alarms.length;
+  const cw = { secret: p.usd('secretsmanager:secret'), dashboard: p.usd('cloudwatch:dashboard'), alarm: p.usd('cloudwatch:alarm') };
+  const endpoint = p.usd('vpc:interface-endpoint');
+  const other = section('Other (secrets, CloudWatch, endpoints)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
+    line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
+    line('Dashboard and alarms', `1 dashboard, ${alarms} alarms`, `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`, perDayFromMonthly(cw.dashboard + alarms * cw.alarm)),
+    line('VPC endpoints (schema mover)', `${MOVER_ENDPOINTS.length} interface × 1 AZ`, `${unitPrice(endpoint)}/hr each`, MOVER_ENDPOINTS.length * endpoint * HOURS_PER_DAY),
+  ]);
+
+  // The estimate's total takes the Serverless cluster at the observed level when known, else at the floor.
+  const chosen = observed ?? floor;
+  const serverless: CostSection = { ...section('Aurora Serverless v2', 'Aurora Serverless v2', ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'], serverlessLines), subtotal: chosen.usdPerDay, subtotalLabel: observed ? 'Subtotal (observed)' : 'Subtotal (at the floor)' };
+  const sections = [provisioned, serverless, other];
+  const total = sum(sections);
+  const variant = (label: string, l: CostLine, note: string): CostVariant => ({ label, total: total - chosen.usdPerDay + l.usdPerDay, delta: l.usdPerDay - chosen.usdPerDay, note });
+  return {
+    scenario: scenario.name,
+    region: prices.region,
+    title: phase.title,
+    sections,
+    total,
+    variants: [
+      ...(observed ? [variant('Serverless at the floor', floor, `${min} ACU all day`)] : []),
+      variant('Serverless at the ceiling', ceiling, `${max} ACU all day: the most this phase can cost`),
+    ],
+    pricesAsOf: p.asOf(),
+    notes: [
+      `The total takes Serverless v2 ${observed ? `at the observed average, ${Number(inputs.observedAverageAcu!.toFixed(2))} ACU` : `at the floor, ${min} ACU; pass --report <report.json> for an observed average`}.`,
+      'Aurora storage and I/O are not estimated: they follow the data set, not the phase.',
+    ],
+  };
+}
+
+function line(item: string, estimate: string, price: string, usdPerDay: number): CostLine {
+  return { cells: [item, estimate, price, usd(usdPerDay)], usdPerDay };
+}
+
+const sum = (sections: readonly CostSection[]) => sections.reduce((a, s) => a + s.subtotal, 0);
+
+export function costOf(scenario: Scenario, prices: PriceFile, inputs: TemporalCostInputs & FolioCostInputs = {}): CostEstimate {
+  if (prices.region !== scenario.env.region) throw new ConfigError(`prices are for ${prices.region}, the scenario deploys to ${scenario.env.region}`);
+  return scenario.family === 'temporal' ? temporalCost(scenario, prices, inputs) : folioCost(scenario, prices, inputs);
+}

@@ -1,0 +1,148 @@
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeTasksCommand, type ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import type { FolioScenario } from '../../../config';
+import { requiredOutputs } from '../aws/stack-outputs';
+import { waitUntil, type Waiting } from '../bench/wait';
+import { CommandFailure, EXIT_FAILED } from '../cli';
+import { MOVER_CONTAINER } from '../../constructs/schema-mover';
+import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment } from './plan';
+
+/*
+ * `npm run move`: each module of a plan as one run of the stack's mover task (in the
+ * database VPC, the only place that reaches both clusters), one after another in the plan's
+ * order, with the task's log lines streamed as they arrive.
+ */
+
+export interface MoveClients {
+  readonly ecs: ECSClient;
+  readonly logs: CloudWatchLogsClient;
+}
+
+/** What the move runs on, from the deployed FOLIO stack's outputs. */
+export interface MoveTargets {
+  readonly cluster: string;
+  readonly taskDefinition: string;
+  readonly securityGroup: string;
+  readonly subnets: readonly string[];
+  readonly logGroup: string;
+  /** The phase the stack was last deployed with. */
+  readonly deployedPhase: string;
+}
+
+const OUTPUTS = {
+  cluster: 'MoverCluster',
+  taskDefinition: 'MoverTaskDefinition',
+  securityGroup: 'MoverSecurityGroupId',
+  subnets: 'MoverSubnets',
+  logGroup: 'MoverLogGroup',
+  deployedPhase: 'Phase',
+} as const;
+
+export async function moveTargets(cfn: CloudFormationClient, scenario: FolioScenario): Promise<MoveTargets> {
+  const o = await requiredOutputs(cfn, scenario.stackName, OUTPUTS, 'deployed before the schema mover existed? redeploy it');
+  return { ...o, subnets: o.subnets.split(',') };
+}
+
+export interface MoveHooks extends Waiting {
+  /** Each line the mover logs, as it arrives. */
+  readonly onLine?: (module: string, line: string) => void;
+  readonly onStarted?: (module: string, taskArn: string) => void;
+}
+
+export interface ModuleResult {
+  readonly module: string;
+  readonly taskArn: string;
+  readonly schemas: number;
+  /** Rows verified on the target (copies) or matched before dropping (drop-source). */
+  readonly rows: number;
+  readonly skipped: number;
+  readonly seconds: number;
+}
+
+/** Reads a log stream forward from a token; the stream may not exist until the task runs. */
+async function readLog(c: MoveClients, group: string, stream: string, token: string | undefined): Promise<{ lines: string[]; token: string | undefined }> {
+  const lines: string[] = [];
+  for (;;) {
+    const page = await c.logs
+      .send(new GetLogEventsCommand({ logGroupName: group, logStreamName: stream, startFromHead: true, nextToken: token }))
+      .catch((e: Error) => {
+        if (e.name === 'ResourceNotFoundException') return undefined;
+        throw e;
+      });
+    if (!page) return { lines, token };
+    lines.push(...(page.events ?? []).map((e) => e.message ?? ''));
+    if (!page.nextForwardToken || page.nextForwardToken === token) return { lines, token: page.nextForwardToken ?? token };
+    token = page.nextForwardToken;
+  }
+}
+
+export async function moveModule(c: MoveClients, t: MoveTargets, move: ModuleMove, flags: MoveFlags, w: MoveHooks): Promise<ModuleResult> {
+  const now = w.now ?? Date.now;
+  const started = now();
+  const environment = Object.entries(moverEnvironment(move, flags)).map(([name, value]) => ({ name, value }));
+  const { tasks, failures } = await c.ecs.send(
+    new RunTaskCommand({
+      cluster: t.cluster,
+      taskDefinition: t.taskDefinition,
+      launchType: 'FARGATE',
+      networkConfiguration: { awsvpcConfiguration: { subnets: [...t.subnets], securityGroups: [t.securityGroup], assignPublicIp: 'DISABLED' } },
+      overrides: { containerOverrides: [{ name: MOVER_CONTAINER, environment }] },
+      startedBy: `npm-run-move/${move.module}`.slice(0, 36),
+      count: 1,
+    }),
+  );
+  const taskArn = tasks?.[0]?.taskArn;
+  if (!taskArn) throw new CommandFailure(`RunTask started no mover for ${move.module}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
+  w.onStarted?.(move.module, taskArn);
+
+  const stream = `move/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;
+  let token: string | undefined;
+  const seen: string[] = [];
+  const follow = async () => {
+    const r = await readLog(c, t.logGroup, stream, token);
+    token = r.token;
+    for (const line of r.lines) {
+      seen.push(line);
+      w.onLine?.(move.module, line);
+    }
+  };
+  const finished = (line: string) => /^move: \S+: (copied and verified|skipped|dropped)/.test(line);
+  const stopped = await waitUntil(
+    `${move.module} (${move.from} -> ${move.to})`,
+    async () => {
+      const { tasks: described } = await c.ecs.send(new DescribeTasksCommand({ cluster: t.cluster, tasks: [taskArn] }));
+      const task = described?.[0];
+      if (!task) throw new CommandFailure(`mover task ${taskArn} is gone from cluster ${t.cluster}`, EXIT_FAILED);
+      await follow();
+      const status = task.lastStatus ?? 'UNKNOWN';
+      return { done: status === 'STOPPED', text: `task ${status.toLowerCase()}, ${seen.filter(finished).length} of ${move.schemas.length} schemas`, task };
+    },
+    w,
+  );
+  await follow();
+  const container = stopped.task.containers?.find((x) => x.name === MOVER_CONTAINER);
+  if (container?.exitCode !== 0) {
+    const reason = seen.filter((l) => l.startsWith('move: failed:')).at(-1)?.slice('move: failed: '.length);
+    throw new CommandFailure(
+      `${move.module}: ${reason ?? `the mover ${container?.exitCode === undefined ? 'stopped without an exit code' : `exited ${container.exitCode}`}${stopped.task.stoppedReason ? ` (${stopped.task.stoppedReason})` : ''}`}; ` +
+        `the source is untouched and the move can be run again (task ${taskArn})`,
+      EXIT_FAILED,
+    );
+  }
+  return {
+    module: move.module,
+    taskArn,
+    schemas: move.schemas.length,
+    rows: seen.filter(finished).reduce((sum, l) => sum + Number(/(\d+) rows/.exec(l)?.[1] ?? 0), 0),
+    skipped: seen.filter((l) => /^move: \S+: skipped/.test(l)).length,
+    seconds: Math.round((now() - started) / 1000),
+  };
+}
+
+/** Every module of the plan, in order; the first failure stops the rest. */
+export async function runMoves(c: MoveClients, t: MoveTargets, plan: MovePlan, flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
+  const results: ModuleResult[] = [];
+  for (const move of plan.moves) results.push(await moveModule(c, t, move, flags, w));
+  return results;
+}

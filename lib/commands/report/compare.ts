@@ -1,0 +1,59 @@
+import { readTextFile } from '../files';
+import { ConfigError } from '../../../config';
+import { markdownTable } from '../markdown';
+import { num } from './markdown';
+import type { Report } from './summarize';
+
+/** A report JSON read back for comparison; the fields compare needs are checked. */
+export function readReport(path: string, option = '--compare'): Report {
+  let raw: any;
+  const text = readTextFile(option, path);
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${option} "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: a report.json written by the report command)`);
+  }
+  if (raw?.schemaVersion !== 1 || (raw.family !== 'folio' && raw.family !== 'temporal') || typeof raw.metrics !== 'object')
+    throw new ConfigError(`${option} "${path}" is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
+  return raw as Report;
+}
+
+/** Every number under `metrics`, by dotted path: `cpu.serverless.peak`. */
+export function flatten(value: unknown, prefix = ''): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  if (typeof value === 'number' || value === null) out.set(prefix, value);
+  else if (value && typeof value === 'object' && !Array.isArray(value))
+    for (const [k, v] of Object.entries(value)) for (const [fk, fv] of flatten(v, prefix ? `${prefix}.${k}` : k)) out.set(fk, fv);
+  return out;
+}
+
+/** The deltas between two runs, metric by metric, as a markdown table (B - A). */
+export function compareReports(a: Report, b: Report, names: readonly [string, string]): string {
+  if (a.family !== b.family)
+    throw new ConfigError(`cannot compare a ${a.family} report (${names[0]}) with a ${b.family} report (${names[1]}); valid: two reports of the same family`);
+  const fa = flatten(a.metrics);
+  const fb = flatten(b.metrics);
+  const keys = [...new Set([...fa.keys(), ...fb.keys()])];
+  const rows = keys.map((k) => {
+    const x = fa.get(k) ?? null;
+    const y = fb.get(k) ?? null;
+    const delta = x !== null && y !== null ? y - x : null;
+    return [k, num(x), num(y), delta === null ? 'n/a' : signed(num(delta), delta), change(x, delta)];
+  });
+  const title = (r: Report) => `${r.scenario} (${r.window.start})`;
+  return [
+    `# ${title(a)} -> ${title(b)}`,
+    '',
+    markdownTable(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
+    '',
+  ].join('\n');
+}
+
+const signed = (text: string, v: number) => (v > 0 ? `+${text}` : text);
+
+/** The relative change; n/a where A is 0 or either side has no data. */
+function change(a: number | null, delta: number | null): string {
+  if (delta === null || a === null) return 'n/a';
+  if (delta === 0) return '0%';
+  return a === 0 ? 'n/a' : signed(`${num((delta / Math.abs(a)) * 100, 1)}%`, delta);
+}

@@ -1,0 +1,299 @@
+import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
+import { type MetricCatalog, type Series, seriesById, temporalServices } from '../../app/metrics';
+import type { Points } from './fetch';
+import type { ReportWindow } from './window';
+
+/*
+ * The report's arithmetic, on points already fetched. Two kinds of series:
+ * - gauges (Average, Maximum, Minimum): peak and average over the points present; a gap is
+ *   unknown, not zero, and shows up in `coverage`;
+ * - counts (Sum): totals add the points present; per-minute rates (peak and average) are
+ *   over the periods present, so a gap neither dilutes a rate nor is taken for an idle minute.
+ * Either way, a series with fewer points than the window holds is listed in `coverage`.
+ */
+
+export interface PeakAverage {
+  readonly peak: number | null;
+  readonly average: number | null;
+}
+
+export interface Coverage {
+  readonly points: number;
+  readonly expected: number;
+}
+
+export interface ReportBase {
+  readonly schemaVersion: 1;
+  readonly scenario: string;
+  readonly stackName: string;
+  readonly window: { readonly start: string; readonly end: string; readonly periodSeconds: number; readonly minutes: number };
+  readonly coverage: Readonly<Record<string, Coverage>>;
+  /** Series with no datapoint at all in the window: every figure from them is omitted. */
+  readonly missing: readonly string[];
+  readonly notes: readonly string[];
+}
+
+export interface FolioReport extends ReportBase {
+  readonly family: 'folio';
+  readonly configured: {
+    readonly writerInstanceClass: string;
+    readonly acuMin: number;
+    readonly acuMax: number;
+    readonly ceilingPercentOfMax: number;
+    readonly routedToServerless: readonly string[];
+  };
+  readonly metrics: {
+    readonly acu: PeakAverage & {
+      readonly lowest: number | null;
+      readonly peakShareOfMax: number | null;
+      readonly minutesAtCeiling: number | null;
+      readonly shareOfWindowAtCeiling: number | null;
+      readonly acuHours: number | null;
+    };
+    readonly acuUtilization: PeakAverage;
+    readonly cpu: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
+    readonly connections: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
+    readonly freeableMemoryLowestBytes: Readonly<Record<'provisioned' | 'serverless', number | null>>;
+    readonly dbLoad: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
+  };
+}
+
+export interface ServiceUsage {
+  readonly replicas: number;
+  readonly cpu: PeakAverage;
+  readonly memory: PeakAverage;
+}
+
+export interface TemporalReport extends ReportBase {
+  readonly family: 'temporal';
+  readonly workflows: number | null;
+  readonly configured: {
+    readonly targetRate: number;
+    readonly serverTasks: number;
+    readonly poolMaxConnsPerTask: number;
+    readonly cpuAlarmPercent: number;
+  };
+  readonly metrics: {
+    readonly transactions: {
+      readonly totalPerMinute: PeakAverage;
+      readonly readOnlyPerMinute: PeakAverage;
+      readonly writePerMinute: PeakAverage;
+      readonly total: number | null;
+      readonly readOnly: number | null;
+      readonly write: number | null;
+      readonly readOnlyShare: number | null;
+      readonly peakPerSecond: number | null;
+      /** All transactions in the window over the workflows the run completed. */
+      readonly perWorkflow: number | null;
+      /** The peak per-minute rate over the run's workflows: the ratio seed 000 reports. */
+      readonly peakPerMinuteOverWorkflows: number | null;
+    };
+    readonly commitLatencyMs: PeakAverage;
+    readonly occConflicts: { readonly total: number | null; readonly peakPerMinute: number | null };
+    readonly queryTimeouts: { readonly total: number | null };
+    readonly dsqlConnections: PeakAverage;
+    readonly services: Readonly<Record<string, ServiceUsage>>;
+    readonly limiter: { readonly writes: number | null; readonly throttledWrites: number | null };
+  };
+}
+
+export type Report = FolioReport | TemporalReport;
+
+export function summarize(scenario: Scenario, catalog: MetricCatalog, points: ReadonlyMap<string, Points>, window: ReportWindow): Report {
+  const ctx = new Context(catalog, points, window);
+  return scenario.family === 'folio' ? summarizeFolio(scenario, ctx) : summarizeTemporal(scenario, ctx);
+}
+
+/** Series lookups over one window; differences are computed here, point by point. */
+class Context {
+  readonly minutes: number;
+  readonly coverage: Record<string, Coverage> = {};
+  private readonly expected: number;
+
+  constructor(
+    private readonly catalog: MetricCatalog,
+    private readonly fetched: ReadonlyMap<string, Points>,
+    readonly window: ReportWindow,
+  ) {
+    const ms = window.end.getTime() - window.start.getTime();
+    this.minutes = ms / 60_000;
+    this.expected = Math.max(1, Math.floor(ms / 1000 / window.periodSeconds));
+  }
+
+  points(id: string): Points {
+    const p = pointsOf(this.catalog, this.fetched, id);
+    this.coverage[id] = { points: p.t.length, expected: this.expected };
+    return p;
+  }
+
+  gauge(id: string): PeakAverage {
+    const { v } = this.points(id);
+    return v.length ? { peak: Math.max(...v), average: mean(v) } : { peak: null, average: null };
+  }
+
+  lowest(id: string): number | null {
+    const { v } = this.points(id);
+    return v.length ? Math.min(...v) : null;
+  }
+
+  /** Total of a count series over the window; null when it has no point (not a zero). */
+  total(id: string): number | null {
+    const { v } = this.points(id);
+    return v.length ? v.reduce((a, b) => a + b, 0) : null;
+  }
+
+  /** The series that had no point at all. */
+  missing(): string[] {
+    return Object.entries(this.coverage)
+      .filter(([, c]) => c.points === 0)
+      .map(([id]) => id);
+  }
+
+  /** A count series as a rate per minute, over the periods that have a point. */
+  perMinute(id: string): PeakAverage {
+    const { v } = this.points(id);
+    const scale = 60 / this.window.periodSeconds;
+    return v.length ? { peak: Math.max(...v) * scale, average: mean(v) * scale } : { peak: null, average: null };
+  }
+}
+
+/** A series' points: fetched, or for a difference, computed where both operands have one. */
+export function pointsOf(catalog: MetricCatalog, fetched: ReadonlyMap<string, Points>, id: string): Points {
+  const s: Series = seriesById(catalog, id);
+  if (s.kind === 'metric') return fetched.get(id) ?? { t: [], v: [] };
+  const a = pointsOf(catalog, fetched, s.minuend);
+  const b = pointsOf(catalog, fetched, s.subtrahend);
+  const bAt = new Map(b.t.map((t, i) => [t, b.v[i]]));
+  const t: number[] = [];
+  const v: number[] = [];
+  a.t.forEach((x, i) => {
+    const y = bAt.get(x);
+    if (y !== undefined) {
+      t.push(x);
+      v.push(a.v[i] - y);
+    }
+  });
+  return { t, v };
+}
+
+const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
+
+function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage' | 'missing'> {
+  return {
+    schemaVersion: 1,
+    scenario: scenario.name,
+    stackName: scenario.stackName,
+    window: {
+      start: ctx.window.start.toISOString(),
+      end: ctx.window.end.toISOString(),
+      periodSeconds: ctx.window.periodSeconds,
+      minutes: ctx.minutes,
+    },
+    notes: ctx.window.note ? [ctx.window.note] : [],
+  };
+}
+
+function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
+  const { phase, routes } = scenario;
+  const { percentOfMax } = scenario.environment.observability.alarms.serverlessAtCeiling;
+  const acu = ctx.points('acu');
+  const ceiling = (phase.serverlessAcu.max * percentOfMax) / 100;
+  const minutesAtCeiling = (acu.v.filter((x) => x >= ceiling).length * ctx.window.periodSeconds) / 60;
+  const acuGauge = ctx.gauge('acu');
+  const noAcu = acu.v.length === 0;
+  const both = <T>(f: (key: 'Provisioned' | 'Serverless') => T) => ({ provisioned: f('Provisioned'), serverless: f('Serverless') });
+  const metrics: FolioReport['metrics'] = {
+    acu: {
+      ...acuGauge,
+      lowest: ctx.lowest('acu'),
+      peakShareOfMax: acuGauge.peak === null ? null : acuGauge.peak / phase.serverlessAcu.max,
+      minutesAtCeiling: noAcu ? null : minutesAtCeiling,
+      shareOfWindowAtCeiling: noAcu ? null : minutesAtCeiling / ctx.minutes,
+      acuHours: noAcu ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
+    },
+    acuUtilization: ctx.gauge('acuUtilization'),
+    cpu: both((k) => ctx.gauge(`cpu${k}`)),
+    connections: both((k) => ctx.gauge(`connections${k}`)),
+    freeableMemoryLowestBytes: both((k) => ctx.lowest(`freeableMemory${k}`)),
+    dbLoad: both((k) => ctx.gauge(`dbLoad${k}`)),
+  };
+  return {
+    family: 'folio',
+    ...base(scenario, ctx),
+    configured: {
+      writerInstanceClass: phase.writerInstanceClass,
+      acuMin: phase.serverlessAcu.min,
+      acuMax: phase.serverlessAcu.max,
+      ceilingPercentOfMax: percentOfMax,
+      routedToServerless: routes.filter((r) => r.cluster === 'serverless').map((r) => r.module),
+    },
+    metrics,
+    coverage: ctx.coverage,
+    missing: ctx.missing(),
+  };
+}
+
+function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalReport {
+  const { preset, environment } = scenario;
+  const workflows = ctx.window.workflows ?? null;
+  const total = ctx.total('totalTx');
+  const readOnly = ctx.total('readOnlyTx');
+  const totalPerMinute = ctx.perMinute('totalTx');
+  // The split into read-only and write is taken over the periods where both counts exist.
+  const totals = ctx.points('totalTx');
+  const write = ctx.points('writeTx');
+  const both = new Set(write.t);
+  const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
+  const writeTotal = ctx.total('writeTx');
+  const notes =
+    write.t.length < totals.t.length
+      ? [`ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`]
+      : [];
+  const services = Object.fromEntries(
+    temporalServices().map((s) => [
+      s.label,
+      {
+        replicas: s.role ? preset.services[s.role].replicas : preset.benchmark.workers.replicas,
+        cpu: ctx.gauge(`cpu${s.key}`),
+        memory: ctx.gauge(`memory${s.key}`),
+      },
+    ]),
+  );
+  const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
+  const head = base(scenario, ctx);
+  return {
+    family: 'temporal',
+    ...head,
+    notes: [...head.notes, ...notes],
+    workflows,
+    configured: {
+      targetRate: preset.benchmark.targetRate,
+      serverTasks,
+      poolMaxConnsPerTask: environment.persistence.pool.maxConns,
+      cpuAlarmPercent: environment.observability.alarms.cpuHigh.percent,
+    },
+    metrics: {
+      transactions: {
+        totalPerMinute,
+        readOnlyPerMinute: ctx.perMinute('readOnlyTx'),
+        writePerMinute: ctx.perMinute('writeTx'),
+        total,
+        readOnly,
+        write: writeTotal,
+        readOnlyShare: writeTotal === null ? null : ratio(totalWhereBoth - writeTotal, totalWhereBoth),
+        peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
+        perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
+        peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,
+      },
+      commitLatencyMs: ctx.gauge('commitLatency'),
+      occConflicts: { total: ctx.total('occConflicts'), peakPerMinute: ctx.perMinute('occConflicts').peak },
+      queryTimeouts: { total: ctx.total('queryTimeouts') },
+      dsqlConnections: ctx.gauge('dsqlConnections'),
+      services,
+      limiter: { writes: ctx.total('limiterWrites'), throttledWrites: ctx.total('limiterThrottles') },
+    },
+    coverage: ctx.coverage,
+    missing: ctx.missing(),
+  };
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { readTextFile } from '../files';
+import { ConfigError } from '../../../config';
+import { durationSeconds } from '../../../config/fields';
+
+/** The time range a report covers, and the period its points are aggregated over. */
+export interface ReportWindow {
+  readonly start: Date;
+  readonly end: Date;
+  readonly periodSeconds: number;
+  /** Workflows the run completed, when known: gives transactions per workflow. */
+  readonly workflows?: number;
+  /** Why the period is not the one asked for, when it is not. */
+  readonly note?: string;
+  /** The benchmark's start-to-close latency percentiles (ms), when the window is a run's. */
+  readonly benchmarkLatencyMs?: { readonly p50: number; readonly p95: number; readonly p99: number };
+}
+
+/**
+ * What `bench run` records and the report reads with `--run`: the scenario and the window
+ * of one benchmark run.
+ */
+export const benchRunSchema = z.object({
+  scenario: z.string().min(1),
+  start: z.iso.datetime({ offset: true }),
+  end: z.iso.datetime({ offset: true }),
+  workflowsCompleted: z.number().int().nonnegative().optional(),
+  /** The generator's result, as bench run records it: its latency percentiles go on the latency chart. */
+  result: z.object({ results: z.object({ latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }) }) }).nullish(),
+});
+export type BenchRun = z.infer<typeof benchRunSchema>;
+
+export interface WindowOptions {
+  readonly start?: string;
+  readonly end?: string;
+  readonly last?: string;
+  readonly run?: string;
+  readonly period?: string;
+  readonly workflows?: string;
+}
+
+/*
+ * CloudWatch keeps one-minute points for 15 days, five-minute points for 63 days and hourly
+ * points for 455 days; a finer period over older data returns nothing.
+ */
+const RETENTION: readonly { periodSeconds: number; days: number }[] = [
+  { periodSeconds: 60, days: 15 },
+  { periodSeconds: 300, days: 63 },
+  { periodSeconds: 3600, days: 455 },
+];
+const DAY_MS = 86_400_000;
+
+function parseTime(text: string, what: string): Date {
+  const parsed = z.iso.datetime({ offset: true }).safeParse(text);
+  if (!parsed.success) throw new ConfigError(`${what} "${text}" is not a time (valid: ISO 8601 with a zone, e.g. 2026-01-21T10:00:00Z)`);
+  return new Date(text);
+}
+
+function readRun(path: string): BenchRun {
+  let raw: unknown;
+  const text = readTextFile('--run', path);
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`--run "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: the JSON file that bench run writes)`);
+  }
+  const parsed = benchRunSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`--run ${path}: ${issue.path.join('.') || 'file'}: ${issue.message} (valid: {scenario, start, end, workflowsCompleted?})`);
+  }
+  return parsed.data;
+}
+
+/** Resolves the window options of the report command; each mistake is one ConfigError. */
+export function reportWindow(o: WindowOptions, scenario: string, now = new Date()): ReportWindow {
+  const ways = [o.start !== undefined || o.end !== undefined ? '--start/--end' : '', o.last ? '--last' : '', o.run ? '--run' : ''].filter(Boolean);
+  if (ways.length !== 1)
+    throw new ConfigError(`${ways.length ? `${ways.join(' and ')} cannot be combined` : 'no time window given'}; valid: --start <time> --end <time>, --last <duration> or --run <file>`);
+
+  let start: Date;
+  let end: Date;
+  let workflows: number | undefined;
+  let benchmarkLatencyMs: ReportWindow['benchmarkLatencyMs'];
+  if (o.run) {
+    const run = readRun(o.run);
+    if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
+    [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
+    benchmarkLatencyMs = run.result?.results.latency;
+  } else if (o.last) {
+    const seconds = durationSeconds(o.last);
+    if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 90s, 30m, 2h)`);
+    end = now;
+    start = new Date(now.getTime() - seconds * 1000);
+  } else {
+    if (o.start === undefined || o.end === undefined) throw new ConfigError(`--start and --end go together; valid: --start <time> --end <time>`);
+    [start, end] = [parseTime(o.start, '--start'), parseTime(o.end, '--end')];
+  }
+  if (end <= start) throw new ConfigError(`the window ends (${end.toISOString()}) before it starts (${start.toISOString()}); valid: an end after the start`);
+  if (end.getTime() > now.getTime() + 60_000) throw new ConfigError(`--end ${end.toISOString()} is in the future; valid: a time up to now`);
+
+  if (o.workflows !== undefined) {
+    if (!/^\d+$/.test(o.workflows) || Number(o.workflows) === 0)
+      throw new ConfigError(`--workflows "${o.workflows}" is not valid (valid: a whole number above 0)`);
+    workflows = Number(o.workflows);
+  }
+
+  // The finest period CloudWatch still holds for the window's start.
+  const ageDays = (now.getTime() - start.getTime()) / DAY_MS;
+  const finest = RETENTION.find((r) => ageDays <= r.days);
+  if (!finest) throw new ConfigError(`the window starts ${Math.floor(ageDays)} days ago; CloudWatch keeps metrics for 455 days (valid: a later --start)`);
+  let periodSeconds = finest.periodSeconds;
+  let note: string | undefined;
+  if (o.period !== undefined) {
+    const p = durationSeconds(o.period);
+    if (!(p >= 60) || p % 60 !== 0)
+      throw new ConfigError(`--period "${o.period}" is not valid (valid: a duration with a unit, a whole number of minutes: 60s, 5m, 1h)`);
+    if (p < finest.periodSeconds)
+      throw new ConfigError(`--period ${o.period} is finer than CloudWatch keeps for a window ${Math.floor(ageDays)} days old (valid: ${finest.periodSeconds / 60}m or a multiple of it)`);
+    periodSeconds = p;
+  } else if (finest.periodSeconds > 60) {
+    note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;
+  }
+  return { start, end, periodSeconds, workflows, note, ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}) };
+}

@@ -1,0 +1,76 @@
+/*
+ * How long the tooling takes on this machine, through the real CLIs: `cdk synth` of a scenario
+ * against an empty CDK app (the same cdk.json, the same `node --import tsx` runner), the same
+ * synth with CDK's built-in validation (`-c validate=true`), and the plan command between two
+ * phases. Runs alternate (empty, scenario, validated, plan, empty, ...) so that machine noise
+ * hits all alike; prints medians and min-max. A measurement, not a test.
+ *
+ *   npm run bench:tooling -- --runs 5 --scenario test12 --from test11 --to test12
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Command } from 'commander';
+import { ConfigError, resolveScenario } from '../config';
+import { progress, runCommand } from '../lib/commands/cli';
+import { markdownTable } from '../lib/commands/markdown';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..');
+const CDK = join(ROOT, 'node_modules/.bin/cdk');
+
+const program = new Command('bench:tooling')
+  .description('cdk synth of a scenario against an empty CDK app, with and without validation, and plan between two phases: medians and min-max of alternating runs')
+  .option('--runs <n>', 'runs of each', '5')
+  .option('--scenario <name>', 'the scenario to synthesize', 'test12')
+  .option('--from <name>', 'plan: the deployed scenario', 'test11')
+  .option('--to <name>', 'plan: the scenario to deploy', 'test12');
+
+/** Wall seconds of one command; its failure is the benchmark's failure, with the command's own words. */
+async function timed(command: string, args: readonly string[]): Promise<number> {
+  const start = process.hrtime.bigint();
+  await run(command, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).catch((e) => {
+    throw new Error(`${[command, ...args].join(' ')} failed: ${e.stderr || e.message}`);
+  });
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+runCommand(async () => {
+  const o = program.parse().opts();
+  const runs = Number(o.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 50) throw new ConfigError(`--runs "${o.runs}" is not valid (valid: a whole number from 1 to 50)`);
+  for (const name of [o.scenario, o.from, o.to]) resolveScenario({ scenario: name });
+  const out = mkdtempSync(join(tmpdir(), 'bench-tooling-'));
+  const status = progress();
+  const cases = [
+    { name: 'empty CDK app: `cdk synth`', command: CDK, args: ['synth', '-q', '--app', 'node --import tsx scripts/empty-app.ts', '-o', join(out, 'empty')] },
+    { name: `\`cdk synth -c scenario=${o.scenario}\``, command: CDK, args: ['synth', '-q', '-c', `scenario=${o.scenario}`, '-o', join(out, 'app')] },
+    {
+      name: `\`cdk synth -c scenario=${o.scenario} -c validate=true\``,
+      command: CDK,
+      args: ['synth', '-q', '-c', `scenario=${o.scenario}`, '-c', 'validate=true', '-o', join(out, 'validated')],
+    },
+    { name: `\`npm run plan -- --from ${o.from} --to ${o.to}\``, command: process.execPath, args: ['--import', 'tsx', 'bin/plan.ts', '--from', o.from, '--to', o.to] },
+  ];
+  const seconds = cases.map(() => [] as number[]);
+  try {
+    for (let r = 0; r < runs; r++)
+      for (const [i, c] of cases.entries()) {
+        status.update(`run ${r + 1}/${runs}: ${c.name}`);
+        seconds[i].push(await timed(c.command, c.args));
+      }
+  } finally {
+    status.done();
+    rmSync(out, { recursive: true, force: true });
+  }
+  const empty = median(seconds[0]);
+  const rows = cases.map((c, i) => [c.name, `${median(seconds[i]).toFixed(2)} s`, `${Math.min(...seconds[i]).toFixed(2)}–${Math.max(...seconds[i]).toFixed(2)} s`, `${(median(seconds[i]) / empty).toFixed(2)}×`]);
+  process.stdout.write(`${markdownTable(['What', 'Median', 'Min–max', 'Against the empty app'], rows)}\n\n${runs} alternating runs of each on ${cpus().length} cores.\n`);
+});

@@ -1,0 +1,125 @@
+import { ConfigError, resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
+import { loadPrices, type PriceFile, priceFileSchema } from '../../../../config/prices';
+import { costOf, folioCost, temporalCost } from '../../../../lib/commands/cost/model';
+import { renderCost } from '../../../../lib/commands/cost/render';
+
+/* The cost model against seed 000's "Daily Cost Estimate" and the FOLIO phases' ACU ranges. */
+
+const temporal = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+const eu = loadPrices('eu-west-1');
+const us = loadPrices('us-east-1');
+const SEED_TOTAL = 242.13;
+
+const lineOf = (e: ReturnType<typeof temporalCost>, section: string, item: string) =>
+  e.sections.find((s) => s.title === section)!.lines.find((l) => l.cells[0] === item)!;
+
+describe("temporal-150wps with the seed's inputs", () => {
+  const e = temporalCost(temporal, eu);
+
+  test('reproduces the daily total within 2%', () => {
+    expect(Math.abs(e.total - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
+    expect(e.total).toBeCloseTo(245.4, 1);
+  });
+
+  test("reproduces the seed's lines where the seed's arithmetic holds", () => {
+    expect(lineOf(e, 'Compute (EC2)', 'Main ASG').cells).toEqual(['Main ASG', '10', 'm7g.2xlarge', '$0.3638', '$87.31']);
+    expect(lineOf(e, 'Compute (EC2)', 'Benchmark ASG').cells).toEqual(['Benchmark ASG', '4', 'm7g.2xlarge', '$0.3638', '$34.92']);
+    expect(lineOf(e, 'Aurora DSQL', 'DPU (estimated)').cells).toEqual(['DPU (estimated)', '10,000,000 DPU/day', '$0.0000095/DPU', '$95.00']);
+    expect(lineOf(e, 'Aurora DSQL', 'Storage').usdPerDay).toBeCloseTo(0.12, 2);
+    expect(lineOf(e, 'OpenSearch (Visibility)', 'Data Nodes').cells.at(-1)).toBe('$10.30');
+    expect(lineOf(e, 'CloudWatch', 'Log Ingestion').cells.at(-1)).toBe('$5.70');
+    expect(lineOf(e, 'CloudWatch', 'Log Storage').cells.at(-1)).toBe('$0.05');
+    expect(lineOf(e, 'Amazon Managed Prometheus', 'Metric Samples').cells.at(-1)).toBe('$0.30');
+    expect(lineOf(e, 'Other AWS Services', 'DynamoDB (rate limiter)').cells.at(-1)).toBe('$0.01');
+  });
+
+  test("where it differs from the seed, it is the seed's arithmetic or a line the seed leaves out", () => {
+    // 500 metrics × $0.30 per metric-month is $150 a month: $4.93 a day, where the seed wrote $0.50.
+    expect(lineOf(e, 'CloudWatch', 'Metrics').usdPerDay).toBeCloseTo((500 * 0.3 * 24) / 730, 6);
+    // Lines the seed has no row for: the domain's gp3 volumes, the dashboard and alarms.
+    expect(lineOf(e, 'OpenSearch (Visibility)', 'Storage (gp3)').cells.slice(0, 3)).toEqual(['Storage (gp3)', '150 GB', '3 × 50 GiB']);
+    expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe('1 dashboard, 12 alarms');
+    // This stack's network: 1 NAT gateway, 6 interface endpoints in 3 zones.
+    expect(lineOf(e, 'Other AWS Services', 'NAT Gateway').usdPerDay).toBeCloseTo(0.048 * 24, 6);
+    expect(lineOf(e, 'Other AWS Services', 'VPC Endpoints').cells[1]).toBe('6 interface × 3 AZs');
+  });
+
+  test('shows the saving of a parked benchmark fleet, and of an idle one', () => {
+    const [parked, idle] = e.variants;
+    expect(parked).toMatchObject({ label: 'Benchmark fleet parked' });
+    expect(parked.delta).toBeCloseTo(-4 * 0.3638 * 24, 6);
+    expect(idle.delta).toBeCloseTo(-4 * 0.3638 * 24 - 95, 6);
+  });
+
+  test('renders in the shape of the seed table', () => {
+    const md = renderCost(e);
+    expect(md).toMatch(/^## Daily Cost Estimate \(24-hour day, eu-west-1\)\n/);
+    for (const h of ['### Compute (EC2)', '### Aurora DSQL', '### OpenSearch (Visibility)', '### CloudWatch', '### Amazon Managed Prometheus', '### Other AWS Services', '### Total Daily Cost Summary'])
+      expect(md).toContain(`\n${h}\n`);
+    expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
+    expect(md).toContain('| **Total** | **$245.40** |');
+    expect(md).toContain('| Benchmark fleet parked | $210.48 | -$34.92 |');
+  });
+});
+
+describe('Temporal inputs', () => {
+  test('DPUs follow the transaction rate and the hours under load', () => {
+    const half = temporalCost(temporal, eu, { transactionsPerSecond: 272_000 / 120 });
+    expect(lineOf(half, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo(47.5, 6);
+    const twoHours = temporalCost(temporal, eu, { assumptions: { loadHoursPerDay: 2 } });
+    expect(lineOf(twoHours, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo(95 / 12, 6);
+  });
+
+  test('a preset with no recorded run takes its target rate × the seed\'s transactions per workflow', () => {
+    const s = resolveScenario({ scenario: 'temporal-100wps' }) as TemporalScenario;
+    const e = temporalCost(s, eu);
+    expect(e.notes[0]).toMatch(/^DSQL load: 100 workflows\/s × 33\.2 transactions per workflow/);
+    expect(lineOf(e, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo((95 * 100) / 136.74, 6);
+  });
+});
+
+describe('FOLIO phases', () => {
+  const test10 = resolveScenario({ scenario: 'test10' }) as FolioScenario;
+
+  test('the writer, and Serverless v2 at its floor and its ceiling', () => {
+    const e = folioCost(test10, us);
+    expect(e.sections[0].lines[0].cells).toEqual(['Writer', '1', 'db.r7g.2xlarge', '$1.106', '$26.54']);
+    const [floor, ceiling] = e.sections[1].lines;
+    expect(floor.cells).toEqual(['At the floor (min ACU all day)', '0.5 ACU', '12 ACU-h', '$0.12', '$1.44']);
+    expect(ceiling.cells).toEqual(['At the ceiling (max ACU all day)', '32 ACU', '768 ACU-h', '$0.12', '$92.16']);
+    expect(e.sections[1].subtotal).toBeCloseTo(1.44, 6);
+    expect(e.variants).toEqual([expect.objectContaining({ label: 'Serverless at the ceiling', delta: expect.closeTo(92.16 - 1.44, 6) })]);
+  });
+
+  test('an observed average from a run prices the Serverless line', () => {
+    const e = folioCost(test10, us, { observedAverageAcu: 12.5, observedFrom: 'test10, 10:00 to 12:00' });
+    expect(e.sections[1].lines[2].cells).toEqual(['Observed average (test10, 10:00 to 12:00)', '12.5 ACU', '300 ACU-h', '$0.12', '$36.00']);
+    expect(e.sections[1].subtotal).toBeCloseTo(36, 6);
+    expect(e.variants.map((v) => v.label)).toEqual(['Serverless at the floor', 'Serverless at the ceiling']);
+  });
+
+  test('test1 prices its 4xlarge writer', () => {
+    const e = costOf(resolveScenario({ scenario: 'test1' }), us);
+    expect(e.sections[0].lines[0].cells.slice(2)).toEqual(['db.r7g.4xlarge', '$2.212', '$53.09']);
+  });
+});
+
+describe('prices are data', () => {
+  test('every price file is valid and names its region', () => {
+    for (const f of [eu, us]) expect(priceFileSchema.parse(f)).toEqual(f);
+  });
+
+  test('a price the model needs and the file lacks is one line naming the key and the file', () => {
+    const without: PriceFile = { ...eu, prices: Object.fromEntries(Object.entries(eu.prices).filter(([k]) => k !== 'ec2:m7g.2xlarge')) };
+    expect(() => temporalCost(temporal, without)).toThrow(ConfigError);
+    expect(() => temporalCost(temporal, without)).toThrow(/^no price "ec2:m7g.2xlarge" in config\/prices\/eu-west-1.json \(did you mean "ec2:m7g.xlarge"\?\); add it, or run `npm run cost -- --refresh-prices`; it has: /);
+  });
+
+  test('a region with no price file is one line naming the priced regions', () => {
+    expect(() => loadPrices('ap-south-2')).toThrow('no prices for region ap-south-2: config/prices/ap-south-2.json does not exist; priced regions: eu-west-1, us-east-1');
+  });
+
+  test('prices of the wrong region are refused', () => {
+    expect(() => costOf(temporal, us)).toThrow('prices are for us-east-1, the scenario deploys to eu-west-1');
+  });
+});

@@ -1,0 +1,117 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeTasksCommand, ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { type FolioScenario, resolveScenario } from '../../../../config';
+import { EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/cli';
+import { planPhaseSwitch } from '../../../../lib/commands/move/plan';
+import { renderMoveResults } from '../../../../lib/commands/move/render';
+import { type MoveClients, type MoveTargets, moveTargets, runMoves } from '../../../../lib/commands/move/run';
+import { fakeTime } from '../../../support/fake-time';
+import { editedCatalog } from '../../../support/catalog';
+
+/*
+ * `npm run move` against recorded-shape SDK responses on a fake clock: RunTask with the
+ * plan's overrides, the task's log followed while it runs, the outcome read from its exit
+ * code and its last line.
+ */
+
+const ecs = mockClient(ECSClient);
+const logs = mockClient(CloudWatchLogsClient);
+const cfn = mockClient(CloudFormationClient);
+const clients: MoveClients = { ecs: new ECSClient({}), logs: new CloudWatchLogsClient({}) };
+const TENANTS = ['fs09000000', 'fs09000001'];
+const catalog = editedCatalog((c) => (c.folio.environment.tenants = TENANTS));
+const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
+const plan = planPhaseSwitch(phase('test4'), phase('test5'));
+const taskArn = 'arn:aws:ecs:us-east-1:111122223333:task/FolioHybridAurora-SchemaMoverCluster/4f0e9a0c7d3b4e21a8b6c5d4e3f2a1b0';
+const targets: MoveTargets = {
+  cluster: 'FolioHybridAurora-SchemaMoverCluster',
+  taskDefinition: 'arn:aws:ecs:us-east-1:111122223333:task-definition/folio-schema-mover:3',
+  securityGroup: 'sg-0mover',
+  subnets: ['subnet-a', 'subnet-b', 'subnet-c'],
+  logGroup: 'FolioHybridAurora-SchemaMoverLogs',
+  deployedPhase: 'test4',
+};
+
+const task = (lastStatus: string, exitCode?: number) => ({ tasks: [{ taskArn, lastStatus, containers: [{ name: 'Mover', exitCode }] }] });
+const page = (token: string, messages: string[]) => ({ events: messages.map((message, i) => ({ timestamp: i, message })), nextForwardToken: token });
+
+beforeEach(() => {
+  ecs.reset();
+  logs.reset();
+  cfn.reset();
+});
+
+test('each module runs as the mover task with its schemas and flags; its log is followed and its rows counted', async () => {
+  ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+  ecs.on(DescribeTasksCommand).resolvesOnce(task('PROVISIONING')).resolvesOnce(task('RUNNING')).resolves(task('STOPPED', 0));
+  const [a, b] = plan.moves[0].schemas;
+  logs
+    .on(GetLogEventsCommand)
+    .rejectsOnce(Object.assign(new Error('The specified log stream does not exist.'), { name: 'ResourceNotFoundException' }))
+    .resolvesOnce(page('f/1', [`move: ${a}: copy from provisioned to serverless`, `move: ${a}: copied and verified, 3 tables, 160 rows`]))
+    .resolvesOnce(page('f/1', []))
+    .resolvesOnce(page('f/2', [`move: ${b}: skipped, already copied from provisioned and every table's rows match (160 rows)`, 'move: done: 2 schema(s), copy from provisioned to serverless']))
+    .resolves(page('f/2', []));
+  const lines: string[] = [];
+  const progress: string[] = [];
+  const [result] = await runMoves(clients, targets, plan, { replace: true }, { timeoutSeconds: 600, ...fakeTime(), onLine: (_m, l) => lines.push(l), onProgress: (p) => progress.push(p) });
+
+  const input = ecs.commandCalls(RunTaskCommand)[0].args[0].input;
+  expect(input).toMatchObject({
+    cluster: targets.cluster,
+    taskDefinition: targets.taskDefinition,
+    launchType: 'FARGATE',
+    networkConfiguration: { awsvpcConfiguration: { subnets: targets.subnets, securityGroups: ['sg-0mover'], assignPublicIp: 'DISABLED' } },
+  });
+  expect(Object.fromEntries(input.overrides!.containerOverrides![0].environment!.map((e) => [e.name, e.value]))).toEqual({
+    MOVE_FROM: 'provisioned',
+    MOVE_TO: 'serverless',
+    MOVE_SCHEMAS: `${a} ${b}`,
+    MOVE_SUFFIX: '_mod_inventory_storage',
+    MOVE_ACTION: 'copy',
+    MOVE_REPLACE: 'true',
+    MOVE_FORCE: 'false',
+    MOVE_KEEP_EXISTING: 'false',
+  });
+  expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input).toMatchObject({ logGroupName: targets.logGroup, logStreamName: 'move/Mover/4f0e9a0c7d3b4e21a8b6c5d4e3f2a1b0' });
+  expect(lines).toHaveLength(4);
+  expect(progress.at(-1)).toBe('mod-inventory-storage (provisioned -> serverless): task stopped, 2 of 2 schemas');
+  expect(result).toMatchObject({ module: 'mod-inventory-storage', schemas: 2, rows: 320, skipped: 1, taskArn });
+  expect(renderMoveResults([result])).toContain('| mod-inventory-storage | 2 | 1 already done | 320 |');
+});
+
+test("a failed move ends with the mover's own reason, says the source is untouched, and stops the plan", async () => {
+  ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+  ecs.on(DescribeTasksCommand).resolves(task('STOPPED', 1));
+  const [a] = plan.moves[0].schemas;
+  const reason = `${a}: the target (serverless) already holds this schema with 160 rows; pass --replace to set it aside and copy afresh`;
+  logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [`move: ${a}: copy from provisioned to serverless`, `move: failed: ${reason}`])).resolves(page('f/1', []));
+  const run = runMoves(clients, targets, planPhaseSwitch(phase('test4'), phase('test9')), {}, { timeoutSeconds: 600, ...fakeTime() });
+  await expect(run).rejects.toMatchObject({ exitCode: EXIT_FAILED, message: `mod-inventory-storage: ${reason}; the source is untouched and the move can be run again (task ${taskArn})` });
+  expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(1);
+});
+
+test('a mover that outlives --timeout fails with the timeout code and where it stood', async () => {
+  ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+  ecs.on(DescribeTasksCommand).resolves(task('RUNNING'));
+  logs.on(GetLogEventsCommand).resolves(page('f/0', []));
+  await expect(runMoves(clients, targets, plan, {}, { timeoutSeconds: 60, intervalSeconds: 10, ...fakeTime() })).rejects.toMatchObject({
+    exitCode: EXIT_TIMEOUT,
+    message: 'timed out after 60 s waiting for mod-inventory-storage (provisioned -> serverless); last seen: task running, 0 of 2 schemas',
+  });
+});
+
+test('RunTask placing nothing is one line with its reason', async () => {
+  ecs.on(RunTaskCommand).resolves({ tasks: [], failures: [{ arn: 'arn:aws:ecs:us-east-1:111122223333:container-instance/x', reason: 'RESOURCE:ENI' }] });
+  await expect(runMoves(clients, targets, plan, {}, { timeoutSeconds: 60, ...fakeTime() })).rejects.toMatchObject({ exitCode: EXIT_FAILED, message: expect.stringMatching(/^RunTask started no mover for mod-inventory-storage: .*RESOURCE:ENI$/) });
+});
+
+test("the stack's outputs name the mover; a stack deployed before it existed says so", async () => {
+  const outputs = { MoverCluster: targets.cluster, MoverTaskDefinition: targets.taskDefinition, MoverSecurityGroupId: 'sg-0mover', MoverSubnets: 'subnet-a,subnet-b,subnet-c', MoverLogGroup: targets.logGroup, Phase: 'test4' };
+  cfn.on(DescribeStacksCommand).resolvesOnce({ Stacks: [{ StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })) }] });
+  expect(await moveTargets(new CloudFormationClient({}), phase('test4'))).toEqual(targets);
+  cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'Phase', OutputValue: 'test4' }] }] });
+  await expect(moveTargets(new CloudFormationClient({}), phase('test4'))).rejects.toThrow(/stack "FolioHybridAurora" has no output "MoverCluster", .*deployed before the schema mover existed\? redeploy it/);
+});

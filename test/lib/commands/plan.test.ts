@@ -1,0 +1,101 @@
+import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import { CATALOG, resolveScenario } from '../../../config';
+import { comparePlans, planTransition, renderPlan, templates } from '../../../lib/commands/plan';
+
+/* The plan command's logic on real synthesized scenario pairs (no account, no change set). */
+
+describe('test11 -> test12 (the Serverless floor rises from 0.5 to 5 ACU)', () => {
+  const plan = planTransition('test11', 'test12');
+
+  test('the data stack changes one property of one resource, in place', () => {
+    const data = plan.stacks.find((s) => s.stackName === 'FolioHybridAurora')!;
+    expect(data.changes).toEqual([
+      expect.objectContaining({
+        type: 'AWS::RDS::DBCluster',
+        logicalId: expect.stringMatching(/^AuroraServerless/),
+        impact: ResourceImpact.WILL_UPDATE,
+        properties: [
+          {
+            name: 'ServerlessV2ScalingConfiguration',
+            impact: ResourceImpact.WILL_UPDATE,
+            from: { MinCapacity: 0.5, MaxCapacity: 64 },
+            to: { MinCapacity: 5, MaxCapacity: 64 },
+          },
+        ],
+      }),
+    ]);
+    expect(plan.unsafe).toEqual([]);
+  });
+
+  test('covers both stacks and prints the change with its values and impact', () => {
+    expect(plan.stacks.map((s) => s.stackName)).toEqual(['FolioHybridAurora', 'FolioHybridAuroraObservability']);
+    const md = renderPlan(plan);
+    expect(md).toContain('# Plan: test11 -> test12');
+    expect(md).toMatch(/\| update in place \| `AuroraServerless\w+` \| AWS::RDS::DBCluster \| ServerlessV2ScalingConfiguration: \{"MaxCapacity":64,"MinCapacity":0.5\} -> \{"MaxCapacity":64,"MinCapacity":5\} \(update in place\) \|/);
+    expect(md).toMatch(/Safe: no stateful resource is replaced, destroyed or orphaned\.\n$/);
+  });
+});
+
+describe('test1 -> test2 (the writer goes from r7g.4xlarge to r7g.2xlarge)', () => {
+  const plan = planTransition('test1', 'test2');
+  const writer = plan.stacks[0].changes.find((c) => c.type === 'AWS::RDS::DBInstance')!;
+
+  test('the writer class change is in place but names its interruption, in the plan and in --json', () => {
+    expect(writer).toMatchObject({ impact: ResourceImpact.WILL_UPDATE, unsafe: false, path: expect.stringContaining('/Aurora/Provisioned/Writer/') });
+    expect(writer.properties).toEqual([expect.objectContaining({ name: 'DBInstanceClass', from: 'db.r7g.4xlarge', to: 'db.r7g.2xlarge', interruption: expect.stringMatching(/^the instance restarts on the new class: a few minutes without it \(for a writer, no writes to its cluster/) })]);
+    expect(writer.interruptions).toEqual([expect.stringMatching(/^DBInstanceClass: the instance restarts/)]);
+    const md = renderPlan(plan);
+    expect(md).toContain('DBInstanceClass: "db.r7g.4xlarge" -> "db.r7g.2xlarge" (update in place, WITH INTERRUPTION)');
+    expect(md).toMatch(/\nINTERRUPTION: AuroraProvisionedWriter\w+ \(Aurora\/Provisioned\/Writer\): DBInstanceClass: the instance restarts on the new class: a few minutes without it .*Plan the switch between test runs\.\n/);
+    expect(JSON.parse(JSON.stringify(plan.stacks[0].changes))).toContainEqual(expect.objectContaining({ interruptions: writer.interruptions }));
+  });
+
+  test('an ACU change is in place without interruption', () => {
+    const serverless = planTransition('test11', 'test12').stacks[0].changes[0];
+    expect(serverless.interruptions).toEqual([]);
+  });
+});
+
+test('every modified property shows its values, or says why it cannot', () => {
+  const plan = planTransition('temporal-100wps', 'temporal-150wps');
+  const md = renderPlan(plan);
+  const cells = md.split('\n').filter((l) => l.startsWith('| update in place') || l.startsWith('| new revision')).flatMap((l) => l.split(' | ')[3].split('<br>'));
+  expect(cells.length).toBeGreaterThan(0);
+  for (const cell of cells) expect(cell).toMatch(/^\w+: (.+ -> .+|changed \(\d+ characters of values; `npx cdk diff` shows them\)|a secret reference, resolved at deploy time \(its value is not in the template\)) \(/);
+});
+
+test('temporal-100wps -> temporal-150wps: new task-definition revisions are shown as such, and are not unsafe', () => {
+  const plan = planTransition('temporal-100wps', 'temporal-150wps');
+  const data = plan.stacks.find((s) => s.stackName === 'TemporalDsql')!;
+  const replaced = data.changes.filter((c) => c.impact === ResourceImpact.WILL_REPLACE);
+  expect(replaced.length).toBeGreaterThan(0);
+  expect(replaced.every((c) => c.type === 'AWS::ECS::TaskDefinition')).toBe(true);
+  expect(plan.unsafe).toEqual([]);
+  expect(renderPlan(plan)).toMatch(/\| new revision \| `HistoryTask\w+` \| AWS::ECS::TaskDefinition \| Cpu: "2048" -> "4096" \(REPLACE\) \|/);
+});
+
+test('a stateful replacement is reported as unsafe, by resource', () => {
+  // The same synthesized stacks, with the Serverless cluster renamed: a replacement-only property.
+  const before = templates({ scenario: 'test11' }, CATALOG);
+  const after = new Map([...before].map(([name, t]) => [name, structuredClone(t)]));
+  const data = after.get('FolioHybridAurora')!;
+  const id = Object.keys(data.Resources).find((k) => k.startsWith('AuroraServerless') && data.Resources[k].Type === 'AWS::RDS::DBCluster')!;
+  data.Resources[id].Properties.DBClusterIdentifier = 'folio-hybrid-serverless-2';
+  const s = resolveScenario({ scenario: 'test11' });
+  const plan = comparePlans(s, s, before, after);
+  // The cluster is replaced, and so is its writer instance, which names the cluster.
+  expect(plan.unsafe.map((c) => [c.type, c.impact])).toEqual([
+    ['AWS::RDS::DBCluster', ResourceImpact.WILL_REPLACE],
+    ['AWS::RDS::DBInstance', ResourceImpact.WILL_REPLACE],
+  ]);
+  expect(plan.unsafe[0].logicalId).toBe(id);
+  expect(renderPlan(plan)).toMatch(new RegExp(`UNSAFE: 2 stateful resource\\(s\\) would be replaced or destroyed: ${id} \\(AWS::RDS::DBCluster, REPLACE\\); \\w+ \\(AWS::RDS::DBInstance, REPLACE\\)\\. Do not deploy this switch as is\\.`));
+});
+
+test.each([
+  ['test11', 'temporal-150wps', '"test11" is a FOLIO phase and "temporal-150wps" a Temporal preset: a plan compares two scenarios of one family'],
+  ['test11', 'test11', '--from and --to are both "test11": name two different scenarios'],
+  ['test11', 'tset12', /^unknown scenario "tset12" \(did you mean "test12"\?\); valid: /],
+])('%s -> %s is refused before anything is synthesized', (from, to, message) => {
+  expect(() => planTransition(from, to)).toThrow(message);
+});

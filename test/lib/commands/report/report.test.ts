@@ -1,0 +1,281 @@
+import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { mockClient } from 'aws-sdk-client-mock';
+import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
+import { cloudWatchClient } from '../../../../lib/commands/aws/clients';
+import { type MetricSeries, catalogFor } from '../../../../lib/app/metrics';
+import { renderCharts } from '../../../../lib/commands/report/charts';
+import { compareReports, flatten } from '../../../../lib/commands/report/compare';
+import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../../lib/commands/report/fetch';
+import { renderMarkdown } from '../../../../lib/commands/report/markdown';
+import { type FolioReport, type TemporalReport, summarize } from '../../../../lib/commands/report/summarize';
+import type { ReportWindow } from '../../../../lib/commands/report/window';
+import { fixtureReport } from '../../../support/report-fixture';
+
+/*
+ * The report's arithmetic against recorded GetMetricData responses: realistic series, paged
+ * the way CloudWatch pages them (NextToken, PartialData), with gaps.
+ */
+
+const cw = mockClient(CloudWatchClient);
+afterEach(() => cw.reset());
+const report = (name: string, scenarioName: string, extra: Partial<ReportWindow> = {}) => fixtureReport(cw, name, scenarioName, extra);
+
+describe('an empty window: no number without data behind it', () => {
+  const window = { start: new Date('2026-01-21T12:00:00Z'), end: new Date('2026-01-21T12:05:00Z'), periodSeconds: 60, workflows: 41_052 };
+
+  test('Temporal: every figure says no data, nothing derived is computed, and the top says why', () => {
+    const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+    const catalog = catalogFor(scenario, { dsqlClusterId: 'abc' });
+    const r = summarize(scenario, catalog, new Map(), window) as TemporalReport;
+    expect(r.missing).toHaveLength(Object.keys(r.coverage).length);
+    expect(r.metrics.transactions).toMatchObject({ total: null, readOnly: null, write: null, readOnlyShare: null, perWorkflow: null, peakPerMinuteOverWorkflows: null });
+    expect(r.metrics.occConflicts.total).toBeNull();
+    const md = renderMarkdown(r);
+    expect(md).toMatch(/\n\*\*No data at all\*\* in this window: none of the \d+ series has a datapoint\. Check the window \(times are UTC\), the region, --env-name and the DSQL cluster id/);
+    expect(md).toContain('- transactions in the window: no data (TotalTx has no datapoint)');
+    expect(md).toContain('- transactions per workflow: not computed (no transaction data)');
+    expect(md).not.toMatch(/(^|\| |- )0 (transactions|in the window|min)/m);
+  });
+
+  test('FOLIO: no time at the ceiling and no ACU-hours without ACU points', () => {
+    const scenario = resolveScenario({ scenario: 'test10' }) as FolioScenario;
+    const r = summarize(scenario, catalogFor(scenario), new Map(), window) as FolioReport;
+    expect(r.metrics.acu).toMatchObject({ peak: null, minutesAtCeiling: null, shareOfWindowAtCeiling: null, acuHours: null });
+    const md = renderMarkdown(r);
+    expect(md).toContain('| Time at ceiling (>= 95% of 32 ACU) | no data |');
+    expect(md).toContain('| ACU-hours | no data |');
+  });
+});
+
+describe('fetch', () => {
+  test('follows NextToken through every page and joins each series in time order', async () => {
+    const { points } = await report('temporal-150wps', 'temporal-150wps');
+    expect(cw.commandCalls(GetMetricDataCommand)).toHaveLength(2);
+    expect(cw.commandCalls(GetMetricDataCommand)[1].args[0].input.NextToken).toBe('page-2');
+    expect(points.get('totalTx')!.v).toEqual([268000, 272000, 271500, 270000, 268500]);
+    expect(points.get('readOnlyTx')!.t).toHaveLength(4);
+  });
+
+  test('asks for each catalog metric once, by its catalog id, with its statistic and the window period', async () => {
+    await report('temporal-150wps', 'temporal-150wps');
+    const input = cw.commandCalls(GetMetricDataCommand)[0].args[0].input;
+    const total = input.MetricDataQueries!.find((q) => q.Id === 'totalTx')!;
+    expect(total.MetricStat).toEqual({
+      Metric: { Namespace: 'AWS/AuroraDSQL', MetricName: 'TotalTransactions', Dimensions: [{ Name: 'ClusterId', Value: 'abcdefghijklmnopqrstuvwxyz' }] },
+      Period: 60,
+      Stat: 'Sum',
+    });
+    expect(new Set(input.MetricDataQueries!.map((q) => q.Id)).size).toBe(input.MetricDataQueries!.length);
+    expect(input.ScanBy).toBe('TimestampAscending');
+  });
+
+  test('splits more than 500 queries into batches', async () => {
+    cw.on(GetMetricDataCommand).resolves({ MetricDataResults: [], $metadata: {} });
+    const many: MetricSeries[] = Array.from({ length: 1201 }, (_, i) => ({
+      kind: 'metric',
+      id: `m${i}`,
+      label: `m${i}`,
+      namespace: 'AWS/RDS',
+      metricName: 'CPUUtilization',
+      dimensions: { DBClusterIdentifier: `c${i}` },
+      statistic: 'Average',
+      unit: '%',
+    }));
+    const seen: number[] = [];
+    await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), many, { start: new Date(0), end: new Date(60_000), periodSeconds: 60 }, (p) => seen.push(p.batch));
+    const sizes = cw.commandCalls(GetMetricDataCommand).map((c) => c.args[0].input.MetricDataQueries!.length);
+    expect(sizes).toEqual([MAX_QUERIES_PER_CALL, MAX_QUERIES_PER_CALL, 201]);
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  test('a query CloudWatch refuses fails the fetch, naming it', async () => {
+    cw.on(GetMetricDataCommand).resolves({
+      MetricDataResults: [{ Id: 'totalTx', Label: 'TotalTx', StatusCode: 'Forbidden', Messages: [{ Code: 'Forbidden', Value: 'not authorized' }] }],
+      $metadata: {},
+    });
+    const scenario = resolveScenario({ scenario: 'temporal-150wps' });
+    const catalog = catalogFor(scenario, { dsqlClusterId: 'x' });
+    const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
+    await expect(fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, { start: new Date(0), end: new Date(60_000), periodSeconds: 60 })).rejects.toThrow(
+      /Forbidden for totalTx \(TotalTx\): not authorized/,
+    );
+  });
+
+  test('clients retry adaptively, up to 8 attempts', async () => {
+    const client = cloudWatchClient({ region: 'eu-west-1' });
+    expect(await client.config.maxAttempts()).toBe(8);
+    expect(((await client.config.retryStrategy()) as { mode?: string }).mode).toBe('adaptive');
+  });
+});
+
+describe('Temporal report (seed 000 shape)', () => {
+  test('transactions per minute, the read-only share and the write count derived from the two metrics', async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052 });
+    const t = (r as TemporalReport).metrics.transactions;
+    expect(t.totalPerMinute).toEqual({ peak: 272_000, average: 270_000 });
+    expect(t.total).toBe(1_350_000);
+    expect(t.peakPerSecond).toBeCloseTo(4533.33, 2);
+    // Minute 3 has no read-only point: the split covers the four minutes with both.
+    expect(t.readOnly).toBe(766_000);
+    expect(t.write).toBe(268_000 + 272_000 + 270_000 + 268_500 - 766_000);
+    expect(t.readOnlyShare).toBeCloseTo(766_000 / 1_078_500, 6);
+    expect(t.writePerMinute.peak).toBe(79_000);
+    expect(r.notes).toContain('ReadOnlyTx has points in 4 of the 5 periods TotalTx has; the read-only share and write figures cover those 4');
+  });
+
+  test('transactions per workflow, and the seed\'s 6.6 ratio beside it', async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052 });
+    const t = (r as TemporalReport).metrics.transactions;
+    expect(t.perWorkflow).toBeCloseTo(1_350_000 / 41_052, 6);
+    expect(t.peakPerMinuteOverWorkflows).toBeCloseTo(6.63, 2);
+    const md = renderMarkdown(r);
+    expect(md).toContain('- 32.9 transactions per workflow (1,350,000 transactions / 41,052 workflows)');
+    expect(md).toContain('- 6.6 = peak transactions per minute / workflows');
+  });
+
+  test('without a workflow count there is no per-workflow figure, and the report says how to get one', async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps');
+    expect((r as TemporalReport).metrics.transactions.perWorkflow).toBeNull();
+    expect(renderMarkdown(r)).toContain('pass --workflows (or --run)');
+  });
+
+  test('per-service CPU and memory, peak and average, with the alarm threshold flagged', async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps');
+    const s = (r as TemporalReport).metrics.services;
+    expect(Object.keys(s)).toEqual(['history', 'matching', 'frontend', 'worker', 'benchmark worker']);
+    expect(s.history).toEqual({ replicas: 8, cpu: { peak: 78, average: 67.6 }, memory: { peak: 42, average: 41.4 } });
+    expect(s['benchmark worker'].replicas).toBe(6);
+    const md = renderMarkdown(r);
+    expect(md).toContain('| history | 8 | 78% | 68% | 42% | 41% |');
+    expect(md).toContain('| benchmark worker | 6 | **92%** (at or above 90%) |');
+  });
+
+  test('DSQL gauges, counts and the limiter', async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps');
+    const m = (r as TemporalReport).metrics;
+    expect(m.commitLatencyMs.peak).toBe(4.4);
+    expect(m.commitLatencyMs.average).toBeCloseTo(4.2, 6);
+    expect(m.occConflicts).toEqual({ total: 3, peakPerMinute: 2 });
+    expect(m.dsqlConnections).toEqual({ peak: 1000, average: 999.4 });
+    // No throttle was recorded: no datapoint, reported as such and not as a zero.
+    expect(m.limiter).toEqual({ writes: 120, throttledWrites: null });
+    expect(r.missing).toEqual(['limiterThrottles']);
+    expect(renderMarkdown(r)).toContain('| DSQL connections | 1,000 | 999 | pools full at 1,000 (20 tasks x 50); account-wide metric |');
+  });
+
+  test('series with no points are n/a and listed under data coverage, never zero', async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps');
+    expect(r.coverage.limiterThrottles).toEqual({ points: 0, expected: 5 });
+    expect(r.coverage.totalTx).toEqual({ points: 5, expected: 5 });
+    const md = renderMarkdown(r);
+    expect(md).toContain('| limiterThrottles | 0 | 5 |');
+    expect(md).toContain('| readOnlyTx | 4 | 5 |');
+  });
+
+  test('a five-minute period gives the same per-minute rates as one-minute points', async () => {
+    // One 5-minute point holding the sum of the five one-minute points.
+    const scenario = resolveScenario({ scenario: 'temporal-150wps' });
+    const catalog = catalogFor(scenario, { dsqlClusterId: 'x' });
+    const window = { start: new Date('2026-01-21T12:00:00Z'), end: new Date('2026-01-21T12:05:00Z'), periodSeconds: 300 };
+    const points = new Map([['totalTx', { t: [window.start.getTime()], v: [1_350_000] }]]);
+    const r = summarize(scenario, catalog, points, window) as TemporalReport;
+    expect(r.metrics.transactions.totalPerMinute).toEqual({ peak: 270_000, average: 270_000 });
+  });
+});
+
+describe('FOLIO report (seed 002 shape)', () => {
+  test('test10: ACU peak against the configured range, and time flat at the ceiling', async () => {
+    const { report: r } = await report('folio-test10', 'test10');
+    const f = r as FolioReport;
+    expect(f.configured).toMatchObject({ acuMin: 0.5, acuMax: 32, writerInstanceClass: 'db.r7g.2xlarge', ceilingPercentOfMax: 95 });
+    expect(f.metrics.acu.peak).toBe(32);
+    expect(f.metrics.acu.peakShareOfMax).toBe(1);
+    expect(f.metrics.acu.lowest).toBe(0.5);
+    // 40 minutes at 32 ACU, 5 of them without data: 35 known minutes at or above 30.4 ACU.
+    expect(f.metrics.acu.minutesAtCeiling).toBe(35);
+    expect(f.metrics.acu.shareOfWindowAtCeiling).toBeCloseTo(35 / 60, 6);
+    expect(f.metrics.acu.average).toBeCloseTo(1409 / 55, 6);
+    expect(f.metrics.acu.acuHours).toBeCloseTo(1409 / 60, 6);
+    expect(f.coverage.acu).toEqual({ points: 55, expected: 60 });
+  });
+
+  test('CPU, connections and memory per cluster', async () => {
+    const { report: r } = await report('folio-test10', 'test10');
+    const m = (r as FolioReport).metrics;
+    expect(m.cpu.provisioned).toEqual({ peak: 65, average: 65 });
+    expect(m.cpu.serverless.peak).toBe(80);
+    expect(m.cpu.serverless.average).toBeCloseTo(4000 / 60, 6);
+    expect(m.connections).toEqual({ provisioned: { peak: 400, average: 400 }, serverless: { peak: 180, average: 180 } });
+    expect(m.freeableMemoryLowestBytes).toEqual({ provisioned: 20 * 2 ** 30, serverless: 2 * 2 ** 30 });
+    expect(m.dbLoad.provisioned).toEqual({ peak: null, average: null });
+  });
+
+  test('markdown tables name the configured range and the ceiling', async () => {
+    const { report: r } = await report('folio-test10', 'test10');
+    const md = renderMarkdown(r);
+    expect(md).toContain('## Serverless v2 capacity (configured 0.5-32 ACU)');
+    expect(md).toContain('| Peak ACU | 32 (100% of max) |');
+    expect(md).toContain('| Time at ceiling (>= 95% of 32 ACU) | 35 min (58% of the window) |');
+    expect(md).toContain('| provisioned (db.r7g.2xlarge) | 65% | 65% |');
+    expect(md).toContain('| Serverless v2 (0.5-32 ACU) | 80% | 67% |');
+    expect(md).toContain('| acu | 55 | 60 |');
+  });
+});
+
+describe('charts', () => {
+  test('one SVG per report panel, with the configured limits drawn and labelled', async () => {
+    const { catalog, points, window } = await report('folio-test10', 'test10');
+    const charts = renderCharts(catalog, points, window, 'test10');
+    expect(charts.map((c) => c.file)).toEqual(['acu.svg', 'cpu.svg', 'connections.svg']);
+    const acu = charts[0].svg;
+    expect(acu.startsWith('<svg')).toBe(true);
+    expect(acu).toContain('max 32 ACU');
+    expect(acu).toContain('min 0.5 ACU');
+    expect(charts[1].svg).toContain('CPU alarm 90%');
+    // Same points, same bytes: reports can be diffed.
+    expect(renderCharts(catalog, points, window, 'test10').map((c) => c.svg)).toEqual(charts.map((c) => c.svg));
+  });
+
+  test('Temporal charts draw the pool ceiling on the connections chart', async () => {
+    const { catalog, points, window } = await report('temporal-150wps', 'temporal-150wps');
+    const charts = renderCharts(catalog, points, window, 'temporal-150wps');
+    expect(charts.map((c) => c.file)).toEqual(['transactions.svg', 'commitLatency.svg', 'dsqlConnections.svg', 'serviceCpu.svg']);
+    expect(charts[2].svg).toContain('pools full: 20 tasks x 50');
+    expect(charts[0].svg).toContain('WriteTx (total - read-only)');
+  });
+});
+
+describe('compare', () => {
+  test('prints B - A per metric, like the seed\'s test-to-test comparisons', async () => {
+    const a = (await report('folio-test10', 'test10')).report;
+    const b = structuredClone(a) as any;
+    b.scenario = 'test11';
+    b.metrics.acu.peak = 30;
+    b.metrics.cpu.serverless.peak = 40;
+    const md = compareReports(a, b, ['a.json', 'b.json']);
+    expect(md).toContain('| acu.peak | 32 | 30 | -2 | -6.3% |');
+    expect(md).toContain('| cpu.serverless.peak | 80 | 40 | -40 | -50% |');
+    expect(md).toContain('| cpu.provisioned.peak | 65 | 65 | 0 | 0% |');
+  });
+
+  test('reports of different families cannot be compared', async () => {
+    const a = (await report('folio-test10', 'test10')).report;
+    const b = (await report('temporal-150wps', 'temporal-150wps')).report;
+    expect(() => compareReports(a, b, ['a.json', 'b.json'])).toThrow('cannot compare a folio report (a.json) with a temporal report (b.json)');
+  });
+
+  test('flatten keeps nulls (no data) apart from zeros', () => {
+    expect([...flatten({ a: { peak: null, average: 0 }, b: 2, c: 'text' })]).toEqual([
+      ['a.peak', null],
+      ['a.average', 0],
+      ['b', 2],
+    ]);
+  });
+});
+
+describe('scenario types', () => {
+  test('the fixtures belong to the scenarios they are read with', () => {
+    expect((resolveScenario({ scenario: 'test10' }) as FolioScenario).phase.serverlessAcu.max).toBe(32);
+    expect((resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).preset.services.history.replicas).toBe(8);
+  });
+});

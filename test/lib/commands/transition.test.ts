@@ -1,0 +1,115 @@
+import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import { resourceChanges } from '../../../lib/commands/transition';
+import { editedCatalog, FOLIO_PHASE_NAMES, synthObservability, synthPhase, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../../support/synth';
+
+const templates = new Map(FOLIO_PHASE_NAMES.map((n) => [n, synthPhase(n).json]));
+const PAIRS = FOLIO_PHASE_NAMES.flatMap((from) => FOLIO_PHASE_NAMES.filter((to) => to !== from).map((to) => [from, to]));
+
+test('there are 182 ordered pairs of phases', () => {
+  expect(PAIRS).toHaveLength(14 * 13);
+});
+
+test('every phase switch updates in place: nothing created, replaced or destroyed', () => {
+  const problems: string[] = [];
+  for (const [from, to] of PAIRS) {
+    for (const c of resourceChanges(templates.get(from)!, templates.get(to)!)) {
+      if (c.unsafe || c.impact !== ResourceImpact.WILL_UPDATE) {
+        problems.push(`${from} -> ${to}: ${c.logicalId} (${c.type}) ${c.impact}`);
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+describe('Temporal preset switches', () => {
+  const temporal = new Map(TEMPORAL_SCENARIO_NAMES.map((n) => [n, synthPhase(n).json]));
+  const pairs = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => to !== from).map((to) => [from, to]));
+  let diffs: Array<[string, string, ReturnType<typeof resourceChanges>]> | undefined;
+  /** Each pair's changes, computed once for both tests. */
+  const changesOfPairs = () => (diffs ??= pairs.map(([from, to]) => [from, to, resourceChanges(temporal.get(from)!, temporal.get(to)!)]));
+
+  test('every switch updates in place; only task definitions get new revisions', () => {
+    expect(pairs).toHaveLength(5 * 4);
+    const problems: string[] = [];
+    for (const [from, to, changes] of changesOfPairs()) {
+      for (const c of changes) {
+        // A task definition is immutable: a new size or setting is a new revision, by design.
+        const newRevision = c.type === 'AWS::ECS::TaskDefinition' && c.impact === ResourceImpact.WILL_REPLACE;
+        if (c.unsafe || !(c.impact === ResourceImpact.WILL_UPDATE || newRevision)) problems.push(`${from} -> ${to}: ${c.logicalId} (${c.type}) ${c.impact}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('no stateful resource changes at all between presets', () => {
+    const touched = new Set<string>();
+    for (const [, , changes] of changesOfPairs()) for (const c of changes) if (c.stateful) touched.add(c.type);
+    expect([...touched]).toEqual([]);
+  });
+});
+
+// Phase switches that must change exactly one property of one resource, in place.
+test.each([
+  ['test11', 'test12', 'AWS::RDS::DBCluster', /^AuroraServerless/, 'ServerlessV2ScalingConfiguration'],
+  ['test1', 'test2', 'AWS::RDS::DBInstance', /^AuroraProvisionedWriter/, 'DBInstanceClass'],
+])('%s -> %s changes only %s %s %s', (from, to, type, logicalId, property) => {
+  expect(resourceChanges(templates.get(from)!, templates.get(to)!)).toEqual([
+    expect.objectContaining({
+      type,
+      logicalId: expect.stringMatching(logicalId),
+      impact: ResourceImpact.WILL_UPDATE,
+      properties: [expect.objectContaining({ name: property, impact: ResourceImpact.WILL_UPDATE })],
+    }),
+  ]);
+});
+
+test('test4 -> test5 rewrites the moved module secret and the manifest, nothing else', () => {
+  const changes = resourceChanges(templates.get('test4')!, templates.get('test5')!);
+  expect(changes.map((c) => [c.type, c.logicalId.replace(/[0-9A-F]{8}$/, ''), c.properties.map((p) => p.name)])).toEqual([
+    ['AWS::SecretsManager::Secret', 'Routingmodinventorystorage', ['SecretString']],
+    ['AWS::SSM::Parameter', 'RoutingManifest', ['Value']],
+  ]);
+});
+
+describe('the check itself can fail', () => {
+  test('renaming a cluster is a replacement of stateful resources', () => {
+    const renamed = synthScenario(
+      { scenario: 'test12' },
+      editedCatalog((c) => (c.folio.environment.names.serverlessCluster = 'folio-hybrid-serverless-2')),
+    ).json;
+    const unsafe = resourceChanges(templates.get('test12')!, renamed).filter((c) => c.unsafe);
+    expect(unsafe.map((c) => [c.type, c.impact])).toEqual(
+      expect.arrayContaining([['AWS::RDS::DBCluster', ResourceImpact.WILL_REPLACE]]),
+    );
+  });
+
+  test('a removed module secret is a destruction', () => {
+    const before = templates.get('test12')!;
+    const after = structuredClone(before);
+    const secret = Object.keys(after.Resources).find((id) => id.startsWith('Routingmodtags'))!;
+    delete after.Resources[secret];
+    expect(resourceChanges(before, after)).toEqual([
+      expect.objectContaining({ logicalId: secret, impact: ResourceImpact.WILL_DESTROY, stateful: true, unsafe: true }),
+    ]);
+  });
+});
+
+describe('observability stack switches', () => {
+  test.each([
+    ['FOLIO', FOLIO_PHASE_NAMES],
+    ['Temporal', TEMPORAL_SCENARIO_NAMES],
+  ])('%s: every switch rewrites dashboards and alarms in place, never replacing one', (_family, names) => {
+    const obs = new Map(names.map((n) => [n, synthObservability({ scenario: n }).json]));
+    const problems: string[] = [];
+    let updates = 0;
+    for (const from of names)
+      for (const to of names.filter((n) => n !== from))
+        for (const c of resourceChanges(obs.get(from)!, obs.get(to)!)) {
+          if (c.impact !== ResourceImpact.WILL_UPDATE) problems.push(`${from} -> ${to}: ${c.logicalId} (${c.type}) ${c.impact}`);
+          else updates++;
+        }
+    expect(problems).toEqual([]);
+    // The switches do change something (the dashboard's header at least): the diff is real.
+    expect(updates).toBeGreaterThan(0);
+  });
+});

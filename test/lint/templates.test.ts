@@ -1,0 +1,3 @@
+import { lintSuite } from '../support/lint';
+
+lintSuite();

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/*
+ * Every standard scenario synthesized once per source state, into a directory every Jest worker
+ * reads (the same cloud assemblies `cdk synth` writes, with cdk-nag and CDK's CloudFormation
+ * validation reports beside them). The directory is named by a hash of everything synth reads,
+ * so a stale cache cannot be found: a changed source is a new name. Jest's globalSetup fills it
+ * (two processes, one per family); test/support/synth.ts and test/support/lint.ts read it.
+ *
+ * The synthesis itself runs in synth-worker.ts.
+ */
+
+const ROOT = join(__dirname, '../..');
+const CACHE_ROOT = join(ROOT, 'node_modules/.cache/db-bench-infra/synth');
+
+/**
+ * What synth reads: the app (lib/commands aside: .dependency-cruiser.cjs forbids the app to
+ * import it), config, the images' build contexts, the CLI context, the lock file, and the
+ * cache's own code.
+ */
+const SOURCES = [
+  'bin/app.ts',
+  'lib/app',
+  'lib/constructs',
+  'lib/hybrid-aurora-stack.ts',
+  'lib/observability-stack.ts',
+  'lib/temporal-dsql-stack.ts',
+  'config',
+  'docker',
+  'benchmark',
+  'cdk.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'checkov-skips.yaml',
+  'test/support/synth-cache.ts',
+  'test/support/synth-worker.ts',
+];
+
+function* filesUnder(path: string): Generator<string> {
+  if (!existsSync(path)) return;
+  if (!statSync(path).isDirectory()) {
+    yield path;
+    return;
+  }
+  for (const name of readdirSync(path).sort()) yield* filesUnder(join(path, name));
+}
+
+/** A hash of every file synth reads (paths and contents). */
+export function sourceKey(): string {
+  const hash = createHash('sha256');
+  for (const top of SOURCES)
+    for (const file of filesUnder(join(ROOT, top))) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** A context as a directory name: `scenario=test12,envName=perf2`. */
+export const variantId = (context: Readonly<Record<string, string>>): string =>
+  Object.entries(context)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+
+export const parseVariant = (id: string): Record<string, string> => Object.fromEntries(id.split(',').map((kv) => kv.split('=') as [string, string]));
+
+export interface CachedStack {
+  /** The stack's construct path (its artifact's display name). */
+  readonly path: string;
+  readonly stackName: string;
+  readonly terminationProtection: boolean;
+  /** Stack names this stack deploys after. */
+  readonly dependencies: readonly string[];
+  readonly templateFile: string;
+}
+
+/** The data and observability stacks of one cached assembly, from its manifest. */
+export function cachedStacks(outdir: string): { data: CachedStack; observability: CachedStack } {
+  const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8'));
+  const artifacts = Object.entries(manifest.artifacts as Record<string, any>).filter(([, a]) => a.type === 'aws:cloudformation:stack');
+  const nameOf = new Map(artifacts.map(([id, a]) => [id, a.properties.stackName ?? id]));
+  const stacks = artifacts.map(([id, a]) => ({
+    id,
+    path: a.displayName ?? id,
+    stackName: nameOf.get(id)!,
+    terminationProtection: a.properties.terminationProtection === true,
+    dependencies: ((a.dependencies ?? []) as string[]).filter((d) => nameOf.has(d)).map((d) => nameOf.get(d)!),
+    templateFile: join(outdir, a.properties.templateFile),
+  }));
+  const observability = stacks.find((s) => s.dependencies.length > 0)!;
+  const data = stacks.find((s) => s !== observability)!;
+  return { data, observability };
+}
+
+/** Where the cached assembly of `context` is, if the cache for today's sources has it. */
+export function cachedAssembly(context: Readonly<Record<string, string>>): string | undefined {
+  const dir = process.env.SYNTH_CACHE_DIR;
+  if (!dir) return undefined;
+  const outdir = join(dir, variantId(context));
+  return existsSync(join(outdir, 'manifest.json')) ? outdir : undefined;
+}
+
+function runWorker(dir: string, ids: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // CDK_VALIDATION=false (the unit tests' setting) would turn off the validation test/lint reads.
+    const { CDK_VALIDATION: _, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'synth-worker.ts'), dir, ...ids], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`synthesizing ${ids.join(' ')} failed (exit ${code}):\n${stderr}`))));
+  });
+}
+
+/**
+ * The cache directory for today's sources, filled if it is not there yet: the variants split
+ * between two processes (one per core). Concurrent runs each build into a temporary directory
+ * and the first rename wins; older caches are removed.
+ */
+export async function buildSynthCache(variants: ReadonlyArray<Readonly<Record<string, string>>>): Promise<string> {
+  const key = sourceKey();
+  const dir = join(CACHE_ROOT, key);
+  if (existsSync(join(dir, 'complete'))) return dir;
+  mkdirSync(CACHE_ROOT, { recursive: true });
+  const building = join(CACHE_ROOT, `${key}.${process.pid}.tmp`);
+  rmSync(building, { recursive: true, force: true });
+  const ids = variants.map(variantId);
+  const halves = [ids.filter((_, i) => i % 2 === 0), ids.filter((_, i) => i % 2 === 1)];
+  try {
+    await Promise.all(halves.map((half) => runWorker(building, half)));
+    writeFileSync(join(building, 'complete'), `${ids.length} variants\n`);
+    for (const old of readdirSync(CACHE_ROOT)) if (old !== key && !old.endsWith('.tmp')) rmSync(join(CACHE_ROOT, old), { recursive: true, force: true });
+    if (!existsSync(dir)) renameSync(building, dir);
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
