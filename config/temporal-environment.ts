@@ -36,6 +36,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     // that holds data; a deploy that tries is refused (see lib/constructs/schema-setup.ts).
     numHistoryShards: 4096,
     pluginName: 'dsql',
+    network: 'privatelink',
     databaseName: 'postgres',
     user: 'admin',
     port: 5432,

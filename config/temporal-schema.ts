@@ -61,6 +61,12 @@ export const temporalEnvironmentSchema = z.strictObject({
   persistence: z.strictObject({
     numHistoryShards: z.number().int().min(1).max(65536),
     pluginName: z.literal('dsql'),
+    /**
+     * How the servers reach the cluster: `privatelink`, through an interface endpoint for the
+     * cluster's connection service in the private subnets, or `public`, its public endpoint
+     * through NAT (for a region or account without the endpoint service).
+     */
+    network: z.enum(['privatelink', 'public'], { error: (iss) => `persistence.network "${String(iss.input)}" is not valid (valid: privatelink, public)` }),
     databaseName: z.literal('postgres', { error: 'Aurora DSQL has one database: "postgres"' }),
     // The DSQL plugin connects as admin whatever the YAML says (test/fixtures/dsql-fork).
     user: z.literal('admin', { error: 'the DSQL plugin always connects as the built-in admin role (valid: "admin")' }),

@@ -78,7 +78,8 @@ export class TemporalDsqlStack extends Stack {
       servers.connections.allowInternally(ec2.Port.tcp(e.ports[role].grpc), `${role} gRPC`);
       servers.connections.allowInternally(ec2.Port.tcp(e.ports[role].membership), `${role} membership`);
     }
-    servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint (IAM auth, TLS)');
+    if (e.persistence.network === 'privatelink') this.dsql.connectThroughPrivateLink(vpc, subnets, servers, e.persistence.port);
+    else servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
     servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS: AWS APIs and OpenSearch');
     const clients = new ec2.SecurityGroup(this, 'BenchmarkSecurityGroup', {
       vpc,
@@ -121,7 +122,7 @@ export class TemporalDsqlStack extends Stack {
     const serverImage = containerImage(this, 'ServerImage', e.images.server);
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;
     const files = {
-      staticConfig: staticConfig(e, { dsqlHost: this.dsql.endpoint, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress }),
+      staticConfig: staticConfig(e, { dsqlHost: this.dsql.connectHost, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress }),
       dynamicConfig: dynamicConfig(preset),
     };
 
@@ -137,7 +138,8 @@ export class TemporalDsqlStack extends Stack {
       ...e.schemaSetupTask,
       command: schemaCommand(e),
       environment: {
-        SQL_HOST: this.dsql.endpoint,
+        SQL_HOST: this.dsql.connectHost,
+        CLUSTER_ENDPOINT: this.dsql.endpoint,
         SQL_PORT: String(e.persistence.port),
         SQL_USER: e.persistence.user,
         SQL_DATABASE: e.persistence.databaseName,
@@ -151,6 +153,8 @@ export class TemporalDsqlStack extends Stack {
     // RunTask needs the capacity providers associated with the cluster: CDK adds that
     // association under the cluster when it synthesizes, so depend on the whole cluster.
     this.schema.resource.node.addDependency(cluster);
+    // The PrivateLink name resolves only once the endpoint exists; every server starts after the schema task.
+    if (this.dsql.privateEndpoint) this.schema.resource.node.addDependency(this.dsql.privateEndpoint);
     (this.schema.resource.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
 
     // History first, then matching, frontend and worker: each service starts (and on later
@@ -177,7 +181,7 @@ export class TemporalDsqlStack extends Stack {
         healthCheckPort: role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc,
         entryPoint: ['/bin/sh', '-c'],
         command: [startCommand()],
-        environment: serverEnvironment(e, role, files, this.limiter.table.tableName),
+        environment: serverEnvironment(e, role, files, { rateLimiterTable: this.limiter.table.tableName, tokenEndpoint: this.dsql.endpoint }),
         logRetention: retention,
         dnsName: role === 'frontend' ? 'frontend' : undefined,
       });

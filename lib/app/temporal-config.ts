@@ -107,7 +107,7 @@ export function serverEnvironment(
   env: TemporalEnvironment,
   role: TemporalRole,
   files: { staticConfig: string; dynamicConfig: string },
-  rateLimiterTable: string,
+  dsql: { rateLimiterTable: string; tokenEndpoint: string },
 ): Record<string, string> {
   const p = env.persistence;
   const limit = p.connectionRateLimits[role];
@@ -116,7 +116,7 @@ export function serverEnvironment(
   const limiter: Record<string, string> = p.distributedRateLimiter.enabled
     ? {
         DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
-        DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: rateLimiterTable,
+        DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: dsql.rateLimiterTable,
         DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: String(p.distributedRateLimiter.clusterLimitPerSecond),
       }
     : { DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) };
@@ -125,6 +125,9 @@ export function serverEnvironment(
     TEMPORAL_STATIC_CONFIG: files.staticConfig,
     TEMPORAL_DYNAMIC_CONFIG: files.dynamicConfig,
     AWS_REGION: env.region,
+    // The host IAM tokens are signed for: the cluster's endpoint, also when the servers connect
+    // through PrivateLink under another name.
+    CLUSTER_ENDPOINT: dsql.tokenEndpoint,
     // Credentials come from the task role only, never from the instance.
     AWS_EC2_METADATA_DISABLED: 'true',
     ...limiter,
@@ -179,8 +182,8 @@ export function startCommand(): string {
  * The one-shot schema task's command. On the first deploy it creates the DSQL schema straight
  * at the image's version (the fork's own 1.0 -> 1.1 update does not parse) and the visibility
  * index; later runs bring the DSQL schema up to the image's version ("found zero updates"
- * when it is current). temporal-dsql-tool reads SQL_HOST, SQL_PORT, SQL_USER, SQL_DATABASE
- * and AWS_REGION.
+ * when it is current). temporal-dsql-tool reads SQL_HOST (where it connects), CLUSTER_ENDPOINT
+ * (the host its IAM token is signed for), SQL_PORT, SQL_USER, SQL_DATABASE and AWS_REGION.
  */
 export function schemaCommand(env: TemporalEnvironment): string {
   const s = env.persistence.schema;

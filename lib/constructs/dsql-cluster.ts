@@ -1,4 +1,4 @@
-import { RemovalPolicy, aws_dsql as dsql, aws_iam as iam } from 'aws-cdk-lib';
+import { RemovalPolicy, aws_dsql as dsql, aws_ec2 as ec2, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 
 export interface DsqlClusterProps {
@@ -24,9 +24,43 @@ export class DsqlCluster extends Construct {
     this.cluster.applyRemovalPolicy(RemovalPolicy.RETAIN);
   }
 
-  /** `<id>.dsql.<region>.on.aws`. */
+  /** The interface endpoint the servers connect through, when they use PrivateLink. */
+  privateEndpoint?: ec2.InterfaceVpcEndpoint;
+
+  /**
+   * `<id>.dsql.<region>.on.aws`: the public endpoint, and the host IAM tokens are signed for
+   * on either path (the plugin's CLUSTER_ENDPOINT).
+   */
   get endpoint(): string {
     return this.cluster.attrEndpoint;
+  }
+
+  /** The host the servers connect to: the cluster's PrivateLink name once privateEndpoint is made, else the public endpoint. */
+  get connectHost(): string {
+    return this.privateEndpoint ? this.cluster.attrVpcEndpoint : this.endpoint;
+  }
+
+  /**
+   * An interface endpoint for the cluster's connection service (its VpcEndpointServiceName) in
+   * the given subnets, with private DNS, so that its PrivateLink name resolves to addresses in
+   * the VPC. Its own security group admits `clients` on the port and nothing else.
+   */
+  connectThroughPrivateLink(vpc: ec2.IVpc, subnets: ec2.SubnetSelection, clients: ec2.IConnectable, port: number): ec2.InterfaceVpcEndpoint {
+    const securityGroup = new ec2.SecurityGroup(this, 'EndpointSecurityGroup', {
+      vpc,
+      description: 'Aurora DSQL PrivateLink endpoint: the Temporal servers on PostgreSQL only',
+      allowAllOutbound: false,
+    });
+    this.privateEndpoint = new ec2.InterfaceVpcEndpoint(this, 'Endpoint', {
+      vpc,
+      service: new ec2.InterfaceVpcEndpointService(this.cluster.attrVpcEndpointServiceName, port),
+      subnets,
+      privateDnsEnabled: true,
+      securityGroups: [securityGroup],
+      open: false,
+    });
+    this.privateEndpoint.connections.allowFrom(clients, ec2.Port.tcp(port), 'Temporal servers to Aurora DSQL');
+    return this.privateEndpoint;
   }
 
   get arn(): string {

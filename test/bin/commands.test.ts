@@ -14,7 +14,7 @@ test('plan test11 -> test12 prints the in-place change and exits 0', async () =>
 test('cost prints the seed-shaped table', async () => {
   const out = await runCli('cost.ts', ['--scenario', 'temporal-150wps']);
   expect(out.status).toBe(0);
-  expect(out.stdout).toContain('| **Total** | **$245.40** |');
+  expect(out.stdout).toContain('| **Total** | **$246.20** |');
   const json = JSON.parse((await runCli('cost.ts', ['--scenario', 'test10', '--observed-acu', '12.5', '--json'])).stdout);
   expect(json.sections[1].subtotal).toBeCloseTo(36, 6);
 }, 30_000);

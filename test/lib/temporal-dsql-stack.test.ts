@@ -4,6 +4,7 @@ import type { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
 import { loadCatalog, TEMPORAL_ROLES } from '../../config';
+import { resourceChanges } from '../../lib/commands/transition';
 import { buildApp, editedCatalog, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const catalog = loadCatalog();
@@ -152,7 +153,7 @@ describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
     expect(config.persistence.datastores.dsql.sql).toEqual({
       pluginName: 'dsql',
       databaseName: 'postgres',
-      connectAddr: `<${dsql}.Endpoint>:5432`,
+      connectAddr: `<${dsql}.VpcEndpoint>:5432`,
       connectProtocol: 'tcp',
       user: 'admin',
       maxConns: 50,
@@ -269,6 +270,100 @@ describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
 
   test('snapshot', () => {
     expect(json).toMatchSnapshot();
+  });
+});
+
+describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', () => {
+  const publicPath = editedCatalog((c) => (c.temporal.environment.persistence.network = 'public'));
+  const variants = {
+    privatelink: synth('temporal-150wps').json,
+    public: synthScenario({ scenario: 'temporal-150wps' }, publicPath).json,
+  };
+  const ids = (json: Record<string, any>) => ({
+    dsql: logicalId(json, 'AWS::DSQL::Cluster', 'Dsql/Resource'),
+    servers: logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource'),
+  });
+  const ofType = (json: Record<string, any>, type: string) => Object.entries(json.Resources as Record<string, any>).filter(([, r]) => r.Type === type);
+  const serverEnv = (json: Record<string, any>, family: string, container = 'Server') =>
+    Object.fromEntries(taskOf(json, family).props.ContainerDefinitions.find((c: any) => c.Name === container).Environment.map((v: any) => [v.Name, v.Value]));
+  const schemaEnv = (json: Record<string, any>) => {
+    const [, task] = ofType(json, TASK).find(([, r]) => String(r.Metadata?.['aws:cdk:path']).includes('/Schema/'))!;
+    return Object.fromEntries(task.Properties.ContainerDefinitions[0].Environment.map((v: any) => [v.Name, v.Value]));
+  };
+
+  test("an interface endpoint for the cluster's connection service, in the private subnets, with private DNS", () => {
+    const json = variants.privatelink;
+    const { dsql } = ids(json);
+    const endpoints = ofType(json, 'AWS::EC2::VPCEndpoint').filter(([, r]) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'));
+    expect(endpoints).toHaveLength(1);
+    const [, endpoint] = endpoints[0];
+    expect(endpoint.Properties).toMatchObject({ ServiceName: { 'Fn::GetAtt': [dsql, 'VpcEndpointServiceName'] }, VpcEndpointType: 'Interface', PrivateDnsEnabled: true });
+    const privateSubnets = ofType(json, 'AWS::EC2::Subnet').filter(([, r]) => r.Metadata['aws:cdk:path'].includes('/Private')).map(([id]) => ({ Ref: id }));
+    expect(endpoint.Properties.SubnetIds.sort((a: any, b: any) => a.Ref.localeCompare(b.Ref))).toEqual(privateSubnets.sort((a, b) => a.Ref.localeCompare(b.Ref)));
+  });
+
+  test("the endpoint's own security group admits the Temporal servers on 5432 and nothing else", () => {
+    const json = variants.privatelink;
+    const { servers } = ids(json);
+    const [[, endpoint]] = ofType(json, 'AWS::EC2::VPCEndpoint').filter(([, r]) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'));
+    expect(endpoint.Properties.SecurityGroupIds).toHaveLength(1);
+    const sg = endpoint.Properties.SecurityGroupIds[0]['Fn::GetAtt'][0];
+    const group = json.Resources[sg];
+    expect(group.Properties.SecurityGroupIngress ?? []).toEqual([]);
+    const ingress = ofType(json, 'AWS::EC2::SecurityGroupIngress').map(([, r]) => r.Properties).filter((r) => r.GroupId['Fn::GetAtt'][0] === sg);
+    expect(ingress.map((r) => ({ from: r.SourceSecurityGroupId['Fn::GetAtt'][0], ports: [r.FromPort, r.ToPort] }))).toEqual([{ from: servers, ports: [5432, 5432] }]);
+    // No outbound: the group only answers.
+    expect(group.Properties.SecurityGroupEgress).toEqual([expect.objectContaining({ CidrIp: '255.255.255.255/32' })]);
+  });
+
+  test("the servers' security group reaches 5432 only at that endpoint, never 0.0.0.0/0; the public path keeps its egress to the public endpoint", () => {
+    for (const [path, json] of Object.entries(variants)) {
+      const { servers } = ids(json);
+      const group = json.Resources[servers];
+      const on5432 = [
+        ...(group.Properties.SecurityGroupEgress ?? []).filter((r: any) => r.FromPort === 5432).map((r: any) => r.CidrIp),
+        ...ofType(json, 'AWS::EC2::SecurityGroupEgress')
+          .map(([, r]) => r.Properties)
+          .filter((r) => r.GroupId['Fn::GetAtt'][0] === servers && r.FromPort === 5432)
+          .map((r) => r.DestinationSecurityGroupId['Fn::GetAtt'][0]),
+      ];
+      if (path === 'privatelink') expect(on5432).toEqual([expect.stringMatching(/^DsqlEndpointSecurityGroup/)]);
+      else expect(on5432).toEqual(['0.0.0.0/0']);
+    }
+  });
+
+  test('the servers and the schema task connect to the PrivateLink name and sign IAM tokens for the cluster endpoint', () => {
+    for (const [path, json] of Object.entries(variants)) {
+      const { dsql } = ids(json);
+      const connect = path === 'privatelink' ? 'VpcEndpoint' : 'Endpoint';
+      for (const role of TEMPORAL_ROLES) {
+        const e = serverEnv(json, `temporal-${role}`);
+        expect({ path, role, token: e.CLUSTER_ENDPOINT }).toEqual({ path, role, token: { 'Fn::GetAtt': [dsql, 'Endpoint'] } });
+        const config = parse(flatten(e.TEMPORAL_STATIC_CONFIG));
+        expect({ path, role, connectAddr: config.persistence.datastores.dsql.sql.connectAddr }).toEqual({ path, role, connectAddr: `<${dsql}.${connect}>:5432` });
+      }
+      const schema = schemaEnv(json);
+      expect({ path, host: schema.SQL_HOST, token: schema.CLUSTER_ENDPOINT }).toEqual({ path, host: { 'Fn::GetAtt': [dsql, connect] }, token: { 'Fn::GetAtt': [dsql, 'Endpoint'] } });
+    }
+  });
+
+  test('the schema task, which every server starts after, waits for the endpoint', () => {
+    const json = variants.privatelink;
+    const [[endpointId]] = ofType(json, 'AWS::EC2::VPCEndpoint').filter(([, r]) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'));
+    const [, schema] = Object.entries(json.Resources as Record<string, any>).find(([, r]) => String(r.Metadata?.['aws:cdk:path']).endsWith('/Schema/Resource/Default'))!;
+    expect(schema.DependsOn).toContain(endpointId);
+  });
+
+  test('switching between the two paths replaces, destroys or orphans nothing stateful, either way', () => {
+    const both = [
+      [variants.privatelink, variants.public],
+      [variants.public, variants.privatelink],
+    ];
+    for (const [from, to] of both) {
+      const changes = resourceChanges(from, to);
+      expect(changes.filter((c) => c.unsafe || (c.stateful && c.impact !== 'WILL_UPDATE'))).toEqual([]);
+      expect(changes.some((c) => c.type === 'AWS::DSQL::Cluster')).toBe(false);
+    }
   });
 });
 

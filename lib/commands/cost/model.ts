@@ -175,13 +175,21 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const nat = p.usd('vpc:nat-gateway');
   const endpoint = p.usd('vpc:interface-endpoint');
   const endpointHours = SERVICE_NETWORK_ENDPOINTS.length * env.availabilityZones.length;
+  const privateLink = env.persistence.network === 'privatelink';
   const write = p.usd('dynamodb:write-request');
   const other = section('Other (NAT, VPC, DDB)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
     line('NAT Gateway', `${env.natGateways} ${env.natGateways === 1 ? 'gateway' : 'gateways'}`, `${unitPrice(nat)}/hr`, env.natGateways * nat * HOURS_PER_DAY),
     line('VPC Endpoints', `${SERVICE_NETWORK_ENDPOINTS.length} interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, endpointHours * endpoint * HOURS_PER_DAY),
+    ...(privateLink
+      ? [line('Aurora DSQL endpoint (PrivateLink)', `1 interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, env.availabilityZones.length * endpoint * HOURS_PER_DAY)]
+      : []),
     line('DynamoDB (rate limiter)', `${count(a.rateLimiterWritesPerDay)} writes/day`, `${unitPrice(write * 1e6)}/M writes`, a.rateLimiterWritesPerDay * write),
   ]);
-  notes.push('NAT data processing (the DSQL traffic leaves through NAT) is not estimated: its volume is not known before a run.');
+  notes.push(
+    privateLink
+      ? 'PrivateLink data processing (the DSQL traffic, through its endpoint) and NAT data processing (what has no endpoint: the ECS control plane) are not estimated: their volume is not known before a run.'
+      : 'NAT data processing (the DSQL traffic leaves through NAT) is not estimated: its volume is not known before a run.',
+  );
 
   const sections = [compute, dsql, openSearch, cloudWatch, prometheus, other];
   const total = sum(sections);

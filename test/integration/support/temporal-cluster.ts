@@ -212,7 +212,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
       const env = {
         PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,
         HOME: tmp,
-        ...serverEnvironment(e, role, files, 'local-no-limiter'),
+        ...serverEnvironment(e, role, files, { rateLimiterTable: 'local-no-limiter', tokenEndpoint: '127.0.0.1' }),
         ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${role}`,
       };
       const log = join(dir, `${role}.log`);

@@ -44,7 +44,7 @@ test("the schema task's environment names only variables the tool reads", () => 
   const task = Object.values(json.Resources as Record<string, any>).find((r) => r.Type === 'AWS::ECS::TaskDefinition' && String(r.Metadata?.['aws:cdk:path']).includes('/Schema/'));
   const names: string[] = task.Properties.ContainerDefinitions[0].Environment.map((v: any) => v.Name);
   const toolEnv = names.filter((n) => n.startsWith('SQL_') || n.includes('REGION') || n === 'CLUSTER_ENDPOINT');
-  expect(toolEnv.sort()).toEqual(['AWS_REGION', 'SQL_DATABASE', 'SQL_HOST', 'SQL_PORT', 'SQL_USER']);
+  expect(toolEnv.sort()).toEqual(['AWS_REGION', 'CLUSTER_ENDPOINT', 'SQL_DATABASE', 'SQL_HOST', 'SQL_PORT', 'SQL_USER']);
   for (const n of toolEnv) expect(contract.schemaTool.env).toContain(n);
 });
 
@@ -61,10 +61,12 @@ test('the datastore names the plugin and the user it connects as', () => {
 });
 
 test.each(TEMPORAL_ROLES)('%s: every DSQL_* variable rendered is one the plugin reads, in the mode it reads it', (role) => {
-  const rendered = serverEnvironment(e, role, files, 'table');
+  const rendered = serverEnvironment(e, role, files, { rateLimiterTable: 'table', tokenEndpoint: endpoints.dsqlHost });
   const dsql = Object.keys(rendered).filter((k) => k.startsWith('DSQL_'));
   for (const k of dsql) expect(pluginEnv).toContain(k);
   expect(contract.plugin.regionEnv.some((k: string) => k in rendered)).toBe(true);
+  // The host tokens are signed for, which the plugin reads before falling back to connectAddr's.
+  expect(rendered[contract.plugin.endpointEnv]).toBe(endpoints.dsqlHost);
   // Distributed on: the local limiter's variables would never be read.
   expect(dsql.sort()).toEqual(['DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED', 'DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT', 'DSQL_DISTRIBUTED_RATE_LIMITER_TABLE']);
 });
@@ -77,7 +79,7 @@ test('with the distributed limiter off, each task gets the local limiter its rol
   const local = resolveScenario({ scenario: 'temporal-25wps' }, catalog) as TemporalScenario;
   for (const role of TEMPORAL_ROLES) {
     const limit = local.environment.persistence.connectionRateLimits[role];
-    const dsql = Object.entries(serverEnvironment(local.environment, role, files, 'table')).filter(([k]) => k.startsWith('DSQL_'));
+    const dsql = Object.entries(serverEnvironment(local.environment, role, files, { rateLimiterTable: 'table', tokenEndpoint: endpoints.dsqlHost })).filter(([k]) => k.startsWith('DSQL_'));
     expect(Object.fromEntries(dsql)).toEqual({ DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) });
     for (const [k] of dsql) expect(contract.rateLimiter.local.env).toContain(k);
   }

@@ -2,6 +2,7 @@ import { ConfigError, resolveScenario, type FolioScenario, type TemporalScenario
 import { loadPrices, type PriceFile, priceFileSchema } from '../../../../config/prices';
 import { costOf, folioCost, temporalCost } from '../../../../lib/commands/cost/model';
 import { renderCost } from '../../../../lib/commands/cost/render';
+import { editedCatalog } from '../../../support/catalog';
 
 /* The cost model against seed 000's "Daily Cost Estimate" and the FOLIO phases' ACU ranges. */
 
@@ -18,7 +19,7 @@ describe("temporal-150wps with the seed's inputs", () => {
 
   test('reproduces the daily total within 2%', () => {
     expect(Math.abs(e.total - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
-    expect(e.total).toBeCloseTo(245.4, 1);
+    expect(e.total).toBeCloseTo(246.2, 1);
   });
 
   test("reproduces the seed's lines where the seed's arithmetic holds", () => {
@@ -42,6 +43,17 @@ describe("temporal-150wps with the seed's inputs", () => {
     // This stack's network: 1 NAT gateway, 6 interface endpoints in 3 zones.
     expect(lineOf(e, 'Other AWS Services', 'NAT Gateway').usdPerDay).toBeCloseTo(0.048 * 24, 6);
     expect(lineOf(e, 'Other AWS Services', 'VPC Endpoints').cells[1]).toBe('6 interface × 3 AZs');
+    // And the DSQL PrivateLink endpoint, where the seed went through NAT.
+    expect(lineOf(e, 'Other AWS Services', 'Aurora DSQL endpoint (PrivateLink)').usdPerDay).toBeCloseTo(3 * 0.011 * 24, 6);
+  });
+
+  test('the public path has no DSQL endpoint line, and says its DSQL traffic goes through NAT', () => {
+    const publicPath = resolveScenario({ scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'public'))) as TemporalScenario;
+    const p = temporalCost(publicPath, eu);
+    expect(p.sections.flatMap((s) => s.lines.map((l) => l.cells[0]))).not.toContain('Aurora DSQL endpoint (PrivateLink)');
+    expect(e.total - p.total).toBeCloseTo(3 * 0.011 * 24, 6);
+    expect(p.notes.join('\n')).toContain('NAT data processing (the DSQL traffic leaves through NAT)');
+    expect(e.notes.join('\n')).toContain('PrivateLink data processing (the DSQL traffic, through its endpoint)');
   });
 
   test('shows the saving of a parked benchmark fleet, and of an idle one', () => {
@@ -57,8 +69,8 @@ describe("temporal-150wps with the seed's inputs", () => {
     for (const h of ['### Compute (EC2)', '### Aurora DSQL', '### OpenSearch (Visibility)', '### CloudWatch', '### Amazon Managed Prometheus', '### Other AWS Services', '### Total Daily Cost Summary'])
       expect(md).toContain(`\n${h}\n`);
     expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
-    expect(md).toContain('| **Total** | **$245.40** |');
-    expect(md).toContain('| Benchmark fleet parked | $210.48 | -$34.92 |');
+    expect(md).toContain('| **Total** | **$246.20** |');
+    expect(md).toContain('| Benchmark fleet parked | $211.27 | -$34.92 |');
   });
 });
 
