@@ -3,14 +3,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
-import { cloudFormationClient, cloudWatchClient } from '../lib/commands/aws/clients';
-import { stackOutput } from '../lib/commands/aws/stack-outputs';
 import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/commands/cli';
 import { writableDir } from '../lib/commands/files';
 import { type MetricSeries, catalogFor } from '../lib/app/metrics';
-import { renderCharts } from '../lib/commands/report/charts';
 import { compareReports, readReport } from '../lib/commands/report/compare';
-import { fetchMetrics } from '../lib/commands/report/fetch';
 import { renderMarkdown } from '../lib/commands/report/markdown';
 import { summarize } from '../lib/commands/report/summarize';
 import { reportWindow } from '../lib/commands/report/window';
@@ -73,6 +69,11 @@ async function main(o: Options): Promise<number> {
   // Where the report goes is checked before anything is fetched.
   const out = writableDir('--out', o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`));
 
+  // Loaded once the arguments are valid: the SDK clients and echarts are most of the start-up.
+  const { cloudFormationClient, cloudWatchClient } = require('../lib/commands/aws/clients') as typeof import('../lib/commands/aws/clients');
+  const { stackOutput } = require('../lib/commands/aws/stack-outputs') as typeof import('../lib/commands/aws/stack-outputs');
+  const { fetchMetrics } = require('../lib/commands/report/fetch') as typeof import('../lib/commands/report/fetch');
+  const { renderCharts } = require('../lib/commands/report/charts') as typeof import('../lib/commands/report/charts');
   let dsqlClusterId = o.dsqlClusterId;
   if (scenario.family === 'temporal' && dsqlClusterId === undefined)
     dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, 'DsqlClusterId');

@@ -13,3 +13,6 @@ export const temporalServiceName = (role: TemporalRole): string => `temporal-${r
 
 /** ECS service name (and task family) of the benchmark workers. */
 export const BENCHMARK_WORKER_SERVICE = 'benchmark-worker';
+
+/** The schema mover's container: `npm run move` overrides its MOVE_* variables per run. */
+export const MOVER_CONTAINER = 'Mover';

@@ -4,13 +4,12 @@ import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_ecs a
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../config';
 import { MOVER_ENDPOINTS } from '../app/endpoints';
+import { MOVER_CONTAINER } from '../app/physical-names';
 import { acknowledgeNag } from '../app/lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 
 /** The mover's script, run as the container's command (`sh -c`); the tests run the same file. */
 export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8');
-/** The mover's container: `npm run move` overrides its MOVE_* variables per run. */
-export const MOVER_CONTAINER = 'Mover';
 
 export interface SchemaMoverProps {
   readonly vpc: ec2.Vpc;

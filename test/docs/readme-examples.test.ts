@@ -82,9 +82,22 @@ const offline = npmRuns.filter((e) => {
   return name === 'move' && args.includes('--dry-run');
 });
 
+/** What some examples must print, beyond running: the line a reader of that section looks for. */
+const PRINTS: Record<string, string> = {
+  'npm run plan -- --from test11 --to test12':
+    'ServerlessV2ScalingConfiguration: {"MaxCapacity":64,"MinCapacity":0.5} -> {"MaxCapacity":64,"MinCapacity":5} (update in place)',
+  'npm run cost -- --scenario temporal-150wps': '| **Total** | **$246.20** |',
+  'npm run capacity -- --scenario temporal-150wps': '| benchmark | 4 × m7g.2xlarge |',
+};
+
+test('the examples whose output is checked are examples of the README', () => {
+  for (const example of Object.keys(PRINTS)) expect(offline).toContain(example);
+});
+
 test.each(offline)('`%s` runs as written (it needs no AWS account)', async (example) => {
   const { name, args } = parse(example);
   const r = await runCli(COMMANDS[name], args);
   expect({ example, status: r.status, stderr: r.stderr }).toEqual({ example, status: 0, stderr: '' });
   expect(r.stdout.length).toBeGreaterThan(0);
+  if (PRINTS[example]) expect(r.stdout).toContain(PRINTS[example]);
 }, 60_000);

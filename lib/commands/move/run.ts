@@ -5,7 +5,7 @@ import type { FolioScenario } from '../../../config';
 import { requiredOutputs } from '../aws/stack-outputs';
 import { waitUntil, type Waiting } from '../bench/wait';
 import { CommandFailure, EXIT_FAILED } from '../cli';
-import { MOVER_CONTAINER } from '../../constructs/schema-mover';
+import { MOVER_CONTAINER } from '../../app/physical-names';
 import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment } from './plan';
 
 /*
