@@ -51,9 +51,19 @@ export interface CostEstimate {
   readonly sections: readonly CostSection[];
   readonly total: number;
   readonly variants: readonly CostVariant[];
+  /** Temporal: the daily total per million workflows at the preset's rate, to compare presets by efficiency. */
+  readonly perMillionWorkflows?: PerMillionWorkflows;
   /** Oldest and newest asOf date of the prices used. */
   readonly pricesAsOf: { readonly oldest: string; readonly newest: string };
   readonly notes: readonly string[];
+}
+
+export interface PerMillionWorkflows {
+  /** Workflows per second under load: the preset's recorded rate, else its target. */
+  readonly workflowsPerSecond: number;
+  readonly basis: 'recorded' | 'target';
+  readonly workflowsPerDay: number;
+  readonly usd: number;
 }
 
 export interface TemporalCostInputs {
@@ -195,12 +205,15 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const total = sum(sections);
   const parked = total - benchLine.usdPerDay;
   const idle = parked - dsql.lines[0].usdPerDay;
+  const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
+  const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
   return {
     scenario: scenario.name,
     region: prices.region,
     title: preset.title,
     sections,
     total,
+    perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
     variants: [
       {
         label: 'Benchmark fleet parked',

@@ -23,6 +23,17 @@ export function renderCost(e: CostEstimate): string {
     markdownTable(['Category', '24-hr Day'], [...e.sections.map((s) => [s.category, usd(s.subtotal)]), [bold('Total'), bold(usd(e.total))]]),
     '',
   );
+  const m = e.perMillionWorkflows;
+  if (m)
+    out.push(
+      '### Cost per Million Workflows',
+      '',
+      markdownTable(
+        ['Workflows/s', 'Workflows/day', '$ per million workflows'],
+        [[`${Number(m.workflowsPerSecond.toFixed(2))} (${m.basis === 'recorded' ? 'recorded' : 'target'})`, `${(m.workflowsPerDay / 1e6).toFixed(2)}M`, bold(usd(m.usd))]],
+      ),
+      '',
+    );
   if (e.variants.length)
     out.push(
       '### Variants',

@@ -74,6 +74,28 @@ describe("temporal-150wps with the seed's inputs", () => {
   });
 });
 
+describe('cost per million workflows', () => {
+  test("temporal-150wps: the day's total over the workflows of a day at the recorded 136.74/s, near the seed's ~$20.5", () => {
+    const m = temporalCost(temporal, eu).perMillionWorkflows!;
+    expect(m).toMatchObject({ workflowsPerSecond: 136.74, basis: 'recorded' });
+    expect(m.workflowsPerDay).toBeCloseTo(136.74 * 86_400, 6);
+    expect(m.usd).toBeCloseTo(temporalCost(temporal, eu).total / 11.814336, 6);
+    // The seed: $242.13 a day at about 137 workflows/s is about $20.5 per million.
+    expect(Math.abs(m.usd - 20.5) / 20.5).toBeLessThan(0.02);
+    expect(renderCost(temporalCost(temporal, eu))).toContain('| 136.74 (recorded) | 11.81M | **$20.84** |');
+  });
+
+  test('a preset with no recorded run counts at its target rate; fewer hours under load, fewer workflows a day', () => {
+    const s = resolveScenario({ scenario: 'temporal-50wps' }) as TemporalScenario;
+    expect(temporalCost(s, eu).perMillionWorkflows).toMatchObject({ workflowsPerSecond: 50, basis: 'target', workflowsPerDay: 50 * 86_400 });
+    expect(temporalCost(s, eu, { assumptions: { loadHoursPerDay: 6 } }).perMillionWorkflows!.workflowsPerDay).toBe(50 * 6 * 3600);
+  });
+
+  test('a FOLIO phase has none: it runs no workflows', () => {
+    expect(folioCost(resolveScenario({ scenario: 'test10' }) as FolioScenario, us).perMillionWorkflows).toBeUndefined();
+  });
+});
+
 describe('Temporal inputs', () => {
   test('DPUs follow the transaction rate and the hours under load', () => {
     const half = temporalCost(temporal, eu, { transactionsPerSecond: 272_000 / 120 });
