@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
-import { progress, runCommand } from '../lib/commands/cli';
+import { CommandFailure, EXIT_FAILED, progress, runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 
 const run = promisify(execFile);
@@ -32,7 +32,8 @@ const program = new Command('bench:tooling')
 async function timed(command: string, args: readonly string[]): Promise<number> {
   const start = process.hrtime.bigint();
   await run(command, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).catch((e) => {
-    throw new Error(`${[command, ...args].join(' ')} failed: ${e.stderr || e.message}`);
+    const why = String(e.stderr || e.message).trim().split('\n')[0];
+    throw new CommandFailure(`${[command, ...args].join(' ')} failed: ${why}`, EXIT_FAILED);
   });
   return Number(process.hrtime.bigint() - start) / 1e9;
 }

@@ -24,8 +24,12 @@ export class DsqlCluster extends Construct {
     this.cluster.applyRemovalPolicy(RemovalPolicy.RETAIN);
   }
 
-  /** The interface endpoint the servers connect through, when they use PrivateLink. */
-  privateEndpoint?: ec2.InterfaceVpcEndpoint;
+  private endpointForServers?: ec2.InterfaceVpcEndpoint;
+
+  /** The interface endpoint the servers connect through, once connectThroughPrivateLink made it. */
+  get privateEndpoint(): ec2.InterfaceVpcEndpoint | undefined {
+    return this.endpointForServers;
+  }
 
   /**
    * `<id>.dsql.<region>.on.aws`: the public endpoint, and the host IAM tokens are signed for
@@ -51,7 +55,8 @@ export class DsqlCluster extends Construct {
       description: 'Aurora DSQL PrivateLink endpoint: the Temporal servers on PostgreSQL only',
       allowAllOutbound: false,
     });
-    this.privateEndpoint = new ec2.InterfaceVpcEndpoint(this, 'Endpoint', {
+    if (this.endpointForServers) throw new Error('connectThroughPrivateLink: the cluster already has its endpoint');
+    this.endpointForServers = new ec2.InterfaceVpcEndpoint(this, 'Endpoint', {
       vpc,
       service: new ec2.InterfaceVpcEndpointService(this.cluster.attrVpcEndpointServiceName, port),
       subnets,
@@ -59,8 +64,8 @@ export class DsqlCluster extends Construct {
       securityGroups: [securityGroup],
       open: false,
     });
-    this.privateEndpoint.connections.allowFrom(clients, ec2.Port.tcp(port), 'Temporal servers to Aurora DSQL');
-    return this.privateEndpoint;
+    this.endpointForServers.connections.allowFrom(clients, ec2.Port.tcp(port), 'Temporal servers to Aurora DSQL');
+    return this.endpointForServers;
   }
 
   get arn(): string {

@@ -22,6 +22,15 @@ test('synthesizes a phase with no credentials, the same template the tests check
   expect(r.status).toBe(0);
   const written = JSON.parse(readFileSync(join(r.outdir, 'FolioHybridAurora.template.json'), 'utf8'));
   expect(written).toEqual(synthPhase('test12').json);
+  // CDK's built-in validation is off unless asked for: no report.
+  expect(existsSync(join(r.outdir, 'validation-report.json'))).toBe(false);
+}, 60_000);
+
+test("-c validate=true runs CDK's built-in CloudFormation validation, which finds nothing", async () => {
+  const r = await runApp({ scenario: 'test12', validate: 'true' });
+  expect(r.status).toBe(0);
+  const report = JSON.parse(readFileSync(join(r.outdir, 'validation-report.json'), 'utf8'));
+  expect(report.pluginReports.map((p: { pluginName: string; violations: unknown[] }) => [p.pluginName, p.violations])).toEqual([['CloudFormation Validate', []]]);
 }, 60_000);
 
 test('a Temporal scenario synthesizes exactly its data and observability stacks, deterministically', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
+import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
 import { loadCatalog, TEMPORAL_ROLES } from '../../config';
@@ -361,7 +362,7 @@ describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', ()
     ];
     for (const [from, to] of both) {
       const changes = resourceChanges(from, to);
-      expect(changes.filter((c) => c.unsafe || (c.stateful && c.impact !== 'WILL_UPDATE'))).toEqual([]);
+      expect(changes.filter((c) => c.unsafe || (c.stateful && c.impact !== ResourceImpact.WILL_UPDATE))).toEqual([]);
       expect(changes.some((c) => c.type === 'AWS::DSQL::Cluster')).toBe(false);
     }
   });
