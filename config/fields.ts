@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 
 /*
  * Field rules shared by the FOLIO and Temporal sections of the schema. Each message names
@@ -40,4 +41,59 @@ export const stepped = (unit: string, step: number, max: number) =>
     const v = ctx.value;
     if (!(v > 0 && v <= max) || !Number.isInteger(v / step))
       ctx.issues.push({ code: 'custom', input: v, message: `${v} ${unit} is not valid (valid: ${step} to ${max} in steps of ${step})` });
+  });
+
+const ACU_GRID = 'valid: 0 to 256 in steps of 0.5';
+
+/** Aurora Serverless v2 capacity in ACUs. */
+export const acu = z
+  .number({ error: `must be a number of ACUs (${ACU_GRID})` })
+  .check((ctx) => {
+    const v = ctx.value;
+    if (v < 0 || v > 256) {
+      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is outside 0-256 (${ACU_GRID})` });
+    } else if (!Number.isInteger(v * 2)) {
+      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is off the 0.5 grid (${ACU_GRID})` });
+    }
+  });
+
+/** An Aurora PostgreSQL DB instance class (db.<family>.<size>) of config/aurora-instance-classes.ts. */
+export const auroraInstanceClass = z.string().check((ctx) => {
+  const m = /^db\.([a-z0-9]+)\.([a-z0-9]+)$/.exec(ctx.value);
+  const families = Object.keys(AURORA_POSTGRES_INSTANCE_CLASSES);
+  if (!m) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `"${ctx.value}" is not an instance class (expected db.<family>.<size>, families: ${families.join(', ')})`,
+    });
+    return;
+  }
+  const sizes = AURORA_POSTGRES_INSTANCE_CLASSES[m[1]];
+  if (!sizes) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `Aurora PostgreSQL offers no "${m[1]}" family ("${ctx.value}"); valid families: ${families.join(', ')}`,
+    });
+  } else if (!sizes.includes(m[2])) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: `Aurora PostgreSQL does not offer "${ctx.value}"; valid in ${m[1]}: ${sizes.map((s) => `db.${m[1]}.${s}`).join(', ')}`,
+    });
+  }
+});
+
+/** A Serverless v2 ACU range: min <= max, max at least 1. */
+export const acuRange = z
+  .strictObject({
+    min: acu,
+    max: acu.refine((v) => v >= 1, { error: (iss) => `max ${String(iss.input)} ACU is below 1 (Aurora's lowest maximum; ${ACU_GRID})` }),
+  })
+  .refine((r) => r.min <= r.max, {
+    error: (iss) => {
+      const r = iss.input as { min: number; max: number };
+      return `min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`;
+    },
   });

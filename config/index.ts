@@ -163,6 +163,8 @@ function resolveTemporal(
     visibilityDomain: dash(n.visibilityDomain),
     prometheusWorkspace: dash(n.prometheusWorkspace),
     serviceNamespace: prefixer(envName, '.')(n.serviceNamespace),
+    auroraCluster: dash(n.auroraCluster),
+    auroraSecret: prefixer(envName, '/')(n.auroraSecret),
   };
   if (names.visibilityDomain.length > 28)
     throw new ConfigError(

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 import { didYouMean } from './errors';
-import { account, availabilityZones, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { account, acu, acuRange, auroraInstanceClass, availabilityZones, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
 import { checkTemporal, imageRefSchema, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 
@@ -11,46 +10,6 @@ import { checkTemporal, imageRefSchema, temporalEnvironmentSchema, temporalScena
  * reads) live in the catalog's superRefine, so a single parse validates the whole catalog.
  * Each message names the bad value and what is valid: it is shown to the user as is.
  */
-
-const ACU_GRID = 'valid: 0 to 256 in steps of 0.5';
-
-const acu = z
-  .number({ error: `must be a number of ACUs (${ACU_GRID})` })
-  .check((ctx) => {
-    const v = ctx.value;
-    if (v < 0 || v > 256) {
-      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is outside 0-256 (${ACU_GRID})` });
-    } else if (!Number.isInteger(v * 2)) {
-      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is off the 0.5 grid (${ACU_GRID})` });
-    }
-  });
-
-const auroraInstanceClass = z.string().check((ctx) => {
-  const m = /^db\.([a-z0-9]+)\.([a-z0-9]+)$/.exec(ctx.value);
-  const families = Object.keys(AURORA_POSTGRES_INSTANCE_CLASSES);
-  if (!m) {
-    ctx.issues.push({
-      code: 'custom',
-      input: ctx.value,
-      message: `"${ctx.value}" is not an instance class (expected db.<family>.<size>, families: ${families.join(', ')})`,
-    });
-    return;
-  }
-  const sizes = AURORA_POSTGRES_INSTANCE_CLASSES[m[1]];
-  if (!sizes) {
-    ctx.issues.push({
-      code: 'custom',
-      input: ctx.value,
-      message: `Aurora PostgreSQL offers no "${m[1]}" family ("${ctx.value}"); valid families: ${families.join(', ')}`,
-    });
-  } else if (!sizes.includes(m[2])) {
-    ctx.issues.push({
-      code: 'custom',
-      input: ctx.value,
-      message: `Aurora PostgreSQL does not offer "${ctx.value}"; valid in ${m[1]}: ${sizes.map((s) => `db.${m[1]}.${s}`).join(', ')}`,
-    });
-  }
-});
 
 export const folioModuleSchema = z.strictObject({
   name: physicalName(/^mod-[a-z0-9-]+$/, 'FOLIO module name (mod-<name>)'),
@@ -136,17 +95,7 @@ export const folioPhaseSchema = z.strictObject({
   name: scenarioName,
   title: z.string().min(1),
   writerInstanceClass: auroraInstanceClass,
-  serverlessAcu: z
-    .strictObject({
-      min: acu,
-      max: acu.refine((v) => v >= 1, { error: (iss) => `max ${String(iss.input)} ACU is below 1 (Aurora's lowest maximum; ${ACU_GRID})` }),
-    })
-    .refine((r) => r.min <= r.max, {
-      error: (iss) => {
-        const r = iss.input as { min: number; max: number };
-        return `min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`;
-      },
-    }),
+  serverlessAcu: acuRange,
   routedToServerless: z.array(z.string()).readonly(),
   crossSchemaAcks: z.array(crossSchemaAckSchema).readonly(),
   dataImportRampUpSeconds: z.number().int().min(0).max(3600),

@@ -23,6 +23,9 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     visibilityDomain: 'temporal-visibility',
     prometheusWorkspace: 'temporal-dsql',
     serviceNamespace: 'temporal.internal',
+    // The aurora-postgresql store only.
+    auroraCluster: 'temporal-history',
+    auroraSecret: 'temporal/history-store',
   },
   ports: {
     frontend: { grpc: 7233, membership: 6933, http: 7243 },
@@ -56,6 +59,22 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     },
     distributedRateLimiter: { enabled: true, clusterLimitPerSecond: 100 },
     schema: { name: 'dsql/temporal', version: '1.1' },
+  },
+  // Presets with store.engine aurora-postgresql: upstream Temporal on Aurora PostgreSQL.
+  auroraPostgresql: {
+    engineVersion: '16.8',
+    databaseName: 'temporal',
+    user: 'temporal',
+    port: 5432,
+    backupRetentionDays: 7,
+    // Performance Insights is what publishes DBLoad, the report's load figure.
+    performanceInsightsRetentionDays: 7,
+    monitoringIntervalSeconds: 60,
+    images: {
+      server: { registry: 'docker.io/temporalio/server:1.30.1' },
+      schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.30.1' },
+    },
+    schema: { name: 'postgresql/v12/temporal' },
   },
   membershipMaxJoinDuration: '120s',
   // The one-shot schema task (temporal-dsql-tool) that runs on each deploy that needs it.

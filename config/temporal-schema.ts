@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
-import { account, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
 export { TEMPORAL_ROLES, type TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
@@ -35,6 +35,27 @@ export const imageRefSchema = z.union(
   { error: 'an image is one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }' },
 );
 
+/** Where a preset keeps Temporal's history: the fork's DSQL plugin, or upstream's PostgreSQL plugin on Aurora. */
+export const HISTORY_STORES = ['dsql', 'aurora-postgresql'] as const;
+export type HistoryStore = (typeof HISTORY_STORES)[number];
+
+const historyStoreSchema = z.discriminatedUnion(
+  'engine',
+  [
+    z.strictObject({ engine: z.literal('dsql') }),
+    z.strictObject({
+      engine: z.literal('aurora-postgresql'),
+      /** The one writer instance: a provisioned class, or Serverless v2 within an ACU range. */
+      writer: z
+        .strictObject({ instanceClass: auroraInstanceClass.optional(), serverlessAcu: acuRange.optional() })
+        .refine((w) => (w.instanceClass === undefined) !== (w.serverlessAcu === undefined), {
+          error: 'writer takes one of instanceClass (provisioned, e.g. "db.r7g.2xlarge") or serverlessAcu ({ min, max }: Serverless v2)',
+        }),
+    }),
+  ],
+  { error: `unknown store engine (valid: ${HISTORY_STORES.join(', ')})` },
+);
+
 export const temporalEnvironmentSchema = z.strictObject({
   stackName,
   account: account.optional(),
@@ -50,6 +71,8 @@ export const temporalEnvironmentSchema = z.strictObject({
     visibilityDomain: physicalName(/^[a-z][a-z0-9-]{2,27}$/, 'OpenSearch domain name (3-28 of a-z, 0-9, -)'),
     prometheusWorkspace: physicalName(/^[A-Za-z0-9_.-]{1,100}$/, 'Prometheus workspace alias'),
     serviceNamespace: physicalName(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/, 'private DNS namespace'),
+    auroraCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'Aurora cluster identifier'),
+    auroraSecret: physicalName(/^[A-Za-z0-9/_+=.@-]{1,400}$/, 'Secrets Manager secret name'),
   }),
   ports: z.strictObject({
     frontend: z.strictObject({ grpc: port, membership: port, http: port }),
@@ -89,6 +112,22 @@ export const temporalEnvironmentSchema = z.strictObject({
     // The server image's temporal-dsql-tool: its embedded schema and version (test/fixtures/dsql-fork).
     schema: z.strictObject({ name: z.string().min(1), version: z.string().regex(/^\d+\.\d+$/) }),
   }),
+  /** The aurora-postgresql store (presets with store.engine aurora-postgresql): what every such preset shares. */
+  auroraPostgresql: z.strictObject({
+    engineVersion: physicalName(/^1[2-9]\.\d+$/, 'Aurora PostgreSQL version (major.minor, 12 or later: Temporal\'s postgres12 plugin)'),
+    databaseName: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database name'),
+    user: physicalName(/^[a-z][a-z0-9_]{0,15}$/, 'master user name (1-16 of a-z, 0-9, _)').refine((u) => !['postgres', 'rdsadmin', 'admin'].includes(u), {
+      error: (iss) => `"${String(iss.input)}" is reserved by Aurora PostgreSQL (valid: any other name, e.g. temporal)`,
+    }),
+    port: z.literal(5432, { error: 'valid: 5432 (the port the security groups and the endpoint use)' }),
+    backupRetentionDays: z.number().int().min(1).max(35),
+    performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
+    monitoringIntervalSeconds: z.union([1, 5, 10, 15, 30, 60].map((n) => z.literal(n)), { error: 'valid Enhanced Monitoring intervals: 1, 5, 10, 15, 30, 60 (seconds)' }),
+    /** Upstream's images: the server, and admin-tools for temporal-sql-tool (the one-shot schema task). */
+    images: z.strictObject({ server: imageRefSchema, schemaTool: imageRefSchema }),
+    /** temporal-sql-tool's embedded schema (`--schema-name`). */
+    schema: z.strictObject({ name: z.literal('postgresql/v12/temporal', { error: 'valid: "postgresql/v12/temporal" (upstream\'s PostgreSQL schema)' }) }),
+  }),
   membershipMaxJoinDuration: goDuration,
   schemaSetupTask: z.strictObject(taskSize()),
   deployment: z.strictObject({
@@ -115,6 +154,8 @@ export type FleetState = (typeof FLEET_STATES)[number];
 export const temporalScenarioSchema = z.strictObject({
   name: scenarioName,
   title: z.string().min(1),
+  /** Fixed for the life of an environment: a deploy that changes it is refused (lib/constructs/history-store-guard.ts). */
+  store: historyStoreSchema,
   capacity: z.strictObject({
     main: z.strictObject({ instanceType: z.string(), instances: z.number().int().min(1).max(100) }),
     benchmark: z.strictObject({ instanceType: z.string(), maxInstances: z.number().int().min(1).max(100) }),

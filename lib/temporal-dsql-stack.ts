@@ -2,9 +2,11 @@ import { CfnOutput, type CfnResource, Stack, type StackProps, aws_ec2 as ec2, aw
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../config';
 import { rollingDeployment } from '../config/packing';
+import { AuroraHistoryStore } from './constructs/aurora-history-store';
 import { DsqlCluster } from './constructs/dsql-cluster';
 import { EcsCapacity } from './constructs/ecs-capacity';
 import { EcsService, arm64TaskDefinition } from './constructs/ecs-service';
+import { HistoryStoreGuard } from './constructs/history-store-guard';
 import { LogEncryption } from './constructs/log-encryption';
 import { acknowledgeNag } from './app/lint-acknowledgements';
 import { Prometheus } from './constructs/prometheus';
@@ -14,22 +16,39 @@ import { ServiceNetwork } from './constructs/service-network';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { containerImage } from './app/images';
 import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './app/physical-names';
-import { type BenchmarkMode, benchmarkEnvironment, dynamicConfig, schemaCommand, serverEnvironment, startCommand, staticConfig } from './app/temporal-config';
+import {
+  type BenchmarkMode,
+  PASSWORD_VARIABLE,
+  type StoreWiring,
+  benchmarkEnvironment,
+  dynamicConfig,
+  schemaCommand,
+  schemaEnvironment,
+  serverEnvironment,
+  startCommand,
+  staticConfig,
+} from './app/temporal-config';
 
 export interface TemporalDsqlStackProps extends StackProps {
   readonly scenario: TemporalScenario;
 }
 
 /**
- * A self-hosted Temporal cluster on ECS (EC2, Graviton) with Aurora DSQL for persistence,
- * OpenSearch for visibility, Managed Prometheus for metrics, and a benchmark fleet that
- * parks at zero. One stack per environment; presets resize it in place.
+ * A self-hosted Temporal cluster on ECS (EC2, Graviton) with its history in Aurora DSQL (the
+ * fork's plugin) or Aurora PostgreSQL (upstream's), OpenSearch for visibility, Managed
+ * Prometheus for metrics, and a benchmark fleet that parks at zero. One stack per
+ * environment; presets resize it in place, and the store is fixed for its life.
  */
 export class TemporalDsqlStack extends Stack {
   readonly network: ServiceNetwork;
   readonly capacity: EcsCapacity;
-  readonly dsql: DsqlCluster;
-  readonly limiter: RateLimiterTable;
+  /** What the history keeps for life (store, shard count), checked before any store resource changes. */
+  readonly historyGuard: HistoryStoreGuard;
+  /** The dsql store: the cluster and the table that rate-limits its new connections. */
+  readonly dsql?: DsqlCluster;
+  readonly limiter?: RateLimiterTable;
+  /** The aurora-postgresql store. */
+  readonly aurora?: AuroraHistoryStore;
   readonly visibility: VisibilityDomain;
   readonly prometheus: Prometheus;
   readonly schema: SchemaSetup;
@@ -44,7 +63,7 @@ export class TemporalDsqlStack extends Stack {
     super(scope, id, {
       ...props,
       terminationProtection: scenario.protect,
-      description: 'Temporal on Aurora DSQL: ECS on Graviton, OpenSearch visibility, a benchmark fleet that parks at zero',
+      description: `Temporal on ${preset.store.engine === 'dsql' ? 'Aurora DSQL' : 'Aurora PostgreSQL'}: ECS on Graviton, OpenSearch visibility, a benchmark fleet that parks at zero`,
     });
     this.azs = e.availabilityZones;
     const retention = e.logRetentionDays as logs.RetentionDays;
@@ -64,9 +83,6 @@ export class TemporalDsqlStack extends Stack {
     const { cluster } = this.capacity;
     cluster.addDefaultCloudMapNamespace({ name: e.names.serviceNamespace, type: sd.NamespaceType.DNS_PRIVATE, vpc });
 
-    this.dsql = new DsqlCluster(this, 'Dsql', { name: e.names.cluster, protect: scenario.protect });
-    this.limiter = new RateLimiterTable(this, 'RateLimiter', { tableName: e.names.rateLimiterTable });
-
     // Security groups: servers reach each other on every role's gRPC and membership port and
     // nothing else; benchmark clients reach the frontend's gRPC port only.
     const servers = new ec2.SecurityGroup(this, 'ServerSecurityGroup', {
@@ -78,8 +94,6 @@ export class TemporalDsqlStack extends Stack {
       servers.connections.allowInternally(ec2.Port.tcp(e.ports[role].grpc), `${role} gRPC`);
       servers.connections.allowInternally(ec2.Port.tcp(e.ports[role].membership), `${role} membership`);
     }
-    if (e.persistence.network === 'privatelink') this.dsql.connectThroughPrivateLink(vpc, subnets, servers, e.persistence.port);
-    else servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
     servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS: AWS APIs and OpenSearch');
     const clients = new ec2.SecurityGroup(this, 'BenchmarkSecurityGroup', {
       vpc,
@@ -105,56 +119,88 @@ export class TemporalDsqlStack extends Stack {
     });
 
     // One task role for every server process and the schema task: the only principal with
-    // DSQL access, limiter writes and visibility access. Instances get none of it.
+    // store access, limiter writes and visibility access. Instances get none of it.
     const taskRole = new iam.Role(this, 'ServerTaskRole', {
       assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
       description: 'Temporal servers: DSQL connect, rate-limiter counter, visibility index, metrics',
     });
-    this.dsql.grantConnectAdmin(taskRole);
-    this.limiter.grantCount(taskRole);
     this.visibility.grantReadWrite(taskRole);
-    const executionRole = new iam.Role(this, 'ExecutionRole', {
-      assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
-      description: 'ECS agent: pull images and write logs for the Temporal and benchmark tasks',
-    });
-    acknowledgeNag(executionRole, 'IAM5[Resource::*]', 'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.');
 
-    const serverImage = containerImage(this, 'ServerImage', e.images.server);
+    const schemaLogs = new logs.LogGroup(this, 'SchemaLogs', { retention });
+    this.historyGuard = new HistoryStoreGuard(this, 'HistoryStore', { store: preset.store.engine, numHistoryShards: e.persistence.numHistoryShards, logGroup: schemaLogs });
+    let store: { host: string; wiring: StoreWiring; tokenEndpoint?: string; secrets: Record<string, ecs.Secret>; ready: Construct[] };
+    if (preset.store.engine === 'dsql') {
+      const dsql = new DsqlCluster(this, 'Dsql', { name: e.names.cluster, protect: scenario.protect });
+      const limiter = new RateLimiterTable(this, 'RateLimiter', { tableName: e.names.rateLimiterTable });
+      this.historyGuard.guard(dsql);
+      if (e.persistence.network === 'privatelink') dsql.connectThroughPrivateLink(vpc, subnets, servers, e.persistence.port);
+      else servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
+      dsql.grantConnectAdmin(taskRole);
+      limiter.grantCount(taskRole);
+      [this.dsql, this.limiter] = [dsql, limiter];
+      store = {
+        host: dsql.connectHost,
+        tokenEndpoint: dsql.endpoint,
+        wiring: { engine: 'dsql', rateLimiterTable: limiter.table.tableName, tokenEndpoint: dsql.endpoint },
+        secrets: {},
+        // Every new DSQL connection first takes a slot in the limiter table; a DynamoDB error
+        // fails the connection, so the table and the route to it come before any server. The
+        // PrivateLink name resolves only once the endpoint exists.
+        ready: [limiter, this.network.dynamoDbEndpoint, ...(dsql.privateEndpoint ? [dsql.privateEndpoint] : [])],
+      };
+    } else {
+      const aurora = new AuroraHistoryStore(this, 'Aurora', {
+        vpc,
+        subnets,
+        settings: e.auroraPostgresql,
+        clusterIdentifier: e.names.auroraCluster,
+        secretName: e.names.auroraSecret,
+        writer: preset.store.writer,
+        protect: scenario.protect,
+      });
+      this.historyGuard.guard(aurora);
+      aurora.allowFrom(servers);
+      this.aurora = aurora;
+      store = { host: aurora.host, wiring: { engine: 'aurora-postgresql' }, secrets: { [PASSWORD_VARIABLE]: aurora.password }, ready: [aurora.cluster] };
+    }
+    // Two execution roles: the servers' (with the schema task's) reads the Aurora store's
+    // secret where there is one; the benchmark's never can.
+    const executionRoleFor = (id: string, who: string) => {
+      const role = new iam.Role(this, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'), description: `ECS agent: pull images, write logs and hand over secrets for the ${who}` });
+      acknowledgeNag(role, 'IAM5[Resource::*]', 'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.');
+      return role;
+    };
+    const executionRole = executionRoleFor('ExecutionRole', 'Temporal server and schema tasks');
+
+    const aurora = preset.store.engine === 'aurora-postgresql';
+    const serverImage = containerImage(this, 'ServerImage', aurora ? e.auroraPostgresql.images.server : e.images.server);
+    // The fork's image carries its schema tool; upstream's tools come in admin-tools.
+    const schemaImage = aurora ? containerImage(this, 'SchemaToolImage', e.auroraPostgresql.images.schemaTool) : serverImage;
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;
     const files = {
-      staticConfig: staticConfig(e, { dsqlHost: this.dsql.connectHost, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress }),
+      staticConfig: staticConfig(e, preset.store.engine, { storeHost: store.host, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress }),
       dynamicConfig: dynamicConfig(preset),
     };
 
-    const schemaLogs = new logs.LogGroup(this, 'SchemaLogs', { retention });
     this.schema = new SchemaSetup(this, 'Schema', {
       cluster,
       capacityProvider: this.capacity.main,
       subnets,
       securityGroup: servers,
-      image: serverImage,
+      image: schemaImage,
       taskRole,
       executionRole,
       ...e.schemaSetupTask,
-      command: schemaCommand(e),
-      environment: {
-        SQL_HOST: this.dsql.connectHost,
-        CLUSTER_ENDPOINT: this.dsql.endpoint,
-        SQL_PORT: String(e.persistence.port),
-        SQL_USER: e.persistence.user,
-        SQL_DATABASE: e.persistence.databaseName,
-        AWS_REGION: e.region,
-        VISIBILITY_HOST: this.visibility.domain.domainEndpoint,
-        VISIBILITY_INDEX: e.visibility.index,
-      },
+      command: schemaCommand(e, preset.store.engine),
+      environment: schemaEnvironment(e, preset.store.engine, { storeHost: store.host, tokenEndpoint: store.tokenEndpoint, visibilityHost: this.visibility.domain.domainEndpoint }),
+      secrets: store.secrets,
       logGroup: schemaLogs,
-      numHistoryShards: e.persistence.numHistoryShards,
     });
     // RunTask needs the capacity providers associated with the cluster: CDK adds that
     // association under the cluster when it synthesizes, so depend on the whole cluster.
     this.schema.resource.node.addDependency(cluster);
-    // The PrivateLink name resolves only once the endpoint exists; every server starts after the schema task.
-    if (this.dsql.privateEndpoint) this.schema.resource.node.addDependency(this.dsql.privateEndpoint);
+    // Every server starts after the schema task, and the schema task once the store is reachable.
+    this.schema.resource.node.addDependency(...store.ready);
     (this.schema.resource.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
 
     // History first, then matching, frontend and worker: each service starts (and on later
@@ -181,15 +227,13 @@ export class TemporalDsqlStack extends Stack {
         healthCheckPort: role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc,
         entryPoint: ['/bin/sh', '-c'],
         command: [startCommand()],
-        environment: serverEnvironment(e, role, files, { rateLimiterTable: this.limiter.table.tableName, tokenEndpoint: this.dsql.endpoint }),
+        environment: serverEnvironment(e, role, files, store.wiring),
+        secrets: store.secrets,
         logRetention: retention,
         dnsName: role === 'frontend' ? 'frontend' : undefined,
       });
       this.prometheus.addCollector(svc.taskDefinition, temporalServiceName(role), e.ports.metrics, svc.logGroup);
-      svc.service.node.addDependency(previous);
-      // Every new DSQL connection first takes a slot in the limiter table; a DynamoDB error
-      // fails the connection, so the table and the route to it come before any server.
-      svc.service.node.addDependency(this.limiter, this.network.dynamoDbEndpoint);
+      svc.service.node.addDependency(previous, ...store.ready);
       previous = svc.service;
       services[role] = svc;
     }
@@ -202,6 +246,7 @@ export class TemporalDsqlStack extends Stack {
       description: 'Benchmark workers and load generator: metrics only',
     });
     const benchImage = containerImage(this, 'BenchmarkImage', e.images.benchmark);
+    const benchExecutionRole = executionRoleFor('BenchmarkExecutionRole', 'benchmark worker and load generator');
     const benchEnv = (mode: BenchmarkMode) => benchmarkEnvironment(preset, mode, { frontendAddress, metricsPort: e.ports.metrics });
     this.benchmarkWorker = new EcsService(this, 'BenchmarkWorker', {
       cluster,
@@ -211,7 +256,7 @@ export class TemporalDsqlStack extends Stack {
       name: BENCHMARK_WORKER_SERVICE,
       image: benchImage,
       taskRole: benchRole,
-      executionRole,
+      executionRole: benchExecutionRole,
       size: bench.workers,
       desiredCount: scenario.fleet === 'running' ? bench.workers.replicas : scenario.fleet === 'parked' ? 0 : undefined,
       deployment: rollingDeployment(bench.workers.replicas, e.deployment.minimumHealthyPercent, e.deployment.maximumPercent),
@@ -227,7 +272,7 @@ export class TemporalDsqlStack extends Stack {
       family: 'benchmark-generator',
       ...bench.generator,
       taskRole: benchRole,
-      executionRole,
+      executionRole: benchExecutionRole,
     });
     this.generator.addContainer('Generator', {
       image: benchImage,
@@ -240,9 +285,17 @@ export class TemporalDsqlStack extends Stack {
     out('Scenario', scenario.name, 'The preset this stack was last deployed with');
     out('ClusterName', cluster.clusterName);
     out('FrontendAddress', frontendAddress, 'Temporal frontend gRPC, inside the VPC');
-    out('DsqlEndpoint', this.dsql.endpoint);
-    out('DsqlClusterId', this.dsql.identifier, 'Dimension ClusterId of the AWS/AuroraDSQL metrics');
-    out('RateLimiterTable', this.limiter.table.tableName);
+    out('HistoryStoreEngine', preset.store.engine, "Where Temporal's history is kept, for the life of this environment");
+    if (this.dsql && this.limiter) {
+      out('DsqlEndpoint', this.dsql.endpoint);
+      out('DsqlClusterId', this.dsql.identifier, 'Dimension ClusterId of the AWS/AuroraDSQL metrics');
+      out('RateLimiterTable', this.limiter.table.tableName);
+    }
+    if (this.aurora) {
+      out('AuroraEndpoint', this.aurora.host, 'The Aurora writer, reachable from the server tasks only');
+      out('AuroraClusterId', this.aurora.identifier, 'Dimension DBClusterIdentifier of the AWS/RDS metrics');
+      out('AuroraSecretArn', this.aurora.secret.secretArn, 'The master credential (read by ECS for the server and schema tasks)');
+    }
     out('VisibilityEndpoint', this.visibility.domain.domainEndpoint);
     out('PrometheusWorkspaceId', this.prometheus.workspace.attrWorkspaceId);
     out('BenchmarkWorkerService', this.benchmarkWorker.service.serviceName);

@@ -147,6 +147,18 @@ const BAD_INPUTS: readonly BadInput[] = [
   config('per-task connection rates over DSQL\'s 100/s once the cluster-wide limiter is off', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.enabled = false)), [/with persistence.distributedRateLimiter off, temporal-150wps's tasks may open 120 connections\/s together \(history 8 × 8, matching 6 × 6, frontend 4 × 4, worker 2 × 2\), over Aurora DSQL's 100\/s per cluster/]),
   config('a database user the DSQL plugin would ignore', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.user = 'temporal')), [/persistence.user/, /always connects as the built-in admin role \(valid: "admin"\)/]),
   config('an unknown path to Aurora DSQL', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'vpn')), [/persistence.network "vpn" is not valid \(valid: privatelink, public\)/]),
+  config('an unknown history store', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-150wps').store = { engine: 'cockroach' })), [
+    /scenario "temporal-150wps" \(store.engine\): unknown store engine \(valid: dsql, aurora-postgresql\) \(got "cockroach"\)/,
+  ]),
+  config('an Aurora store with both a writer class and an ACU range', { scenario: 'temporal-aurora-150wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer.serverlessAcu = { min: 2, max: 64 })), [
+    /scenario "temporal-aurora-150wps" \(store.writer\): writer takes one of instanceClass \(provisioned, e.g. "db.r7g.2xlarge"\) or serverlessAcu/,
+  ]),
+  config('an Aurora writer class Aurora does not offer', { scenario: 'temporal-aurora-150wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { instanceClass: 'db.r7g.3xlarge' })), [
+    /\(store.writer.instanceClass\): Aurora PostgreSQL does not offer "db.r7g.3xlarge"; valid in r7g: db.r7g.large, /,
+  ]),
+  config('a reserved Aurora master user', { scenario: 'temporal-aurora-150wps' }, editedCatalog((c) => (c.temporal.environment.auroraPostgresql.user = 'rdsadmin')), [
+    /auroraPostgresql.user: "rdsadmin" is reserved by Aurora PostgreSQL \(valid: any other name, e.g. temporal\)/,
+  ]),
   config('a workflow type the benchmark does not register', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.workflowType = 'ExecuteActivity')), [/benchmark.workflowType/, /valid workflow types: simple, multi-activity/]),
   config('a tenant listed twice', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.tenants = ['fs09000000', 'fs09000000'])), [/tenant "fs09000000" is listed twice \(valid: each tenant once\)/]),
   config('a tenant id FOLIO would not accept', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.tenants = ['FS-09'])), [/tenants\.0/, /FOLIO tenant id/]),
@@ -207,6 +219,9 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('plan: no target scenario', 'plan.ts', ['--from', 'test11'], [/^error: required option '--to <scenario>' not specified$/]),
   command('plan: misspelled scenario', 'plan.ts', ['--from', 'test11', '--to', 'tset12'], [/^error: unknown scenario "tset12" \(did you mean "test12"\?\); valid: baseline, /]),
   command('plan: two families', 'plan.ts', ['--from', 'test11', '--to', 'temporal-150wps'], [/^error: "test11" is a FOLIO phase and "temporal-150wps" a Temporal preset: a plan compares two scenarios of one family \(valid: two FOLIO phases, or two Temporal presets\)$/]),
+  command('plan: a switch of the history store (an existing environment keeps its store)', 'plan.ts', ['--from', 'temporal-150wps', '--to', 'temporal-aurora-150wps'], [
+    /^error: "temporal-150wps" keeps Temporal's history in dsql and "temporal-aurora-150wps" in aurora-postgresql: an environment keeps its store for life \(the switch would orphan the history, and its deploy is refused\); deploy "temporal-aurora-150wps" as a second environment: -c envName=<name>$/,
+  ]),
   command('cost: no scenario', 'cost.ts', [], [/^error: no scenario given: pass --scenario <name> \(or --refresh-prices\)$/]),
   command('cost: a rate that is not a number', 'cost.ts', ['--scenario', 'temporal-150wps', '--tx-rate', 'fast'], [/^error: --tx-rate "fast" is not valid \(valid: a number from 0 to 1000000\)$/]),
   command('cost: more than 24 hours a day', 'cost.ts', ['--scenario', 'temporal-150wps', '--load-hours', '25'], [/^error: --load-hours "25" is not valid \(valid: a number from 0 to 24\)$/]),

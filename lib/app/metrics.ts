@@ -19,7 +19,7 @@ export const NAMESPACES = {
 } as const;
 
 export type Statistic = 'Average' | 'Sum' | 'Maximum' | 'Minimum';
-export type Unit = 'ACU' | '%' | 'count' | 'tasks' | 'bytes' | 'ms' | 'per minute' | 'sessions';
+export type Unit = 'ACU' | '%' | 'count' | 'tasks' | 'bytes' | 'ms' | 'per minute' | 'per second' | 'sessions';
 
 /** One CloudWatch metric at one statistic. `id` is its GetMetricData id and its JSON key. */
 export interface MetricSeries {
@@ -95,8 +95,8 @@ export function metricsOf(catalog: MetricCatalog, id: string): MetricSeries[] {
 
 export function catalogFor(scenario: Scenario, deployed: { dsqlClusterId?: string } = {}): MetricCatalog {
   if (scenario.family === 'folio') return folioCatalog(scenario);
-  if (deployed.dsqlClusterId === undefined) throw new Error('the Temporal metric catalog needs the DSQL cluster id');
-  return temporalCatalog(scenario, deployed.dsqlClusterId);
+  if (scenario.preset.store.engine === 'dsql' && deployed.dsqlClusterId === undefined) throw new Error('the Temporal metric catalog needs the DSQL cluster id');
+  return temporalCatalog(scenario, deployed.dsqlClusterId ?? '');
 }
 
 const metric = (
@@ -201,32 +201,115 @@ export function temporalServices(): { key: string; label: string; serviceName: s
   ];
 }
 
-export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): MetricCatalog {
+/**
+ * The history store's own series, panels and alarms: DSQL's, or the Aurora writer's in the
+ * same shape. `after`: what follows the ECS panels (DSQL's limiter table).
+ */
+function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<MetricCatalog, 'series' | 'panels' | 'alarms'> & { after?: Pick<MetricCatalog, 'series' | 'panels'> } {
   const { names, observability, persistence } = scenario.environment;
-  const { cpuHigh, occConflicts, tasksBelowDesired, limiterThrottles } = observability.alarms;
+  const { cpuHigh, occConflicts, limiterThrottles } = observability.alarms;
+  const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas, 0);
+  const poolCeiling = { value: serverTasks * persistence.pool.maxConns, label: `pools full: ${serverTasks} tasks x ${persistence.pool.maxConns}` };
+  const store = scenario.preset.store;
+  if (store.engine === 'aurora-postgresql') {
+    const writer = { DBClusterIdentifier: names.auroraCluster, Role: 'WRITER' };
+    const rds = (id: string, label: string, metricName: string, statistic: Statistic, unit: Unit) => metric(id, label, NAMESPACES.rds, metricName, writer, statistic, unit);
+    const vcpus = store.writer.instanceClass ? instanceVcpus(store.writer.instanceClass) : undefined;
+    const acu = store.writer.serverlessAcu;
+    return {
+      series: [
+        rds('commits', 'Commits', 'CommitThroughput', 'Average', 'per second'),
+        rds('commitLatency', 'Commit latency (average)', 'CommitLatency', 'Average', 'ms'),
+        rds('storeCpu', 'Writer CPU', 'CPUUtilization', 'Average', '%'),
+        rds('storeConnections', 'Writer connections', 'DatabaseConnections', 'Maximum', 'count'),
+        metric('dbLoad', 'DB load', NAMESPACES.rds, 'DBLoad', { DBInstanceIdentifier: writerInstanceIdentifier(names.auroraCluster) }, 'Average', 'sessions'),
+        ...(acu ? [metric('acu', 'Serverless v2 capacity', NAMESPACES.rds, 'ServerlessDatabaseCapacity', { DBClusterIdentifier: names.auroraCluster }, 'Average', 'ACU')] : []),
+      ],
+      panels: [
+        { id: 'transactions', title: 'Aurora commits per second', unit: 'per second', series: ['commits'], limits: [], inReport: true },
+        { id: 'commitLatency', title: 'Aurora commit latency, average (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
+        { id: 'storeCpu', title: 'Aurora writer CPU (%)', unit: '%', series: ['storeCpu'], limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
+        { id: 'storeConnections', title: 'Aurora connections', unit: 'count', series: ['storeConnections'], limits: [poolCeiling], inReport: true },
+        { id: 'dbLoad', title: 'Aurora DB load (average active sessions)', unit: 'sessions', series: ['dbLoad'], limits: vcpus ? [{ value: vcpus, label: `writer vCPUs (${vcpus})` }] : [], inReport: true },
+        ...(acu
+          ? [{ id: 'acu', title: 'Serverless v2 capacity (ACU)', unit: 'ACU' as const, series: ['acu'], limits: [{ value: acu.max, label: `max ${acu.max} ACU` }, { value: acu.min, label: `min ${acu.min} ACU` }], inReport: true }]
+          : []),
+      ],
+      alarms: [
+        {
+          id: 'StoreCpuHigh',
+          description: `The Aurora history store's writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,
+          series: 'storeCpu',
+          comparison: '>=',
+          threshold: cpuHigh.percent,
+          minutes: cpuHigh.minutes,
+        },
+      ],
+    };
+  }
   const dsql = { ClusterId: dsqlClusterId };
+  return {
+    series: [
+      metric('totalTx', 'TotalTx', NAMESPACES.dsql, 'TotalTransactions', dsql, 'Sum', 'per minute'),
+      metric('readOnlyTx', 'ReadOnlyTx', NAMESPACES.dsql, 'ReadOnlyTransactions', dsql, 'Sum', 'per minute'),
+      { kind: 'difference', id: 'writeTx', label: 'WriteTx (total - read-only)', minuend: 'totalTx', subtrahend: 'readOnlyTx', unit: 'per minute' },
+      metric('commitLatency', 'Commit latency (P50)', NAMESPACES.dsql, 'CommitLatency', dsql, 'Average', 'ms'),
+      metric('occConflicts', 'OCC conflicts', NAMESPACES.dsql, 'OccConflicts', dsql, 'Sum', 'per minute'),
+      metric('queryTimeouts', 'Query timeouts', NAMESPACES.dsql, 'QueryTimeouts', dsql, 'Sum', 'per minute'),
+      // Published per account and region, not per cluster.
+      metric(
+        'dsqlConnections',
+        'DSQL connections (account, region)',
+        NAMESPACES.usage,
+        'ResourceCount',
+        { Service: 'AuroraDSQL', Resource: 'ClusterConnectionCount', Type: 'Resource', Class: 'None' },
+        'Maximum',
+        'count',
+      ),
+    ],
+    panels: [
+      { id: 'transactions', title: 'DSQL transactions per minute', unit: 'per minute', series: ['totalTx', 'readOnlyTx', 'writeTx'], limits: [], inReport: true },
+      { id: 'commitLatency', title: 'DSQL commit latency, P50 (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
+      { id: 'occConflicts', title: 'DSQL OCC conflicts and query timeouts per minute', unit: 'per minute', series: ['occConflicts', 'queryTimeouts'], limits: [{ value: occConflicts.perMinute, label: `OCC alarm ${occConflicts.perMinute}/min` }], inReport: false },
+      { id: 'dsqlConnections', title: 'DSQL connections', unit: 'count', series: ['dsqlConnections'], limits: [poolCeiling], inReport: true },
+    ],
+    after: {
+      series: [
+        metric('limiterThrottles', 'Write throttles', NAMESPACES.dynamodb, 'WriteThrottleEvents', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
+        metric('limiterWrites', 'Consumed WCU', NAMESPACES.dynamodb, 'ConsumedWriteCapacityUnits', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
+      ],
+      panels: [{ id: 'limiter', title: 'Connection rate limiter table', unit: 'per minute', series: ['limiterWrites', 'limiterThrottles'], limits: [], inReport: false }],
+    },
+    alarms: [
+      {
+        id: 'OccConflicts',
+        description: `DSQL aborted more than ${occConflicts.perMinute} transactions a minute on OCC conflicts for ${occConflicts.minutes} minutes.`,
+        series: 'occConflicts',
+        comparison: '>',
+        threshold: occConflicts.perMinute,
+        minutes: occConflicts.minutes,
+      },
+      {
+        id: 'LimiterThrottled',
+        description: `The connection rate limiter table throttled ${limiterThrottles.perMinute} or more writes a minute for ${limiterThrottles.minutes} minutes.`,
+        series: 'limiterThrottles',
+        comparison: '>=',
+        threshold: limiterThrottles.perMinute,
+        minutes: limiterThrottles.minutes,
+      },
+    ],
+  };
+}
+
+export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): MetricCatalog {
+  const { names, observability } = scenario.environment;
+  const { cpuHigh, tasksBelowDesired } = observability.alarms;
   const services = temporalServices();
   const ecsDims = (serviceName: string) => ({ ClusterName: names.cluster, ServiceName: serviceName });
-  const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas, 0);
-  const poolCeiling = serverTasks * persistence.pool.maxConns;
+  const store = storeCatalog(scenario, dsqlClusterId);
 
   const series: Series[] = [
-    metric('totalTx', 'TotalTx', NAMESPACES.dsql, 'TotalTransactions', dsql, 'Sum', 'per minute'),
-    metric('readOnlyTx', 'ReadOnlyTx', NAMESPACES.dsql, 'ReadOnlyTransactions', dsql, 'Sum', 'per minute'),
-    { kind: 'difference', id: 'writeTx', label: 'WriteTx (total - read-only)', minuend: 'totalTx', subtrahend: 'readOnlyTx', unit: 'per minute' },
-    metric('commitLatency', 'Commit latency (P50)', NAMESPACES.dsql, 'CommitLatency', dsql, 'Average', 'ms'),
-    metric('occConflicts', 'OCC conflicts', NAMESPACES.dsql, 'OccConflicts', dsql, 'Sum', 'per minute'),
-    metric('queryTimeouts', 'Query timeouts', NAMESPACES.dsql, 'QueryTimeouts', dsql, 'Sum', 'per minute'),
-    // Published per account and region, not per cluster.
-    metric(
-      'dsqlConnections',
-      'DSQL connections (account, region)',
-      NAMESPACES.usage,
-      'ResourceCount',
-      { Service: 'AuroraDSQL', Resource: 'ClusterConnectionCount', Type: 'Resource', Class: 'None' },
-      'Maximum',
-      'count',
-    ),
+    ...store.series,
     ...services.map((s) => metric(`cpu${s.key}`, s.label, NAMESPACES.ecs, 'CPUUtilization', ecsDims(s.serviceName), 'Average', '%')),
     ...services.map((s) => metric(`memory${s.key}`, s.label, NAMESPACES.ecs, 'MemoryUtilization', ecsDims(s.serviceName), 'Average', '%')),
     ...services.map((s) => metric(`running${s.key}`, `${s.label} running`, NAMESPACES.containerInsights, 'RunningTaskCount', ecsDims(s.serviceName), 'Average', 'tasks')),
@@ -234,44 +317,18 @@ export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: strin
     ...services.map(
       (s): DifferenceSeries => ({ kind: 'difference', id: `missing${s.key}`, label: s.label, minuend: `desired${s.key}`, subtrahend: `running${s.key}`, unit: 'tasks' }),
     ),
-    metric('limiterThrottles', 'Write throttles', NAMESPACES.dynamodb, 'WriteThrottleEvents', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
-    metric('limiterWrites', 'Consumed WCU', NAMESPACES.dynamodb, 'ConsumedWriteCapacityUnits', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
+    ...(store.after?.series ?? []),
   ];
   const perService = (prefix: string) => services.map((s) => `${prefix}${s.key}`);
   const panels: Panel[] = [
-    { id: 'transactions', title: 'DSQL transactions per minute', unit: 'per minute', series: ['totalTx', 'readOnlyTx', 'writeTx'], limits: [], inReport: true },
-    { id: 'commitLatency', title: 'DSQL commit latency, P50 (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
-    { id: 'occConflicts', title: 'DSQL OCC conflicts and query timeouts per minute', unit: 'per minute', series: ['occConflicts', 'queryTimeouts'], limits: [{ value: occConflicts.perMinute, label: `OCC alarm ${occConflicts.perMinute}/min` }], inReport: false },
-    {
-      id: 'dsqlConnections',
-      title: 'DSQL connections',
-      unit: 'count',
-      series: ['dsqlConnections'],
-      limits: [{ value: poolCeiling, label: `pools full: ${serverTasks} tasks x ${persistence.pool.maxConns}` }],
-      inReport: true,
-    },
+    ...store.panels,
     { id: 'serviceCpu', title: 'ECS CPU per service (% of reserved)', unit: '%', series: perService('cpu'), limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
     { id: 'serviceMemory', title: 'ECS memory per service (% of reserved)', unit: '%', series: perService('memory'), limits: [], inReport: false },
     { id: 'tasksMissing', title: 'Tasks below desired per service', unit: 'tasks', series: perService('missing'), limits: [], inReport: false },
-    { id: 'limiter', title: 'Connection rate limiter table', unit: 'per minute', series: ['limiterWrites', 'limiterThrottles'], limits: [], inReport: false },
+    ...(store.after?.panels ?? []),
   ];
   const alarms: AlarmSpec[] = [
-    {
-      id: 'OccConflicts',
-      description: `DSQL aborted more than ${occConflicts.perMinute} transactions a minute on OCC conflicts for ${occConflicts.minutes} minutes.`,
-      series: 'occConflicts',
-      comparison: '>',
-      threshold: occConflicts.perMinute,
-      minutes: occConflicts.minutes,
-    },
-    {
-      id: 'LimiterThrottled',
-      description: `The connection rate limiter table throttled ${limiterThrottles.perMinute} or more writes a minute for ${limiterThrottles.minutes} minutes.`,
-      series: 'limiterThrottles',
-      comparison: '>=',
-      threshold: limiterThrottles.perMinute,
-      minutes: limiterThrottles.minutes,
-    },
+    ...store.alarms,
     ...services.map((s) => ({
       id: `${s.key}CpuHigh`,
       description: `${s.serviceName} CPU at or above ${cpuHigh.percent}% of its reservation for ${cpuHigh.minutes} minutes.`,

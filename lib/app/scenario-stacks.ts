@@ -28,7 +28,7 @@ export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks 
       const data = new TemporalDsqlStack(app, scenario.stackName, { scenario, env: scenario.env });
       const observability = new ObservabilityStack(app, scenario.environment.observability.stackName, {
         ...observabilityProps,
-        dsqlClusterId: data.dsql.identifier,
+        dsqlClusterId: data.dsql?.identifier,
       });
       stacks = { data, observability };
       break;

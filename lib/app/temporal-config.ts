@@ -1,11 +1,13 @@
 import { stringify } from 'yaml';
 import type { TemporalEnvironment, TemporalPreset, TemporalRole } from '../../config';
 import { TEMPORAL_ROLES } from '../../config';
+import type { HistoryStore } from '../../config/temporal-schema';
 
 /*
- * What the DSQL-enabled Temporal server reads, rendered from config: the static server
- * config (YAML), the dynamic config (YAML, {value, constraints} per key) and the plugin's
- * environment variables; and the benchmark program's environment. Pure functions, so tests
+ * What the Temporal server reads, rendered from config: the static server config (YAML), the
+ * dynamic config (YAML, {value, constraints} per key) and the store's environment variables
+ * (the DSQL plugin's, or the Aurora password); the schema task's command and environment; and
+ * the benchmark program's environment. Pure functions, so tests
  * (and the local cluster of test/integration) run exactly what a container gets.
  */
 
@@ -14,18 +16,66 @@ export const TASK_IP_PLACEHOLDER = '__TASK_IP__';
 /** Where the start command writes the two files inside the container. */
 export const CONFIG_DIR = '/tmp/temporal';
 
+/**
+ * The variable that carries the Aurora store's password: ECS sets it from Secrets Manager in
+ * the server and schema containers; the server's config reads it through its template
+ * (`{{ env ... }}`), and temporal-sql-tool reads it under this name.
+ */
+export const PASSWORD_VARIABLE = 'SQL_PASSWORD';
+
+/** Upstream's PostgreSQL plugin (pgx driver): the aurora-postgresql store's. */
+export const POSTGRES_PLUGIN = 'postgres12_pgx';
+
 export interface Endpoints {
-  /** Aurora DSQL cluster endpoint (host name). */
-  readonly dsqlHost: string;
+  /** The host the servers connect to for persistence: DSQL's (PrivateLink or public) or the Aurora writer's. */
+  readonly storeHost: string;
   /** OpenSearch domain endpoint (host name). */
   readonly visibilityHost: string;
   /** host:port of the frontend, as the other roles and clients resolve it. */
   readonly frontendAddress: string;
 }
 
-/** The static server config, shared by every role (each process starts one service). */
-export function staticConfig(env: TemporalEnvironment, endpoints: Endpoints): string {
+/** The persistence datastore of each store: its name in the config, and its `sql` block. */
+function historyDatastore(env: TemporalEnvironment, store: HistoryStore, host: string): [string, Record<string, unknown>] {
   const p = env.persistence;
+  const pool = { maxConns: p.pool.maxConns, maxIdleConns: p.pool.maxIdleConns, maxConnLifetime: p.pool.maxConnLifetime };
+  if (store === 'dsql')
+    return [
+      'dsql',
+      {
+        pluginName: p.pluginName,
+        databaseName: p.databaseName,
+        connectAddr: `${host}:${p.port}`,
+        connectProtocol: 'tcp',
+        user: p.user,
+        ...pool,
+        tls: { enabled: p.tls },
+      },
+    ];
+  const a = env.auroraPostgresql;
+  return [
+    'aurora-postgresql',
+    {
+      pluginName: POSTGRES_PLUGIN,
+      databaseName: a.databaseName,
+      connectAddr: `${host}:${a.port}`,
+      connectProtocol: 'tcp',
+      user: a.user,
+      password: `{{ env "${PASSWORD_VARIABLE}" }}`,
+      ...pool,
+      // Encrypted (the cluster refuses plain connections); not verified: the RDS CA is not in upstream's image.
+      tls: { enabled: true, enableHostVerification: false },
+    },
+  ];
+}
+
+/** Makes Temporal render the file as a Go template (common/config/loader.go): it must be in the first 1 KB. */
+const TEMPLATE_HEADER = `# enable-template: the store's password is read from $${PASSWORD_VARIABLE} when the server starts\n`;
+
+/** The static server config, shared by every role (each process starts one service). */
+export function staticConfig(env: TemporalEnvironment, store: HistoryStore, endpoints: Endpoints): string {
+  const p = env.persistence;
+  const [storeName, sql] = historyDatastore(env, store, endpoints.storeHost);
   const services = Object.fromEntries(
     TEMPORAL_ROLES.map((role) => {
       const ports = env.ports[role];
@@ -46,22 +96,10 @@ export function staticConfig(env: TemporalEnvironment, endpoints: Endpoints): st
     log: { stdout: true, level: 'info' },
     persistence: {
       numHistoryShards: p.numHistoryShards,
-      defaultStore: 'dsql',
+      defaultStore: storeName,
       visibilityStore: 'visibility',
       datastores: {
-        dsql: {
-          sql: {
-            pluginName: p.pluginName,
-            databaseName: p.databaseName,
-            connectAddr: `${endpoints.dsqlHost}:${p.port}`,
-            connectProtocol: 'tcp',
-            user: p.user,
-            maxConns: p.pool.maxConns,
-            maxIdleConns: p.pool.maxIdleConns,
-            maxConnLifetime: p.pool.maxConnLifetime,
-            tls: { enabled: p.tls },
-          },
-        },
+        [storeName]: { sql },
         visibility: {
           elasticsearch: {
             version: 'v8',
@@ -93,7 +131,8 @@ export function staticConfig(env: TemporalEnvironment, endpoints: Endpoints): st
     publicClient: { hostPort: endpoints.frontendAddress },
     dynamicConfigClient: { filepath: `${CONFIG_DIR}/dynamicconfig.yaml`, pollInterval: '60s' },
   };
-  return stringify(config, { lineWidth: 0 });
+  const yaml = stringify(config, { lineWidth: 0 });
+  return store === 'dsql' ? yaml : TEMPLATE_HEADER + yaml;
 }
 
 /** Temporal's dynamic-config file: every key applies cluster-wide (no constraints). */
@@ -102,13 +141,23 @@ export function dynamicConfig(preset: TemporalPreset): string {
   return stringify(Object.fromEntries(entries), { lineWidth: 0 });
 }
 
-/** Environment of one role's server container: the DSQL plugin's settings and the config. */
-export function serverEnvironment(
-  env: TemporalEnvironment,
-  role: TemporalRole,
-  files: { staticConfig: string; dynamicConfig: string },
-  dsql: { rateLimiterTable: string; tokenEndpoint: string },
-): Record<string, string> {
+/** What a store adds to the server's environment: the DSQL plugin's limiter table and token host; nothing for Aurora (its password is an ECS secret). */
+export type StoreWiring = { readonly engine: 'dsql'; readonly rateLimiterTable: string; readonly tokenEndpoint: string } | { readonly engine: 'aurora-postgresql' };
+
+/** Environment of one role's server container: the config files and the store's settings. */
+export function serverEnvironment(env: TemporalEnvironment, role: TemporalRole, files: { staticConfig: string; dynamicConfig: string }, store: StoreWiring): Record<string, string> {
+  return {
+    TEMPORAL_SERVICE: role,
+    TEMPORAL_STATIC_CONFIG: files.staticConfig,
+    TEMPORAL_DYNAMIC_CONFIG: files.dynamicConfig,
+    AWS_REGION: env.region,
+    // Credentials come from the task role only, never from the instance.
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...(store.engine === 'dsql' ? dsqlPluginEnvironment(env, role, store) : {}),
+  };
+}
+
+function dsqlPluginEnvironment(env: TemporalEnvironment, role: TemporalRole, dsql: { rateLimiterTable: string; tokenEndpoint: string }): Record<string, string> {
   const p = env.persistence;
   const limit = p.connectionRateLimits[role];
   // The plugin runs one limiter: the DynamoDB one when enabled (then the per-task variables
@@ -121,15 +170,9 @@ export function serverEnvironment(
       }
     : { DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) };
   return {
-    TEMPORAL_SERVICE: role,
-    TEMPORAL_STATIC_CONFIG: files.staticConfig,
-    TEMPORAL_DYNAMIC_CONFIG: files.dynamicConfig,
-    AWS_REGION: env.region,
     // The host IAM tokens are signed for: the cluster's endpoint, also when the servers connect
     // through PrivateLink under another name.
     CLUSTER_ENDPOINT: dsql.tokenEndpoint,
-    // Credentials come from the task role only, never from the instance.
-    AWS_EC2_METADATA_DISABLED: 'true',
     ...limiter,
   };
 }
@@ -179,23 +222,62 @@ export function startCommand(): string {
 }
 
 /**
- * The one-shot schema task's command. On the first deploy it creates the DSQL schema straight
- * at the image's version (the fork's own 1.0 -> 1.1 update does not parse) and the visibility
- * index; later runs bring the DSQL schema up to the image's version ("found zero updates"
- * when it is current). temporal-dsql-tool reads SQL_HOST (where it connects), CLUSTER_ENDPOINT
- * (the host its IAM token is signed for), SQL_PORT, SQL_USER, SQL_DATABASE and AWS_REGION.
+ * The one-shot schema task's command. On the first deploy it creates the store's schema and
+ * the visibility index; later runs bring the schema up to the image's version ("found zero
+ * updates" when it is current). Both branches can run again after a failure.
+ * - dsql: temporal-dsql-tool creates the schema straight at the image's version (the fork's
+ *   own 1.0 -> 1.1 update does not parse). It reads SQL_HOST (where it connects),
+ *   CLUSTER_ENDPOINT (the host its IAM token is signed for), SQL_PORT, SQL_USER, SQL_DATABASE
+ *   and AWS_REGION.
+ * - aurora-postgresql: upstream's temporal-sql-tool puts its version tables at 0.0 (a no-op on
+ *   a schema already past it), then applies every versioned update. It reads the SQL_*
+ *   variables of schemaEnvironment and the password from the secret.
  */
-export function schemaCommand(env: TemporalEnvironment): string {
-  const s = env.persistence.schema;
+export function schemaCommand(env: TemporalEnvironment, store: HistoryStore): string {
   const es = 'temporal-elasticsearch-tool --ep "https://$VISIBILITY_HOST:443" --aws-credentials aws-sdk-default';
+  const index = [`          ${es} setup-schema`, `          ${es} create-index --index "$VISIBILITY_INDEX" ;;`];
+  const sql =
+    store === 'dsql'
+      ? {
+          create: [`  create) temporal-dsql-tool setup-schema --schema-name ${env.persistence.schema.name} --version ${env.persistence.schema.version}`],
+          update: `temporal-dsql-tool update-schema --schema-name ${env.persistence.schema.name}`,
+        }
+      : {
+          create: ['  create) temporal-sql-tool setup-schema -v 0.0', `          temporal-sql-tool update-schema --schema-name ${env.auroraPostgresql.schema.name}`],
+          update: `temporal-sql-tool update-schema --schema-name ${env.auroraPostgresql.schema.name}`,
+        };
   return [
     'set -eu',
     'case "$SCHEMA_ACTION" in',
-    `  create) temporal-dsql-tool setup-schema --schema-name ${s.name} --version ${s.version}`,
-    `          ${es} setup-schema`,
-    `          ${es} create-index --index "$VISIBILITY_INDEX" ;;`,
-    `  update) temporal-dsql-tool update-schema --schema-name ${s.name} ;;`,
+    ...sql.create,
+    ...index,
+    `  update) ${sql.update} ;;`,
     '  *) echo "SCHEMA_ACTION must be create or update" >&2; exit 2 ;;',
     'esac',
   ].join('\n');
+}
+
+/** The schema task's environment (its password, for Aurora, is an ECS secret beside it). */
+export function schemaEnvironment(
+  env: TemporalEnvironment,
+  store: HistoryStore,
+  o: { storeHost: string; tokenEndpoint?: string; visibilityHost: string },
+): Record<string, string> {
+  const visibility = { VISIBILITY_HOST: o.visibilityHost, VISIBILITY_INDEX: env.visibility.index, AWS_REGION: env.region };
+  if (store === 'dsql') {
+    const p = env.persistence;
+    if (!o.tokenEndpoint) throw new Error('schemaEnvironment: the DSQL store needs the endpoint its tokens are signed for');
+    return { SQL_HOST: o.storeHost, CLUSTER_ENDPOINT: o.tokenEndpoint, SQL_PORT: String(p.port), SQL_USER: p.user, SQL_DATABASE: p.databaseName, ...visibility };
+  }
+  const a = env.auroraPostgresql;
+  return {
+    SQL_PLUGIN: POSTGRES_PLUGIN,
+    SQL_HOST: o.storeHost,
+    SQL_PORT: String(a.port),
+    SQL_USER: a.user,
+    SQL_DATABASE: a.databaseName,
+    SQL_TLS: 'true',
+    SQL_TLS_DISABLE_HOST_VERIFICATION: 'true',
+    ...visibility,
+  };
 }

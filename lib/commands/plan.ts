@@ -46,6 +46,11 @@ export function planTransition(from: string, to: string, options: PlanOptions = 
   if (a.family !== b.family)
     throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`);
   if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);
+  if (a.family === 'temporal' && b.family === 'temporal' && a.preset.store.engine !== b.preset.store.engine)
+    throw new ConfigError(
+      `"${a.name}" keeps Temporal's history in ${a.preset.store.engine} and "${b.name}" in ${b.preset.store.engine}: an environment keeps its store for life ` +
+        `(the switch would orphan the history, and its deploy is refused); deploy "${b.name}" as a second environment: -c envName=<name>`,
+    );
 
   return comparePlans(a, b, templates(context(from), catalog), templates(context(to), catalog));
 }

@@ -34,8 +34,11 @@ export function scenarioTable(catalog: Catalog): string {
 /** The Temporal presets as a markdown table, straight from config. */
 export function temporalScenarioTable(catalog: Catalog): string {
   const size = (s: { replicas: number; vcpu: number; memoryGiB: number }) => `${s.replicas} × ${s.vcpu}/${s.memoryGiB}`;
+  const store = (s: Catalog['temporal']['scenarios'][number]['store']) =>
+    s.engine === 'dsql' ? 'Aurora DSQL' : s.writer.instanceClass ? `Aurora PostgreSQL, ${s.writer.instanceClass}` : `Aurora PostgreSQL, ${s.writer.serverlessAcu!.min}–${s.writer.serverlessAcu!.max} ACU`;
   const rows = catalog.temporal.scenarios.map((s) => [
     `\`${s.name}\``,
+    store(s.store),
     `${s.capacity.main.instances} × ${s.capacity.main.instanceType}`,
     `0–${s.capacity.benchmark.maxInstances} × ${s.capacity.benchmark.instanceType}`,
     size(s.services.history),
@@ -46,7 +49,7 @@ export function temporalScenarioTable(catalog: Catalog): string {
     `${s.visibility.instances} × ${s.visibility.instanceType}`,
     `${s.benchmark.targetRate}/s for ${s.benchmark.duration}`,
   ]);
-  const header = ['Scenario', 'Main ASG', 'Benchmark ASG', 'History', 'Matching', 'Frontend', 'Worker', 'Bench workers', 'OpenSearch', 'Load'];
+  const header = ['Scenario', 'History store', 'Main ASG', 'Benchmark ASG', 'History', 'Matching', 'Frontend', 'Worker', 'Bench workers', 'OpenSearch', 'Load'];
   return markdownTable(header, rows);
 }
 

@@ -28,6 +28,8 @@ export interface EcsServiceProps {
   readonly entryPoint?: string[];
   readonly command?: string[];
   readonly environment: Record<string, string>;
+  /** Variables ECS sets from Secrets Manager when the task starts (read with the execution role). */
+  readonly secrets?: Record<string, ecs.Secret>;
   readonly logRetention: logs.RetentionDays;
   /** Registers the tasks' IPs as A records under this name in the cluster's namespace. */
   readonly dnsName?: string;
@@ -61,6 +63,7 @@ export class EcsService extends Construct {
       entryPoint: props.entryPoint,
       command: props.command,
       environment: props.environment,
+      secrets: props.secrets,
       portMappings: Object.entries(props.ports).map(([name, port]) => ({ name, containerPort: port })),
       healthCheck:
         props.healthCheckPort === undefined

@@ -27,13 +27,13 @@ export interface SchemaSetupProps {
   readonly memoryGiB: number;
   readonly command: string;
   readonly environment: Record<string, string>;
+  /** Variables ECS sets from Secrets Manager when the task starts (read with the execution role). */
+  readonly secrets?: Record<string, ecs.Secret>;
   readonly logGroup: logs.ILogGroup;
-  /** Static: recorded on creation; any later change is refused at deploy. */
-  readonly numHistoryShards: number;
 }
 
 /**
- * The DSQL schema (and the visibility index) as a one-shot ECS task that runs during the
+ * The history store's schema (and the visibility index) as a one-shot ECS task that runs during the
  * deploy, before any Temporal service starts: a custom resource starts it and waits until
  * it stops, and fails the deploy if it exited non-zero. It runs again whenever its task
  * definition changes (a new server image brings its schema version), as an update.
@@ -57,6 +57,7 @@ export class SchemaSetup extends Construct {
       entryPoint: ['/bin/sh', '-c'],
       command: [props.command],
       environment: props.environment,
+      secrets: props.secrets,
       logging: ecs.LogDrivers.awsLogs({ logGroup: props.logGroup, streamPrefix: 'schema' }),
     });
 
@@ -104,7 +105,6 @@ export class SchemaSetup extends Construct {
         Container: SchemaSetup.CONTAINER,
         Subnets: props.cluster.vpc.selectSubnets(props.subnets).subnetIds,
         SecurityGroups: [props.securityGroup.securityGroupId],
-        NumHistoryShards: props.numHistoryShards,
       },
     });
   }

@@ -25,7 +25,7 @@ test('the table lists every phase', () => {
 test('the Temporal table lists every preset with its seed numbers', () => {
   const table = temporalScenarioTable(loadCatalog());
   for (const s of loadCatalog().temporal.scenarios) expect(table).toContain(`| \`${s.name}\` |`);
-  expect(table).toContain('| `temporal-150wps` | 10 × m7g.2xlarge | 0–4 × m7g.2xlarge | 8 × 4/8 | 6 × 1/2 | 4 × 2/4 | 2 × 0.5/1 | 6 × 2/4 | 3 × m6g.large.search | 150/s for 5m |');
+  expect(table).toContain('| `temporal-150wps` | Aurora DSQL | 10 × m7g.2xlarge | 0–4 × m7g.2xlarge | 8 × 4/8 | 6 × 1/2 | 4 × 2/4 | 2 × 0.5/1 | 6 × 2/4 | 3 × m6g.large.search | 150/s for 5m |');
 });
 
 test("the README's counts are the code's", () => {
@@ -33,8 +33,12 @@ test("the README's counts are the code's", () => {
   const rows = readFileSync(join(__dirname, '../bad-input.test.ts'), 'utf8').match(/^ {2}(config|command|synth|reportWindowRow)\(/gm)!.length;
   expect(README).toContain(`(\`test/bad-input.test.ts\`, ${rows} rows)`);
   const phases = catalog.folio.phases.length;
+  const engines = catalog.temporal.scenarios.map((s) => s.store.engine);
+  const samePairs = engines.reduce((n, e) => n + engines.filter((x) => x === e).length - 1, 0);
   const presets = catalog.temporal.scenarios.length;
-  expect(README).toContain(`all ${phases * (phases - 1)} ordered pairs of phases and all ${presets * (presets - 1)} pairs of Temporal presets`);
+  expect(README).toContain(
+    `all ${phases * (phases - 1)} ordered pairs of phases and all ${samePairs} pairs of Temporal presets that share a store (the other ${presets * (presets - 1) - samePairs}, between stores, \`plan\` refuses)`,
+  );
   // The admin secret and one per module.
   expect(README).toContain(`per secret (${1 + catalog.folio.modules.length} secrets)`);
 });

@@ -1,4 +1,5 @@
-import { ALL_SCENARIO_NAMES, FOLIO_PHASE_NAMES, synthObservability, synthScenario } from '../support/synth';
+import { type TemporalScenario, resolveScenario } from '../../config';
+import { ALL_SCENARIO_NAMES, FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES, synthObservability, synthScenario } from '../support/synth';
 
 /*
  * IAM, data safety and network exposure, proven on the synthesized templates of every
@@ -157,7 +158,15 @@ describe.each(templates)('%s', (_name, t) => {
   });
 });
 
-describe.each(templates.filter(([name]) => name.startsWith('temporal') && !name.includes('observability')))('%s: who may do what', (_name, t) => {
+const storeOf = (name: string) => (resolveScenario({ scenario: name }) as TemporalScenario).preset.store.engine;
+const temporalData = (engine: string) => TEMPORAL_SCENARIO_NAMES.filter((n) => storeOf(n) === engine).map((n) => [n, synthScenario({ scenario: n }).json as Template] as const);
+
+test('both stores are covered below', () => {
+  expect(temporalData('dsql').length).toBeGreaterThan(0);
+  expect(temporalData('aurora-postgresql').length).toBeGreaterThan(0);
+});
+
+describe.each(temporalData('dsql'))('%s (dsql): who may do what', (_name, t) => {
   const taskRole = roleNamed(t, '/ServerTaskRole/Resource');
 
   test('DSQL connect: only the Temporal task role, only on the cluster ARN', () => {
@@ -174,10 +183,44 @@ describe.each(templates.filter(([name]) => name.startsWith('temporal') && !name.
   });
 });
 
-describe.each(templates)('%s: secrets', (_name, t) => {
-  test("Secrets Manager values are readable by no role but the schema mover's execution role, and it only the admin secret", () => {
+describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who may do what', (_name, t) => {
+  test('no DSQL cluster, no DSQL permission, no limiter table', () => {
+    expect(resources(t, 'AWS::DSQL::Cluster')).toEqual([]);
+    expect(statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:')))).toEqual([]);
+    expect(resources(t, 'AWS::DynamoDB::Table')).toEqual([]);
+  });
+
+  test("the store's password: readable only by the server tasks' execution role (ECS hands it to the server and schema containers), decryptable with its key only by it", () => {
+    const secret = resources(t, 'AWS::SecretsManager::Secret');
+    expect(secret).toHaveLength(1);
+    const serverExecution = roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark'));
     const reads = statements(t).filter((s) => s.actions.some((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:*'));
-    if (!FOLIO_PHASE_NAMES.includes(_name)) return expect(reads).toEqual([]);
-    expect(reads).toEqual([expect.objectContaining({ roles: roleNamed(t, '/SchemaMover/Task/ExecutionRole/Resource'), resources: [{ Ref: expect.stringMatching(/^AuroraAdminSecret/) }] })]);
+    expect(reads).toEqual([expect.objectContaining({ roles: serverExecution, resources: [{ Ref: secret[0][0] }] })]);
+    const decrypts = statements(t).filter((s) => s.actions.some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
+    const storeKey = resources(t, 'AWS::KMS::Key').find(([, k]) => /\/Aurora\/Key\//.test(k.Metadata['aws:cdk:path']))![0];
+    for (const d of decrypts.filter((x) => JSON.stringify(x.resources).includes(storeKey))) expect(d.roles).toEqual(serverExecution);
+    // And which containers get it: the four server roles and the schema task, no benchmark task.
+    const withSecret = resources(t, 'AWS::ECS::TaskDefinition')
+      .filter(([, d]) => d.Properties.ContainerDefinitions.some((c: any) => (c.Secrets ?? []).length))
+      .map(([, d]) => String(d.Metadata['aws:cdk:path']).split('/')[1]);
+    expect(withSecret.sort()).toEqual(['Frontend', 'History', 'Matching', 'Schema', 'Worker']);
+  });
+
+  test("the database: reachable on 5432 from the servers' security group and nothing else", () => {
+    const store = resources(t, 'AWS::EC2::SecurityGroup').find(([, g]) => /\/Aurora\/SecurityGroup\//.test(g.Metadata['aws:cdk:path']))![0];
+    const servers = resources(t, 'AWS::EC2::SecurityGroup').find(([, g]) => /\/ServerSecurityGroup\//.test(g.Metadata['aws:cdk:path']))![0];
+    const ingress = resources(t, 'AWS::EC2::SecurityGroupIngress').filter(([, r]) => JSON.stringify(r.Properties.GroupId).includes(store));
+    expect(ingress.map(([, r]) => [r.Properties.FromPort, r.Properties.ToPort, r.Properties.SourceSecurityGroupId])).toEqual([[5432, 5432, { 'Fn::GetAtt': [servers, 'GroupId'] }]]);
+  });
+});
+
+describe.each(templates)('%s: secrets', (_name, t) => {
+  test("Secrets Manager values are readable by no role but the one execution role that hands each to its tasks", () => {
+    const reads = statements(t).filter((s) => s.actions.some((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:*'));
+    if (FOLIO_PHASE_NAMES.includes(_name))
+      return expect(reads).toEqual([expect.objectContaining({ roles: roleNamed(t, '/SchemaMover/Task/ExecutionRole/Resource'), resources: [{ Ref: expect.stringMatching(/^AuroraAdminSecret/) }] })]);
+    if (TEMPORAL_SCENARIO_NAMES.includes(_name) && storeOf(_name) === 'aurora-postgresql')
+      return expect(reads).toEqual([expect.objectContaining({ roles: roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark')), resources: [{ Ref: expect.stringMatching(/^AuroraSecret/) }] })]);
+    expect(reads).toEqual([]);
   });
 });

@@ -128,7 +128,14 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
   });
 });
 
-describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
+const DSQL_PRESETS = TEMPORAL_SCENARIO_NAMES.filter((n) => catalog.temporal.scenarios.find((s) => s.name === n)!.store.engine === 'dsql');
+
+test('the presets of both stores are covered', () => {
+  expect(DSQL_PRESETS).toEqual(['temporal-25wps', 'temporal-50wps', 'temporal-75wps', 'temporal-100wps', 'temporal-150wps']);
+  expect(TEMPORAL_SCENARIO_NAMES.filter((n) => !DSQL_PRESETS.includes(n))).toEqual(['temporal-aurora-150wps']);
+});
+
+describe.each(DSQL_PRESETS)('%s', (name) => {
   const { template, json } = synth(name);
   const preset = catalog.temporal.scenarios.find((s) => s.name === name)!;
   const dsql = logicalId(json, 'AWS::DSQL::Cluster', 'Dsql/Resource');
@@ -248,9 +255,14 @@ describe.each(TEMPORAL_SCENARIO_NAMES)('%s', (name) => {
     template.hasResource('AWS::DSQL::Cluster', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { DeletionProtectionEnabled: true } });
   });
 
+  test('the store is recorded for life (dsql, 4096 shards) before the cluster is touched', () => {
+    const guard = logicalId(json, 'Custom::TemporalHistoryStore', 'HistoryStore/Resource/Default');
+    expect(json.Resources[guard].Properties).toMatchObject({ Store: 'dsql', NumHistoryShards: 4096 });
+    expect(json.Resources[dsql].DependsOn).toContain(guard);
+  });
+
   test('the schema task runs first, then history, matching, frontend, worker, then the benchmark workers', () => {
     const schema = logicalId(json, 'Custom::TemporalSchema', 'Schema/Resource/Default');
-    expect(json.Resources[schema].Properties.NumHistoryShards).toBe(4096);
     const order = [schema, ...TEMPORAL_ROLES.map((r) => serviceOf(json, `temporal-${r}`).id), serviceOf(json, 'benchmark-worker').id];
     for (let i = 1; i < order.length; i++) expect(json.Resources[order[i]].DependsOn).toContain(order[i - 1]);
   });
@@ -418,5 +430,136 @@ describe('the server image', () => {
     expect(images).toHaveLength(1);
     expect(images[0].source).toMatchObject({ platform: 'linux/arm64' });
     expect(readFileSync(join(assembly.directory, images[0].source.directory, 'Dockerfile'), 'utf8')).toContain('temporal-dsql-tool');
+  });
+});
+
+describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
+  const { template, json } = synth('temporal-aurora-150wps');
+  const seed = synth('temporal-150wps').json;
+  const aurora = env.auroraPostgresql;
+  const cluster = logicalId(json, 'AWS::RDS::DBCluster', 'Aurora/Cluster/Resource');
+  const writer = logicalId(json, 'AWS::RDS::DBInstance', 'Aurora/Cluster/Writer/Resource');
+  const secret = logicalId(json, 'AWS::SecretsManager::Secret', 'Aurora/Secret/Resource');
+  const serverSg = logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource');
+  const storeSg = logicalId(json, 'AWS::EC2::SecurityGroup', 'Aurora/SecurityGroup/Resource');
+  const guard = logicalId(json, 'Custom::TemporalHistoryStore', 'HistoryStore/Resource/Default');
+  const schemaTask = () => Object.values(json.Resources as Record<string, any>).find((r) => r.Type === TASK && String(r.Metadata?.['aws:cdk:path']).includes('/Schema/')).Properties.ContainerDefinitions[0];
+
+  test('the store is the one difference: same config, same ECS sizing, same OpenSearch and benchmark', () => {
+    const [a, b] = ['temporal-aurora-150wps', 'temporal-150wps'].map((n) => catalog.temporal.scenarios.find((s) => s.name === n)!);
+    const rest = ({ name: _n, title: _t, store: _s, recorded: _r, ...x }: typeof a) => x;
+    expect(rest(a)).toEqual(rest(b));
+    for (const family of [...TEMPORAL_ROLES.map((r) => `temporal-${r}`), 'benchmark-worker', 'benchmark-generator']) {
+      const size = (j: Record<string, any>) => (({ Cpu, Memory }) => ({ Cpu, Memory }))(taskOf(j, family).props);
+      expect(size(json)).toEqual(size(seed));
+    }
+    const asgs = (j: Record<string, any>) => Object.values(j.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::AutoScaling::AutoScalingGroup').map((r) => [r.Properties.MinSize, r.Properties.MaxSize]);
+    expect(asgs(json)).toEqual(asgs(seed));
+  });
+
+  test('Aurora PostgreSQL, one r7g.2xlarge writer, encrypted with its own key, private, TLS only, deletion-protected, snapshot on delete', () => {
+    expect(json.Resources[cluster]).toMatchObject({
+      DeletionPolicy: 'Snapshot',
+      Properties: {
+        Engine: 'aurora-postgresql',
+        EngineVersion: aurora.engineVersion,
+        DBClusterIdentifier: 'temporal-history',
+        DatabaseName: 'temporal',
+        Port: 5432,
+        StorageEncrypted: true,
+        KmsKeyId: { 'Fn::GetAtt': [expect.stringMatching(/^AuroraKey/), 'Arn'] },
+        DeletionProtection: true,
+        BackupRetentionPeriod: aurora.backupRetentionDays,
+        VpcSecurityGroupIds: [{ 'Fn::GetAtt': [storeSg, 'GroupId'] }],
+        // DBLoad, the report's load figure, comes from Performance Insights.
+        PerformanceInsightsEnabled: true,
+      },
+    });
+    expect(json.Resources[writer].Properties).toMatchObject({ DBInstanceClass: 'db.r7g.2xlarge', Engine: 'aurora-postgresql', MonitoringInterval: 60 });
+    template.hasResourceProperties('AWS::RDS::DBClusterParameterGroup', { Parameters: { 'rds.force_ssl': '1' } });
+    const subnets = Object.values(template.findResources('AWS::RDS::DBSubnetGroup')) as any[];
+    expect(subnets).toHaveLength(1);
+    for (const ref of subnets[0].Properties.SubnetIds) expect(ref.Ref).toMatch(/^NetworkVpcPrivate/);
+  });
+
+  test('the store is recorded for life (aurora-postgresql) before any of its resources is created', () => {
+    expect(json.Resources[guard].Properties).toMatchObject({ Store: 'aurora-postgresql', NumHistoryShards: 4096 });
+    for (const id of [cluster, writer, secret, storeSg]) expect(json.Resources[id].DependsOn).toContain(guard);
+  });
+
+  test("upstream's server with its PostgreSQL plugin: the writer's endpoint, the pool from config, TLS, the password read from the variable ECS sets", () => {
+    const rendered = containerEnv(json, 'temporal-history').TEMPORAL_STATIC_CONFIG;
+    expect(rendered.split('\n')[0]).toMatch(/^# enable-template/);
+    const config = parse(rendered);
+    expect(config.persistence.defaultStore).toBe('aurora-postgresql');
+    expect(config.persistence.numHistoryShards).toBe(4096);
+    expect(config.persistence.datastores['aurora-postgresql'].sql).toEqual({
+      pluginName: 'postgres12_pgx',
+      databaseName: 'temporal',
+      connectAddr: `<${cluster}.Endpoint.Address>:5432`,
+      connectProtocol: 'tcp',
+      user: 'temporal',
+      password: '{{ env "SQL_PASSWORD" }}',
+      maxConns: env.persistence.pool.maxConns,
+      maxIdleConns: env.persistence.pool.maxIdleConns,
+      maxConnLifetime: env.persistence.pool.maxConnLifetime,
+      tls: { enabled: true, enableHostVerification: false },
+    });
+    // Everything else in the file is the DSQL preset's.
+    const seedConfig = parse(containerEnv(seed, 'temporal-history').TEMPORAL_STATIC_CONFIG);
+    const { persistence: _a, ...others } = config;
+    const { persistence: _b, ...seedOthers } = seedConfig;
+    expect(others).toEqual(seedOthers);
+    for (const role of TEMPORAL_ROLES) {
+      const def = taskOf(json, `temporal-${role}`).props.ContainerDefinitions.find((c: any) => c.Name === 'Server');
+      expect(flatten(def.Image)).toBe((aurora.images.server as { registry: string }).registry);
+      expect(def.Secrets).toEqual([{ Name: 'SQL_PASSWORD', ValueFrom: { 'Fn::Join': ['', [{ Ref: secret }, ':password::']] } }]);
+      const environment = containerEnv(json, `temporal-${role}`);
+      expect(Object.keys(environment).filter((k) => k.startsWith('DSQL_') || k === 'CLUSTER_ENDPOINT' || k === 'SQL_PASSWORD')).toEqual([]);
+    }
+  });
+
+  test("the schema task: upstream's temporal-sql-tool (admin-tools) against the writer, TLS on, the password from the secret", () => {
+    const def = schemaTask();
+    expect(flatten(def.Image)).toBe((aurora.images.schemaTool as { registry: string }).registry);
+    expect(def.Command[0]).toContain('temporal-sql-tool setup-schema -v 0.0');
+    expect(def.Command[0]).toContain('temporal-sql-tool update-schema --schema-name postgresql/v12/temporal');
+    const e = Object.fromEntries(def.Environment.map((v: any) => [v.Name, flatten(v.Value)]));
+    expect(e).toMatchObject({ SQL_PLUGIN: 'postgres12_pgx', SQL_HOST: `<${cluster}.Endpoint.Address>`, SQL_PORT: '5432', SQL_USER: 'temporal', SQL_DATABASE: 'temporal', SQL_TLS: 'true' });
+    expect(def.Secrets).toEqual([{ Name: 'SQL_PASSWORD', ValueFrom: { 'Fn::Join': ['', [{ Ref: secret }, ':password::']] } }]);
+    const schema = logicalId(json, 'Custom::TemporalSchema', 'Schema/Resource/Default');
+    expect(json.Resources[schema].DependsOn).toEqual(expect.arrayContaining([cluster]));
+  });
+
+  test("the servers reach the database on 5432 through its security group, and nothing else reaches it; no DSQL, limiter or endpoint", () => {
+    const egress = (json.Resources[serverSg].Properties.SecurityGroupEgress ?? []) as any[];
+    expect(egress.filter((r) => r.FromPort === 5432)).toEqual([]);
+    const separate = Object.values(template.findResources('AWS::EC2::SecurityGroupEgress')).map((r: any) => r.Properties).filter((r) => r.FromPort === 5432);
+    expect(separate).toEqual([expect.objectContaining({ GroupId: { 'Fn::GetAtt': [serverSg, 'GroupId'] }, DestinationSecurityGroupId: { 'Fn::GetAtt': [storeSg, 'GroupId'] } })]);
+    for (const type of ['AWS::DSQL::Cluster', 'AWS::DynamoDB::Table']) expect(template.findResources(type)).toEqual({});
+    const endpoints = Object.values(template.findResources('AWS::EC2::VPCEndpoint')) as any[];
+    expect(endpoints.filter((r) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'))).toEqual([]);
+  });
+
+  test('outputs say which store holds the history, and where', () => {
+    expect(Object.keys(json.Outputs)).toEqual(expect.arrayContaining(['HistoryStoreEngine', 'AuroraEndpoint', 'AuroraClusterId', 'AuroraSecretArn']));
+    expect(json.Outputs.HistoryStoreEngine.Value).toBe('aurora-postgresql');
+    expect(Object.keys(json.Outputs)).not.toContain('DsqlClusterId');
+  });
+
+  test('Serverless v2 from config: the ACU range on the cluster, a db.serverless writer, the same everything else', () => {
+    const serverless = editedCatalog((c) => {
+      c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 2, max: 64 } };
+    });
+    const s = synthScenario({ scenario: 'temporal-aurora-150wps' }, serverless).json;
+    expect(s.Resources[cluster].Properties.ServerlessV2ScalingConfiguration).toEqual({ MinCapacity: 2, MaxCapacity: 64 });
+    expect(s.Resources[writer].Properties.DBInstanceClass).toBe('db.serverless');
+    const changes = resourceChanges(json, s);
+    expect(changes.map((c) => c.logicalId).sort()).toEqual([cluster, writer].sort());
+    expect(changes.filter((c) => c.unsafe)).toEqual([]);
+  });
+
+  test('snapshot', () => {
+    expect(json).toMatchSnapshot();
   });
 });

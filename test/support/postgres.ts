@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +19,8 @@ export interface Postgres {
   readonly port: number;
   readonly user: string;
   readonly password: string;
+  /** Admits TLS connections only (requireTls). */
+  readonly tls: boolean;
   /** The server's binaries (initdb, psql, pg_dump, ...). */
   readonly bin: string;
   /** Runs SQL with psql on `database` and returns its unaligned, tuple-only output. */
@@ -35,6 +37,11 @@ export interface PostgresOptions {
   readonly maxConnections?: number;
   /** Extra postgresql.conf lines. */
   readonly settings?: readonly string[];
+  /**
+   * TLS only, as Aurora with rds.force_ssl=1: a self-signed certificate, and pg_hba.conf
+   * admitting TCP connections over SSL only.
+   */
+  readonly requireTls?: boolean;
 }
 
 /** The newest server installed from the distribution's packages, or a clear error. */
@@ -81,10 +88,18 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
       'fsync = off',
       'synchronous_commit = off',
       'full_page_writes = off',
+      ...(o.requireTls ? ['ssl = on', "ssl_cert_file = 'server.crt'", "ssl_key_file = 'server.key'"] : []),
       ...(o.settings ?? []),
     ];
     writeFileSync(join(data, 'postgresql.auto.conf'), `${conf.join('\n')}\n`);
-    if (asRoot) execFileSync('chown', ['postgres:postgres', join(data, 'postgresql.auto.conf')]);
+    const owned = ['postgresql.auto.conf'];
+    if (o.requireTls) {
+      execFileSync('openssl', ['req', '-new', '-x509', '-days', '1', '-nodes', '-subj', '/CN=localhost', '-keyout', join(data, 'server.key'), '-out', join(data, 'server.crt')], { stdio: 'ignore' });
+      chmodSync(join(data, 'server.key'), 0o600);
+      writeFileSync(join(data, 'pg_hba.conf'), 'local all all scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n');
+      owned.push('server.key', 'server.crt', 'pg_hba.conf');
+    }
+    if (asRoot) execFileSync('chown', ['postgres:postgres', ...owned.map((f) => join(data, f))]);
     await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   } catch (e) {
     await stop();
@@ -105,5 +120,5 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     for (let i = 0; i < 100 && (await psql(seen)) === '0'; i++) await new Promise((r) => setTimeout(r, 50));
     return { close: () => void child.kill() };
   };
-  return { host: '127.0.0.1', port, user, password, bin, psql, session, stop };
+  return { host: '127.0.0.1', port, user, password, tls: o.requireTls ?? false, bin, psql, session, stop };
 }

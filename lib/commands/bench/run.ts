@@ -149,7 +149,7 @@ export interface RunHooks extends Waiting {
 }
 
 export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings, w: RunHooks): Promise<RunRecord> {
-  await checkDsqlActive(c, t.dsqlClusterId);
+  if (t.dsqlClusterId) await checkDsqlActive(c, t.dsqlClusterId);
   const fleet = await fleetStatus(c, t);
   if (fleet.tasks.running === 0)
     throw new CommandFailure(`no benchmark worker is running (${fleet.tasks.desired} desired); run \`npm run bench -- up --scenario ${s.scenario}\` first`, EXIT_FAILED);

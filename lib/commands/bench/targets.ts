@@ -31,7 +31,8 @@ export interface BenchTargets {
   readonly generatorTaskDefinition: string;
   readonly securityGroup: string;
   readonly subnets: readonly string[];
-  readonly dsqlClusterId: string;
+  /** The DSQL store's cluster (none for the aurora-postgresql store). */
+  readonly dsqlClusterId?: string;
   /** The preset the stack was last deployed with. */
   readonly deployedScenario: string;
 }
@@ -44,11 +45,11 @@ const OUTPUTS = {
   generatorTaskDefinition: 'GeneratorTaskDefinition',
   securityGroup: 'BenchmarkSecurityGroupId',
   subnets: 'PrivateSubnets',
-  dsqlClusterId: 'DsqlClusterId',
   deployedScenario: 'Scenario',
 } as const;
 
 export async function benchTargets(cfn: CloudFormationClient, scenario: TemporalScenario): Promise<BenchTargets> {
-  const o = await requiredOutputs(cfn, scenario.stackName, OUTPUTS, 'deployed with an older version? redeploy it');
-  return { ...o, subnets: o.subnets.split(',') };
+  const keys: Record<string, string> = scenario.preset.store.engine === 'dsql' ? { ...OUTPUTS, dsqlClusterId: 'DsqlClusterId' } : OUTPUTS;
+  const o: Record<string, string> = await requiredOutputs(cfn, scenario.stackName, keys, 'deployed with an older version? redeploy it');
+  return { ...(o as Record<keyof typeof OUTPUTS, string>), dsqlClusterId: o.dsqlClusterId, subnets: o.subnets.split(',') };
 }

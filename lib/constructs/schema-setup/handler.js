@@ -1,12 +1,9 @@
 // @ts-check
 /*
  * Custom resource that runs the one-shot schema task on deploy and waits for it, for the
- * CDK provider framework (onEvent starts the task, isComplete polls it). It also refuses
- * any change of numHistoryShards: the shard count the cluster was created with is kept in
- * the physical resource ID, so an update that asks for another count fails with a clear
- * message, and the rollback that follows (which asks for the old count) succeeds.
+ * CDK provider framework (onEvent starts the task, isComplete polls it). What the history
+ * keeps for life (store, shard count) is checked before, by ../history-store-guard.
  */
-const PREFIX = 'temporal-schema-shards-';
 
 /** @param {(op: 'runTask' | 'describeTasks', input: any) => Promise<any>} call */
 function makeHandlers(call) {
@@ -14,17 +11,7 @@ function makeHandlers(call) {
     /** @param {any} event */
     async onEvent(event) {
       const p = event.ResourceProperties;
-      const shards = String(p.NumHistoryShards);
       if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
-      if (event.RequestType === 'Update') {
-        const created = String(event.PhysicalResourceId).slice(PREFIX.length);
-        if (created !== shards)
-          throw new Error(
-            `numHistoryShards cannot change: this Temporal cluster was created with ${created} history shards ` +
-              `and keeps them for life (asked for ${shards}). Set persistence.numHistoryShards back to ${created}, ` +
-              'or create a new environment (-c envName=...) for another shard count.',
-          );
-      }
       const action = event.RequestType === 'Create' ? 'create' : 'update';
       const out = await call('runTask', {
         cluster: p.Cluster,
@@ -36,7 +23,8 @@ function makeHandlers(call) {
       });
       const task = out.tasks && out.tasks[0];
       if (!task) throw new Error(`the schema task did not start: ${JSON.stringify(out.failures)}`);
-      return { PhysicalResourceId: PREFIX + shards, Data: { TaskArn: task.taskArn } };
+      // An update keeps the id it was created with (earlier versions named it after the shard count).
+      return { PhysicalResourceId: event.PhysicalResourceId || 'temporal-schema', Data: { TaskArn: task.taskArn } };
     },
 
     /** @param {any} event */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
-import { dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
+import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
 import { listening } from '../../support/ports';
 import { stopProcess } from '../../support/processes';
 import type { Postgres } from '../../support/postgres';
@@ -35,35 +35,41 @@ export interface LocalStores {
 
 /**
  * The one swap between the config ECS runs and what runs here. It replaces exactly:
- * - the persistence datastore: the DSQL plugin becomes upstream's PostgreSQL plugin
- *   (`postgres12_pgx`) on the local server, keeping the rendered pool settings;
+ * - the persistence datastore's server: for the dsql store, the DSQL plugin becomes upstream's
+ *   PostgreSQL plugin (`postgres12_pgx`) on the local server, keeping the rendered pool
+ *   settings; for the aurora-postgresql store, only where it connects (address and database)
+ *   changes: plugin, user, password template, pool and TLS are used as rendered;
  * - the visibility store: OpenSearch becomes SQL visibility on the same server;
  * - `persistence.numHistoryShards`, scaled down;
  * - the metrics port, one per role, since all four roles share this host's network
  *   (on ECS each task has its own address and they all use the rendered port).
  * Every other key (ports, membership, broadcast address, dynamic config, clients) is used as
- * rendered.
+ * rendered, and so is the template header that makes the server read the password.
  */
 export function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number): string {
+  const header = rendered.split('\n').filter((l) => l.startsWith('#'));
   const c = parse(rendered);
   const p = c.persistence;
-  const pool = p.datastores[p.defaultStore].sql;
+  const history = p.datastores[p.defaultStore].sql;
+  const connectAddr = `${s.postgres.host}:${s.postgres.port}`;
   const sql = (databaseName: string) => ({
-    pluginName: 'postgres12_pgx',
+    pluginName: POSTGRES_PLUGIN,
     databaseName,
-    connectAddr: `${s.postgres.host}:${s.postgres.port}`,
+    connectAddr,
     connectProtocol: 'tcp',
     user: s.postgres.user,
     password: s.postgres.password,
-    maxConns: pool.maxConns,
-    maxIdleConns: pool.maxIdleConns,
-    maxConnLifetime: pool.maxConnLifetime,
+    maxConns: history.maxConns,
+    maxIdleConns: history.maxIdleConns,
+    maxConnLifetime: history.maxConnLifetime,
+    ...(s.postgres.tls ? { tls: { enabled: true, enableHostVerification: false } } : {}),
   });
   p.numHistoryShards = s.numHistoryShards;
-  p.datastores = { [p.defaultStore]: { sql: sql(s.database) }, [p.visibilityStore]: { sql: sql(s.visibilityDatabase) } };
+  const store = history.pluginName === POSTGRES_PLUGIN ? { ...history, connectAddr, databaseName: s.database } : sql(s.database);
+  p.datastores = { [p.defaultStore]: { sql: store }, [p.visibilityStore]: { sql: sql(s.visibilityDatabase) } };
   const prometheus = c.global.metrics.prometheus;
   prometheus.listenAddress = `${String(prometheus.listenAddress).split(':')[0]}:${metricsPort}`;
-  return stringify(c, { lineWidth: 0 });
+  return [...header, stringify(c, { lineWidth: 0 })].join('\n');
 }
 
 /**
@@ -146,19 +152,57 @@ export interface ClusterOptions {
   readonly startTimeoutMs?: number;
 }
 
+const sqlToolBase = (pg: Postgres) => ['--plugin', POSTGRES_PLUGIN, '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password, ...(pg.tls ? ['--tls', '--tls-disable-host-verification'] : [])];
+
 /**
- * Creates both databases with the server's own SQL tool: the version table at 0.0, then
- * every versioned update of the schema named (embedded in the tool; no files to ship).
+ * Creates a database with the server's own SQL tool and sets up a schema: the version table
+ * at 0.0, then every versioned update of the schema named (embedded in the tool).
  */
+async function setUpDatabase(b: Binaries, pg: Postgres, db: string, schema: string): Promise<void> {
+  await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'create-database']);
+  await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'setup-schema', '-v', '0.0']);
+  await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'update-schema', '--schema-name', schema]);
+}
+
+/** Creates both databases with the server's own SQL tool, as the stock setup does. */
 export async function setUpDatabases(b: Binaries, pg: Postgres, database: string, visibilityDatabase: string): Promise<void> {
-  const base = ['--plugin', 'postgres12_pgx', '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password];
-  for (const [db, schema] of [
-    [database, 'postgresql/v12/temporal'],
-    [visibilityDatabase, 'postgresql/v12/visibility'],
-  ]) {
-    await run(b.sqlTool, [...base, '--db', db, 'create-database']);
-    await run(b.sqlTool, [...base, '--db', db, 'setup-schema', '-v', '0.0']);
-    await run(b.sqlTool, [...base, '--db', db, 'update-schema', '--schema-name', schema]);
+  await setUpDatabase(b, pg, database, 'postgresql/v12/temporal');
+  await setUpDatabase(b, pg, visibilityDatabase, 'postgresql/v12/visibility');
+}
+
+/**
+ * The aurora-postgresql store's schema task, run here as ECS runs it: the rendered command
+ * under /bin/sh with the rendered environment, the password where ECS puts the secret, and
+ * upstream's temporal-sql-tool on the PATH. Swapped: where it connects (address, database),
+ * and temporal-elasticsearch-tool, a stand-in that records its arguments (no OpenSearch here).
+ * The database and its owner exist beforehand, as Aurora creates its default database and master user.
+ */
+export async function runSchemaTask(
+  b: Binaries,
+  scenario: TemporalScenario,
+  pg: Postgres,
+  database: string,
+  action: 'create' | 'update',
+): Promise<{ output: string; elasticsearchCalls: string[] }> {
+  const e = scenario.environment;
+  const dir = mkdtempSync(join(tmpdir(), 'schema-task-'));
+  try {
+    const calls = join(dir, 'elasticsearch-calls');
+    writeFileSync(join(dir, 'temporal-elasticsearch-tool'), `#!/bin/sh\necho "$*" >> '${calls}'\n`, { mode: 0o755 });
+    const rendered = schemaEnvironment(e, scenario.preset.store.engine, { storeHost: pg.host, visibilityHost: 'opensearch.invalid' });
+    const env = {
+      ...rendered,
+      SQL_PORT: String(pg.port),
+      SQL_DATABASE: database,
+      [PASSWORD_VARIABLE]: pg.password,
+      SCHEMA_ACTION: action,
+      PATH: `${dir}:${b.serverDir}:/usr/bin:/bin`,
+      HOME: dir,
+    };
+    const { stdout, stderr } = await run('/bin/sh', ['-c', schemaCommand(e, scenario.preset.store.engine)], { env });
+    return { output: stdout + stderr, elasticsearchCalls: existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : [] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -193,9 +237,21 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   for (const role of TEMPORAL_ROLES) for (const port of [e.ports[role].grpc, e.ports[role].membership]) if (await listening(port)) busy.push(port);
   if (busy.length) throw new Error(`ports ${busy.join(', ')} are in use: another Temporal server is running on this machine`);
 
-  await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
+  const engine = scenario.preset.store.engine;
+  if (engine === 'dsql') await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
+  else {
+    // What Aurora creates with the cluster: its master user (as rendered) owning the default database.
+    const user = e.auroraPostgresql.user;
+    await o.postgres.psql(`CREATE ROLE "${user}" LOGIN PASSWORD '${o.postgres.password}'`);
+    await o.postgres.psql(`CREATE DATABASE "${stores.database}" OWNER "${user}"`);
+    await runSchemaTask(b, scenario, o.postgres, stores.database, 'create');
+    await setUpDatabase(b, o.postgres, stores.visibilityDatabase, 'postgresql/v12/visibility');
+  }
   const metadata = await serveMetadata();
-  const rendered = staticConfig(e, { dsqlHost: 'dsql.invalid', visibilityHost: 'opensearch.invalid', frontendAddress });
+  const rendered = staticConfig(e, engine, { storeHost: 'store.invalid', visibilityHost: 'opensearch.invalid', frontendAddress });
+  // What the stack gives each store: the DSQL plugin's settings, or the Aurora password (an ECS secret).
+  const wiring: StoreWiring = engine === 'dsql' ? { engine, rateLimiterTable: 'local-no-limiter', tokenEndpoint: '127.0.0.1' } : { engine };
+  const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
   const roles: RoleProcess[] = [];
   const stop = async () => {
     for (const r of [...roles].reverse()) await stopProcess(r.process);
@@ -212,7 +268,8 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
       const env = {
         PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,
         HOME: tmp,
-        ...serverEnvironment(e, role, files, { rateLimiterTable: 'local-no-limiter', tokenEndpoint: '127.0.0.1' }),
+        ...serverEnvironment(e, role, files, wiring),
+        ...secrets,
         ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${role}`,
       };
       const log = join(dir, `${role}.log`);

@@ -15,8 +15,8 @@ const ROOT = join(__dirname, '../../..');
 const contract = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/dsql-fork/contract.json'), 'utf8'));
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
 const e = scenario.environment;
-const endpoints = { dsqlHost: 'abc.dsql.eu-west-1.on.aws', visibilityHost: 'vpc-x.eu-west-1.es.amazonaws.com', frontendAddress: 'frontend.temporal.internal:7233' };
-const files = { staticConfig: staticConfig(e, endpoints), dynamicConfig: '' };
+const endpoints = { storeHost: 'abc.dsql.eu-west-1.on.aws', visibilityHost: 'vpc-x.eu-west-1.es.amazonaws.com', frontendAddress: 'frontend.temporal.internal:7233' };
+const files = { staticConfig: staticConfig(e, 'dsql', endpoints), dynamicConfig: '' };
 const pluginEnv = [...contract.plugin.regionEnv, contract.plugin.endpointEnv, ...contract.rateLimiter.local.env, ...contract.rateLimiter.distributed.env, ...contract.optionalPluginEnv];
 
 test('the server image is built from the commit this record was read at', () => {
@@ -28,7 +28,7 @@ test('the server image is built from the commit this record was read at', () => 
 });
 
 test('the schema task sets up a schema name the tool accepts, at its version, and updates by the same name', () => {
-  const cmd = schemaCommand(e);
+  const cmd = schemaCommand(e, 'dsql');
   const setup = /temporal-dsql-tool setup-schema --schema-name (\S+) --version (\S+)/.exec(cmd);
   expect(setup).not.toBeNull();
   expect(contract.schemaTool.schemaNames).toContain(setup![1]);
@@ -61,12 +61,12 @@ test('the datastore names the plugin and the user it connects as', () => {
 });
 
 test.each(TEMPORAL_ROLES)('%s: every DSQL_* variable rendered is one the plugin reads, in the mode it reads it', (role) => {
-  const rendered = serverEnvironment(e, role, files, { rateLimiterTable: 'table', tokenEndpoint: endpoints.dsqlHost });
+  const rendered = serverEnvironment(e, role, files, { engine: 'dsql', rateLimiterTable: 'table', tokenEndpoint: endpoints.storeHost });
   const dsql = Object.keys(rendered).filter((k) => k.startsWith('DSQL_'));
   for (const k of dsql) expect(pluginEnv).toContain(k);
   expect(contract.plugin.regionEnv.some((k: string) => k in rendered)).toBe(true);
   // The host tokens are signed for, which the plugin reads before falling back to connectAddr's.
-  expect(rendered[contract.plugin.endpointEnv]).toBe(endpoints.dsqlHost);
+  expect(rendered[contract.plugin.endpointEnv]).toBe(endpoints.storeHost);
   // Distributed on: the local limiter's variables would never be read.
   expect(dsql.sort()).toEqual(['DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED', 'DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT', 'DSQL_DISTRIBUTED_RATE_LIMITER_TABLE']);
 });
@@ -79,7 +79,7 @@ test('with the distributed limiter off, each task gets the local limiter its rol
   const local = resolveScenario({ scenario: 'temporal-25wps' }, catalog) as TemporalScenario;
   for (const role of TEMPORAL_ROLES) {
     const limit = local.environment.persistence.connectionRateLimits[role];
-    const dsql = Object.entries(serverEnvironment(local.environment, role, files, { rateLimiterTable: 'table', tokenEndpoint: endpoints.dsqlHost })).filter(([k]) => k.startsWith('DSQL_'));
+    const dsql = Object.entries(serverEnvironment(local.environment, role, files, { engine: 'dsql', rateLimiterTable: 'table', tokenEndpoint: endpoints.storeHost })).filter(([k]) => k.startsWith('DSQL_'));
     expect(Object.fromEntries(dsql)).toEqual({ DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) });
     for (const [k] of dsql) expect(contract.rateLimiter.local.env).toContain(k);
   }

@@ -1,4 +1,6 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import { ConfigError, type TemporalScenario, resolveScenario } from '../../../config';
+import { planTransition } from '../../../lib/commands/plan';
 import { resourceChanges } from '../../../lib/commands/transition';
 import { editedCatalog, FOLIO_PHASE_NAMES, synthObservability, synthPhase, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../../support/synth';
 
@@ -23,7 +25,9 @@ test('every phase switch updates in place: nothing created, replaced or destroye
 
 describe('Temporal preset switches', () => {
   const temporal = new Map(TEMPORAL_SCENARIO_NAMES.map((n) => [n, synthPhase(n).json]));
-  const pairs = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => to !== from).map((to) => [from, to]));
+  const storeOf = (name: string) => (resolveScenario({ scenario: name }) as TemporalScenario).preset.store.engine;
+  // An environment keeps its store for life: switches are between presets of one store (see 'store switches').
+  const pairs = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => to !== from && storeOf(to) === storeOf(from)).map((to) => [from, to]));
   let diffs: Array<[string, string, ReturnType<typeof resourceChanges>]> | undefined;
   /** Each pair's changes, computed once for both tests. */
   const changesOfPairs = () => (diffs ??= pairs.map(([from, to]) => [from, to, resourceChanges(temporal.get(from)!, temporal.get(to)!)]));
@@ -45,6 +49,19 @@ describe('Temporal preset switches', () => {
     const touched = new Set<string>();
     for (const [, , changes] of changesOfPairs()) for (const c of changes) if (c.stateful) touched.add(c.type);
     expect([...touched]).toEqual([]);
+  });
+
+  test('a switch between stores would orphan the history, so plan refuses every one of them in one line', () => {
+    const cross = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => storeOf(to) !== storeOf(from)).map((to) => [from, to]));
+    expect(cross).toHaveLength(2 * 5);
+    // What CloudFormation would do: the DSQL cluster (retained) leaves the stack with every workflow's history.
+    const orphaned = resourceChanges(temporal.get('temporal-150wps')!, temporal.get('temporal-aurora-150wps')!).filter((c) => c.unsafe);
+    expect(orphaned.map((c) => c.type)).toContain('AWS::DSQL::Cluster');
+    for (const [from, to] of cross) {
+      const refused = () => planTransition(from, to);
+      expect(refused).toThrow(ConfigError);
+      expect(refused).toThrow(new RegExp(`^"${from}" keeps Temporal's history in ${storeOf(from)} and "${to}" in ${storeOf(to)}: .*-c envName=<name>$`));
+    }
   });
 });
 
@@ -97,7 +114,8 @@ describe('the check itself can fail', () => {
 describe('observability stack switches', () => {
   test.each([
     ['FOLIO', FOLIO_PHASE_NAMES],
-    ['Temporal', TEMPORAL_SCENARIO_NAMES],
+    // One store's presets: a store switch is refused (above).
+    ['Temporal', TEMPORAL_SCENARIO_NAMES.filter((n) => (resolveScenario({ scenario: n }) as TemporalScenario).preset.store.engine === 'dsql')],
   ])('%s: every switch rewrites dashboards and alarms in place, never replacing one', (_family, names) => {
     const obs = new Map(names.map((n) => [n, synthObservability({ scenario: n }).json]));
     const problems: string[] = [];

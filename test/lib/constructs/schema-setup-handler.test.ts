@@ -1,7 +1,7 @@
-// The custom resource's handler, run against a recorded ECS: the shard guard and the task wait.
+// The custom resource's handler, run against a recorded ECS: the task it starts and the wait.
 const { makeHandlers } = require('../../../lib/constructs/schema-setup/handler.js');
 
-const props = { Cluster: 'temporal-dsql', TaskDefinition: 'arn:td', Container: 'Schema', CapacityProvider: 'cp', Subnets: ['s1'], SecurityGroups: ['sg'], NumHistoryShards: '4096' };
+const props = { Cluster: 'temporal-dsql', TaskDefinition: 'arn:td', Container: 'Schema', CapacityProvider: 'cp', Subnets: ['s1'], SecurityGroups: ['sg'] };
 
 function fakeEcs(describe: Record<string, unknown> = {}) {
   const calls: Array<[string, any]> = [];
@@ -12,10 +12,10 @@ function fakeEcs(describe: Record<string, unknown> = {}) {
   return { calls, handlers: makeHandlers(call) };
 }
 
-test('create: runs the schema task with SCHEMA_ACTION=create and records the shard count', async () => {
+test('create: runs the schema task with SCHEMA_ACTION=create', async () => {
   const { calls, handlers } = fakeEcs();
   const out = await handlers.onEvent({ RequestType: 'Create', ResourceProperties: props });
-  expect(out).toEqual({ PhysicalResourceId: 'temporal-schema-shards-4096', Data: { TaskArn: 'arn:task/1' } });
+  expect(out).toEqual({ PhysicalResourceId: 'temporal-schema', Data: { TaskArn: 'arn:task/1' } });
   expect(calls[0][1]).toMatchObject({
     cluster: 'temporal-dsql',
     taskDefinition: 'arn:td',
@@ -24,23 +24,11 @@ test('create: runs the schema task with SCHEMA_ACTION=create and records the sha
   });
 });
 
-test('update with the same shard count: runs update-schema', async () => {
+test('update: runs update-schema and keeps the id it was created with (earlier versions named it after the shard count)', async () => {
   const { calls, handlers } = fakeEcs();
-  await handlers.onEvent({ RequestType: 'Update', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: props, OldResourceProperties: props });
+  const out = await handlers.onEvent({ RequestType: 'Update', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: props, OldResourceProperties: props });
   expect(calls[0][1].overrides.containerOverrides[0].environment).toEqual([{ name: 'SCHEMA_ACTION', value: 'update' }]);
-});
-
-test('update that changes numHistoryShards: refused with a clear message, and no task runs', async () => {
-  const { calls, handlers } = fakeEcs();
-  const event = { RequestType: 'Update', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: { ...props, NumHistoryShards: '8192' }, OldResourceProperties: props };
-  await expect(handlers.onEvent(event)).rejects.toThrow(/numHistoryShards cannot change: this Temporal cluster was created with 4096 history shards .*asked for 8192.*Set persistence.numHistoryShards back to 4096/);
-  expect(calls).toEqual([]);
-});
-
-test('the rollback after a refused change succeeds (it asks for the original count)', async () => {
-  const { handlers } = fakeEcs();
-  const rollback = { RequestType: 'Update', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: props, OldResourceProperties: { ...props, NumHistoryShards: '8192' } };
-  await expect(handlers.onEvent(rollback)).resolves.toMatchObject({ PhysicalResourceId: 'temporal-schema-shards-4096' });
+  expect(out.PhysicalResourceId).toBe('temporal-schema-shards-4096');
 });
 
 test('delete leaves the schema alone', async () => {
