@@ -2,7 +2,7 @@ import { readTextFile } from '../files';
 import { ConfigError } from '../../../config';
 import { markdownTable } from '../markdown';
 import { num } from './markdown';
-import type { Report } from './summarize';
+import type { Report, TemporalReport } from './summarize';
 
 /** A report JSON read back for comparison; the fields compare needs are checked. */
 export function readReport(path: string, option = '--compare'): Report {
@@ -44,8 +44,36 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
   return [
     `# ${title(a)} -> ${title(b)}`,
     '',
+    ...(a.family === 'temporal' && b.family === 'temporal' ? [runTable([a, b], names), ''] : []),
     markdownTable(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
     '',
+  ].join('\n');
+}
+
+const STORE_NAMES = { dsql: 'Aurora DSQL', 'aurora-postgresql': 'Aurora PostgreSQL' } as const;
+
+/** Two runs side by side, as seed 001 compares stores: throughput, latency percentiles, work per workflow. */
+function runTable(runs: readonly TemporalReport[], names: readonly [string, string]): string {
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : num(v, 1));
+  const rows = runs.map((r, i) => {
+    const b = r.benchmark;
+    const rt = b?.storeRoundTripMs;
+    return [
+      `${i ? 'B' : 'A'}: ${r.scenario}`,
+      STORE_NAMES[r.store ?? 'dsql'],
+      b ? num(b.workflowsPerSecond, 2) : 'n/a',
+      ms(b?.latencyMs.p50),
+      ms(b?.latencyMs.p95),
+      ms(b?.latencyMs.p99),
+      ms(b?.latencyMs.max),
+      r.metrics.transactions.perWorkflow === null ? 'n/a' : num(r.metrics.transactions.perWorkflow, 1),
+      rt ? `${ms(rt.median)} / ${ms(rt.p99)}` : 'n/a',
+    ];
+  });
+  const missing = runs.filter((r) => !r.benchmark).map((r, i) => names[runs.indexOf(r)] ?? String(i));
+  return [
+    markdownTable(['Run', 'Store', 'workflows/s', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'max latency (ms)', 'transactions per workflow', 'store round trip, median / p99 (ms)'], rows),
+    ...(missing.length ? ['', `n/a: ${missing.join(' and ')} ${missing.length > 1 ? 'were' : 'was'} not written from a bench run (report --run <run.json>), so ${missing.length > 1 ? 'they have' : 'it has'} no benchmark figures.`] : []),
   ].join('\n');
 }
 

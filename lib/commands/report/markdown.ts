@@ -9,7 +9,7 @@ export function renderMarkdown(report: Report, charts: readonly { file: string; 
   const missing = report.missing.length;
   const notice =
     missing === series
-      ? [`**No data at all** in this window: none of the ${series} series has a datapoint. Check the window (times are UTC), the region, --env-name${report.family === 'temporal' ? ' and the DSQL cluster id' : ''}, or whether anything ran. Every figure below says "no data"; none is a zero.`, '']
+      ? [`**No data at all** in this window: none of the ${series} series has a datapoint. Check the window (times are UTC), the region, --env-name${report.family === 'temporal' && report.store === 'dsql' ? ' and the DSQL cluster id' : ''}, or whether anything ran. Every figure below says "no data"; none is a zero.`, '']
       : missing
         ? [`**No data** for ${missing} of ${series} series in this window: ${report.missing.join(', ')}. Their figures below say "no data", and figures derived from them are left out.`, '']
         : [];
@@ -91,45 +91,27 @@ function folio(r: FolioReport): string[] {
 function temporal(r: TemporalReport): string[] {
   const t = r.metrics.transactions;
   const c = r.configured;
-  const perMin = (p: PeakAverage): [string, string] => [rate(p.peak), rate(p.average)];
-  const writeShare = t.readOnlyShare === null ? null : 1 - t.readOnlyShare;
-  const poolCeiling = c.serverTasks * c.poolMaxConnsPerTask;
+  const dsql = r.store === 'dsql';
+  const tx = dsql ? 'transactions' : 'commits';
   return [
-    ...heading('Temporal on Aurora DSQL report', r),
+    ...heading(`Temporal on ${dsql ? 'Aurora DSQL' : 'Aurora PostgreSQL'} report`, r),
     `Target rate ${c.targetRate} workflows/s${r.workflows === null ? '' : `; ${num(r.workflows, 0)} workflows completed`}.`,
     '',
-    '## DSQL CloudWatch metrics',
+    ...(r.benchmark ? benchmarkSection(r.benchmark) : []),
+    ...(dsql ? dsqlTable(r) : auroraTable(r)),
     '',
-    markdownTable(
-      ['Metric', 'Peak', 'Average', 'Notes'],
-      [
-        ['TotalTx', ...perMin(t.totalPerMinute), t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} transactions/s at peak`],
-        ['ReadOnlyTx', ...perMin(t.readOnlyPerMinute), t.readOnlyShare === null ? '' : `${pct(t.readOnlyShare)} of total`],
-        ['WriteTx', ...perMin(t.writePerMinute), `${writeShare === null ? '' : `${pct(writeShare)} of total; `}TotalTx - ReadOnlyTx (no such metric)`],
-        ['Commit latency (P50)', ms(r.metrics.commitLatencyMs.peak), ms(r.metrics.commitLatencyMs.average), ''],
-        ['OCC conflicts', rate(r.metrics.occConflicts.peakPerMinute), '', `${num(r.metrics.occConflicts.total, 0)} in the window`],
-        ['Query timeouts', '', '', `${num(r.metrics.queryTimeouts.total, 0)} in the window`],
-        [
-          'DSQL connections',
-          num(r.metrics.dsqlConnections.peak, 0),
-          num(r.metrics.dsqlConnections.average, 0),
-          `pools full at ${num(poolCeiling, 0)} (${c.serverTasks} tasks x ${c.poolMaxConnsPerTask}); account-wide metric`,
-        ],
-      ],
-    ),
+    `**${dsql ? 'Transaction' : 'Commit'} analysis**`,
     '',
-    '**Transaction analysis**',
-    '',
-    t.total === null ? '- transactions in the window: no data (TotalTx has no datapoint)' : `- ${num(t.total, 0)} transactions in the window`,
-    ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} transactions/second at the peak minute`]),
-    ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(writeShare)} write`]),
+    t.total === null ? `- ${tx} in the window: no data (${dsql ? 'TotalTx' : 'CommitThroughput'} has no datapoint)` : `- ${num(t.total, 0)} ${tx} in the window`,
+    ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} ${tx}/second at the peak minute`]),
+    ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(1 - t.readOnlyShare)} write`]),
     ...(t.total === null
-      ? ['- transactions per workflow: not computed (no transaction data)']
+      ? [`- ${tx} per workflow: not computed (no ${dsql ? 'transaction' : 'commit'} data)`]
       : t.perWorkflow === null
-      ? ['- transactions per workflow: pass --workflows (or --run) to compute it']
+      ? [`- ${tx} per workflow: pass --workflows (or --run) to compute it`]
       : [
-          `- ${num(t.perWorkflow, 1)} transactions per workflow (${num(t.total, 0)} transactions / ${num(r.workflows, 0)} workflows)`,
-          `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak transactions per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`,
+          `- ${num(t.perWorkflow, 1)} ${tx} per workflow (${num(t.total, 0)} ${tx} / ${num(r.workflows, 0)} workflows)`,
+          `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`,
         ]),
     '',
     '## Service CPU and memory (% of the tasks\' reservation)',
@@ -146,10 +128,75 @@ function temporal(r: TemporalReport): string[] {
       ]),
     ),
     '',
-    '## Connection rate limiter',
+    ...(r.metrics.limiter
+      ? ['## Connection rate limiter', '', markdownTable(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]), '']
+      : []),
+  ];
+}
+
+/** The run's own figures, and how much of its P99 one store round trip is (seed 004's question). */
+function benchmarkSection(b: NonNullable<TemporalReport['benchmark']>): string[] {
+  const rt = b.storeRoundTripMs;
+  return [
+    '## Benchmark',
     '',
-    markdownTable(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]),
+    markdownTable(
+      ['Workflows/s', 'P50', 'P95', 'P99', 'Max', 'Store round trip (median / P99)'],
+      [[num(b.workflowsPerSecond, 2), ms(b.latencyMs.p50), ms(b.latencyMs.p95), ms(b.latencyMs.p99), ms(b.latencyMs.max), rt ? `${ms(rt.median)} / ${ms(rt.p99)}` : 'not measured']],
+    ),
+    ...(rt ? ['', `One store round trip (median) is ${num((rt.median / b.latencyMs.p99) * 100, 1)}% of the workflows' P99: each persistence call pays it at least once.`] : []),
     '',
+  ];
+}
+
+function dsqlTable(r: TemporalReport): string[] {
+  const t = r.metrics.transactions;
+  const c = r.configured;
+  const perMin = (p: PeakAverage): [string, string] => [rate(p.peak), rate(p.average)];
+  const writeShare = t.readOnlyShare === null ? null : 1 - t.readOnlyShare;
+  const m = r.metrics;
+  return [
+    '## DSQL CloudWatch metrics',
+    '',
+    markdownTable(
+      ['Metric', 'Peak', 'Average', 'Notes'],
+      [
+        ['TotalTx', ...perMin(t.totalPerMinute), t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} transactions/s at peak`],
+        ['ReadOnlyTx', ...perMin(t.readOnlyPerMinute), t.readOnlyShare === null ? '' : `${pct(t.readOnlyShare)} of total`],
+        ['WriteTx', ...perMin(t.writePerMinute), `${writeShare === null ? '' : `${pct(writeShare)} of total; `}TotalTx - ReadOnlyTx (no such metric)`],
+        ['Commit latency (P50)', ms(m.commitLatencyMs.peak), ms(m.commitLatencyMs.average), ''],
+        ['OCC conflicts', rate(m.occConflicts?.peakPerMinute ?? null), '', `${num(m.occConflicts?.total, 0)} in the window`],
+        ['Query timeouts', '', '', `${num(m.queryTimeouts?.total, 0)} in the window`],
+        [
+          'DSQL connections',
+          num(m.dsqlConnections?.peak, 0),
+          num(m.dsqlConnections?.average, 0),
+          `pools full at ${num(c.serverTasks * c.poolMaxConnsPerTask, 0)} (${c.serverTasks} tasks x ${c.poolMaxConnsPerTask}); account-wide metric`,
+        ],
+      ],
+    ),
+  ];
+}
+
+/** The Aurora writer in the shape of the DSQL table: throughput, commit latency, load, connections. */
+function auroraTable(r: TemporalReport): string[] {
+  const t = r.metrics.transactions;
+  const c = r.configured;
+  const a = r.metrics.aurora!;
+  return [
+    '## Aurora PostgreSQL CloudWatch metrics (writer)',
+    '',
+    markdownTable(
+      ['Metric', 'Peak', 'Average', 'Notes'],
+      [
+        ['Commits', rate(t.totalPerMinute.peak), rate(t.totalPerMinute.average), t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} commits/s at peak (CommitThroughput)`],
+        ['Commit latency (average)', ms(r.metrics.commitLatencyMs.peak), ms(r.metrics.commitLatencyMs.average), ''],
+        ['Writer CPU', pctValue(a.cpu.peak), pctValue(a.cpu.average), ''],
+        ['DB load (active sessions)', num(a.dbLoad.peak, 1), num(a.dbLoad.average, 1), 'DBLoad (Performance Insights)'],
+        ...(a.acu ? [['Serverless v2 capacity', `${num(a.acu.peak, 1)} ACU`, `${num(a.acu.average, 1)} ACU`, '']] : []),
+        ['Connections', num(a.connections.peak, 0), num(a.connections.average, 0), `pools full at ${num(c.serverTasks * c.poolMaxConnsPerTask, 0)} (${c.serverTasks} tasks x ${c.poolMaxConnsPerTask})`],
+      ],
+    ),
   ];
 }
 

@@ -1,7 +1,8 @@
 import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
 import { type MetricCatalog, type Series, seriesById, temporalServices } from '../../app/metrics';
+import type { HistoryStore } from '../../../config/temporal-schema';
 import type { Points } from './fetch';
-import type { ReportWindow } from './window';
+import type { BenchmarkOutcome, ReportWindow } from './window';
 
 /*
  * The report's arithmetic, on points already fetched. Two kinds of series:
@@ -66,7 +67,11 @@ export interface ServiceUsage {
 
 export interface TemporalReport extends ReportBase {
   readonly family: 'temporal';
+  /** Where the preset keeps Temporal's history. */
+  readonly store: HistoryStore;
   readonly workflows: number | null;
+  /** The benchmark run's own figures, when the window is a run's (`--run`). */
+  readonly benchmark: BenchmarkOutcome | null;
   readonly configured: {
     readonly targetRate: number;
     readonly serverTasks: number;
@@ -83,17 +88,20 @@ export interface TemporalReport extends ReportBase {
       readonly write: number | null;
       readonly readOnlyShare: number | null;
       readonly peakPerSecond: number | null;
-      /** All transactions in the window over the workflows the run completed. */
+      /** All transactions (DSQL) or commits (Aurora) in the window over the workflows the run completed. */
       readonly perWorkflow: number | null;
       /** The peak per-minute rate over the run's workflows: the ratio seed 000 reports. */
       readonly peakPerMinuteOverWorkflows: number | null;
     };
     readonly commitLatencyMs: PeakAverage;
-    readonly occConflicts: { readonly total: number | null; readonly peakPerMinute: number | null };
-    readonly queryTimeouts: { readonly total: number | null };
-    readonly dsqlConnections: PeakAverage;
     readonly services: Readonly<Record<string, ServiceUsage>>;
-    readonly limiter: { readonly writes: number | null; readonly throttledWrites: number | null };
+    /** The dsql store's own figures. */
+    readonly occConflicts?: { readonly total: number | null; readonly peakPerMinute: number | null };
+    readonly queryTimeouts?: { readonly total: number | null };
+    readonly dsqlConnections?: PeakAverage;
+    readonly limiter?: { readonly writes: number | null; readonly throttledWrites: number | null };
+    /** The aurora-postgresql store's writer (ACU only for Serverless v2). */
+    readonly aurora?: { readonly cpu: PeakAverage; readonly connections: PeakAverage; readonly dbLoad: PeakAverage; readonly acu: PeakAverage | null };
   };
 }
 
@@ -237,19 +245,51 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
 function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalReport {
   const { preset, environment } = scenario;
   const workflows = ctx.window.workflows ?? null;
-  const total = ctx.total('totalTx');
-  const readOnly = ctx.total('readOnlyTx');
-  const totalPerMinute = ctx.perMinute('totalTx');
-  // The split into read-only and write is taken over the periods where both counts exist.
-  const totals = ctx.points('totalTx');
-  const write = ctx.points('writeTx');
-  const both = new Set(write.t);
-  const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
-  const writeTotal = ctx.total('writeTx');
-  const notes =
-    write.t.length < totals.t.length
-      ? [`ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`]
-      : [];
+  const dsql = preset.store.engine === 'dsql';
+  const notes: string[] = [];
+  let transactions: TemporalReport['metrics']['transactions'];
+  if (dsql) {
+    const total = ctx.total('totalTx');
+    const totalPerMinute = ctx.perMinute('totalTx');
+    // The split into read-only and write is taken over the periods where both counts exist.
+    const totals = ctx.points('totalTx');
+    const write = ctx.points('writeTx');
+    const both = new Set(write.t);
+    const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
+    const writeTotal = ctx.total('writeTx');
+    if (write.t.length < totals.t.length)
+      notes.push(`ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`);
+    transactions = {
+      totalPerMinute,
+      readOnlyPerMinute: ctx.perMinute('readOnlyTx'),
+      writePerMinute: ctx.perMinute('writeTx'),
+      total,
+      readOnly: ctx.total('readOnlyTx'),
+      write: writeTotal,
+      readOnlyShare: writeTotal === null ? null : ratio(totalWhereBoth - writeTotal, totalWhereBoth),
+      peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
+      perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
+      peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,
+    };
+  } else {
+    // Aurora publishes commits per second, averaged over each period: commits are its transactions.
+    const perSecond = ctx.gauge('commits');
+    const { v } = ctx.points('commits');
+    const total = v.length ? v.reduce((a, b) => a + b, 0) * ctx.window.periodSeconds : null;
+    const none = { peak: null, average: null };
+    transactions = {
+      totalPerMinute: { peak: perSecond.peak === null ? null : perSecond.peak * 60, average: perSecond.average === null ? null : perSecond.average * 60 },
+      readOnlyPerMinute: none,
+      writePerMinute: none,
+      total,
+      readOnly: null,
+      write: null,
+      readOnlyShare: null,
+      peakPerSecond: perSecond.peak,
+      perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
+      peakPerMinuteOverWorkflows: workflows && perSecond.peak !== null ? (perSecond.peak * 60) / workflows : null,
+    };
+  }
   const services = Object.fromEntries(
     temporalServices().map((s) => [
       s.label,
@@ -260,39 +300,37 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
       },
     ]),
   );
+  const storeMetrics = dsql
+    ? {
+        occConflicts: { total: ctx.total('occConflicts'), peakPerMinute: ctx.perMinute('occConflicts').peak },
+        queryTimeouts: { total: ctx.total('queryTimeouts') },
+        dsqlConnections: ctx.gauge('dsqlConnections'),
+        limiter: { writes: ctx.total('limiterWrites'), throttledWrites: ctx.total('limiterThrottles') },
+      }
+    : {
+        aurora: {
+          cpu: ctx.gauge('storeCpu'),
+          connections: ctx.gauge('storeConnections'),
+          dbLoad: ctx.gauge('dbLoad'),
+          acu: preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu ? ctx.gauge('acu') : null,
+        },
+      };
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
   const head = base(scenario, ctx);
   return {
     family: 'temporal',
     ...head,
     notes: [...head.notes, ...notes],
+    store: preset.store.engine,
     workflows,
+    benchmark: ctx.window.benchmark ?? null,
     configured: {
       targetRate: preset.benchmark.targetRate,
       serverTasks,
       poolMaxConnsPerTask: environment.persistence.pool.maxConns,
       cpuAlarmPercent: environment.observability.alarms.cpuHigh.percent,
     },
-    metrics: {
-      transactions: {
-        totalPerMinute,
-        readOnlyPerMinute: ctx.perMinute('readOnlyTx'),
-        writePerMinute: ctx.perMinute('writeTx'),
-        total,
-        readOnly,
-        write: writeTotal,
-        readOnlyShare: writeTotal === null ? null : ratio(totalWhereBoth - writeTotal, totalWhereBoth),
-        peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
-        perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
-        peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,
-      },
-      commitLatencyMs: ctx.gauge('commitLatency'),
-      occConflicts: { total: ctx.total('occConflicts'), peakPerMinute: ctx.perMinute('occConflicts').peak },
-      queryTimeouts: { total: ctx.total('queryTimeouts') },
-      dsqlConnections: ctx.gauge('dsqlConnections'),
-      services,
-      limiter: { writes: ctx.total('limiterWrites'), throttledWrites: ctx.total('limiterThrottles') },
-    },
+    metrics: { transactions, commitLatencyMs: ctx.gauge('commitLatency'), services, ...storeMetrics },
     coverage: ctx.coverage,
     missing: ctx.missing(),
   };

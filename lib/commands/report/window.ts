@@ -14,6 +14,16 @@ export interface ReportWindow {
   readonly note?: string;
   /** The benchmark's start-to-close latency percentiles (ms), when the window is a run's. */
   readonly benchmarkLatencyMs?: { readonly p50: number; readonly p95: number; readonly p99: number };
+  /** What the run measured, when the window is a run's (`--run`). */
+  readonly benchmark?: BenchmarkOutcome;
+}
+
+/** A run's outcome as the report shows it: throughput, latency, and the store's round trip. */
+export interface BenchmarkOutcome {
+  readonly workflowsPerSecond: number | null;
+  readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number | null };
+  /** From a server task to the store, on an open connection (bench run's probe). */
+  readonly storeRoundTripMs: { readonly median: number; readonly p99: number } | null;
 }
 
 /**
@@ -26,7 +36,11 @@ export const benchRunSchema = z.object({
   end: z.iso.datetime({ offset: true }),
   workflowsCompleted: z.number().int().nonnegative().optional(),
   /** The generator's result, as bench run records it: its latency percentiles go on the latency chart. */
-  result: z.object({ results: z.object({ latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }) }) }).nullish(),
+  result: z
+    .object({ results: z.object({ actualRate: z.number().optional(), latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }) }) })
+    .nullish(),
+  /** The store round trip bench run measured from a server task before the load (ms). */
+  storeRoundTrip: z.object({ medianMs: z.number(), p99Ms: z.number() }).nullish(),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
 
@@ -82,11 +96,19 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   let end: Date;
   let workflows: number | undefined;
   let benchmarkLatencyMs: ReportWindow['benchmarkLatencyMs'];
+  let benchmark: BenchmarkOutcome | undefined;
   if (o.run) {
     const run = readRun(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
     benchmarkLatencyMs = run.result?.results.latency;
+    const r = run.result?.results;
+    if (r)
+      benchmark = {
+        workflowsPerSecond: r.actualRate ?? null,
+        latencyMs: { p50: r.latency.p50, p95: r.latency.p95, p99: r.latency.p99, max: r.latency.max ?? null },
+        storeRoundTripMs: run.storeRoundTrip ? { median: run.storeRoundTrip.medianMs, p99: run.storeRoundTrip.p99Ms } : null,
+      };
   } else if (o.last) {
     const seconds = durationSeconds(o.last);
     if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 90s, 30m, 2h)`);
@@ -121,5 +143,13 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   } else if (finest.periodSeconds > 60) {
     note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;
   }
-  return { start, end, periodSeconds, workflows, note, ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}) };
+  return {
+    start,
+    end,
+    periodSeconds,
+    workflows,
+    note,
+    ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}),
+    ...(benchmark ? { benchmark } : {}),
+  };
 }

@@ -29,7 +29,7 @@ describe('an empty window: no number without data behind it', () => {
     const r = summarize(scenario, catalog, new Map(), window) as TemporalReport;
     expect(r.missing).toHaveLength(Object.keys(r.coverage).length);
     expect(r.metrics.transactions).toMatchObject({ total: null, readOnly: null, write: null, readOnlyShare: null, perWorkflow: null, peakPerMinuteOverWorkflows: null });
-    expect(r.metrics.occConflicts.total).toBeNull();
+    expect(r.metrics.occConflicts!.total).toBeNull();
     const md = renderMarkdown(r);
     expect(md).toMatch(/\n\*\*No data at all\*\* in this window: none of the \d+ series has a datapoint\. Check the window \(times are UTC\), the region, --env-name and the DSQL cluster id/);
     expect(md).toContain('- transactions in the window: no data (TotalTx has no datapoint)');
@@ -277,5 +277,66 @@ describe('scenario types', () => {
   test('the fixtures belong to the scenarios they are read with', () => {
     expect((resolveScenario({ scenario: 'test10' }) as FolioScenario).phase.serverlessAcu.max).toBe(32);
     expect((resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).preset.services.history.replicas).toBe(8);
+  });
+});
+
+describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL table', () => {
+  const scenario = resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario;
+  const catalog = catalogFor(scenario);
+  const t = [0, 1, 2, 3, 4].map((i) => Date.parse('2026-01-21T12:00:00Z') + i * 60_000);
+  const series = (v: number[]) => ({ t: t.slice(0, v.length), v });
+  // CommitThroughput is a per-second average over each minute.
+  const points = new Map([
+    ['commits', series([1000, 2000, 2000, 2000, 1000])],
+    ['commitLatency', series([2, 3, 4, 3, 2])],
+    ['storeCpu', series([40, 70, 80, 75, 30])],
+    ['storeConnections', series([1000, 1000, 1000, 1000, 1000])],
+    ['dbLoad', series([3, 6, 7, 6, 2])],
+  ]);
+  const window: ReportWindow = {
+    start: new Date(t[0]),
+    end: new Date(t[0] + 300_000),
+    periodSeconds: 60,
+    workflows: 40_000,
+    benchmark: { workflowsPerSecond: 133.3, latencyMs: { p50: 180, p95: 240, p99: 300, max: 700 }, storeRoundTripMs: { median: 0.6, p99: 1.5 } },
+  };
+  const r = summarize(scenario, catalog, points, window) as TemporalReport;
+
+  test('commits are its transactions: per minute, in total, per workflow', () => {
+    expect(r.store).toBe('aurora-postgresql');
+    expect(r.metrics.transactions).toMatchObject({ totalPerMinute: { peak: 120_000, average: 96_000 }, total: 480_000, peakPerSecond: 2000, perWorkflow: 12, readOnly: null, readOnlyShare: null });
+    expect(r.metrics.aurora).toEqual({ cpu: { peak: 80, average: 59 }, connections: { peak: 1000, average: 1000 }, dbLoad: { peak: 7, average: 4.8 }, acu: null });
+    expect(r.metrics).not.toHaveProperty('occConflicts');
+    expect(r.metrics).not.toHaveProperty('limiter');
+  });
+
+  test('the markdown names the store and shows its writer, the run, and how much of P99 one round trip is', () => {
+    const md = renderMarkdown(r);
+    expect(md).toMatch(/^# Temporal on Aurora PostgreSQL report: temporal-aurora-150wps/);
+    expect(md).toContain('## Aurora PostgreSQL CloudWatch metrics (writer)');
+    expect(md).toContain('| Commits | 120,000/min | 96,000/min | 2,000 commits/s at peak (CommitThroughput) |');
+    expect(md).toContain('| DB load (active sessions) | 7 | 4.8 | DBLoad (Performance Insights) |');
+    expect(md).toContain('| Connections | 1,000 | 1,000 | pools full at 1,000 (20 tasks x 50) |');
+    expect(md).toContain('| 133.3 | 180 ms | 240 ms | 300 ms | 700 ms | 0.6 ms / 1.5 ms |');
+    expect(md).toContain("One store round trip (median) is 0.2% of the workflows' P99");
+    expect(md).toContain('- 12 commits per workflow (480,000 commits / 40,000 workflows)');
+    expect(md).not.toContain('DSQL');
+    expect(md).not.toContain('rate limiter');
+  });
+
+  test('compare of a DSQL run and an Aurora run: seed 001\'s table, one row per run, then the deltas', async () => {
+    const dsql = (await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052, benchmark: { workflowsPerSecond: 136.74, latencyMs: { p50: 197, p95: 220, p99: 259, max: 594 }, storeRoundTripMs: null } })).report;
+    const md = compareReports(dsql, r, ['dsql.json', 'aurora.json']);
+    expect(md).toContain('| Run | Store | workflows/s | p50 (ms) | p95 (ms) | p99 (ms) | max latency (ms) | transactions per workflow | store round trip, median / p99 (ms) |');
+    expect(md).toMatch(/\| A: temporal-150wps \| Aurora DSQL \| 136\.74 \| 197 \| 220 \| 259 \| 594 \| [\d.]+ \| n\/a \|/);
+    expect(md).toContain('| B: temporal-aurora-150wps | Aurora PostgreSQL | 133.3 | 180 | 240 | 300 | 700 | 12 | 0.6 / 1.5 |');
+    expect(md).toContain('| transactions.perWorkflow |');
+  });
+
+  test('a report without a run says so in the table instead of inventing figures', async () => {
+    const dsql = (await report('temporal-150wps', 'temporal-150wps')).report;
+    const md = compareReports(dsql, r, ['dsql.json', 'aurora.json']);
+    expect(md).toContain('| A: temporal-150wps | Aurora DSQL | n/a | n/a | n/a | n/a | n/a |');
+    expect(md).toContain('n/a: dsql.json was not written from a bench run (report --run <run.json>), so it has no benchmark figures.');
   });
 });
