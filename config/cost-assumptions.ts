@@ -18,6 +18,8 @@ export const temporalCostAssumptionsSchema = z.strictObject({
   /** DPUs per DSQL transaction: seed 000's ~10M DPU/day at 4,533 tx/s over 24 h. */
   dpuPerTransaction: positive,
   dsqlStorageGb: nonNegative,
+  /** The aurora-postgresql store's data: the same history as DSQL's, so the same size by default. */
+  auroraStorageGb: nonNegative,
   logIngestionGbPerDay: nonNegative,
   logStorageGb: nonNegative,
   /** CloudWatch metrics billed as custom metrics (Container Insights, Prometheus-to-CloudWatch). */
@@ -36,6 +38,7 @@ export const TEMPORAL_COST_ASSUMPTIONS: TemporalCostAssumptions = temporalCostAs
   transactionsPerWorkflow: SEED_TX_PER_SECOND / 136.74,
   dpuPerTransaction: 10_000_000 / (SEED_TX_PER_SECOND * 86_400),
   dsqlStorageGb: 10,
+  auroraStorageGb: 10,
   logIngestionGbPerDay: 10,
   logStorageGb: 50,
   cloudWatchMetrics: 500,

@@ -1,7 +1,9 @@
-import { ConfigError, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
+import { ConfigError, type FolioScenario, type Scenario, type TemporalPreset, type TemporalScenario } from '../../../config';
 import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../config/cost-assumptions';
 import { type PriceFile, priceOf } from '../../../config/prices';
 import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../app/endpoints';
+
+type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresql' }>['writer'];
 import { catalogFor } from '../../app/metrics';
 
 /*
@@ -123,30 +125,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     benchLine,
   ]);
 
-  let txPerSecond = inputs.transactionsPerSecond;
-  if (txPerSecond === undefined && preset.recorded) {
-    txPerSecond = preset.recorded.dsqlTxPerMinute.total / 60;
-    notes.push(`DSQL load: the preset's recorded ${count(preset.recorded.dsqlTxPerMinute.total)} transactions/min.`);
-  } else if (txPerSecond === undefined) {
-    txPerSecond = preset.benchmark.targetRate * a.transactionsPerWorkflow;
-    notes.push(`DSQL load: ${preset.benchmark.targetRate} workflows/s × ${a.transactionsPerWorkflow.toFixed(1)} transactions per workflow (seed 000's ratio); pass --tx-rate or --report for a measured rate.`);
-  } else notes.push(`DSQL load: ${count(txPerSecond)} transactions/s, as given.`);
-  const dpu = txPerSecond * 3600 * a.loadHoursPerDay * a.dpuPerTransaction;
-  const dpuPrice = p.usd('dsql:dpu');
-  const dsqlStorage = p.usd('dsql:storage');
-  const dsql = section(
-    'Aurora DSQL',
-    'Aurora DSQL',
-    ['Metric', 'Value', 'Unit Price', 'Cost'],
-    [
-      { cells: ['DPU (estimated)', `${count(dpu)} DPU/day`, `${unitPrice(dpuPrice)}/DPU`, usd(dpu * dpuPrice)], usdPerDay: dpu * dpuPrice },
-      {
-        cells: ['Storage', `${a.dsqlStorageGb} GB`, `${unitPrice(dsqlStorage)}/GB-month`, usd(perDayFromMonthly(a.dsqlStorageGb * dsqlStorage))],
-        usdPerDay: perDayFromMonthly(a.dsqlStorageGb * dsqlStorage),
-      },
-    ],
-    `DPUs: ${count(txPerSecond)} transactions/s × ${a.loadHoursPerDay} h under load × ${a.dpuPerTransaction.toFixed(4)} DPU per transaction.`,
-  );
+  const store = preset.store.engine === 'dsql' ? dsqlSection(preset, p, a, inputs, notes) : auroraSection(preset.store.writer, p, a, notes);
 
   const vis = preset.visibility;
   const node = p.usd(`opensearch:${vis.instanceType}`);
@@ -185,26 +164,33 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const nat = p.usd('vpc:nat-gateway');
   const endpoint = p.usd('vpc:interface-endpoint');
   const endpointHours = SERVICE_NETWORK_ENDPOINTS.length * env.availabilityZones.length;
-  const privateLink = env.persistence.network === 'privatelink';
+  const dsqlStore = preset.store.engine === 'dsql';
+  const privateLink = dsqlStore && env.persistence.network === 'privatelink';
   const write = p.usd('dynamodb:write-request');
-  const other = section('Other (NAT, VPC, DDB)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
+  const privateLinkLine = line('Aurora DSQL endpoint (PrivateLink)', `1 interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, env.availabilityZones.length * endpoint * HOURS_PER_DAY);
+  const other = section(dsqlStore ? 'Other (NAT, VPC, DDB)' : 'Other (NAT, VPC)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
     line('NAT Gateway', `${env.natGateways} ${env.natGateways === 1 ? 'gateway' : 'gateways'}`, `${unitPrice(nat)}/hr`, env.natGateways * nat * HOURS_PER_DAY),
     line('VPC Endpoints', `${SERVICE_NETWORK_ENDPOINTS.length} interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, endpointHours * endpoint * HOURS_PER_DAY),
-    ...(privateLink
-      ? [line('Aurora DSQL endpoint (PrivateLink)', `1 interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, env.availabilityZones.length * endpoint * HOURS_PER_DAY)]
-      : []),
-    line('DynamoDB (rate limiter)', `${count(a.rateLimiterWritesPerDay)} writes/day`, `${unitPrice(write * 1e6)}/M writes`, a.rateLimiterWritesPerDay * write),
+    ...(privateLink ? [privateLinkLine] : []),
+    ...(dsqlStore ? [line('DynamoDB (rate limiter)', `${count(a.rateLimiterWritesPerDay)} writes/day`, `${unitPrice(write * 1e6)}/M writes`, a.rateLimiterWritesPerDay * write)] : []),
   ]);
-  notes.push(
-    privateLink
-      ? 'PrivateLink data processing (the DSQL traffic, through its endpoint) and NAT data processing (what has no endpoint: the ECS control plane) are not estimated: their volume is not known before a run.'
-      : 'NAT data processing (the DSQL traffic leaves through NAT) is not estimated: its volume is not known before a run.',
-  );
+  // PrivateLink against NAT for the DSQL traffic: the endpoint's hours against the cheaper processing.
+  const natGb = p.usd('vpc:nat-processing');
+  const linkGb = p.usd('vpc:endpoint-processing');
+  const breakEvenGb = privateLinkLine.usdPerDay / (natGb - linkGb);
+  if (!dsqlStore)
+    notes.push('The Aurora store is in the VPC: its traffic pays neither NAT nor PrivateLink processing. NAT data processing (the ECS control plane) is not estimated.');
+  else
+    notes.push(
+      `PrivateLink or NAT for the DSQL traffic: the endpoint costs ${usd(privateLinkLine.usdPerDay)}/day in hours and processes at ${unitPrice(linkGb)}/GB, NAT at ${unitPrice(natGb)}/GB, ` +
+        `so PrivateLink is the cheaper path above ${breakEvenGb.toFixed(1)} GB/day of DSQL traffic (${((breakEvenGb * 1e3) / 86_400).toFixed(2)} MB/s). ` +
+        `${privateLink ? 'This environment uses PrivateLink' : 'This environment uses the public path (NAT)'}; neither processing charge is estimated: the volume is not known before a run.`,
+    );
 
-  const sections = [compute, dsql, openSearch, cloudWatch, prometheus, other];
+  const sections = [compute, store.section, openSearch, cloudWatch, prometheus, other];
   const total = sum(sections);
   const parked = total - benchLine.usdPerDay;
-  const idle = parked - dsql.lines[0].usdPerDay;
+  const idle = parked - store.loadOnly;
   const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
   const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
   return {
@@ -225,7 +211,11 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
         label: 'Parked and idle',
         total: idle,
         delta: idle - total,
-        note: 'no benchmark load either: DSQL bills its storage only (the DPUs of Temporal\'s own background work are not modelled)',
+        note: dsqlStore
+          ? 'no benchmark load either: DSQL bills its storage only (the DPUs of Temporal\'s own background work are not modelled)'
+          : preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu
+          ? 'no benchmark load either: the Serverless v2 writer at its floor'
+          : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
       },
     ],
     pricesAsOf: p.asOf(),
@@ -286,6 +276,59 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
       'Aurora storage and I/O are not estimated: they follow the data set, not the phase.',
     ],
   };
+}
+
+/** The DSQL store: DPUs for the load, and storage. `loadOnly`: what goes when the load stops. */
+function dsqlSection(preset: TemporalPreset, p: Pricer, a: TemporalCostAssumptions, inputs: TemporalCostInputs, notes: string[]): { section: CostSection; loadOnly: number } {
+  let txPerSecond = inputs.transactionsPerSecond;
+  if (txPerSecond === undefined && preset.recorded) {
+    txPerSecond = preset.recorded.dsqlTxPerMinute.total / 60;
+    notes.push(`DSQL load: the preset's recorded ${count(preset.recorded.dsqlTxPerMinute.total)} transactions/min.`);
+  } else if (txPerSecond === undefined) {
+    txPerSecond = preset.benchmark.targetRate * a.transactionsPerWorkflow;
+    notes.push(`DSQL load: ${preset.benchmark.targetRate} workflows/s × ${a.transactionsPerWorkflow.toFixed(1)} transactions per workflow (seed 000's ratio); pass --tx-rate or --report for a measured rate.`);
+  } else notes.push(`DSQL load: ${count(txPerSecond)} transactions/s, as given.`);
+  const dpu = txPerSecond * 3600 * a.loadHoursPerDay * a.dpuPerTransaction;
+  const dpuPrice = p.usd('dsql:dpu');
+  const storage = p.usd('dsql:storage');
+  const dpuLine = { cells: ['DPU (estimated)', `${count(dpu)} DPU/day`, `${unitPrice(dpuPrice)}/DPU`, usd(dpu * dpuPrice)], usdPerDay: dpu * dpuPrice };
+  return {
+    section: section(
+      'Aurora DSQL',
+      'Aurora DSQL',
+      ['Metric', 'Value', 'Unit Price', 'Cost'],
+      [
+        dpuLine,
+        { cells: ['Storage', `${a.dsqlStorageGb} GB`, `${unitPrice(storage)}/GB-month`, usd(perDayFromMonthly(a.dsqlStorageGb * storage))], usdPerDay: perDayFromMonthly(a.dsqlStorageGb * storage) },
+      ],
+      `DPUs: ${count(txPerSecond)} transactions/s × ${a.loadHoursPerDay} h under load × ${a.dpuPerTransaction.toFixed(4)} DPU per transaction.`,
+    ),
+    loadOnly: dpuLine.usdPerDay,
+  };
+}
+
+/** The Aurora store: the writer by the hour (a Serverless v2 writer at its floor, the ceiling beside it), storage and its secret. */
+function auroraSection(writer: AuroraWriter, p: Pricer, a: TemporalCostAssumptions, notes: string[]): { section: CostSection; loadOnly: number } {
+  const storage = p.usd('rds:storage');
+  const secret = p.usd('secretsmanager:secret');
+  const fixed = [
+    line('Storage (Standard)', `${a.auroraStorageGb} GB`, `${unitPrice(storage)}/GB-month`, perDayFromMonthly(a.auroraStorageGb * storage)),
+    line('Secrets Manager', '1 secret (master credential)', `${unitPrice(secret)}/secret-month`, perDayFromMonthly(secret)),
+  ];
+  notes.push('Aurora I/O (Standard storage bills each I/O request) is not estimated: it follows the load and the working set, not the preset.');
+  if (writer.instanceClass) {
+    const hourly = p.usd(`rds:${writer.instanceClass}`);
+    const instance = line('Writer', `1 × ${writer.instanceClass}`, `${unitPrice(hourly)}/hr`, hourly * HOURS_PER_DAY);
+    return { section: section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [instance, ...fixed]), loadOnly: 0 };
+  }
+  const acu = p.usd('rds:serverless-v2-acu');
+  const { min, max } = writer.serverlessAcu!;
+  const floor = line('Writer, at the floor', `${min} ACU all day`, `${unitPrice(acu)}/ACU-hr`, min * acu * HOURS_PER_DAY);
+  const ceiling = line('Writer, at the ceiling', `${max} ACU all day`, `${unitPrice(acu)}/ACU-hr`, max * acu * HOURS_PER_DAY);
+  notes.push(`The Serverless v2 writer is taken at its ceiling (${max} ACU) while under load: a benchmark drives it there; parked and idle, at its floor (${min} ACU).`);
+  const s = section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [floor, ceiling, ...fixed]);
+  // The total counts the ceiling (under load), not the floor; idle drops to the floor.
+  return { section: { ...s, subtotal: s.subtotal - floor.usdPerDay, subtotalLabel: 'Subtotal (writer at the ceiling)' }, loadOnly: ceiling.usdPerDay - floor.usdPerDay };
 }
 
 function line(item: string, estimate: string, price: string, usdPerDay: number): CostLine {

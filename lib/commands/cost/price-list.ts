@@ -37,12 +37,15 @@ export function queryFor(key: string, regionCode: string): Query | undefined {
         ? q('AmazonES', { productFamily: 'Amazon OpenSearch Service Volume', storageMedia: 'GP3' }, /ES:GP3-Storage$/)
         : q('AmazonES', { instanceType: item }, /ESInstance:/);
     case 'rds':
+      if (item === 'storage') return undefined;
       return item === 'serverless-v2-acu'
         ? q('AmazonRDS', { productFamily: 'ServerlessV2', databaseEngine: 'Aurora PostgreSQL' }, /Aurora:ServerlessV2Usage$/)
         : q('AmazonRDS', { instanceType: item, databaseEngine: 'Aurora PostgreSQL', deploymentOption: 'Single-AZ' }, /InstanceUsage:db\./);
     case 'vpc':
       if (item === 'nat-gateway') return q('AmazonEC2', { productFamily: 'NAT Gateway' }, /NatGateway-Hours$/);
       if (item === 'interface-endpoint') return q('AmazonVPC', { productFamily: 'VpcEndpoint' }, /VpcEndpoint-Hours$/);
+      if (item === 'nat-processing') return q('AmazonEC2', { productFamily: 'NAT Gateway' }, /NatGateway-Bytes$/);
+      if (item === 'endpoint-processing') return q('AmazonVPC', { productFamily: 'VpcEndpoint' }, /VpcEndpoint-Bytes$/);
       return undefined;
     default:
       return undefined;

@@ -47,13 +47,17 @@ describe("temporal-150wps with the seed's inputs", () => {
     expect(lineOf(e, 'Other AWS Services', 'Aurora DSQL endpoint (PrivateLink)').usdPerDay).toBeCloseTo(3 * 0.011 * 24, 6);
   });
 
-  test('the public path has no DSQL endpoint line, and says its DSQL traffic goes through NAT', () => {
+  test('the public path has no DSQL endpoint line; both paths say where PrivateLink becomes the cheaper one', () => {
     const publicPath = resolveScenario({ scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'public'))) as TemporalScenario;
     const p = temporalCost(publicPath, eu);
     expect(p.sections.flatMap((s) => s.lines.map((l) => l.cells[0]))).not.toContain('Aurora DSQL endpoint (PrivateLink)');
     expect(e.total - p.total).toBeCloseTo(3 * 0.011 * 24, 6);
-    expect(p.notes.join('\n')).toContain('NAT data processing (the DSQL traffic leaves through NAT)');
-    expect(e.notes.join('\n')).toContain('PrivateLink data processing (the DSQL traffic, through its endpoint)');
+    // $0.792/day of endpoint hours over the $0.038/GB PrivateLink saves against NAT: 20.8 GB/day.
+    const breakEven = 'PrivateLink is the cheaper path above 20.8 GB/day of DSQL traffic (0.24 MB/s)';
+    expect(p.notes.join('\n')).toContain(breakEven);
+    expect(e.notes.join('\n')).toContain(breakEven);
+    expect(p.notes.join('\n')).toContain('This environment uses the public path (NAT)');
+    expect(e.notes.join('\n')).toContain('This environment uses PrivateLink');
   });
 
   test('shows the saving of a parked benchmark fleet, and of an idle one', () => {
@@ -155,5 +159,55 @@ describe('prices are data', () => {
 
   test('prices of the wrong region are refused', () => {
     expect(() => costOf(temporal, us)).toThrow('prices are for us-east-1, the scenario deploys to eu-west-1');
+  });
+});
+
+describe('temporal-aurora-150wps: the same sizing, priced with its store', () => {
+  const aurora = resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario;
+  const a = temporalCost(aurora, eu);
+  const d = temporalCost(temporal, eu);
+  const names = (x: ReturnType<typeof temporalCost>) => x.sections.flatMap((s) => s.lines.map((l) => l.cells[0]));
+
+  test('the writer by the hour, its storage and secret; no DPUs, no limiter table, no DSQL endpoint', () => {
+    const hourly = eu.prices['rds:db.r7g.2xlarge'].usd;
+    expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Writer').cells).toEqual(['Writer', '1 × db.r7g.2xlarge', `$${hourly}/hr`, `$${(hourly * 24).toFixed(2)}`]);
+    expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Storage (Standard)').usdPerDay).toBeCloseTo((10 * 0.11 * 24) / 730, 6);
+    expect(names(a)).not.toEqual(expect.arrayContaining(['DPU (estimated)']));
+    expect(names(a)).not.toContain('DynamoDB (rate limiter)');
+    expect(names(a)).not.toContain('Aurora DSQL endpoint (PrivateLink)');
+    expect(a.notes.join('\n')).toContain('Aurora I/O (Standard storage bills each I/O request) is not estimated');
+  });
+
+  test('every other section is the DSQL preset\'s, line for line', () => {
+    for (const title of ['Compute (EC2)', 'OpenSearch (Visibility)', 'Amazon Managed Prometheus'])
+      expect(a.sections.find((s) => s.title === title)).toEqual(d.sections.find((s) => s.title === title));
+    // Other services: the DSQL endpoint's hours and the limiter table's writes are the difference.
+    const other = (x: ReturnType<typeof temporalCost>) => x.sections.find((s) => s.title === 'Other AWS Services')!.subtotal;
+    expect(other(d) - other(a)).toBeCloseTo(3 * 0.011 * 24 + lineOf(d, 'Other AWS Services', 'DynamoDB (rate limiter)').usdPerDay, 6);
+  });
+
+  test('a provisioned writer bills the same idle: parked and idle equals parked', () => {
+    const [parked, idle] = a.variants;
+    expect(idle.total).toBeCloseTo(parked.total, 6);
+    expect(idle.note).toContain('a provisioned Aurora writer bills by the hour');
+  });
+
+  test('Serverless v2: the total counts the ceiling under load; idle drops to the floor', () => {
+    const serverless = resolveScenario(
+      { scenario: 'temporal-aurora-150wps' },
+      editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 2, max: 32 } })),
+    ) as TemporalScenario;
+    const s = temporalCost(serverless, eu);
+    const store = s.sections.find((x) => x.title === 'Aurora PostgreSQL (history store)')!;
+    const acu = eu.prices['rds:serverless-v2-acu'].usd;
+    expect(store.subtotalLabel).toBe('Subtotal (writer at the ceiling)');
+    expect(store.subtotal).toBeCloseTo(32 * acu * 24 + (10 * 0.11 * 24) / 730 + (0.4 * 24) / 730, 6);
+    const [parked, idle] = s.variants;
+    expect(parked.total - idle.total).toBeCloseTo((32 - 2) * acu * 24, 6);
+  });
+
+  test('per million workflows at its target rate (no recorded run yet)', () => {
+    expect(a.perMillionWorkflows).toMatchObject({ workflowsPerSecond: 150, basis: 'target', workflowsPerDay: 150 * 86_400 });
+    expect(a.perMillionWorkflows!.usd).toBeCloseTo(a.total / 12.96, 6);
   });
 });
