@@ -4,6 +4,8 @@
 //	BENCHMARK_WORKER_ONLY=true    polls the task queue and runs the workflows until SIGTERM
 //	BENCHMARK_GENERATOR_ONLY=true offers starts at the target rate, waits for completions,
 //	                              prints one result JSON on stdout, exits 0 if the run passed
+//	BENCHMARK_PROBE_ONLY=true     times SELECT 1 round trips to the history store, prints one
+//	                              result JSON ({"probe": ...}) on stdout, exits 0
 package main
 
 import (
@@ -17,11 +19,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"go.temporal.io/sdk/worker"
 
 	"db-bench-infra/benchmark/internal/config"
 	"db-bench-infra/benchmark/internal/generator"
 	"db-bench-infra/benchmark/internal/metrics"
+	"db-bench-infra/benchmark/internal/probe"
 	"db-bench-infra/benchmark/internal/temporal"
 	"db-bench-infra/benchmark/internal/workflows"
 )
@@ -52,6 +57,9 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config.Config, log *slog.Logger) int {
+	if cfg.Mode == config.ModeProbe {
+		return runProbe(ctx, cfg.Probe, log)
+	}
 	reg := metrics.New()
 	if err := reg.Serve(cfg.PrometheusEndpoint, log); err != nil {
 		log.Error("cannot serve metrics", "address", cfg.PrometheusEndpoint, "error", err)
@@ -97,6 +105,30 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) int {
 	return 0
 }
 
+// runProbe measures the store's round trip with the task's own credentials (the ECS task role).
+func runProbe(ctx context.Context, s probe.Settings, log *slog.Logger) int {
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	var creds aws.CredentialsProvider
+	if s.TokenHost != "" {
+		c, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(s.Region))
+		if err != nil {
+			log.Error("no AWS credentials for the DSQL token", "error", err)
+			return exitSetup
+		}
+		creds = c.Credentials
+	}
+	summary, err := probe.Run(ctx, s, creds)
+	if err != nil {
+		log.Error("probe failed", "error", err)
+		return exitSetup
+	}
+	out, _ := json.MarshalIndent(map[string]probe.Summary{"probe": summary}, "", "  ")
+	fmt.Println(string(out))
+	log.Info("probe done", "host", s.Host, "medianMs", summary.MedianMs, "p99Ms", summary.P99Ms)
+	return 0
+}
+
 // ctxInterrupt adapts a context to the worker's interrupt channel.
 func ctxInterrupt(ctx context.Context) <-chan any {
 	ch := make(chan any)
@@ -114,5 +146,5 @@ func usage() {
 	}
 	w.Flush()
 	fmt.Println()
-	fmt.Println("Exit codes: 0 passed (or worker stopped by a signal); 1 the run failed its checks (the result JSON says why); 2 bad settings or Temporal unreachable.")
+	fmt.Println("Exit codes: 0 passed (or worker stopped by a signal, or probe done); 1 the run failed its checks (the result JSON says why); 2 bad settings, or Temporal (or, probing, the store) unreachable.")
 }

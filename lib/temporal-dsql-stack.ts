@@ -19,9 +19,11 @@ import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './app/physical-na
 import {
   type BenchmarkMode,
   PASSWORD_VARIABLE,
+  PROBE_PASSWORD_VARIABLE,
   type StoreWiring,
   benchmarkEnvironment,
   dynamicConfig,
+  probeEnvironment,
   schemaCommand,
   schemaEnvironment,
   serverEnvironment,
@@ -55,6 +57,8 @@ export class TemporalDsqlStack extends Stack {
   readonly services: Record<TemporalRole, EcsService>;
   readonly benchmarkWorker: EcsService;
   readonly generator: ecs.TaskDefinition;
+  /** `bench run`'s store probe: the benchmark program timing SELECT 1 from the servers' network position. */
+  readonly storeProbe: ecs.TaskDefinition;
   private readonly azs: readonly string[];
 
   constructor(scope: Construct, id: string, props: TemporalDsqlStackProps) {
@@ -128,7 +132,7 @@ export class TemporalDsqlStack extends Stack {
 
     const schemaLogs = new logs.LogGroup(this, 'SchemaLogs', { retention });
     this.historyGuard = new HistoryStoreGuard(this, 'HistoryStore', { store: preset.store.engine, numHistoryShards: e.persistence.numHistoryShards, logGroup: schemaLogs });
-    let store: { host: string; wiring: StoreWiring; tokenEndpoint?: string; secrets: Record<string, ecs.Secret>; ready: Construct[] };
+    let store: { host: string; wiring: StoreWiring; tokenEndpoint?: string; secrets: Record<string, ecs.Secret>; password?: ecs.Secret; ready: Construct[] };
     if (preset.store.engine === 'dsql') {
       const dsql = new DsqlCluster(this, 'Dsql', { name: e.names.cluster, protect: scenario.protect });
       const limiter = new RateLimiterTable(this, 'RateLimiter', { tableName: e.names.rateLimiterTable });
@@ -161,7 +165,7 @@ export class TemporalDsqlStack extends Stack {
       this.historyGuard.guard(aurora);
       aurora.allowFrom(servers);
       this.aurora = aurora;
-      store = { host: aurora.host, wiring: { engine: 'aurora-postgresql' }, secrets: { [PASSWORD_VARIABLE]: aurora.password }, ready: [aurora.cluster] };
+      store = { host: aurora.host, wiring: { engine: 'aurora-postgresql' }, secrets: { [PASSWORD_VARIABLE]: aurora.password }, password: aurora.password, ready: [aurora.cluster] };
     }
     // Two execution roles: the servers' (with the schema task's) reads the Aurora store's
     // secret where there is one; the benchmark's never can.
@@ -281,6 +285,16 @@ export class TemporalDsqlStack extends Stack {
     });
     this.prometheus.addCollector(this.generator, 'benchmark-generator', e.ports.metrics, generatorLogs);
 
+    // The store probe runs as a server would: the servers' role, credential and (at run time) security group.
+    const probeLogs = new logs.LogGroup(this, 'ProbeLogs', { retention });
+    this.storeProbe = arm64TaskDefinition(this, 'StoreProbe', { family: 'store-probe', vcpu: 0.25, memoryGiB: 0.5, taskRole, executionRole });
+    this.storeProbe.addContainer('Probe', {
+      image: benchImage,
+      environment: probeEnvironment(e, preset.store.engine, { storeHost: store.host, tokenEndpoint: store.tokenEndpoint }),
+      secrets: store.password ? { [PROBE_PASSWORD_VARIABLE]: store.password } : undefined,
+      logging: ecs.LogDrivers.awsLogs({ logGroup: probeLogs, streamPrefix: 'probe' }),
+    });
+
     const out = (name: string, value: string, description?: string) => new CfnOutput(this, name, { value, description });
     out('Scenario', scenario.name, 'The preset this stack was last deployed with');
     out('ClusterName', cluster.clusterName);
@@ -303,6 +317,8 @@ export class TemporalDsqlStack extends Stack {
     out('BenchmarkCapacityProvider', this.capacity.benchmark.capacityProviderName);
     out('GeneratorTaskDefinition', this.generator.taskDefinitionArn);
     out('BenchmarkSecurityGroupId', clients.securityGroupId);
+    out('StoreProbeTaskDefinition', this.storeProbe.taskDefinitionArn, "bench run's store round-trip probe");
+    out('ServerSecurityGroupId', servers.securityGroupId, 'The Temporal servers (and the store probe) run in it');
     out('PrivateSubnets', vpc.selectSubnets(subnets).subnetIds.join(','));
   }
 

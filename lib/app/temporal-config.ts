@@ -281,3 +281,22 @@ export function schemaEnvironment(
     ...visibility,
   };
 }
+
+/** Where the store probe's password goes (the aurora-postgresql store; ECS sets it from the secret). */
+export const PROBE_PASSWORD_VARIABLE = 'PROBE_PASSWORD';
+
+/**
+ * The store probe's environment (the benchmark program, BENCHMARK_PROBE_ONLY; benchmark/internal/probe):
+ * the host, user, database and TLS mode the servers connect with, and their credential: an
+ * admin IAM token signed for the DSQL cluster endpoint, or the Aurora password.
+ */
+export function probeEnvironment(env: TemporalEnvironment, store: HistoryStore, o: { storeHost: string; tokenEndpoint?: string }): Record<string, string> {
+  const common = { BENCHMARK_PROBE_ONLY: 'true', PROBE_HOST: o.storeHost, PROBE_SSLMODE: 'require', PROBE_QUERIES: '100' };
+  if (store === 'dsql') {
+    const p = env.persistence;
+    if (!o.tokenEndpoint) throw new Error('probeEnvironment: the DSQL store needs the endpoint its tokens are signed for');
+    return { ...common, PROBE_PORT: String(p.port), PROBE_USER: p.user, PROBE_DATABASE: p.databaseName, PROBE_TOKEN_HOST: o.tokenEndpoint, AWS_REGION: env.region };
+  }
+  const a = env.auroraPostgresql;
+  return { ...common, PROBE_PORT: String(a.port), PROBE_USER: a.user, PROBE_DATABASE: a.databaseName };
+}

@@ -1,6 +1,10 @@
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
-import { PASSWORD_VARIABLE, POSTGRES_PLUGIN } from '../../lib/app/temporal-config';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, PROBE_PASSWORD_VARIABLE, probeEnvironment } from '../../lib/app/temporal-config';
+import { probeResultSchema } from '../../lib/commands/bench/run';
 import { type Postgres, startPostgres } from '../support/postgres';
 import { type Worker, runGenerator, startWorker } from './support/benchmark';
 import { binaries } from './support/binaries';
@@ -71,3 +75,20 @@ test('the benchmark runs on it: every workflow completes', async () => {
   expect(run.exitCode).toBe(0);
   console.log(`local aurora-postgresql rendering, 10/s for 20s: latency P50 ${r.results.latency.p50} ms, P99 ${r.results.latency.p99} ms`);
 }, 240_000);
+
+test("bench run's store probe, as the stack renders it, times 100 round trips over TLS to the store", () => {
+  // The swap: where it connects (this server's address and database); user, TLS mode and count as rendered.
+  const rendered = probeEnvironment(scenario.environment, 'aurora-postgresql', { storeHost: pg.host });
+  const env = { ...rendered, PROBE_PORT: String(pg.port), PROBE_DATABASE: cluster.stores.database, [PROBE_PASSWORD_VARIABLE]: pg.password, PATH: '/usr/bin:/bin' };
+  const out = execFileSync(binaries().benchmark, [], { env, encoding: 'utf8' });
+  const result = probeResultSchema.parse(JSON.parse(out));
+  expect(result.probe).toMatchObject({ host: pg.host, queries: 100 });
+  expect(result.probe.medianMs).toBeGreaterThan(0);
+  expect(result.probe.p99Ms).toBeGreaterThanOrEqual(result.probe.medianMs);
+  // The recorded probe log that the bench tests read has the shape this program prints.
+  const pages = JSON.parse(readFileSync(join(__dirname, '../fixtures/bench/probe-log.json'), 'utf8')).pages;
+  const lines: string[] = pages.flatMap((p: any) => p.events.map((e: any) => e.message));
+  const recorded = JSON.parse(lines.slice(lines.indexOf('{'), lines.lastIndexOf('}') + 1).join('\n'));
+  expect(Object.keys(result.probe).sort()).toEqual(Object.keys(recorded.probe).sort());
+  console.log(`store probe on loopback over TLS: median ${result.probe.medianMs} ms, P99 ${result.probe.p99Ms} ms, connect ${result.probe.connectMs} ms`);
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
 import { BENCHMARK_WORKFLOW_TYPES } from '../../config/temporal-schema';
-import { benchmarkEnvironment, dynamicConfig } from '../../lib/app/temporal-config';
+import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvironment } from '../../lib/app/temporal-config';
 import { type Postgres, startPostgres } from '../support/postgres';
 import { type Worker, runGenerator, startWorker } from './support/benchmark';
 import { binaries } from './support/binaries';
@@ -72,9 +72,13 @@ test('every rendered dynamic-config key loads without a warning in every role', 
 
 test('the benchmark program reads every variable the stack renders for it, and knows the same workflow types', () => {
   const help = execFileSync(binaries().benchmark, ['--help'], { encoding: 'utf8' });
-  const rendered = ['worker', 'generator'].flatMap((mode) =>
-    Object.keys(benchmarkEnvironment(scenario.preset, mode as 'worker' | 'generator', { frontendAddress: 'x:1', metricsPort: 1 })),
-  );
+  const rendered = [
+    ...['worker', 'generator'].flatMap((mode) => Object.keys(benchmarkEnvironment(scenario.preset, mode as 'worker' | 'generator', { frontendAddress: 'x:1', metricsPort: 1 }))),
+    // The store probe, for both stores, and the password ECS sets from the Aurora secret.
+    ...Object.keys(probeEnvironment(scenario.environment, 'dsql', { storeHost: 'h', tokenEndpoint: 't' })),
+    ...Object.keys(probeEnvironment(scenario.environment, 'aurora-postgresql', { storeHost: 'h' })),
+    PROBE_PASSWORD_VARIABLE,
+  ];
   for (const name of new Set(rendered)) expect(help).toMatch(new RegExp(`^${name}\\s`, 'm'));
   expect(help).toContain(`one of: ${BENCHMARK_WORKFLOW_TYPES.join(', ')}`);
 });

@@ -190,7 +190,7 @@ describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who ma
     expect(resources(t, 'AWS::DynamoDB::Table')).toEqual([]);
   });
 
-  test("the store's password: readable only by the server tasks' execution role (ECS hands it to the server and schema containers), decryptable with its key only by it", () => {
+  test("the store's password: readable only by the server tasks' execution role (ECS hands it to the server, schema and probe containers), decryptable with its key only by it", () => {
     const secret = resources(t, 'AWS::SecretsManager::Secret');
     expect(secret).toHaveLength(1);
     const serverExecution = roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark'));
@@ -199,11 +199,11 @@ describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who ma
     const decrypts = statements(t).filter((s) => s.actions.some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
     const storeKey = resources(t, 'AWS::KMS::Key').find(([, k]) => /\/Aurora\/Key\//.test(k.Metadata['aws:cdk:path']))![0];
     for (const d of decrypts.filter((x) => JSON.stringify(x.resources).includes(storeKey))) expect(d.roles).toEqual(serverExecution);
-    // And which containers get it: the four server roles and the schema task, no benchmark task.
+    // And which containers get it: the four server roles, the schema task and the store probe (which connects as they do); no benchmark task.
     const withSecret = resources(t, 'AWS::ECS::TaskDefinition')
       .filter(([, d]) => d.Properties.ContainerDefinitions.some((c: any) => (c.Secrets ?? []).length))
       .map(([, d]) => String(d.Metadata['aws:cdk:path']).split('/')[1]);
-    expect(withSecret.sort()).toEqual(['Frontend', 'History', 'Matching', 'Schema', 'Worker']);
+    expect(withSecret.sort()).toEqual(['Frontend', 'History', 'Matching', 'Schema', 'StoreProbe', 'Worker']);
   });
 
   test("the database: reachable on 5432 from the servers' security group and nothing else", () => {

@@ -563,3 +563,32 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
     expect(json).toMatchSnapshot();
   });
 });
+
+describe("bench run's store probe", () => {
+  test.each([
+    ['temporal-150wps', 'dsql'],
+    ['temporal-aurora-150wps', 'aurora-postgresql'],
+  ])('%s: the benchmark image in probe mode, with the servers\' role, host, user and credential (%s)', (name, store) => {
+    const { json } = synth(name);
+    const probe = taskOf(json, 'store-probe');
+    const server = taskOf(json, 'temporal-history').props;
+    expect(probe.props).toMatchObject({ Cpu: '256', Memory: '512', TaskRoleArn: server.TaskRoleArn, ExecutionRoleArn: server.ExecutionRoleArn });
+    const def = probe.props.ContainerDefinitions[0];
+    expect(flatten(def.Image)).toBe(flatten(taskOf(json, 'benchmark-generator').props.ContainerDefinitions[0].Image));
+    const e = Object.fromEntries(def.Environment.map((v: any) => [v.Name, flatten(v.Value)]));
+    const config = parse(containerEnv(json, 'temporal-history').TEMPORAL_STATIC_CONFIG);
+    const sql = config.persistence.datastores[config.persistence.defaultStore].sql;
+    // The same host, user and database the servers use.
+    expect(`${e.PROBE_HOST}:${e.PROBE_PORT}`).toBe(flatten(sql.connectAddr));
+    expect([e.PROBE_USER, e.PROBE_DATABASE, e.BENCHMARK_PROBE_ONLY, e.PROBE_SSLMODE]).toEqual([sql.user, sql.databaseName, 'true', 'require']);
+    if (store === 'dsql') {
+      expect(e.PROBE_TOKEN_HOST).toBe(containerEnv(json, 'temporal-history').CLUSTER_ENDPOINT);
+      expect(def.Secrets).toBeUndefined();
+    } else {
+      expect(e.PROBE_TOKEN_HOST).toBeUndefined();
+      expect(def.Secrets).toEqual([{ Name: 'PROBE_PASSWORD', ValueFrom: server.ContainerDefinitions[0].Secrets[0].ValueFrom }]);
+    }
+    expect(json.Outputs.StoreProbeTaskDefinition.Value).toEqual({ Ref: probe.id });
+    expect(json.Outputs.ServerSecurityGroupId.Value).toEqual({ 'Fn::GetAtt': [logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource'), 'GroupId'] });
+  });
+});

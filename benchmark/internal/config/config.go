@@ -6,10 +6,12 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"db-bench-infra/benchmark/internal/probe"
 	"db-bench-infra/benchmark/internal/workflows"
 )
 
@@ -19,6 +21,8 @@ type Mode string
 const (
 	ModeWorker    Mode = "worker"
 	ModeGenerator Mode = "generator"
+	// ModeProbe times round trips to the history store (package probe) and exits.
+	ModeProbe Mode = "probe"
 )
 
 // Config is the validated environment.
@@ -37,6 +41,7 @@ type Config struct {
 	PrometheusEndpoint string
 	Pollers            int
 	Slots              int
+	Probe              probe.Settings
 }
 
 // Variable documents one environment variable of the contract.
@@ -61,6 +66,16 @@ var Variables = []Variable{
 	{"BENCHMARK_WORKER_POLLERS", "worker", "16", "workflow-task and activity-task pollers each"},
 	{"BENCHMARK_WORKER_SLOTS", "worker", "200", "concurrent workflow tasks and activities each"},
 	{"PROMETHEUS_ENDPOINT", "both", "(off)", "host:port to serve /metrics on, e.g. 0.0.0.0:9090"},
+	{"BENCHMARK_PROBE_ONLY", "probe", "false", "true: time round trips to the history store, print the result JSON, exit (no Temporal needed)"},
+	{"PROBE_HOST", "probe", "(required)", "the store's host, as the servers connect to it"},
+	{"PROBE_PORT", "probe", "5432", "the store's port"},
+	{"PROBE_USER", "probe", "(required)", "the user the servers connect as"},
+	{"PROBE_DATABASE", "probe", "(required)", "the database the servers use"},
+	{"PROBE_SSLMODE", "probe", "require", "libpq sslmode: disable, require or verify-full"},
+	{"PROBE_PASSWORD", "probe", "(none)", "the password (Aurora: from its secret); or PROBE_TOKEN_HOST"},
+	{"PROBE_TOKEN_HOST", "probe", "(none)", "sign an Aurora DSQL admin IAM token for this host (the cluster endpoint) instead of a password"},
+	{"AWS_REGION", "probe", "(with PROBE_TOKEN_HOST)", "the region the DSQL token is signed for"},
+	{"PROBE_QUERIES", "probe", "100", "SELECT 1 round trips to time on the open connection (1-100000)"},
 }
 
 // FromEnv validates the environment that getenv reads.
@@ -68,6 +83,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	worker := r.boolean("BENCHMARK_WORKER_ONLY")
 	generator := r.boolean("BENCHMARK_GENERATOR_ONLY")
+	if r.boolean("BENCHMARK_PROBE_ONLY") && r.err == nil {
+		if worker || generator {
+			return Config{}, fmt.Errorf("BENCHMARK_PROBE_ONLY is true with BENCHMARK_WORKER_ONLY=%q and BENCHMARK_GENERATOR_ONLY=%q: exactly one mode may be true (valid: one process per mode)",
+				getenv("BENCHMARK_WORKER_ONLY"), getenv("BENCHMARK_GENERATOR_ONLY"))
+		}
+		return probeConfig(&r)
+	}
 	c := Config{
 		Address:            r.required("TEMPORAL_ADDRESS"),
 		Namespace:          r.required("BENCHMARK_NAMESPACE"),
@@ -105,6 +127,33 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, r.err
 	}
 	return c, nil
+}
+
+func probeConfig(r *reader) (Config, error) {
+	p := probe.Settings{
+		Host:      r.required("PROBE_HOST"),
+		Port:      r.integer("PROBE_PORT", 5432, 1, 65535),
+		User:      r.required("PROBE_USER"),
+		Database:  r.required("PROBE_DATABASE"),
+		SSLMode:   r.text("PROBE_SSLMODE", "require"),
+		Password:  r.getenv("PROBE_PASSWORD"),
+		TokenHost: strings.TrimSpace(r.getenv("PROBE_TOKEN_HOST")),
+		Region:    strings.TrimSpace(r.getenv("AWS_REGION")),
+		Queries:   r.integer("PROBE_QUERIES", 100, 1, 100000),
+	}
+	if r.err == nil && !slices.Contains([]string{"disable", "require", "verify-full"}, p.SSLMode) {
+		r.fail("PROBE_SSLMODE %q is not valid (valid: disable, require, verify-full)", p.SSLMode)
+	}
+	if r.err == nil && (p.Password == "") == (p.TokenHost == "") {
+		r.fail("set exactly one of PROBE_PASSWORD and PROBE_TOKEN_HOST (valid: a password, or the DSQL host an IAM token is signed for)")
+	}
+	if r.err == nil && p.TokenHost != "" && p.Region == "" {
+		r.fail("PROBE_TOKEN_HOST needs AWS_REGION (the region the token is signed for)")
+	}
+	if r.err != nil {
+		return Config{}, r.err
+	}
+	return Config{Mode: ModeProbe, Probe: p}, nil
 }
 
 // reader keeps the first error, so FromEnv reads like a list of fields.

@@ -81,3 +81,49 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestProbeSettingsNeedNoTemporal(t *testing.T) {
+	c, err := FromEnv(env(map[string]string{"BENCHMARK_PROBE_ONLY": "true", "PROBE_HOST": "db", "PROBE_USER": "temporal", "PROBE_DATABASE": "temporal", "PROBE_PASSWORD": "pw"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Probe
+	if c.Mode != ModeProbe || p.Host != "db" || p.Port != 5432 || p.SSLMode != "require" || p.Queries != 100 || p.Password != "pw" || p.TokenHost != "" {
+		t.Fatalf("%+v", c)
+	}
+	dsql, err := FromEnv(env(map[string]string{"BENCHMARK_PROBE_ONLY": "true", "PROBE_HOST": "x.vpce", "PROBE_USER": "admin", "PROBE_DATABASE": "postgres", "PROBE_TOKEN_HOST": "abc.dsql.eu-west-1.on.aws", "AWS_REGION": "eu-west-1", "PROBE_SSLMODE": "verify-full"}))
+	if err != nil || dsql.Probe.TokenHost != "abc.dsql.eu-west-1.on.aws" || dsql.Probe.Region != "eu-west-1" || dsql.Probe.SSLMode != "verify-full" {
+		t.Fatalf("%+v %v", dsql, err)
+	}
+}
+
+func TestBadProbeSettings(t *testing.T) {
+	probe := map[string]string{"BENCHMARK_PROBE_ONLY": "true", "PROBE_HOST": "db", "PROBE_USER": "u", "PROBE_DATABASE": "d"}
+	with := func(extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range probe {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{with(nil), "set exactly one of PROBE_PASSWORD and PROBE_TOKEN_HOST"},
+		{with(map[string]string{"PROBE_PASSWORD": "p", "PROBE_TOKEN_HOST": "h"}), "set exactly one of PROBE_PASSWORD and PROBE_TOKEN_HOST"},
+		{with(map[string]string{"PROBE_TOKEN_HOST": "h"}), "PROBE_TOKEN_HOST needs AWS_REGION"},
+		{with(map[string]string{"PROBE_PASSWORD": "p", "PROBE_SSLMODE": "prefer"}), `PROBE_SSLMODE "prefer" is not valid (valid: disable, require, verify-full)`},
+		{with(map[string]string{"PROBE_PASSWORD": "p", "PROBE_QUERIES": "0"}), `PROBE_QUERIES "0" is not a whole number from 1 to 100000`},
+		{with(map[string]string{"PROBE_PASSWORD": "p", "BENCHMARK_WORKER_ONLY": "true"}), "exactly one mode may be true"},
+		{map[string]string{"BENCHMARK_PROBE_ONLY": "true", "PROBE_USER": "u", "PROBE_DATABASE": "d", "PROBE_PASSWORD": "p"}, "PROBE_HOST is not set"},
+	} {
+		_, err := FromEnv(env(tc.env))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: got %v, want one line with %q", tc.env, err, tc.want)
+		}
+	}
+}

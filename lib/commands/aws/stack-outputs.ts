@@ -30,8 +30,14 @@ export async function stackOutput(client: CloudFormationClient, stackName: strin
  * The outputs a command acts on, by the names it uses for them; a stack without one of them
  * (deployed by an older version) is one ConfigError naming the missing outputs.
  */
-export async function requiredOutputs<K extends string>(client: CloudFormationClient, stackName: string, keys: Record<K, string>, older: string): Promise<Record<K, string>> {
-  const outputs = await stackOutputs(client, stackName);
+export async function requiredOutputs<K extends string>(
+  client: CloudFormationClient,
+  stackName: string,
+  keys: Record<K, string>,
+  older: string,
+  known?: Record<string, string>,
+): Promise<Record<K, string>> {
+  const outputs = known ?? (await stackOutputs(client, stackName));
   const missing = Object.values<string>(keys).filter((k) => outputs[k] === undefined);
   if (missing.length) throw new ConfigError(`stack "${stackName}" has no output ${missing.map((m) => `"${m}"`).join(', ')} (${older})`);
   return Object.fromEntries(Object.entries<string>(keys).map(([name, key]) => [name, outputs[key]])) as Record<K, string>;

@@ -31,5 +31,10 @@ export function renderRun(r: RunRecord, file: string): string {
     );
     if (r.result.passed === false) rows.push(['Thresholds', `failed: ${(r.result.failureReasons ?? []).join('; ')}`]);
   }
+  const rt = r.storeRoundTrip;
+  rows.push([
+    'Store Round Trip (median / P99)',
+    rt ? `${rt.medianMs} / ${rt.p99Ms} ms (${rt.queries} × SELECT 1 from the servers' network to ${rt.host})` : `not measured: ${r.storeRoundTripNote ?? 'no probe result'}`,
+  ]);
   return `${markdownTable(['Metric', 'Value'], rows)}\n\nRun record: ${file}\nReport: npm run report -- --scenario ${r.scenario} --run ${file}\n`;
 }

@@ -15,8 +15,9 @@ import { type Waiting, waitUntil } from './wait';
  * record it returns is what `report --run` reads.
  */
 
-/** The container of the generator task definition (lib/temporal-dsql-stack.ts). */
+/** The containers of the generator and store-probe task definitions (lib/temporal-dsql-stack.ts). */
 export const GENERATOR_CONTAINER = 'Generator';
+export const PROBE_CONTAINER = 'Probe';
 
 export interface RunSettings {
   readonly scenario: string;
@@ -40,6 +41,12 @@ export const generatorResultSchema = z.object({
 });
 export type GeneratorResult = z.infer<typeof generatorResultSchema>;
 
+/** The benchmark program's probe result (BENCHMARK_PROBE_ONLY): SELECT 1 round trips from a server's network position. */
+export const probeResultSchema = z.object({
+  probe: z.object({ host: z.string(), queries: z.number().int(), connectMs: z.number(), medianMs: z.number(), p99Ms: z.number(), minMs: z.number(), maxMs: z.number() }),
+});
+export type ProbeResult = z.infer<typeof probeResultSchema>['probe'];
+
 export interface RunRecord extends BenchRun {
   readonly targetRate: number;
   readonly duration: string;
@@ -48,6 +55,9 @@ export interface RunRecord extends BenchRun {
   readonly exitCode: number | null;
   readonly stoppedReason: string | null;
   readonly result: GeneratorResult | null;
+  /** The store round trip measured just before the load (null: not measured; storeRoundTripNote says why). */
+  readonly storeRoundTrip: ProbeResult | null;
+  readonly storeRoundTripNote?: string;
 }
 
 export async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
@@ -98,13 +108,13 @@ async function describeTask(c: BenchClients, cluster: string, arn: string): Prom
  * Where the generator's container logs: the awslogs options of its task definition, and the
  * stream awslogs names `<prefix>/<container>/<task id>`.
  */
-async function logStream(c: BenchClients, taskDefinition: string, taskArn: string): Promise<{ group: string; stream: string } | undefined> {
+async function logStream(c: BenchClients, taskDefinition: string, taskArn: string, container = GENERATOR_CONTAINER): Promise<{ group: string; stream: string } | undefined> {
   const { taskDefinition: td } = await c.ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition }));
-  const options = td?.containerDefinitions?.find((d) => d.name === GENERATOR_CONTAINER)?.logConfiguration?.options;
+  const options = td?.containerDefinitions?.find((d) => d.name === container)?.logConfiguration?.options;
   const group = options?.['awslogs-group'];
   const prefix = options?.['awslogs-stream-prefix'];
   if (!group || !prefix) return undefined;
-  return { group, stream: `${prefix}/${GENERATOR_CONTAINER}/${taskArn.split('/').pop()}` };
+  return { group, stream: `${prefix}/${container}/${taskArn.split('/').pop()}` };
 }
 
 async function logLines(c: BenchClients, group: string, stream: string): Promise<string[]> {
@@ -123,6 +133,11 @@ async function logLines(c: BenchClients, group: string, stream: string): Promise
  * an indented object over several events (awslogs makes one event per line).
  */
 export function findResult(lines: readonly string[]): GeneratorResult | null {
+  return lastJson(lines, generatorResultSchema);
+}
+
+/** The last JSON object in a log that `schema` accepts. */
+function lastJson<T>(lines: readonly string[], schema: z.ZodType<T>): T | null {
   const candidates: string[] = [];
   lines.forEach((line, i) => {
     const t = line.trim();
@@ -134,7 +149,7 @@ export function findResult(lines: readonly string[]): GeneratorResult | null {
   });
   for (const text of candidates.reverse()) {
     try {
-      const parsed = generatorResultSchema.safeParse(JSON.parse(text));
+      const parsed = schema.safeParse(JSON.parse(text));
       if (parsed.success) return parsed.data;
     } catch {
       // not JSON: a log line that happens to start with a brace
@@ -154,6 +169,8 @@ export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings,
   if (fleet.tasks.running === 0)
     throw new CommandFailure(`no benchmark worker is running (${fleet.tasks.desired} desired); run \`npm run bench -- up --scenario ${s.scenario}\` first`, EXIT_FAILED);
 
+  // The store's round trip first, on a quiet cluster: the floor under every persistence call.
+  const probe = t.probe ? await probeStore(c, t, t.probe, s, w) : { storeRoundTrip: null, storeRoundTripNote: 'the stack has no store probe (deployed by an older version)' };
   const now = w.now ?? Date.now;
   const requested = new Date(now());
   const taskArn = await startGenerator(c, t, s);
@@ -184,5 +201,45 @@ export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings,
     exitCode: container?.exitCode ?? null,
     stoppedReason: task.stoppedReason ?? container?.reason ?? null,
     result,
+    ...probe,
   };
+}
+
+/**
+ * Runs the store probe (the benchmark program, BENCHMARK_PROBE_ONLY) once in the servers'
+ * security group, with the servers' credentials, and reads its result. A probe that fails
+ * does not stop the run: the record says why it has no round trip.
+ */
+async function probeStore(
+  c: BenchClients,
+  t: BenchTargets,
+  probe: NonNullable<BenchTargets['probe']>,
+  s: RunSettings,
+  w: Waiting,
+): Promise<Pick<RunRecord, 'storeRoundTrip' | 'storeRoundTripNote'>> {
+  const { tasks, failures } = await c.ecs.send(
+    new RunTaskCommand({
+      cluster: t.cluster,
+      taskDefinition: probe.taskDefinition,
+      capacityProviderStrategy: [{ capacityProvider: t.capacityProvider, weight: 1 }],
+      networkConfiguration: { awsvpcConfiguration: { subnets: [...t.subnets], securityGroups: [probe.securityGroup], assignPublicIp: 'DISABLED' } },
+      startedBy: `bench-probe/${s.scenario}`.slice(0, 36),
+      count: 1,
+    }),
+  );
+  const arn = tasks?.[0]?.taskArn;
+  if (!arn) return { storeRoundTrip: null, storeRoundTripNote: `the store probe was not placed: ${failures?.map((f) => f.reason).join('; ') || 'no reason given'}` };
+  const { task } = await waitUntil(
+    'the store probe',
+    async () => {
+      const x = await describeTask(c, t.cluster, arn);
+      return { done: x.lastStatus === 'STOPPED', text: `probe ${x.lastStatus?.toLowerCase() ?? 'unknown'}`, task: x };
+    },
+    { ...w, timeoutSeconds: Math.min(w.timeoutSeconds, 600) },
+  );
+  const where = await logStream(c, probe.taskDefinition, arn, PROBE_CONTAINER);
+  const result = where ? lastJson(await logLines(c, where.group, where.stream), probeResultSchema) : null;
+  if (result) return { storeRoundTrip: result.probe };
+  const exit = task.containers?.find((x) => x.name === PROBE_CONTAINER)?.exitCode;
+  return { storeRoundTrip: null, storeRoundTripNote: `the store probe ${exit === undefined ? 'stopped' : `exited ${exit}`} without a result (${task.stoppedReason ?? 'see its log'})` };
 }

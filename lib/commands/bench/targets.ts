@@ -5,7 +5,7 @@ import type { DSQLClient } from '@aws-sdk/client-dsql';
 import type { ECSClient } from '@aws-sdk/client-ecs';
 import type { TemporalScenario } from '../../../config';
 import { autoScalingClient, type AwsTarget, dsqlClient, ecsClient, logsClient } from '../aws/clients';
-import { requiredOutputs } from '../aws/stack-outputs';
+import { requiredOutputs, stackOutputs } from '../aws/stack-outputs';
 
 /** The SDK clients the bench commands call. */
 export interface BenchClients {
@@ -31,6 +31,8 @@ export interface BenchTargets {
   readonly generatorTaskDefinition: string;
   readonly securityGroup: string;
   readonly subnets: readonly string[];
+  /** The store probe: its task definition and the servers' security group it runs in (older stacks have none). */
+  readonly probe?: { readonly taskDefinition: string; readonly securityGroup: string };
   /** The DSQL store's cluster (none for the aurora-postgresql store). */
   readonly dsqlClusterId?: string;
   /** The preset the stack was last deployed with. */
@@ -50,6 +52,8 @@ const OUTPUTS = {
 
 export async function benchTargets(cfn: CloudFormationClient, scenario: TemporalScenario): Promise<BenchTargets> {
   const keys: Record<string, string> = scenario.preset.store.engine === 'dsql' ? { ...OUTPUTS, dsqlClusterId: 'DsqlClusterId' } : OUTPUTS;
-  const o: Record<string, string> = await requiredOutputs(cfn, scenario.stackName, keys, 'deployed with an older version? redeploy it');
-  return { ...(o as Record<keyof typeof OUTPUTS, string>), dsqlClusterId: o.dsqlClusterId, subnets: o.subnets.split(',') };
+  const outputs = await stackOutputs(cfn, scenario.stackName);
+  const o: Record<string, string> = await requiredOutputs(cfn, scenario.stackName, keys, 'deployed with an older version? redeploy it', outputs);
+  const probe = outputs.StoreProbeTaskDefinition && outputs.ServerSecurityGroupId ? { taskDefinition: outputs.StoreProbeTaskDefinition, securityGroup: outputs.ServerSecurityGroupId } : undefined;
+  return { ...(o as Record<keyof typeof OUTPUTS, string>), dsqlClusterId: o.dsqlClusterId, subnets: o.subnets.split(','), ...(probe ? { probe } : {}) };
 }

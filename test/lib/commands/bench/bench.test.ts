@@ -203,6 +203,57 @@ describe('bench run', () => {
     });
   });
 
+  describe("with the stack's store probe", () => {
+    const probeTd = 'arn:aws:ecs:eu-west-1:111122223333:task-definition/store-probe:3';
+    const probeArn = 'arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/aa11bb22cc33dd44ee55ff6677889900';
+    const withProbe: BenchTargets = { ...targets, probe: { taskDefinition: probeTd, securityGroup: 'sg-0servers' } };
+    const probePages = JSON.parse(readFileSync(join(__dirname, '../../../fixtures/bench/probe-log.json'), 'utf8')).pages;
+
+    function probeRuns(exitCode = 0, pages = probePages) {
+      happyPath();
+      ecs.on(RunTaskCommand, { taskDefinition: probeTd }).resolves({ tasks: [{ taskArn: probeArn }], failures: [] });
+      ecs.on(DescribeTasksCommand, { tasks: [probeArn] }).resolves({ tasks: [{ taskArn: probeArn, lastStatus: 'STOPPED', stoppedReason: 'Essential container in task exited', containers: [{ name: 'Probe', exitCode }] }] });
+      ecs.on(DescribeTaskDefinitionCommand, { taskDefinition: probeTd }).resolves({
+        taskDefinition: { containerDefinitions: [{ name: 'Probe', logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': 'TemporalDsql-ProbeLogs-1', 'awslogs-stream-prefix': 'probe' } } }] },
+      });
+      let page = 0;
+      logs.on(GetLogEventsCommand, { logGroupName: 'TemporalDsql-ProbeLogs-1' }).callsFake(() => pages[Math.min(page++, pages.length - 1)]);
+    }
+
+    test("runs it first, in the servers' security group, and records its round trip with the run", async () => {
+      probeRuns();
+      const record = await benchRun(clients, withProbe, settings, { timeoutSeconds: 1500, ...fakeTime() });
+      const [probe, generator] = ecs.commandCalls(RunTaskCommand).map((c) => c.args[0].input);
+      expect(probe).toMatchObject({
+        taskDefinition: probeTd,
+        capacityProviderStrategy: [{ capacityProvider: targets.capacityProvider, weight: 1 }],
+        networkConfiguration: { awsvpcConfiguration: { subnets: ['subnet-a', 'subnet-b', 'subnet-c'], securityGroups: ['sg-0servers'], assignPublicIp: 'DISABLED' } },
+        startedBy: 'bench-probe/temporal-150wps',
+      });
+      expect(generator.taskDefinition).toBe(targets.generatorTaskDefinition);
+      expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input).toMatchObject({ logGroupName: 'TemporalDsql-ProbeLogs-1', logStreamName: 'probe/Probe/aa11bb22cc33dd44ee55ff6677889900' });
+      expect(record.storeRoundTrip).toEqual({ host: 'kqabc123dsqlcluster.dsql-fnh4.eu-west-1.on.aws', queries: 100, connectMs: 41.3, medianMs: 0.92, p99Ms: 1.87, minMs: 0.71, maxMs: 2.4 });
+      expect(record.storeRoundTripNote).toBeUndefined();
+      expect(record.result?.passed).toBe(true);
+    });
+
+    test('a probe that fails is a note on the record; the run goes on', async () => {
+      probeRuns(2, [{ events: [{ message: 'time=... level=ERROR msg="probe failed" error="connecting to x:5432: timeout"' }], nextForwardToken: 'f' }, { events: [], nextForwardToken: 'f' }]);
+      const record = await benchRun(clients, withProbe, settings, { timeoutSeconds: 1500, ...fakeTime() });
+      expect(record.storeRoundTrip).toBeNull();
+      expect(record.storeRoundTripNote).toBe('the store probe exited 2 without a result (Essential container in task exited)');
+      expect(record.result?.passed).toBe(true);
+    });
+
+    test('a stack without the probe (older version) says so, and runs', async () => {
+      happyPath();
+      const record = await benchRun(clients, targets, settings, { timeoutSeconds: 1500, ...fakeTime() });
+      expect(record.storeRoundTrip).toBeNull();
+      expect(record.storeRoundTripNote).toBe('the stack has no store probe (deployed by an older version)');
+      expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(1);
+    });
+  });
+
   test('refuses a DSQL cluster that is not ACTIVE before starting anything', async () => {
     dsql.on(GetClusterCommand).resolves({ identifier: targets.dsqlClusterId, status: 'UPDATING' });
     await expect(benchRun(clients, targets, settings, { timeoutSeconds: 60, ...fakeTime() })).rejects.toMatchObject({

@@ -30,6 +30,21 @@ describe('report window', () => {
     expect(w.periodSeconds).toBe(60);
   });
 
+  test("--run carries the run's own figures: rate, percentiles and the store round trip the probe measured", () => {
+    const record = {
+      scenario: 'temporal-150wps',
+      start: '2026-11-20T10:00:00Z',
+      end: '2026-11-20T10:05:00Z',
+      workflowsCompleted: 41052,
+      result: { results: { actualRate: 136.74, latency: { p50: 197, p95: 220, p99: 259, max: 594 } } },
+      storeRoundTrip: { host: 'h', queries: 100, connectMs: 41.3, medianMs: 0.92, p99Ms: 1.87, minMs: 0.71, maxMs: 2.4 },
+    };
+    const w = reportWindow({ run: file('run-probe.json', JSON.stringify(record)) }, 'temporal-150wps', NOW);
+    expect(w.benchmark).toEqual({ workflowsPerSecond: 136.74, latencyMs: { p50: 197, p95: 220, p99: 259, max: 594 }, storeRoundTripMs: { median: 0.92, p99: 1.87 } });
+    const older = reportWindow({ run: file('run-old.json', JSON.stringify({ ...record, storeRoundTrip: undefined })) }, 'temporal-150wps', NOW);
+    expect(older.benchmark?.storeRoundTripMs).toBeNull();
+  });
+
   test('older windows get the finest period CloudWatch still keeps, and say so', () => {
     const w = reportWindow({ start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW);
     expect(w.periodSeconds).toBe(300);
