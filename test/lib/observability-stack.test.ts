@@ -296,3 +296,43 @@ describe('snapshots', () => {
     expect(synthObservability({ scenario: name }).json).toMatchSnapshot();
   });
 });
+
+describe('Temporal observability on the Aurora store', () => {
+  const { json, artifact } = synthObservability({ scenario: 'temporal-aurora-150wps' });
+  const body = dashboardBody(json);
+  const drawn = drawnMetrics(body);
+  const writer = 'DBClusterIdentifier temporal-history Role WRITER';
+
+  test("graphs the writer in the DSQL graphs' places: commits, commit latency, CPU, connections, DB load; nothing of DSQL or its limiter", () => {
+    expect(drawn).toEqual(
+      expect.arrayContaining([
+        `AWS/RDS CommitThroughput ${writer}`,
+        `AWS/RDS CommitLatency ${writer}`,
+        `AWS/RDS CPUUtilization ${writer}`,
+        `AWS/RDS DatabaseConnections ${writer}`,
+        'AWS/RDS DBLoad DBInstanceIdentifier temporal-history-writer',
+      ]),
+    );
+    expect(drawn.filter((m) => m.startsWith('AWS/AuroraDSQL') || m.startsWith('AWS/DynamoDB') || m.startsWith('AWS/Usage'))).toEqual([]);
+    const conn = body.widgets.find((w: any) => w.properties.title === 'Aurora connections');
+    expect(conn.properties.annotations.horizontal).toEqual([{ value: 1000, label: 'pools full: 20 tasks x 50', yAxis: 'left' }]);
+    const load = body.widgets.find((w: any) => w.properties.title === 'Aurora DB load (average active sessions)');
+    expect(load.properties.annotations.horizontal).toEqual([{ value: 8, label: 'writer vCPUs (8)', yAxis: 'left' }]);
+  });
+
+  test("alarms on the writer's CPU instead of OCC conflicts and limiter throttles; needs nothing from the data stack but its order", () => {
+    const names = resources(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName);
+    expect(names).toContain('temporal-dsql-StoreCpuHigh');
+    expect(names.filter((n: string) => /OccConflicts|LimiterThrottled/.test(n))).toEqual([]);
+    expect(alarmByName(json, 'temporal-dsql-StoreCpuHigh')).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 90, EvaluationPeriods: 10 });
+    expect(artifact.dependencies).toEqual(['TemporalDsql']);
+    expect(JSON.stringify(json)).not.toContain('Fn::GetStackOutput');
+  });
+
+  test('a Serverless v2 writer adds its capacity graph with the ACU range', () => {
+    const catalog = editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 2, max: 64 } }));
+    const acu = dashboardBody(synthObservability({ scenario: 'temporal-aurora-150wps' }, catalog).json).widgets.find((w: any) => w.properties.title === 'Serverless v2 capacity (ACU)');
+    expect(acu.properties.metrics[0].slice(0, 4)).toEqual(['AWS/RDS', 'ServerlessDatabaseCapacity', 'DBClusterIdentifier', 'temporal-history']);
+    expect(acu.properties.annotations.horizontal.map((h: any) => h.value)).toEqual([64, 2]);
+  });
+});
