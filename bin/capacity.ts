@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { loadPrices } from '../config/prices';
-import { capacityReport, renderCapacity } from '../lib/commands/capacity';
+import { capacityReport, renderCapacity, temporalOnly } from '../lib/commands/capacity';
 import { runCommand } from '../lib/commands/cli';
 
 const program = new Command('capacity')
@@ -13,6 +13,8 @@ const program = new Command('capacity')
   )
   .option('-s, --scenario <name>', 'a Temporal preset')
   .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .option('--quota-from-aws', "read the account's On-Demand standard vCPU quota from Service Quotas (servicequotas:GetServiceQuota) instead of config")
+  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)')
   .option('--json', 'print the plan as JSON')
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 
@@ -20,13 +22,23 @@ interface Options {
   scenario?: string;
   envName?: string;
   json?: boolean;
+  quotaFromAws?: boolean;
+  endpointUrl?: string;
 }
 
 void runCommand(async () => {
   const o = program.parse().opts<Options>();
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
-  const report = capacityReport(scenario, loadPrices(scenario.env.region));
+  temporalOnly(scenario);
+  const prices = loadPrices(scenario.env.region);
+  // Loaded only when asked for: the SDK client is most of the start-up.
+  const vcpuQuota = o.quotaFromAws
+    ? await (require('../lib/commands/aws/quotas') as typeof import('../lib/commands/aws/quotas')).onDemandVcpuQuota(
+        (require('../lib/commands/aws/clients') as typeof import('../lib/commands/aws/clients')).serviceQuotasClient({ region: scenario.env.region, endpoint: o.endpointUrl }),
+      )
+    : undefined;
+  const report = capacityReport(scenario, prices, { vcpuQuota });
   if (o.json) {
     const pools = report.pools.map((p) => ({
       pool: p.plan.spec.pool,
@@ -43,6 +55,6 @@ void runCommand(async () => {
       alternatives: p.alternatives,
       placement: p.plan.steady.instances.map((l) => l.tasks),
     }));
-    process.stdout.write(`${JSON.stringify({ scenario: scenario.name, pools }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ scenario: scenario.name, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n`);
   } else process.stdout.write(renderCapacity(report));
 });

@@ -29,7 +29,11 @@ const graviton = (vcpus: number, maxEnis: number, trunked: number): Ec2InstanceT
   arch: 'arm64',
 });
 
-/** The m7g (Graviton3, 4 GiB per vCPU) sizes this project runs ECS on. */
+/**
+ * The m7g (Graviton3) and m8g (Graviton4) sizes this project runs ECS on, 4 GiB per vCPU.
+ * m8g's ENI and trunking limits are taken as m7g's size for size (both Nitro, same sizes);
+ * confirm them with describe-instance-types and the ECS trunking table before relying on them.
+ */
 export const EC2_INSTANCE_TYPES: Readonly<Record<string, Ec2InstanceType>> = {
   'm7g.large': graviton(2, 3, 10),
   'm7g.xlarge': graviton(4, 4, 20),
@@ -38,4 +42,11 @@ export const EC2_INSTANCE_TYPES: Readonly<Record<string, Ec2InstanceType>> = {
   'm7g.8xlarge': graviton(32, 8, 60),
   'm7g.12xlarge': graviton(48, 8, 60),
   'm7g.16xlarge': graviton(64, 15, 120),
+  'm8g.large': graviton(2, 3, 10),
+  'm8g.xlarge': graviton(4, 4, 20),
+  'm8g.2xlarge': graviton(8, 4, 40),
+  'm8g.4xlarge': graviton(16, 8, 60),
+  'm8g.8xlarge': graviton(32, 8, 60),
+  'm8g.12xlarge': graviton(48, 8, 60),
+  'm8g.16xlarge': graviton(64, 15, 120),
 };

@@ -201,6 +201,8 @@ export interface PoolEnvironment {
 
 /** What the model reads of a Temporal preset. */
 export interface PoolPreset {
+  /** A lower rolling-deploy ceiling than the environment's, for this preset. */
+  readonly deployment?: { readonly maximumPercent: number };
   readonly capacity: {
     readonly main: { readonly instanceType: string; readonly instances: number };
     readonly benchmark: { readonly instanceType: string; readonly maxInstances: number };
@@ -216,7 +218,7 @@ export function temporalPoolSpecs(env: PoolEnvironment, preset: PoolPreset): [Po
     name,
     task: shape(s),
     replicas: s.replicas,
-    surge: rollingDeployment(s.replicas, env.deployment.minimumHealthyPercent, env.deployment.maximumPercent).surge,
+    surge: rollingDeployment(s.replicas, env.deployment.minimumHealthyPercent, preset.deployment?.maximumPercent ?? env.deployment.maximumPercent).surge,
   });
   const common = { trunking: env.awsvpcTrunking, reservedMemoryMiB: env.ecsReservedMemoryMiB };
   const { main, benchmark } = preset.capacity;

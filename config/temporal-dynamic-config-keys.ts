@@ -36,7 +36,10 @@ export const DYNAMIC_CONFIG_KEYS: Readonly<Record<string, DynamicConfigKey>> = {
   'history.persistenceMaxQPS': { kind: 'int', min: 1, serverDefault: 9000 },
   'history.shutdownDrainDuration': { kind: 'duration', serverDefault: '0s' },
   'history.startupMembershipJoinDelay': { kind: 'duration', serverDefault: '0s' },
+  'history.transferTaskBatchSize': { kind: 'int', min: 1, serverDefault: 100 },
+  'history.timerTaskBatchSize': { kind: 'int', min: 1, serverDefault: 100 },
   'system.enableActivityEagerExecution': { kind: 'bool', serverDefault: false },
+  'system.enableEagerWorkflowStart': { kind: 'bool', serverDefault: true },
 };
 
 /** Keys people put in dynamic config that belong elsewhere, with where they belong. */
@@ -44,6 +47,6 @@ export const MISPLACED_DYNAMIC_CONFIG_KEYS: Readonly<Record<string, string>> = {
   'history.numHistoryShards':
     'the history shard count is static server config, not dynamic config; it is ' +
     'environment.persistence.numHistoryShards and can never change after the first deploy',
-  'persistence.maxConns': 'the pool size is static SQL config: environment.persistence.pool.maxConns',
-  'persistence.maxIdleConns': 'the pool size is static SQL config: environment.persistence.pool.maxIdleConns',
+  'persistence.maxConns': "the pool size is static SQL config, per role: the preset's pools.<role>.maxConns",
+  'persistence.maxIdleConns': "the pool size is static SQL config, per role: the preset's pools.<role>.maxIdleConns",
 };

@@ -45,7 +45,8 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     port: 5432,
     tls: true,
     iamAuth: true,
-    pool: { maxConns: 50, maxIdleConns: 50, maxConnLifetime: '55m', maxConnIdleTime: '0s' },
+    // Per-role sizes are in each preset (pools); DSQL ends a connection at 60 minutes.
+    pool: { maxConnLifetime: '55m', maxConnIdleTime: '0s' },
     // Aurora DSQL takes at most 100 new connections/s per cluster. The plugin limits them one
     // of two ways, never both: per task (connectionRateLimits, the seed's 8/6/4/2) or across
     // the cluster through a DynamoDB counter (distributedRateLimiter). Per task, 150 wps's 20
@@ -75,6 +76,13 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
       schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.30.1' },
     },
     schema: { name: 'postgresql/v12/temporal' },
+  },
+  limits: {
+    dsqlConnectionsPerCluster: 10_000,
+    // The reference deployment's raised quota (its 800 wps plan fits 320 of 384); a new
+    // account's default is lower. `npm run capacity -- --quota-from-aws` reads yours.
+    ec2VcpuQuota: 384,
+    headroomPercent: 10,
   },
   membershipMaxJoinDuration: '120s',
   // The one-shot schema task (temporal-dsql-tool) that runs on each deploy that needs it.

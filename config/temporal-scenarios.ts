@@ -25,6 +25,13 @@ const BENCHMARK_DYNAMIC_CONFIG = {
 };
 
 const DSQL = { engine: 'dsql' } as const;
+/** The seed's pool: 50 connections per task, all kept warm, in every role. */
+const SEED_POOLS = {
+  history: { maxConns: 50, maxIdleConns: 50 },
+  matching: { maxConns: 50, maxIdleConns: 50 },
+  frontend: { maxConns: 50, maxIdleConns: 50 },
+  worker: { maxConns: 50, maxIdleConns: 50 },
+};
 const VISIBILITY = { instanceType: 'm6g.large.search', instances: 3, volumeGiB: 50 };
 const WORKLOAD = { workflowType: 'simple' as const, namespace: 'benchmark', duration: '5m', rampUp: '30s' };
 
@@ -43,6 +50,7 @@ const SEED_150WPS: TemporalScenarioInput = {
     frontend: { replicas: 4, vcpu: 2, memoryGiB: 4 },
     worker: { replicas: 2, vcpu: 0.5, memoryGiB: 1 },
   },
+  pools: SEED_POOLS,
   dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
   visibility: VISIBILITY,
   benchmark: {
@@ -76,6 +84,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
       frontend: { replicas: 1, vcpu: 0.5, memoryGiB: 2 },
       worker: { replicas: 1, vcpu: 0.5, memoryGiB: 1 },
     },
+    pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     benchmark: {
@@ -100,6 +109,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
       frontend: { replicas: 2, vcpu: 0.5, memoryGiB: 2 },
       worker: { replicas: 2, vcpu: 0.5, memoryGiB: 1 },
     },
+    pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     benchmark: {
@@ -124,6 +134,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
       frontend: { replicas: 2, vcpu: 1, memoryGiB: 4 },
       worker: { replicas: 2, vcpu: 0.5, memoryGiB: 1 },
     },
+    pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     benchmark: {
@@ -148,6 +159,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
       frontend: { replicas: 3, vcpu: 1, memoryGiB: 4 },
       worker: { replicas: 2, vcpu: 0.5, memoryGiB: 1 },
     },
+    pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     benchmark: {
@@ -159,6 +171,89 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     },
   },
   SEED_150WPS,
+  {
+    name: 'temporal-400wps',
+    title: '400 workflows/s on Graviton4: sized by the capacity model between the seed and the reference 800 wps plan',
+    store: DSQL,
+    capacity: {
+      main: { instanceType: 'm8g.4xlarge', instances: 7 },
+      benchmark: { instanceType: 'm8g.4xlarge', maxInstances: 4 },
+    },
+    services: {
+      history: { replicas: 10, vcpu: 4, memoryGiB: 8 },
+      matching: { replicas: 10, vcpu: 1, memoryGiB: 2 },
+      frontend: { replicas: 6, vcpu: 2, memoryGiB: 4 },
+      worker: { replicas: 2, vcpu: 0.5, memoryGiB: 1 },
+    },
+    // History does most of the persistence work: it gets the largest pool, as in the 800 wps plan.
+    pools: {
+      history: { maxConns: 150, maxIdleConns: 150 },
+      matching: { maxConns: 100, maxIdleConns: 100 },
+      frontend: { maxConns: 75, maxIdleConns: 75 },
+      worker: { maxConns: 50, maxIdleConns: 50 },
+    },
+    dynamicConfig: {
+      ...BENCHMARK_DYNAMIC_CONFIG,
+      'frontend.rps': 10_000,
+      'frontend.namespaceRPS': 10_000,
+      'history.transferTaskBatchSize': 200,
+      'history.timerTaskBatchSize': 200,
+      'system.enableActivityEagerExecution': true,
+    },
+    visibility: VISIBILITY,
+    benchmark: {
+      fleet: 'external',
+      workers: { replicas: 12, vcpu: 2, memoryGiB: 4 },
+      generator: { vcpu: 2, memoryGiB: 4 },
+      targetRate: 400,
+      ...WORKLOAD,
+    },
+  },
+  {
+    name: 'temporal-800wps',
+    title: "The reference deployment's 800 workflows/s capacity plan: 10 × m8g.4xlarge per pool, pools of 300/150/100/50",
+    store: DSQL,
+    capacity: {
+      main: { instanceType: 'm8g.4xlarge', instances: 10 },
+      benchmark: { instanceType: 'm8g.4xlarge', maxInstances: 10 },
+    },
+    services: {
+      history: { replicas: 16, vcpu: 4, memoryGiB: 8 },
+      matching: { replicas: 16, vcpu: 1, memoryGiB: 2 },
+      frontend: { replicas: 9, vcpu: 2, memoryGiB: 4 },
+      worker: { replicas: 3, vcpu: 0.5, memoryGiB: 1 },
+    },
+    // 16 × 300 + 16 × 150 + 9 × 100 + 3 × 50 = 8,250 of DSQL's 10,000 connections.
+    pools: {
+      history: { maxConns: 300, maxIdleConns: 300 },
+      matching: { maxConns: 150, maxIdleConns: 150 },
+      frontend: { maxConns: 100, maxIdleConns: 100 },
+      worker: { maxConns: 50, maxIdleConns: 50 },
+    },
+    // At 150% a rolling deploy of history would open 8 × 300 more (10,650 in all): one extra task at a time.
+    deployment: { maximumPercent: 110 },
+    dynamicConfig: {
+      ...BENCHMARK_DYNAMIC_CONFIG,
+      'frontend.rps': 10_000,
+      'frontend.namespaceRPS': 5_000,
+      'matching.numTaskqueueWritePartitions': 16,
+      'matching.numTaskqueueReadPartitions': 16,
+      'matching.forwarderMaxOutstandingPolls': 10,
+      'matching.forwarderMaxOutstandingTasks': 10,
+      'history.transferTaskBatchSize': 200,
+      'history.timerTaskBatchSize': 200,
+      'system.enableActivityEagerExecution': true,
+      'system.enableEagerWorkflowStart': true,
+    },
+    visibility: VISIBILITY,
+    benchmark: {
+      fleet: 'external',
+      workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
+      generator: { vcpu: 4, memoryGiB: 8 },
+      targetRate: 800,
+      ...WORKLOAD,
+    },
+  },
   {
     ...SEED_150WPS,
     name: 'temporal-aurora-150wps',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headroomProblems, temporalHeadroom } from './headroom';
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
@@ -96,9 +97,8 @@ export const temporalEnvironmentSchema = z.strictObject({
     port: z.literal(5432, { error: 'Aurora DSQL listens on 5432 only' }),
     tls: z.literal(true, { error: 'Aurora DSQL requires TLS (valid: true)' }),
     iamAuth: z.literal(true, { error: 'Aurora DSQL authenticates with IAM only (valid: true)' }),
+    /** What every role's pool shares; the sizes are per role, in each preset's `pools`. */
     pool: z.strictObject({
-      maxConns: z.number().int().min(1).max(1000),
-      maxIdleConns: z.number().int().min(0).max(1000),
       maxConnLifetime: goDuration,
       // Temporal's SQL config has no idle-time setting; Go's database/sql never closes idle
       // connections when it is 0, which is what a pre-warmed pool needs.
@@ -128,6 +128,17 @@ export const temporalEnvironmentSchema = z.strictObject({
     /** temporal-sql-tool's embedded schema (`--schema-name`). */
     schema: z.strictObject({ name: z.literal('postgresql/v12/temporal', { error: 'valid: "postgresql/v12/temporal" (upstream\'s PostgreSQL schema)' }) }),
   }),
+  /**
+   * What a preset may use, less a margin: synth refuses a preset over either limit less
+   * headroomPercent (config/headroom.ts; `npm run capacity` prints the table).
+   */
+  limits: z.strictObject({
+    /** Aurora DSQL's connections per cluster (a quota: raise it with AWS first, then here). */
+    dsqlConnectionsPerCluster: z.number().int().min(1),
+    /** The account's Running On-Demand Standard instances vCPU quota in the region (L-1216C47A). */
+    ec2VcpuQuota: z.number().int().min(1),
+    headroomPercent: z.number().min(0).max(90),
+  }),
   membershipMaxJoinDuration: goDuration,
   schemaSetupTask: z.strictObject(taskSize()),
   deployment: z.strictObject({
@@ -143,6 +154,15 @@ export const temporalEnvironmentSchema = z.strictObject({
 });
 
 const serviceSize = z.strictObject({ replicas: z.number().int().min(1).max(200), ...taskSize() });
+/** One role's pool: every task of the role opens up to maxConns (and keeps maxIdleConns warm). */
+const poolSize = z
+  .strictObject({ maxConns: z.number().int().min(1).max(1000), maxIdleConns: z.number().int().min(0).max(1000) })
+  .refine((p) => p.maxIdleConns <= p.maxConns, {
+    error: (iss) => {
+      const p = iss.input as { maxConns: number; maxIdleConns: number };
+      return `maxIdleConns ${p.maxIdleConns} is above maxConns ${p.maxConns} (valid: at most maxConns; the pool never keeps more idle than it opens)`;
+    },
+  });
 const dynamicValue = z.union([z.number(), z.boolean(), z.string()]);
 
 /** The workflow types the benchmark program registers (benchmark/internal/workflows). */
@@ -161,6 +181,10 @@ export const temporalScenarioSchema = z.strictObject({
     benchmark: z.strictObject({ instanceType: z.string(), maxInstances: z.number().int().min(1).max(100) }),
   }),
   services: roleRecord(serviceSize),
+  /** Each role's connection pool to the history store, per task (rendered into that role's static config). */
+  pools: roleRecord(poolSize),
+  /** A rolling deploy's ceiling for this preset, when it must be lower than the environment's (its surge counts against the limits). */
+  deployment: z.strictObject({ maximumPercent: z.number().int().min(100).max(200) }).optional(),
   dynamicConfig: z.record(z.string(), dynamicValue),
   visibility: z.strictObject({
     instanceType: physicalName(/^[a-z0-9]+\.[a-z0-9]+\.search$/, 'OpenSearch instance type (<family>.<size>.search)'),
@@ -251,6 +275,7 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
       const plan = planPool(spec);
       if (plan.problem) issue(['scenarios', si, 'capacity', spec.pool], plan.problem, spec.instances);
     }
+    for (const problem of headroomProblems(s.name, temporalHeadroom(env, s), env.limits.headroomPercent)) issue(['scenarios', si], problem);
   });
 }
 

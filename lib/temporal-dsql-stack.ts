@@ -181,10 +181,9 @@ export class TemporalDsqlStack extends Stack {
     // The fork's image carries its schema tool; upstream's tools come in admin-tools.
     const schemaImage = aurora ? containerImage(this, 'SchemaToolImage', e.auroraPostgresql.images.schemaTool) : serverImage;
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;
-    const files = {
-      staticConfig: staticConfig(e, preset.store.engine, { storeHost: store.host, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress }),
-      dynamicConfig: dynamicConfig(preset),
-    };
+    const endpoints = { storeHost: store.host, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress };
+    // Each role's own pool size is in its static config.
+    const filesFor = (role: TemporalRole) => ({ staticConfig: staticConfig(e, preset.store.engine, endpoints, preset.pools[role]), dynamicConfig: dynamicConfig(preset) });
 
     this.schema = new SchemaSetup(this, 'Schema', {
       cluster,
@@ -207,6 +206,8 @@ export class TemporalDsqlStack extends Stack {
     this.schema.resource.node.addDependency(...store.ready);
     (this.schema.resource.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
 
+    // A preset may roll more gently than the environment: its surge counts against the limits.
+    const maximumPercent = preset.deployment?.maximumPercent ?? e.deployment.maximumPercent;
     // History first, then matching, frontend and worker: each service starts (and on later
     // deploys, rolls) only after the one before it is stable, so ringpop forms in order.
     let previous: Construct = this.schema.resource;
@@ -225,13 +226,13 @@ export class TemporalDsqlStack extends Stack {
         executionRole,
         size,
         desiredCount: size.replicas,
-        deployment: rollingDeployment(size.replicas, e.deployment.minimumHealthyPercent, e.deployment.maximumPercent),
+        deployment: rollingDeployment(size.replicas, e.deployment.minimumHealthyPercent, maximumPercent),
         ports,
         // The worker role serves no gRPC API: probe its membership port instead.
         healthCheckPort: role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc,
         entryPoint: ['/bin/sh', '-c'],
         command: [startCommand()],
-        environment: serverEnvironment(e, role, files, store.wiring),
+        environment: serverEnvironment(e, role, filesFor(role), store.wiring),
         secrets: store.secrets,
         logRetention: retention,
         dnsName: role === 'frontend' ? 'frontend' : undefined,
@@ -263,7 +264,7 @@ export class TemporalDsqlStack extends Stack {
       executionRole: benchExecutionRole,
       size: bench.workers,
       desiredCount: scenario.fleet === 'running' ? bench.workers.replicas : scenario.fleet === 'parked' ? 0 : undefined,
-      deployment: rollingDeployment(bench.workers.replicas, e.deployment.minimumHealthyPercent, e.deployment.maximumPercent),
+      deployment: rollingDeployment(bench.workers.replicas, e.deployment.minimumHealthyPercent, maximumPercent),
       ports: { metrics: e.ports.metrics },
       environment: benchEnv('worker'),
       logRetention: retention,

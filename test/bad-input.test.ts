@@ -147,6 +147,15 @@ const BAD_INPUTS: readonly BadInput[] = [
   config('per-task connection rates over DSQL\'s 100/s once the cluster-wide limiter is off', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.enabled = false)), [/with persistence.distributedRateLimiter off, temporal-150wps's tasks may open 120 connections\/s together \(history 8 × 8, matching 6 × 6, frontend 4 × 4, worker 2 × 2\), over Aurora DSQL's 100\/s per cluster/]),
   config('a database user the DSQL plugin would ignore', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.user = 'temporal')), [/persistence.user/, /always connects as the built-in admin role \(valid: "admin"\)/]),
   config('an unknown path to Aurora DSQL', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'vpn')), [/persistence.network "vpn" is not valid \(valid: privatelink, public\)/]),
+  config('a preset over the vCPU quota less its headroom', { scenario: 'temporal-800wps' }, editedCatalog((c) => (c.temporal.environment.limits.ec2VcpuQuota = 128)), [
+    /^error: config error in scenario "temporal-800wps": temporal-800wps needs 320 vCPUs at its pools' maximum \(160 main \+ 160 benchmark\), over 115: the account's 128 vCPU quota \(limits.ec2VcpuQuota\) less the 10% headroom/,
+  ]),
+  config('a preset whose rolling deploy would take DSQL past its connections', { scenario: 'temporal-800wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-800wps').deployment.maximumPercent = 150)), [
+    /temporal-800wps may hold 10,650 DSQL connections \(8,250 steady \+ 2,400 while history rolls\), over 9,000: the cluster's 10,000 less the 10% headroom \(valid: smaller pools or fewer replicas, or a lower deployment.maximumPercent\)/,
+  ]),
+  config('a pool that keeps more idle connections than it opens', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-150wps').pools.matching.maxIdleConns = 80)), [
+    /scenario "temporal-150wps" \(pools.matching\): maxIdleConns 80 is above maxConns 50 \(valid: at most maxConns/,
+  ]),
   config('an unknown history store', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-150wps').store = { engine: 'cockroach' })), [
     /scenario "temporal-150wps" \(store.engine\): unknown store engine \(valid: dsql, aurora-postgresql\) \(got "cockroach"\)/,
   ]),

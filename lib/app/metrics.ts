@@ -206,10 +206,13 @@ export function temporalServices(): { key: string; label: string; serviceName: s
  * same shape. `after`: what follows the ECS panels (DSQL's limiter table).
  */
 function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<MetricCatalog, 'series' | 'panels' | 'alarms'> & { after?: Pick<MetricCatalog, 'series' | 'panels'> } {
-  const { names, observability, persistence } = scenario.environment;
+  const { names, observability } = scenario.environment;
   const { cpuHigh, occConflicts, limiterThrottles } = observability.alarms;
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas, 0);
-  const poolCeiling = { value: serverTasks * persistence.pool.maxConns, label: `pools full: ${serverTasks} tasks x ${persistence.pool.maxConns}` };
+  const { pools } = scenario.preset;
+  const connections = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas * pools[r].maxConns, 0);
+  const uniform = TEMPORAL_ROLES.every((r) => pools[r].maxConns === pools.history.maxConns);
+  const poolCeiling = { value: connections, label: uniform ? `pools full: ${serverTasks} tasks x ${pools.history.maxConns}` : `pools full: ${serverTasks} tasks, ${connections.toLocaleString('en-US')} connections` };
   const store = scenario.preset.store;
   if (store.engine === 'aurora-postgresql') {
     const writer = { DBClusterIdentifier: names.auroraCluster, Role: 'WRITER' };

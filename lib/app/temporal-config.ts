@@ -36,9 +36,9 @@ export interface Endpoints {
 }
 
 /** The persistence datastore of each store: its name in the config, and its `sql` block. */
-function historyDatastore(env: TemporalEnvironment, store: HistoryStore, host: string): [string, Record<string, unknown>] {
+function historyDatastore(env: TemporalEnvironment, store: HistoryStore, host: string, size: PoolSize): [string, Record<string, unknown>] {
   const p = env.persistence;
-  const pool = { maxConns: p.pool.maxConns, maxIdleConns: p.pool.maxIdleConns, maxConnLifetime: p.pool.maxConnLifetime };
+  const pool = { maxConns: size.maxConns, maxIdleConns: size.maxIdleConns, maxConnLifetime: p.pool.maxConnLifetime };
   if (store === 'dsql')
     return [
       'dsql',
@@ -72,10 +72,16 @@ function historyDatastore(env: TemporalEnvironment, store: HistoryStore, host: s
 /** Makes Temporal render the file as a Go template (common/config/loader.go): it must be in the first 1 KB. */
 const TEMPLATE_HEADER = `# enable-template: the store's password is read from $${PASSWORD_VARIABLE} when the server starts\n`;
 
-/** The static server config, shared by every role (each process starts one service). */
-export function staticConfig(env: TemporalEnvironment, store: HistoryStore, endpoints: Endpoints): string {
+/** One role's pool per task (the preset's `pools`). */
+export interface PoolSize {
+  readonly maxConns: number;
+  readonly maxIdleConns: number;
+}
+
+/** One role's static server config (each process starts one service; only the pool differs between roles). */
+export function staticConfig(env: TemporalEnvironment, store: HistoryStore, endpoints: Endpoints, pool: PoolSize): string {
   const p = env.persistence;
-  const [storeName, sql] = historyDatastore(env, store, endpoints.storeHost);
+  const [storeName, sql] = historyDatastore(env, store, endpoints.storeHost, pool);
   const services = Object.fromEntries(
     TEMPORAL_ROLES.map((role) => {
       const ports = env.ports[role];

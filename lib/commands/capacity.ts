@@ -1,6 +1,7 @@
 import { ConfigError, type Scenario, type TemporalScenario } from '../../config';
 import { EC2_INSTANCE_TYPES } from '../../config/ec2-instance-types';
 import { type PriceFile, priceOf } from '../../config/prices';
+import { type Headroom, temporalHeadroom } from '../../config/headroom';
 import { type Packing, type PoolPlan, type PoolSpec, planPool, temporalPoolSpecs } from '../../config/packing';
 import { HOURS_PER_DAY, usd } from './cost/model';
 import { markdownTable } from './markdown';
@@ -28,14 +29,38 @@ export interface PoolReport {
   readonly alternatives: readonly PoolOption[];
 }
 
+/** One instance family's price per vCPU-hour, at the size a pool is configured with. */
+export interface FamilyPrice {
+  readonly family: string;
+  readonly instanceType: string;
+  readonly usdPerVcpuHour: number;
+}
+
 export interface CapacityReport {
   readonly scenario: TemporalScenario;
   readonly pools: readonly PoolReport[];
+  /** Seed 000's "Scaling Headroom": DSQL connections and vCPUs against their limits. */
+  readonly headroom: Headroom;
+  /** Where the vCPU quota came from: config, or the Service Quotas API. */
+  readonly quotaSource: string;
+  /** Per pool: each Graviton family at the configured size, cheapest per vCPU first. */
+  readonly perVcpu: Readonly<Record<string, readonly FamilyPrice[]>>;
 }
 
-export function capacityReport(scenario: Scenario, prices: PriceFile): CapacityReport {
+export interface CapacityOptions {
+  /** The account's vCPU quota as read from Service Quotas, replacing config's. */
+  readonly vcpuQuota?: { readonly value: number; readonly source: string };
+}
+
+/** The scenario, if it is a Temporal preset: FOLIO phases have no capacity pools. */
+export function temporalOnly(scenario: Scenario): TemporalScenario {
   if (scenario.family !== 'temporal')
     throw new ConfigError(`capacity plans ECS capacity pools; "${scenario.name}" is a FOLIO phase with none (valid: a Temporal preset)`);
+  return scenario;
+}
+
+export function capacityReport(s: Scenario, prices: PriceFile, options: CapacityOptions = {}): CapacityReport {
+  const scenario = temporalOnly(s);
   const hourly = (type: string) => priceOf(prices, `ec2:${type}`).usd;
   const option = (spec: PoolSpec, instanceType: string, trunking: boolean): PoolOption => {
     const smallestFitting = planPool({ ...spec, instanceTypeName: instanceType, instanceType: EC2_INSTANCE_TYPES[instanceType], trunking }).smallestFitting;
@@ -50,7 +75,50 @@ export function capacityReport(scenario: Scenario, prices: PriceFile): CapacityR
       .map((t) => option(spec, t, spec.trunking))
       .sort((a, b) => (a.usdPerDay ?? Infinity) - (b.usdPerDay ?? Infinity)),
   }));
-  return { scenario, pools };
+  const env = scenario.environment;
+  const limits = { ...env.limits, ...(options.vcpuQuota ? { ec2VcpuQuota: options.vcpuQuota.value } : {}) };
+  const headroom = temporalHeadroom({ ...env, limits }, scenario.preset);
+  const perVcpu = Object.fromEntries(
+    pools.map((p) => {
+      const size = p.plan.spec.instanceTypeName.split('.')[1];
+      const families = [...new Set(Object.keys(EC2_INSTANCE_TYPES).map((t) => t.split('.')[0]))];
+      const priced = families
+        .map((family) => ({ family, instanceType: `${family}.${size}` }))
+        .filter((f) => EC2_INSTANCE_TYPES[f.instanceType] && prices.prices[`ec2:${f.instanceType}`])
+        .map((f) => ({ ...f, usdPerVcpuHour: priceOf(prices, `ec2:${f.instanceType}`).usd / EC2_INSTANCE_TYPES[f.instanceType].vcpus }))
+        .sort((a, b) => a.usdPerVcpuHour - b.usdPerVcpuHour);
+      return [p.plan.spec.pool, priced];
+    }),
+  );
+  return { scenario, pools, headroom, quotaSource: options.vcpuQuota?.source ?? 'config (limits.ec2VcpuQuota)', perVcpu };
+}
+
+/** Seed 000's "Scaling Headroom" table, for any preset. */
+export function renderHeadroom(r: CapacityReport): string[] {
+  const h = r.headroom;
+  const n = (v: number) => v.toLocaleString('en-US');
+  const row = (what: string, used: number, limit: number, note: string) => [what, n(used), n(limit), pct(used, limit), note];
+  const c = h.connections;
+  const roles = c ? Object.entries(c.byRole).map(([role, x]) => `${role} ${x.replicas} × ${x.maxConns}`).join(', ') : '';
+  const rows = [
+    ...(c
+      ? [
+          row('DSQL connections (steady)', c.steady.used, c.steady.limit, `every pool full: ${roles}`),
+          row(`DSQL connections, rolling ${c.rolling.role}`, c.rolling.used, c.rolling.limit, `+${n(c.rolling.extra)}: its extra tasks' pools, one service rolling at a time`),
+        ]
+      : []),
+    row('EC2 vCPUs (On-Demand standard)', h.vcpus.used, h.vcpus.limit, `both pools at their maximum: ${n(h.vcpus.main)} main + ${n(h.vcpus.benchmark)} benchmark; quota from ${r.quotaSource}`),
+  ];
+  const headroomPercent = r.scenario.environment.limits.headroomPercent;
+  return [
+    '### Scaling Headroom',
+    '',
+    markdownTable(['Resource', 'Current', 'Limit', 'Utilization', 'Counted'], rows),
+    '',
+    `Synth refuses a preset above ${100 - headroomPercent}% of either limit (limits.headroomPercent ${headroomPercent}).` +
+      (c ? '' : " The Aurora store's connection limit is its writer's max_connections; DSQL's does not apply."),
+    '',
+  ];
 }
 
 const pct = (used: number, of: number) => `${Math.round((100 * used) / of)}%`;
@@ -77,8 +145,9 @@ export function renderCapacity(r: CapacityReport): string {
     `## Capacity: ${r.scenario.name}`,
     '',
     `${r.scenario.preset.title}. ENI trunking is ${env.awsvpcTrunking ? 'on' : 'off'} (config \`awsvpcTrunking\`); ${env.ecsReservedMemoryMiB} MiB reserved per instance; ` +
-      `rolling deploys run up to ${env.deployment.maximumPercent}% of a service.`,
+      `rolling deploys run up to ${r.scenario.preset.deployment?.maximumPercent ?? env.deployment.maximumPercent}% of a service.`,
     '',
+    ...renderHeadroom(r),
   ];
   const rows = r.pools.map(({ plan, usdPerDay, otherTrunking }) => {
     const s = plan.spec;
@@ -116,6 +185,13 @@ export function renderCapacity(r: CapacityReport): string {
     out.push(`### ${plan.spec.pool}: the fewest instances of each size ${trunkingName(plan.spec.trunking)}, cheapest first`, '');
     const priced = alternatives.filter((a) => a.usdPerDay !== undefined);
     out.push(markdownTable(['Instance type', 'Instances', '$/day'], priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)])), '');
+    const families = r.perVcpu[plan.spec.pool] ?? [];
+    if (families.length > 1)
+      out.push(
+        `Per vCPU at this size: ${families.map((f) => `${f.instanceType} $${f.usdPerVcpuHour.toFixed(4)}/vCPU-hour`).join(', ')}; ${families[0].family} is the cheaper per vCPU ` +
+          '(Graviton4 is faster per vCPU, which this price does not count).',
+        '',
+      );
   }
   out.push(
     'Steady state counts the services at their replica counts; a pool fits when it also holds any one service rolling and any one-shot task ' +

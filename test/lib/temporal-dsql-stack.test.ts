@@ -131,7 +131,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
 const DSQL_PRESETS = TEMPORAL_SCENARIO_NAMES.filter((n) => catalog.temporal.scenarios.find((s) => s.name === n)!.store.engine === 'dsql');
 
 test('the presets of both stores are covered', () => {
-  expect(DSQL_PRESETS).toEqual(['temporal-25wps', 'temporal-50wps', 'temporal-75wps', 'temporal-100wps', 'temporal-150wps']);
+  expect(DSQL_PRESETS).toEqual(['temporal-25wps', 'temporal-50wps', 'temporal-75wps', 'temporal-100wps', 'temporal-150wps', 'temporal-400wps', 'temporal-800wps']);
   expect(TEMPORAL_SCENARIO_NAMES.filter((n) => !DSQL_PRESETS.includes(n))).toEqual(['temporal-aurora-150wps']);
 });
 
@@ -155,6 +155,13 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
     }
   });
 
+  test("each role's own pool from the preset, pre-warmed, in its own static config; everything else the same for every role", () => {
+    const configs = TEMPORAL_ROLES.map((role) => parse(containerEnv(json, `temporal-${role}`).TEMPORAL_STATIC_CONFIG));
+    TEMPORAL_ROLES.forEach((role, i) => expect(configs[i].persistence.datastores.dsql.sql).toMatchObject({ ...preset.pools[role], maxConnLifetime: '55m' }));
+    const withoutPool = (c: any) => ({ ...c, persistence: { ...c.persistence, datastores: { ...c.persistence.datastores, dsql: { sql: { ...c.persistence.datastores.dsql.sql, maxConns: 0, maxIdleConns: 0 } } } } });
+    for (const c of configs) expect(withoutPool(c)).toEqual(withoutPool(configs[0]));
+  });
+
   test('static config: DSQL with IAM (dsql plugin) and TLS, the pre-warmed pool, 4096 shards, the task IP as broadcast address', () => {
     const config = parse(containerEnv(json, 'temporal-history').TEMPORAL_STATIC_CONFIG);
     expect(config.persistence.numHistoryShards).toBe(4096);
@@ -164,8 +171,8 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
       connectAddr: `<${dsql}.VpcEndpoint>:5432`,
       connectProtocol: 'tcp',
       user: 'admin',
-      maxConns: 50,
-      maxIdleConns: 50,
+      maxConns: preset.pools.history.maxConns,
+      maxIdleConns: preset.pools.history.maxIdleConns,
       maxConnLifetime: '55m',
       tls: { enabled: true },
     });
@@ -500,8 +507,8 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
       connectProtocol: 'tcp',
       user: 'temporal',
       password: '{{ env "SQL_PASSWORD" }}',
-      maxConns: env.persistence.pool.maxConns,
-      maxIdleConns: env.persistence.pool.maxIdleConns,
+      maxConns: 50,
+      maxIdleConns: 50,
       maxConnLifetime: env.persistence.pool.maxConnLifetime,
       tls: { enabled: true, enableHostVerification: false },
     });
@@ -590,5 +597,25 @@ describe("bench run's store probe", () => {
     }
     expect(json.Outputs.StoreProbeTaskDefinition.Value).toEqual({ Ref: probe.id });
     expect(json.Outputs.ServerSecurityGroupId.Value).toEqual({ 'Fn::GetAtt': [logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource'), 'GroupId'] });
+  });
+});
+
+describe('per-role pools at 800 workflows/s', () => {
+  test("history 300, matching 150, frontend 100, worker 50: each role's container carries its own", () => {
+    const { json } = synth('temporal-800wps');
+    const pool = (role: string) => parse(containerEnv(json, `temporal-${role}`).TEMPORAL_STATIC_CONFIG).persistence.datastores.dsql.sql;
+    expect(TEMPORAL_ROLES.map((r) => [r, pool(r).maxConns, pool(r).maxIdleConns])).toEqual([
+      ['history', 300, 300],
+      ['matching', 150, 150],
+      ['frontend', 100, 100],
+      ['worker', 50, 50],
+    ]);
+    // Its rolling deploys are gentler than the environment's 150%: each adds one task's pool.
+    expect(serviceOf(json, 'temporal-history').resource.Properties.DeploymentConfiguration).toMatchObject({ MaximumPercent: 110, MinimumHealthyPercent: 100 });
+  });
+
+  test('the seed presets keep 50 per service', () => {
+    const { json } = synth('temporal-150wps');
+    for (const role of TEMPORAL_ROLES) expect(parse(containerEnv(json, `temporal-${role}`).TEMPORAL_STATIC_CONFIG).persistence.datastores.dsql.sql).toMatchObject({ maxConns: 50, maxIdleConns: 50 });
   });
 });

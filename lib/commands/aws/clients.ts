@@ -5,6 +5,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DSQLClient } from '@aws-sdk/client-dsql';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { PricingClient } from '@aws-sdk/client-pricing';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 
 /** Where the companion commands send their AWS calls. */
 export interface AwsTarget {
@@ -29,3 +30,4 @@ export const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(targe
 export const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
 export const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
 export const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
+export const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));

@@ -171,7 +171,7 @@ function dsqlTable(r: TemporalReport): string[] {
           'DSQL connections',
           num(m.dsqlConnections?.peak, 0),
           num(m.dsqlConnections?.average, 0),
-          `pools full at ${num(c.serverTasks * c.poolMaxConnsPerTask, 0)} (${c.serverTasks} tasks x ${c.poolMaxConnsPerTask}); account-wide metric`,
+          `pools full at ${num(c.poolConnections, 0)} (${c.serverTasks} tasks); account-wide metric`,
         ],
       ],
     ),
@@ -194,7 +194,7 @@ function auroraTable(r: TemporalReport): string[] {
         ['Writer CPU', pctValue(a.cpu.peak), pctValue(a.cpu.average), ''],
         ['DB load (active sessions)', num(a.dbLoad.peak, 1), num(a.dbLoad.average, 1), 'DBLoad (Performance Insights)'],
         ...(a.acu ? [['Serverless v2 capacity', `${num(a.acu.peak, 1)} ACU`, `${num(a.acu.average, 1)} ACU`, '']] : []),
-        ['Connections', num(a.connections.peak, 0), num(a.connections.average, 0), `pools full at ${num(c.serverTasks * c.poolMaxConnsPerTask, 0)} (${c.serverTasks} tasks x ${c.poolMaxConnsPerTask})`],
+        ['Connections', num(a.connections.peak, 0), num(a.connections.average, 0), `pools full at ${num(c.poolConnections, 0)} (${c.serverTasks} tasks)`],
       ],
     ),
   ];

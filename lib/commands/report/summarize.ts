@@ -75,7 +75,8 @@ export interface TemporalReport extends ReportBase {
   readonly configured: {
     readonly targetRate: number;
     readonly serverTasks: number;
-    readonly poolMaxConnsPerTask: number;
+    /** Every server task's pool full: the connections the store sees at most (preset pools x replicas). */
+    readonly poolConnections: number;
     readonly cpuAlarmPercent: number;
   };
   readonly metrics: {
@@ -327,7 +328,7 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
     configured: {
       targetRate: preset.benchmark.targetRate,
       serverTasks,
-      poolMaxConnsPerTask: environment.persistence.pool.maxConns,
+      poolConnections: TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas * preset.pools[r].maxConns, 0),
       cpuAlarmPercent: environment.observability.alarms.cpuHigh.percent,
     },
     metrics: { transactions, commitLatencyMs: ctx.gauge('commitLatency'), services, ...storeMetrics },

@@ -248,7 +248,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     await setUpDatabase(b, o.postgres, stores.visibilityDatabase, 'postgresql/v12/visibility');
   }
   const metadata = await serveMetadata();
-  const rendered = staticConfig(e, engine, { storeHost: 'store.invalid', visibilityHost: 'opensearch.invalid', frontendAddress });
+  const endpoints = { storeHost: 'store.invalid', visibilityHost: 'opensearch.invalid', frontendAddress };
   // What the stack gives each store: the DSQL plugin's settings, or the Aurora password (an ECS secret).
   const wiring: StoreWiring = engine === 'dsql' ? { engine, rateLimiterTable: 'local-no-limiter', tokenEndpoint: '127.0.0.1' } : { engine };
   const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
@@ -264,6 +264,8 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
       const tmp = join(dir, role);
       mkdirSync(tmp);
       const metricsPort = e.ports.metrics + i;
+      // Each role's own rendering: its pool size is its own.
+      const rendered = staticConfig(e, engine, endpoints, scenario.preset.pools[role]);
       const files = { staticConfig: localStaticConfig(rendered, stores, metricsPort), dynamicConfig: dynamicConfig(scenario.preset) };
       const env = {
         PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,

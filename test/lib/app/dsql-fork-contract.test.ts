@@ -16,7 +16,7 @@ const contract = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/dsql-fork/con
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
 const e = scenario.environment;
 const endpoints = { storeHost: 'abc.dsql.eu-west-1.on.aws', visibilityHost: 'vpc-x.eu-west-1.es.amazonaws.com', frontendAddress: 'frontend.temporal.internal:7233' };
-const files = { staticConfig: staticConfig(e, 'dsql', endpoints), dynamicConfig: '' };
+const files = { staticConfig: staticConfig(e, 'dsql', endpoints, scenario.preset.pools.history), dynamicConfig: '' };
 const pluginEnv = [...contract.plugin.regionEnv, contract.plugin.endpointEnv, ...contract.rateLimiter.local.env, ...contract.rateLimiter.distributed.env, ...contract.optionalPluginEnv];
 
 test('the server image is built from the commit this record was read at', () => {

@@ -1,6 +1,9 @@
+import { GetAWSDefaultServiceQuotaCommand, GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError, loadCatalog, resolveScenario } from '../../../config';
 import { loadPrices } from '../../../config/prices';
 import { planPool, temporalPoolSpecs } from '../../../config/packing';
+import { onDemandVcpuQuota } from '../../../lib/commands/aws/quotas';
 import { capacityReport, renderCapacity } from '../../../lib/commands/capacity';
 import { editedCatalog } from '../../support/catalog';
 
@@ -60,4 +63,70 @@ test('a FOLIO phase has no ECS pools: one line saying what is valid', () => {
   expect(() => capacityReport(resolveScenario({ scenario: 'test3' }), loadPrices('us-east-1'))).toThrow(
     'capacity plans ECS capacity pools; "test3" is a FOLIO phase with none (valid: a Temporal preset)',
   );
+});
+
+describe('the Scaling Headroom table', () => {
+  test("temporal-150wps against the seed's 128-vCPU quota: its own table, 1,000 of 10,000 and 112 of 128", () => {
+    const seed = capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), eu, { vcpuQuota: { value: 128, source: 'the seed' } });
+    const md = renderCapacity(seed);
+    expect(md).toContain('| DSQL connections (steady) | 1,000 | 10,000 | 10% | every pool full: history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |');
+    expect(md).toContain("| DSQL connections, rolling history | 1,200 | 10,000 | 12% | +200: its extra tasks' pools, one service rolling at a time |");
+    expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 128 | 88% | both pools at their maximum: 80 main + 32 benchmark; quota from the seed |');
+    expect(md).toContain('Synth refuses a preset above 90% of either limit (limits.headroomPercent 10).');
+  });
+
+  test('temporal-800wps from config: 8,250 and 8,550 of 10,000; 320 of 384', () => {
+    const md = renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-800wps' }), eu));
+    expect(md).toContain('| DSQL connections (steady) | 8,250 | 10,000 | 83% |');
+    expect(md).toContain('| DSQL connections, rolling history | 8,550 | 10,000 | 86% |');
+    expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 320 | 384 | 83% | both pools at their maximum: 160 main + 160 benchmark; quota from config (limits.ec2VcpuQuota) |');
+    expect(md).toContain('rolling deploys run up to 110% of a service');
+  });
+
+  test('the Aurora store: vCPUs only, and why', () => {
+    const md = renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-aurora-150wps' }), eu));
+    expect(md).not.toContain('| DSQL connections');
+    expect(md).toContain("The Aurora store's connection limit is its writer's max_connections; DSQL's does not apply.");
+  });
+});
+
+describe('m7g or m8g', () => {
+  test('per vCPU at the configured size, cheapest first: m7g, with m8g at its 10% premium', () => {
+    const r = capacityReport(resolveScenario({ scenario: 'temporal-800wps' }), eu);
+    expect(r.perVcpu.main.map((f) => [f.instanceType, Number(f.usdPerVcpuHour.toFixed(4))])).toEqual([
+      ['m7g.4xlarge', 0.0455],
+      ['m8g.4xlarge', 0.05],
+    ]);
+    expect(renderCapacity(r)).toContain('Per vCPU at this size: m7g.4xlarge $0.0455/vCPU-hour, m8g.4xlarge $0.0500/vCPU-hour; m7g is the cheaper per vCPU');
+    // The planner offers both families for every pool.
+    expect(r.pools[0].alternatives.map((a) => a.instanceType)).toEqual(expect.arrayContaining(['m7g.4xlarge', 'm8g.4xlarge']));
+  });
+});
+
+describe('the vCPU quota from Service Quotas (recorded responses)', () => {
+  const sq = mockClient(ServiceQuotasClient);
+  afterEach(() => sq.reset());
+  const quota = (value: number) => ({
+    Quota: { ServiceCode: 'ec2', ServiceName: 'Amazon Elastic Compute Cloud (Amazon EC2)', QuotaCode: 'L-1216C47A', QuotaName: 'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances', Value: value, Unit: 'None', Adjustable: true, GlobalQuota: false },
+  });
+
+  test("the account's applied value, for L-1216C47A in the preset's region", async () => {
+    sq.on(GetServiceQuotaCommand, { ServiceCode: 'ec2', QuotaCode: 'L-1216C47A' }).resolves(quota(384));
+    await expect(onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }))).resolves.toEqual({ value: 384, source: 'Service Quotas, L-1216C47A in eu-west-1' });
+  });
+
+  test('no applied value: the AWS default, and it says so', async () => {
+    sq.on(GetServiceQuotaCommand).rejects(Object.assign(new Error('The request failed because the specified service quota does not exist.'), { name: 'NoSuchResourceException' }));
+    sq.on(GetAWSDefaultServiceQuotaCommand).resolves(quota(5));
+    const q = await onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }));
+    expect(q).toEqual({ value: 5, source: 'Service Quotas, the AWS default of L-1216C47A in eu-west-1 (none applied to the account)' });
+    // And the table counts against it.
+    const md = renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), eu, { vcpuQuota: q }));
+    expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 5 | 2240% |');
+  });
+
+  test('any other error is not swallowed', async () => {
+    sq.on(GetServiceQuotaCommand).rejects(Object.assign(new Error('User is not authorized to perform: servicequotas:GetServiceQuota'), { name: 'AccessDeniedException' }));
+    await expect(onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }))).rejects.toThrow(/not authorized/);
+  });
 });

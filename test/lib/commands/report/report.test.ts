@@ -160,7 +160,7 @@ describe('Temporal report (seed 000 shape)', () => {
     // No throttle was recorded: no datapoint, reported as such and not as a zero.
     expect(m.limiter).toEqual({ writes: 120, throttledWrites: null });
     expect(r.missing).toEqual(['limiterThrottles']);
-    expect(renderMarkdown(r)).toContain('| DSQL connections | 1,000 | 999 | pools full at 1,000 (20 tasks x 50); account-wide metric |');
+    expect(renderMarkdown(r)).toContain('| DSQL connections | 1,000 | 999 | pools full at 1,000 (20 tasks); account-wide metric |');
   });
 
   test('series with no points are n/a and listed under data coverage, never zero', async () => {
@@ -316,7 +316,7 @@ describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL tabl
     expect(md).toContain('## Aurora PostgreSQL CloudWatch metrics (writer)');
     expect(md).toContain('| Commits | 120,000/min | 96,000/min | 2,000 commits/s at peak (CommitThroughput) |');
     expect(md).toContain('| DB load (active sessions) | 7 | 4.8 | DBLoad (Performance Insights) |');
-    expect(md).toContain('| Connections | 1,000 | 1,000 | pools full at 1,000 (20 tasks x 50) |');
+    expect(md).toContain('| Connections | 1,000 | 1,000 | pools full at 1,000 (20 tasks) |');
     expect(md).toContain('| 133.3 | 180 ms | 240 ms | 300 ms | 700 ms | 0.6 ms / 1.5 ms |');
     expect(md).toContain("One store round trip (median) is 0.2% of the workflows' P99");
     expect(md).toContain('- 12 commits per workflow (480,000 commits / 40,000 workflows)');
