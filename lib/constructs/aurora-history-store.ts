@@ -1,8 +1,9 @@
-import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecs as ecs, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { TemporalEnvironment } from '../../config';
 import { acknowledgeNag } from '../app/lint-acknowledgements';
 import { writerInstanceIdentifier } from '../app/physical-names';
+import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters } from './aurora-postgres';
 
 export interface AuroraHistoryStoreProps {
   readonly vpc: ec2.IVpc;
@@ -55,21 +56,9 @@ export class AuroraHistoryStore extends Construct {
       allowAllOutbound: false,
     });
 
-    const engine = rds.DatabaseClusterEngine.auroraPostgres({ version: rds.AuroraPostgresEngineVersion.of(a.engineVersion, a.engineVersion.split('.')[0]) });
-    const parameterGroup = new rds.ParameterGroup(this, 'ClusterParameters', {
-      engine,
-      description: 'Temporal Aurora history store: TLS only',
-      parameters: { 'rds.force_ssl': '1' },
-    });
-    const monitoringRole = new iam.Role(this, 'MonitoringRole', {
-      assumedBy: new iam.ServicePrincipal('monitoring.rds.amazonaws.com'),
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonRDSEnhancedMonitoringRole')],
-    });
-    acknowledgeNag(
-      monitoringRole,
-      'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole]',
-      'The AWS-managed policy RDS documents for Enhanced Monitoring; it only writes to the RDSOSMetrics log group.',
-    );
+    const engine = auroraPostgresEngine(a.engineVersion);
+    const parameterGroup = tlsOnlyParameters(this, engine, 'Temporal Aurora history store: TLS only');
+    const monitoringRole = enhancedMonitoringRole(this);
     const writerIdentifier = writerInstanceIdentifier(props.clusterIdentifier);
     const writer = props.writer.instanceClass
       ? rds.ClusterInstance.provisioned('Writer', { instanceType: new ec2.InstanceType(props.writer.instanceClass.replace(/^db\./, '')), instanceIdentifier: writerIdentifier })

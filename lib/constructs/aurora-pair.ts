@@ -3,7 +3,6 @@ import {
   Duration,
   RemovalPolicy,
   aws_ec2 as ec2,
-  aws_iam as iam,
   aws_kms as kms,
   aws_rds as rds,
 } from 'aws-cdk-lib';
@@ -11,6 +10,7 @@ import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment } from '../../config';
 import { acknowledgeNag } from '../app/lint-acknowledgements';
 import { writerInstanceIdentifier } from '../app/physical-names';
+import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters } from './aurora-postgres';
 
 export interface AuroraPairProps {
   readonly vpc: ec2.IVpc;
@@ -88,30 +88,9 @@ export class AuroraPair extends Construct {
       description: 'Database subnets of the hybrid Aurora clusters',
     });
 
-    const engine = rds.DatabaseClusterEngine.auroraPostgres({
-      version: rds.AuroraPostgresEngineVersion.of(db.engineVersion, db.engineVersion.split('.')[0]),
-    });
-    // TLS only: clients that do not negotiate SSL are refused.
-    const parameterGroup = new rds.ParameterGroup(this, 'ClusterParameters', {
-      engine,
-      description: 'Hybrid Aurora cluster parameters',
-      parameters: { 'rds.force_ssl': '1' },
-    });
-    const monitoringRole =
-      db.monitoringIntervalSeconds > 0
-        ? new iam.Role(this, 'MonitoringRole', {
-            assumedBy: new iam.ServicePrincipal('monitoring.rds.amazonaws.com'),
-            managedPolicies: [
-              iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonRDSEnhancedMonitoringRole'),
-            ],
-          })
-        : undefined;
-    if (monitoringRole)
-      acknowledgeNag(
-        monitoringRole,
-        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonRDSEnhancedMonitoringRole]',
-        'The AWS-managed policy RDS documents for Enhanced Monitoring; it only writes to the RDSOSMetrics log group.',
-      );
+    const engine = auroraPostgresEngine(db.engineVersion);
+    const parameterGroup = tlsOnlyParameters(this, engine, 'Hybrid Aurora cluster parameters');
+    const monitoringRole = db.monitoringIntervalSeconds > 0 ? enhancedMonitoringRole(this) : undefined;
 
     const common = {
       engine,

@@ -8,7 +8,7 @@ import { probeResultSchema } from '../../lib/commands/bench/run';
 import { type Postgres, startPostgres } from '../support/postgres';
 import { type Worker, runGenerator, startWorker } from './support/benchmark';
 import { binaries } from './support/binaries';
-import { type LocalCluster, roleFile, runSchemaTask, startCluster } from './support/temporal-cluster';
+import { type LocalCluster, membersOnceFormed, roleFile, runSchemaTask, startCluster } from './support/temporal-cluster';
 
 /*
  * The aurora-postgresql store's rendering run for real: upstream's temporal-sql-tool runs the
@@ -43,12 +43,7 @@ test('the preset renders the upstream plugin, its password as a template, and TL
 });
 
 test('the four roles form one cluster, every connection to the store over TLS', async () => {
-  let members: string[] = [];
-  for (let i = 0; i < 120 && members.length < 4; i++) {
-    members = await cluster.members();
-    if (members.length < 4) await new Promise((r) => setTimeout(r, 500));
-  }
-  expect(members.sort()).toEqual([...TEMPORAL_ROLES].sort());
+  expect((await membersOnceFormed(cluster)).sort()).toEqual([...TEMPORAL_ROLES].sort());
   const byTls = await pg.psql(
     `SELECT s.ssl, count(*) FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.datname = '${cluster.stores.database}' GROUP BY s.ssl`,
   );

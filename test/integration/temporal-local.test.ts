@@ -8,7 +8,7 @@ import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvi
 import { type Postgres, startPostgres } from '../support/postgres';
 import { type Worker, runGenerator, startWorker } from './support/benchmark';
 import { binaries } from './support/binaries';
-import { type LocalCluster, roleFile, startCluster } from './support/temporal-cluster';
+import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from './support/temporal-cluster';
 
 /*
  * A real Temporal cluster (upstream server, four processes) started from the stack's own
@@ -45,12 +45,7 @@ afterAll(async () => {
 }, 60_000);
 
 test('the four roles form one cluster: each has a live membership record', async () => {
-  let members: string[] = [];
-  for (let i = 0; i < 120 && members.length < 4; i++) {
-    members = await cluster.members();
-    if (members.length < 4) await new Promise((r) => setTimeout(r, 500));
-  }
-  expect(members.sort()).toEqual([...TEMPORAL_ROLES].sort());
+  expect((await membersOnceFormed(cluster)).sort()).toEqual([...TEMPORAL_ROLES].sort());
 });
 
 test('each role wrote the rendered config where the start command puts it, with its own address', () => {

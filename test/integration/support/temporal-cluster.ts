@@ -311,6 +311,16 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   };
 }
 
+/** The roles with a live membership record, once all four have one (or what there is after a minute). */
+export async function membersOnceFormed(cluster: LocalCluster): Promise<TemporalRole[]> {
+  let members: TemporalRole[] = [];
+  for (let i = 0; i < 120 && members.length < TEMPORAL_ROLES.length; i++) {
+    members = await cluster.members();
+    if (members.length < TEMPORAL_ROLES.length) await new Promise((r) => setTimeout(r, 500));
+  }
+  return members;
+}
+
 /** A file the role wrote into its private /tmp (the container's /tmp/<name>). */
 export function roleFile(r: RoleProcess, name: string): string {
   return readFileSync(join(r.tmp, name), 'utf8');
