@@ -49,7 +49,8 @@ describe('bench against moto on loopback', () => {
     expect(waiting.status).toBe(4);
     // Not a terminal: the wait printed its status with the time elapsed, then one error line.
     const lines = waiting.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^\[0s\] workers to stop: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
+    // The elapsed time depends on the machine's load: only its form is asserted.
+    expect(lines[0]).toMatch(/^\[\d+s\] workers to stop: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
     expect(lines.at(-1)).toMatch(/^error: timed out after 2 s waiting for the benchmark ASG to drain; last seen: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
     expect(lines.filter((l) => l.startsWith('error:'))).toHaveLength(1);
 
