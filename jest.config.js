@@ -12,10 +12,10 @@ module.exports = {
   // Every standard scenario synthesized once per source state, read by every worker.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testSequencer: '<rootDir>/test/support/sequencer.js',
-  // Much of the suite waits on child processes (two PostgreSQL servers, cfn-lint, checkov, moto,
-  // the commands), so more workers than cores: warm on 2 cores, 113 s with 2 workers, 81-85 s
-  // with 3, 78 s with 4 (`time npx jest --maxWorkers=N`). 3 keeps most of the gain with less contention.
-  maxWorkers: '150%',
+  // Jest leaves a core idle by default; much of the suite waits on child processes (cfn-lint,
+  // checkov, moto, the commands), so one worker per core. More (3 on 2 cores) was faster warm on a
+  // quiet machine (81-85 s against 113 s) but timed a cold CI run out under load: not worth it.
+  maxWorkers: '100%',
   setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
 };
