@@ -64,6 +64,8 @@ async function main(o: Options): Promise<number> {
     const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId }).find(([, v]) => v !== undefined);
     if (temporalOnly) throw new ConfigError(`${temporalOnly[0]} does not apply to ${scenario.name} (a FOLIO phase: it runs no workflows and has no DSQL cluster)`);
   }
+  if (scenario.family === 'temporal' && scenario.preset.store.engine !== 'dsql' && o.dsqlClusterId !== undefined)
+    throw new ConfigError(`--dsql-cluster-id does not apply to ${scenario.name} (its history is in ${scenario.preset.store.engine}; valid: a DSQL preset)`);
   const window = reportWindow(o, scenario.name);
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   // Where the report goes is checked before anything is fetched.
@@ -75,7 +77,8 @@ async function main(o: Options): Promise<number> {
   const { fetchMetrics } = require('../lib/commands/report/fetch') as typeof import('../lib/commands/report/fetch');
   const { renderCharts } = require('../lib/commands/report/charts') as typeof import('../lib/commands/report/charts');
   let dsqlClusterId = o.dsqlClusterId;
-  if (scenario.family === 'temporal' && dsqlClusterId === undefined)
+  // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
+  if (scenario.family === 'temporal' && scenario.preset.store.engine === 'dsql' && dsqlClusterId === undefined)
     dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, 'DsqlClusterId');
   const catalog = catalogFor(scenario, { dsqlClusterId });
   const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');

@@ -99,6 +99,17 @@ describe('report command against moto on loopback', () => {
     expect(readFileSync(join(work, 'folio', 'charts', 'acu.svg'), 'utf8')).toContain('max 32 ACU');
   });
 
+  test('Temporal on Aurora: names its metrics by the configured cluster, so it needs no stack output (and refuses --dsql-cluster-id)', async () => {
+    // No stack of that envName exists: a lookup of DsqlClusterId would fail; the Aurora report goes straight to CloudWatch.
+    const out = await report('--scenario', 'temporal-aurora-150wps', '--env-name', 'nostack', ...window(), '--out', join(work, 'aurora'));
+    expect(out.stderr).not.toContain('is not deployed');
+    expect(out.status).toBe(6);
+    expect(readFileSync(join(work, 'aurora', 'report.md'), 'utf8')).toMatch(/^# Temporal on Aurora PostgreSQL report: temporal-aurora-150wps/);
+    const refused = await report('--scenario', 'temporal-aurora-150wps', ...window(), '--dsql-cluster-id', 'abc');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toBe('error: --dsql-cluster-id does not apply to temporal-aurora-150wps (its history is in aurora-postgresql; valid: a DSQL preset)');
+  }, 30_000);
+
   test('--compare prints the deltas between two report JSONs', async () => {
     const out = await report('--compare', join(work, 'folio', 'report.json'), join(work, 'folio', 'report.json'));
     expect(out.status).toBe(0);
