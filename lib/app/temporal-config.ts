@@ -35,32 +35,24 @@ export interface Endpoints {
   readonly frontendAddress: string;
 }
 
+/** Where each store's clients log in: the same for the servers, the schema task and the probe. */
+function storeLogin(env: TemporalEnvironment, store: HistoryStore): { port: number; user: string; databaseName: string } {
+  const { port, user, databaseName } = store === 'dsql' ? env.persistence : env.auroraPostgresql;
+  return { port, user, databaseName };
+}
+
 /** The persistence datastore of each store: its name in the config, and its `sql` block. */
 function historyDatastore(env: TemporalEnvironment, store: HistoryStore, host: string, size: PoolSize): [string, Record<string, unknown>] {
   const p = env.persistence;
+  const login = storeLogin(env, store);
   const pool = { maxConns: size.maxConns, maxIdleConns: size.maxIdleConns, maxConnLifetime: p.pool.maxConnLifetime };
-  if (store === 'dsql')
-    return [
-      'dsql',
-      {
-        pluginName: p.pluginName,
-        databaseName: p.databaseName,
-        connectAddr: `${host}:${p.port}`,
-        connectProtocol: 'tcp',
-        user: p.user,
-        ...pool,
-        tls: { enabled: p.tls },
-      },
-    ];
-  const a = env.auroraPostgresql;
+  const connection = { databaseName: login.databaseName, connectAddr: `${host}:${login.port}`, connectProtocol: 'tcp', user: login.user };
+  if (store === 'dsql') return ['dsql', { pluginName: p.pluginName, ...connection, ...pool, tls: { enabled: p.tls } }];
   return [
     'aurora-postgresql',
     {
       pluginName: POSTGRES_PLUGIN,
-      databaseName: a.databaseName,
-      connectAddr: `${host}:${a.port}`,
-      connectProtocol: 'tcp',
-      user: a.user,
+      ...connection,
       password: `{{ env "${PASSWORD_VARIABLE}" }}`,
       ...pool,
       // Encrypted (the cluster refuses plain connections); not verified: the RDS CA is not in upstream's image.
@@ -270,18 +262,15 @@ export function schemaEnvironment(
   o: { storeHost: string; tokenEndpoint?: string; visibilityHost: string },
 ): Record<string, string> {
   const visibility = { VISIBILITY_HOST: o.visibilityHost, VISIBILITY_INDEX: env.visibility.index, AWS_REGION: env.region };
+  const l = storeLogin(env, store);
+  const login = { SQL_HOST: o.storeHost, SQL_PORT: String(l.port), SQL_USER: l.user, SQL_DATABASE: l.databaseName };
   if (store === 'dsql') {
-    const p = env.persistence;
     if (!o.tokenEndpoint) throw new Error('schemaEnvironment: the DSQL store needs the endpoint its tokens are signed for');
-    return { SQL_HOST: o.storeHost, CLUSTER_ENDPOINT: o.tokenEndpoint, SQL_PORT: String(p.port), SQL_USER: p.user, SQL_DATABASE: p.databaseName, ...visibility };
+    return { SQL_HOST: login.SQL_HOST, CLUSTER_ENDPOINT: o.tokenEndpoint, SQL_PORT: login.SQL_PORT, SQL_USER: login.SQL_USER, SQL_DATABASE: login.SQL_DATABASE, ...visibility };
   }
-  const a = env.auroraPostgresql;
   return {
     SQL_PLUGIN: POSTGRES_PLUGIN,
-    SQL_HOST: o.storeHost,
-    SQL_PORT: String(a.port),
-    SQL_USER: a.user,
-    SQL_DATABASE: a.databaseName,
+    ...login,
     SQL_TLS: 'true',
     SQL_TLS_DISABLE_HOST_VERIFICATION: 'true',
     ...visibility,
@@ -297,12 +286,12 @@ export const PROBE_PASSWORD_VARIABLE = 'PROBE_PASSWORD';
  * admin IAM token signed for the DSQL cluster endpoint, or the Aurora password.
  */
 export function probeEnvironment(env: TemporalEnvironment, store: HistoryStore, o: { storeHost: string; tokenEndpoint?: string }): Record<string, string> {
+  const l = storeLogin(env, store);
   const common = { BENCHMARK_PROBE_ONLY: 'true', PROBE_HOST: o.storeHost, PROBE_SSLMODE: 'require', PROBE_QUERIES: '100' };
+  const login = { PROBE_PORT: String(l.port), PROBE_USER: l.user, PROBE_DATABASE: l.databaseName };
   if (store === 'dsql') {
-    const p = env.persistence;
     if (!o.tokenEndpoint) throw new Error('probeEnvironment: the DSQL store needs the endpoint its tokens are signed for');
-    return { ...common, PROBE_PORT: String(p.port), PROBE_USER: p.user, PROBE_DATABASE: p.databaseName, PROBE_TOKEN_HOST: o.tokenEndpoint, AWS_REGION: env.region };
+    return { ...common, ...login, PROBE_TOKEN_HOST: o.tokenEndpoint, AWS_REGION: env.region };
   }
-  const a = env.auroraPostgresql;
-  return { ...common, PROBE_PORT: String(a.port), PROBE_USER: a.user, PROBE_DATABASE: a.databaseName };
+  return { ...common, ...login };
 }
