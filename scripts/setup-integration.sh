@@ -12,6 +12,7 @@ cache="${DB_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/db-bench-infra}"
 export GOFLAGS=-buildvcs=false
 
 bash scripts/setup-postgres.sh
+bash scripts/setup-postgres16.sh
 command -v go >/dev/null || { echo "setup-integration: Go is not installed (https://go.dev/doc/install); it builds the Temporal server and the benchmark" >&2; exit 1; }
 
 server="$cache/temporal-server-$TEMPORAL_SERVER_VERSION"

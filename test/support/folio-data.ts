@@ -3,9 +3,14 @@ import { schemaName } from '../../lib/commands/move/plan';
 /*
  * FOLIO-shaped data for the mover's tests and benchmark, per tenant: RMB schemas owned by a
  * login role of the same name (JSONB tables, a foreign key, a sequence, a PL/pgSQL trigger
- * function, a trigram index from a database extension), mod-oai-pmh's role granted
- * inventory's role and SELECT on its table, a Spring schema with Liquibase's tables, and
- * data-export-style views over the inventory, SRS and users schemas.
+ * function, RMB's schema-local f_unaccent with a trigram index over it, an enum, a table
+ * without a primary key holding TOASTed values over 1 MB, a materialized view, a column grant,
+ * a policy and default privileges each naming a role nothing else names, a role with a
+ * connection limit, settings and a comment), mod-oai-pmh's role granted inventory's role and
+ * SELECT on its table, SRS with its list-partitioned marc_indexers, a Spring schema with
+ * Liquibase's tables, and data-export-style views over the inventory, SRS and users schemas
+ * (one with security_barrier, one WITH CASCADED CHECK OPTION, a materialized view, and one
+ * that uses only inventory's function).
  */
 
 const INV = 'mod-inventory-storage';
@@ -18,8 +23,16 @@ const USERS = 'mod-users';
 /** Deterministic UUIDs from text. */
 const uuid = (expr: string) => `md5(${expr})::uuid`;
 
-export function folioSeedSql(tenants: readonly string[], rowsPerTenant: number): string {
-  const parts = ['CREATE EXTENSION IF NOT EXISTS pg_trgm;'];
+export interface SeedOptions {
+  /** marc_indexers partitions per tenant (FOLIO has about 1,000). */
+  readonly partitions?: number;
+  /** Rows over 1 MB in inventory's table without a primary key. */
+  readonly largeValues?: number;
+}
+
+export function folioSeedSql(tenants: readonly string[], rowsPerTenant: number, o: SeedOptions = {}): string {
+  const parts = ['CREATE EXTENSION IF NOT EXISTS pg_trgm;', 'CREATE EXTENSION IF NOT EXISTS unaccent;'];
+  const partitions = o.partitions ?? 8;
   for (const t of tenants) {
     const [inv, srs, srm, oai, exp, users] = [INV, SRS, SRM, OAI, EXPORT, USERS].map((m) => schemaName(t, m));
     const n = rowsPerTenant;
@@ -42,6 +55,15 @@ BEGIN
 END $$;
 CREATE TRIGGER set_instance_hrid BEFORE INSERT ON ${inv}.instance FOR EACH ROW EXECUTE FUNCTION ${inv}.set_instance_hrid();
 CREATE INDEX instance_title_idx ON ${inv}.instance USING gin ((jsonb ->> 'title') gin_trgm_ops);
+CREATE FUNCTION ${inv}.f_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT public.unaccent('public.unaccent', $1) $$;
+CREATE INDEX instance_title_unaccent_idx ON ${inv}.instance USING gin (${inv}.f_unaccent(jsonb ->> 'title') public.gin_trgm_ops);
+CREATE TYPE ${inv}.status AS ENUM ('active', 'suppressed');
+CREATE TABLE ${inv}.audit_instance (instance_id uuid, status ${inv}.status NOT NULL, payload text);
+INSERT INTO ${inv}.audit_instance SELECT ${uuid(`'${t}i' || g`)}, CASE WHEN g % 2 = 0 THEN 'active' ELSE 'suppressed' END::${inv}.status, 'Ångström ' || g FROM generate_series(1, ${n}) g;
+INSERT INTO ${inv}.audit_instance SELECT NULL, 'active', (SELECT string_agg(md5(g || '-' || i), '') FROM generate_series(1, 33000) i) FROM generate_series(1, ${o.largeValues ?? 2}) g;
+CREATE MATERIALIZED VIEW ${inv}.instance_source_counts AS SELECT jsonb ->> 'source' AS source, count(*) AS n FROM ${inv}.instance GROUP BY 1;
+COMMENT ON TABLE ${inv}.instance IS 'Instances (RMB)';
+COMMENT ON COLUMN ${inv}.instance.jsonb IS 'The record';
 INSERT INTO ${inv}.instance (id, jsonb, creation_date, created_by)
   SELECT ${uuid(`'${t}i' || g`)}, jsonb_build_object('title', 'Title ' || g, 'source', 'MARC'), '2026-01-21T10:00:00Z', 'seed' FROM generate_series(1, ${n}) g;
 INSERT INTO ${inv}.holdings_record SELECT ${uuid(`'${t}h' || g`)}, jsonb_build_object('callNumber', 'CN ' || g), ${uuid(`'${t}i' || g`)} FROM generate_series(1, ${n}) g;
@@ -51,16 +73,38 @@ ALTER TABLE ${inv}.holdings_record OWNER TO ${inv};
 ALTER TABLE ${inv}.item OWNER TO ${inv};
 ALTER SEQUENCE ${inv}.hrid_instances_seq OWNER TO ${inv};
 ALTER FUNCTION ${inv}.set_instance_hrid() OWNER TO ${inv};
+ALTER TABLE ${inv}.audit_instance OWNER TO ${inv};
+ALTER TYPE ${inv}.status OWNER TO ${inv};
+ALTER FUNCTION ${inv}.f_unaccent(text) OWNER TO ${inv};
+ALTER MATERIALIZED VIEW ${inv}.instance_source_counts OWNER TO ${inv};
 GRANT USAGE ON SCHEMA ${inv} TO ${oai};
 GRANT SELECT ON ${inv}.instance TO ${oai};
+ALTER ROLE ${inv} CONNECTION LIMIT 40;
+ALTER ROLE ${inv} SET search_path = ${inv}, public;
+ALTER ROLE ${inv} SET statement_timeout = '60s';
+COMMENT ON ROLE ${inv} IS 'RMB module role of ${t}';
+CREATE ROLE ${t}_column_reader NOLOGIN CONNECTION LIMIT 3;
+GRANT SELECT (id) ON ${inv}.item TO ${t}_column_reader;
+CREATE ROLE ${t}_policy_reader NOLOGIN;
+ALTER TABLE ${inv}.holdings_record ENABLE ROW LEVEL SECURITY;
+CREATE POLICY holdings_read ON ${inv}.holdings_record FOR SELECT TO ${t}_policy_reader USING (true);
+CREATE ROLE ${t}_default_reader NOLOGIN;
+ALTER DEFAULT PRIVILEGES FOR ROLE ${inv} IN SCHEMA ${inv} GRANT SELECT ON TABLES TO ${t}_default_reader;
 
 CREATE SCHEMA ${srs} AUTHORIZATION ${srs};
 CREATE TABLE ${srs}.records_lb (id uuid PRIMARY KEY, snapshot_id uuid NOT NULL, matched_id uuid NOT NULL, generation integer NOT NULL, record_type text NOT NULL, state text NOT NULL);
 CREATE TABLE ${srs}.marc_records_lb (id uuid PRIMARY KEY REFERENCES ${srs}.records_lb (id), content jsonb NOT NULL);
 INSERT INTO ${srs}.records_lb SELECT ${uuid(`'${t}r' || g`)}, ${uuid(`'${t}s'`)}, ${uuid(`'${t}i' || g`)}, 0, 'MARC_BIB', 'ACTUAL' FROM generate_series(1, ${n}) g;
 INSERT INTO ${srs}.marc_records_lb SELECT ${uuid(`'${t}r' || g`)}, jsonb_build_object('leader', '00000nam  2200000 a 4500', 'fields', jsonb_build_array(jsonb_build_object('245', 'Title ' || g))) FROM generate_series(1, ${n}) g;
+CREATE TABLE ${srs}.marc_indexers (field_no varchar(3) NOT NULL, ind1 varchar(1), ind2 varchar(1), subfield_no varchar(1), value text, marc_id uuid NOT NULL) PARTITION BY LIST (field_no);
+DO $$ BEGIN FOR g IN 0..${partitions - 1} LOOP
+  EXECUTE format('CREATE TABLE ${srs}.marc_indexers_%s PARTITION OF ${srs}.marc_indexers FOR VALUES IN (%L)', lpad(g::text, 3, '0'), lpad(g::text, 3, '0'));
+END LOOP; END $$;
+CREATE INDEX idx_marc_indexers_marc_id ON ${srs}.marc_indexers (marc_id);
+INSERT INTO ${srs}.marc_indexers SELECT lpad((f % ${partitions})::text, 3, '0'), ' ', ' ', 'a', 'value ' || g || '-' || f, ${uuid(`'${t}r' || g`)} FROM generate_series(1, ${n}) g, generate_series(0, 4) f;
 ALTER TABLE ${srs}.records_lb OWNER TO ${srs};
 ALTER TABLE ${srs}.marc_records_lb OWNER TO ${srs};
+ALTER TABLE ${srs}.marc_indexers OWNER TO ${srs};
 
 CREATE SCHEMA ${srm} AUTHORIZATION ${srm};
 CREATE TABLE ${srm}.job_execution (id uuid PRIMARY KEY, jsonb jsonb NOT NULL);
@@ -86,6 +130,10 @@ INSERT INTO ${exp}.job_profiles VALUES (${uuid(`'${t}default'`)}, 'Default insta
 CREATE VIEW ${exp}.v_instance AS SELECT i.id, i.jsonb ->> 'title' AS title, r.state FROM ${inv}.instance i LEFT JOIN ${srs}.records_lb r ON r.matched_id = i.id;
 CREATE VIEW ${exp}.v_users AS SELECT id, jsonb ->> 'username' AS username FROM ${users}.users;
 CREATE VIEW ${exp}.v_marc_instance AS SELECT r.matched_id, m.content FROM ${srs}.records_lb r JOIN ${srs}.marc_records_lb m ON m.id = r.id;
+CREATE VIEW ${exp}.v_instance_guarded WITH (security_barrier) AS SELECT id, jsonb FROM ${inv}.instance WHERE jsonb ->> 'source' = 'MARC';
+CREATE VIEW ${exp}.v_instance_checked AS SELECT id, jsonb FROM ${inv}.instance WHERE jsonb ? 'title' WITH CASCADED CHECK OPTION;
+CREATE MATERIALIZED VIEW ${exp}.mv_item_counts AS SELECT count(*) AS items FROM ${inv}.item;
+CREATE VIEW ${exp}.v_unaccented AS SELECT ${inv}.f_unaccent('Ångström') AS word;
 `);
   }
   return parts.join('\n');

@@ -1,15 +1,15 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports';
 
 /*
- * A real PostgreSQL server for the tests: the distribution's packages (installed by
- * scripts/setup-integration.sh), a data directory under a temp dir, a free loopback port,
- * password authentication, and stop() that always removes both. PostgreSQL refuses to run
- * as root, so as root the server runs as the packages' `postgres` user.
+ * A real PostgreSQL server for the tests: the distribution's packages (15 on Debian 12), or
+ * PostgreSQL 16, the major Aurora runs (scripts/setup-postgres16.sh); a data directory under a
+ * temp dir, a free loopback port, password authentication, and stop() that always removes both.
+ * PostgreSQL refuses to run as root, so as root the server runs as the packages' `postgres` user.
  */
 
 const run = promisify(execFile);
@@ -21,19 +21,40 @@ export interface Postgres {
   readonly password: string;
   /** Admits TLS connections only (requireTls). */
   readonly tls: boolean;
-  /** The server's binaries (initdb, psql, pg_dump, ...). */
+  /** The server's major version. */
+  readonly major: number;
+  /** The client tools of the server's major (psql, pg_dump, pg_restore). */
   readonly bin: string;
   /** Runs SQL with psql on `database` and returns its unaligned, tuple-only output. */
   psql(sql: string, database?: string): Promise<string>;
   /**
-   * A client session that stays in `sql` (e.g. a pg_sleep) under `applicationName`, as a module
-   * still connected would; resolves once pg_stat_activity shows it.
+   * A client session that runs `sql` under `applicationName`, as a module still connected would,
+   * and stays connected until closed (an open transaction stays open); resolves once
+   * pg_stat_activity shows it in `until` (default: connected at all).
    */
-  session(sql: string, database: string, applicationName: string): Promise<{ close(): void }>;
+  session(sql: string, database: string, applicationName: string, until?: SessionState): Promise<Session>;
+  /** Stops the server and keeps its data: `immediate` is a crash, `fast` what a restart does. */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again on the same port and data. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** What a session is doing, as pg_stat_activity shows it. */
+export type SessionState = 'connected' | 'idle in transaction' | 'waiting on a lock';
+
+export interface Session {
+  /** Its server process. */
+  readonly pid: number;
+  /** How psql ended (its exit code, and what it printed), once it has. */
+  readonly ended: Promise<{ code: number | null; output: string }>;
+  /** Ends the session on the server (rolling back what it left open) and waits for psql to exit. */
+  close(): Promise<void>;
+}
+
 export interface PostgresOptions {
+  /** 16 for PostgreSQL 16 (installed by scripts/setup-postgres16.sh); the distribution's by default. */
+  readonly major?: 15 | 16;
   readonly maxConnections?: number;
   /** Extra postgresql.conf lines. */
   readonly settings?: readonly string[];
@@ -54,13 +75,32 @@ export function postgresBin(): string {
 
 const asRoot = process.getuid?.() === 0;
 
+/** Where scripts/setup-postgres16.sh installs PostgreSQL 16: keep the two in step. */
+export function postgres16Dir(): string {
+  if (process.env.DB_BENCH_PG16) return process.env.DB_BENCH_PG16;
+  if (asRoot) return '/opt/db-bench-infra/postgresql-16';
+  return join(process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra'), 'postgresql-16');
+}
+
+/** The server's and the client tools' directories for a major. */
+function binaries(major: 15 | 16 | undefined): { server: string; client: string } {
+  if (major !== 16) {
+    const bin = postgresBin();
+    return { server: bin, client: bin };
+  }
+  const dir = postgres16Dir();
+  if (!existsSync(join(dir, 'server/bin/initdb')) || !existsSync(join(dir, 'client/bin/pg_dump')))
+    throw new Error(`PostgreSQL 16 is not installed in ${dir}: run \`npm run setup:integration\``);
+  return { server: join(dir, 'server/bin'), client: join(dir, 'client/bin') };
+}
+
 /** Runs a server binary, as `postgres` when we are root. */
 function serverCommand(bin: string, tool: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
 }
 
 export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> {
-  const bin = postgresBin();
+  const { server: serverBin, client: bin } = binaries(o.major);
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   const data = join(dir, 'data');
   const password = 'local-test-only';
@@ -70,9 +110,11 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
   writeFileSync(pwfile, `${password}\n`);
   if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
   const exec = async (tool: string, args: string[]) => {
-    const [cmd, argv] = serverCommand(bin, tool, args);
+    const [cmd, argv] = serverCommand(serverBin, tool, args);
     return run(cmd, argv, { maxBuffer: 64 * 1024 * 1024 });
   };
+  const start = async () => void (await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']));
+  const halt = async (mode: 'fast' | 'immediate') => void (await exec('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']));
   const stop = async () => {
     await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -100,7 +142,7 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
       owned.push('server.key', 'server.crt', 'pg_hba.conf');
     }
     if (asRoot) execFileSync('chown', ['postgres:postgres', ...owned.map((f) => join(data, f))]);
-    await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    await start();
   } catch (e) {
     await stop();
     throw e;
@@ -111,14 +153,31 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     });
     return stdout.trim();
   };
-  const session = async (sql: string, database: string, applicationName: string) => {
-    const child = spawn(join(bin, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database, '-c', sql], {
+  const session = async (sql: string, database: string, applicationName: string, until: SessionState = 'connected'): Promise<Session> => {
+    // Statements on standard input, which stays open: the session lives until it is ended.
+    const child = spawn(join(bin, 'psql'), ['-X', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database], {
       env: { ...process.env, PGPASSWORD: password, PGAPPNAME: applicationName },
-      stdio: 'ignore',
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const seen = `SELECT count(*) FROM pg_stat_activity WHERE application_name = '${applicationName}'`;
-    for (let i = 0; i < 100 && (await psql(seen)) === '0'; i++) await new Promise((r) => setTimeout(r, 50));
-    return { close: () => void child.kill() };
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const ended = new Promise<{ code: number | null; output: string }>((resolve) => child.on('exit', (code) => resolve({ code, output })));
+    child.stdin.write(`${sql.trim().replace(/;?$/, ';')}\n`);
+    const where = { connected: 'true', 'idle in transaction': "state = 'idle in transaction'", 'waiting on a lock': "wait_event_type = 'Lock'" }[until];
+    let pid = 0;
+    for (let i = 0; i < 200 && !pid; i++) {
+      pid = Number(await psql(`SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE application_name = '${applicationName}' AND ${where}`));
+      if (!pid) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!pid) throw new Error(`session ${applicationName} never got to "${until}": ${output}`);
+    const close = async () => {
+      await psql(`SELECT pg_terminate_backend(${pid})`).catch(() => undefined);
+      child.stdin.end();
+      await ended;
+    };
+    return { pid, ended, close };
   };
-  return { host: '127.0.0.1', port, user, password, tls: o.requireTls ?? false, bin, psql, session, stop };
+  const major = Number((await psql('SHOW server_version_num')).slice(0, -4));
+  return { host: '127.0.0.1', port, user, password, tls: o.requireTls ?? false, major, bin, psql, session, halt, start, stop };
 }

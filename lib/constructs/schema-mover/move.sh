@@ -1,271 +1,672 @@
 # FOLIO schema mover: copies a module's tenant schemas from one Aurora cluster of the pair to
-# the other with pg_dump and pg_restore, roles and grants included, then proves the copy by
-# counting every table's rows on both sides. The source is only ever read. Run by the
-# stack's one-shot mover task (`sh -c`, POSIX sh: busybox in the postgres alpine image) and
-# by the tests against two local servers; `npm run move` starts it.
+# the other with pg_dump and pg_restore, roles and grants included, and proves each copy by
+# content. Run by the stack's one-shot mover task (`sh -c`, POSIX sh: busybox in the postgres
+# alpine image) and by the tests against two local servers; `npm run move` starts it.
 #
 # Environment:
 #   PROVISIONED_HOST/PORT, SERVERLESS_HOST/PORT   the two clusters
 #   PGUSER, PGPASSWORD, PGDATABASE                the admin credential and the FOLIO database
 #   MOVE_FROM, MOVE_TO                            provisioned | serverless
-#   MOVE_SCHEMAS                                  schema names, space-separated, in order
+#   MOVE_SCHEMAS                                  schema names, space-separated
 #   MOVE_SUFFIX                                   the module's schema suffix (e.g. _mod_inventory_storage):
 #                                                 the source's schemas with it must be exactly MOVE_SCHEMAS
 #   MOVE_ACTION                                   copy (default) | drop-source
-#   MOVE_REPLACE=true   a target schema that holds rows is set aside (renamed, never dropped)
-#   MOVE_FORCE=true     move although sessions on the source still use the schema
+#   MOVE_JOBS          schemas moved at once (default 1; the task's vCPUs)
+#   MOVE_LOCK_TIMEOUT  how long any statement waits for a lock held elsewhere (default 30s)
+#   MOVE_REPLACE=true  a target schema that differs from the source is set aside (renamed, never dropped)
+#   MOVE_FORCE=true    move although sessions on the source still use the schema
 #   MOVE_KEEP_EXISTING=true  a reference copy: keep any copy the target already has; the
-#                       module stays live on the source, so its sessions are expected
+#                      module stays live on the source, so it is copied from a snapshot, unfenced
 #
-# Each schema is dumped and counted in one exported snapshot of the source, so the row counts
-# compare exactly what was copied even while something writes to the source.
+# The fence: for a move (not a reference copy) one session on the source takes EXCLUSIVE locks
+# on every table of the schema (partitions included) and a lock on every sequence, then exports
+# the snapshot that pg_dump and the checksums read. Reads go on; every write (any role,
+# transaction shape or search_path) waits until the fence lifts, and sessions still waiting
+# then are ended, so their writes never land. The fence is a transaction that is always rolled
+# back: if the mover dies, the connection closes and the fence is gone.
+#
+# Verification: per table, the row count and the sum of a 64-bit hash of every row's text,
+# computed inside each server; sequences by value and is_called; the catalog shape (relations,
+# columns, indexes, constraints, triggers, functions, types, partitions, views and their
+# options, grants, policies, comments). The target's state is kept in folio_mover.moves, so a
+# re-run resumes wherever a run stopped.
 #
 # Output: one "move: <schema>: <what happened>" line per step; the last line is
-# "move: done: ..." (exit 0) or "move: failed: <reason>" (exit 1).
+# "move: done: ..." (exit 0) or "move: failed: <reason>" (exit 1), one per failed schema.
 set -eu
+trap '' PIPE
+work=$(mktemp -d)
+# Background jobs of a failed schema may still be writing there: best effort, and quiet.
+trap 'rm -rf "$work" 2>/dev/null || true' EXIT
+# fd 4 is the log, also from inside $(...).
+exec 4>&1
 
 say() { echo "move: $*"; }
+# The first failure of a schema (or of the run) is the one reported; later ones are its echoes.
 die() {
-  echo "move: failed: $*"
+  f=${FAIL_FILE:-$work/main.failed}
+  if [ ! -e "$f" ]; then
+    echo "$*" >"$f"
+    [ -n "${FAIL_FILE:-}" ] || echo "move: failed: $*" >&4
+  fi
   exit 1
 }
+# User text echoed in messages: one line, at most 80 characters.
+shown() { printf '%s' "$1" | tr -c '[:print:]' '?' | cut -c1-80; }
+first_error() { grep -m1 -i -E 'error|fatal|could not|failed' "$1" 2>/dev/null | sed -E 's/^(psql|pg_dump|pg_restore)(:[^ ]*)?: //; s/^error: //' | cut -c1-300 || true; }
 
 MOVE_ACTION=${MOVE_ACTION:-copy}
 MOVE_REPLACE=${MOVE_REPLACE:-false}
 MOVE_FORCE=${MOVE_FORCE:-false}
 MOVE_KEEP_EXISTING=${MOVE_KEEP_EXISTING:-false}
-: "${MOVE_SCHEMAS:?MOVE_SCHEMAS is not set}" "${MOVE_FROM:?MOVE_FROM is not set}" "${MOVE_TO:?MOVE_TO is not set}"
-: "${PGDATABASE:?PGDATABASE is not set}" "${PGUSER:?PGUSER is not set}"
-export PGCONNECT_TIMEOUT=${PGCONNECT_TIMEOUT:-15}
-
-endpoint() {
-  case "$1" in
-    provisioned) echo "${PROVISIONED_HOST:?} ${PROVISIONED_PORT:-5432}" ;;
-    serverless) echo "${SERVERLESS_HOST:?} ${SERVERLESS_PORT:-5432}" ;;
-    *) die "cluster \"$1\" is not valid (valid: provisioned, serverless)" ;;
-  esac
-}
-[ "$MOVE_FROM" != "$MOVE_TO" ] || die "MOVE_FROM and MOVE_TO are both $MOVE_FROM (valid: one cluster each)"
-case "$MOVE_ACTION" in copy | drop-source) ;; *) die "MOVE_ACTION \"$MOVE_ACTION\" is not valid (valid: copy, drop-source)" ;; esac
-# Names reach SQL as identifiers and literals: only what FOLIO schema names are made of.
-for s in $MOVE_SCHEMAS; do
-  case "$s" in *[!a-z0-9_]* | [!a-z]*) die "schema name \"$s\" is not valid (valid: a-z, 0-9, _, starting with a letter)" ;; esac
+MOVE_JOBS=${MOVE_JOBS:-1}
+MOVE_LOCK_TIMEOUT=${MOVE_LOCK_TIMEOUT:-30s}
+for v in MOVE_SCHEMAS MOVE_FROM MOVE_TO PGDATABASE PGUSER; do
+  eval "[ -n \"\${$v:-}\" ]" || die "$v is not set"
 done
 
-set -- $(endpoint "$MOVE_FROM")
-SRC_HOST=$1 SRC_PORT=$2
-set -- $(endpoint "$MOVE_TO")
-TGT_HOST=$1 TGT_PORT=$2
+# Every value checked before anything connects: one line naming the value and the valid ones.
+for v in MOVE_FROM MOVE_TO; do
+  eval "c=\$$v"
+  case "$c" in provisioned | serverless) ;; *) die "$v \"$(shown "$c")\" is not valid (valid: provisioned, serverless)" ;; esac
+done
+[ "$MOVE_FROM" != "$MOVE_TO" ] || die "MOVE_FROM and MOVE_TO are both $MOVE_FROM (valid: one cluster each)"
+case "$MOVE_ACTION" in copy | drop-source) ;; *) die "MOVE_ACTION \"$(shown "$MOVE_ACTION")\" is not valid (valid: copy, drop-source)" ;; esac
+for v in MOVE_REPLACE MOVE_FORCE MOVE_KEEP_EXISTING; do
+  eval "c=\$$v"
+  case "$c" in true | false) ;; *) die "$v \"$(shown "$c")\" is not valid (valid: true, false)" ;; esac
+done
+case "$MOVE_JOBS" in '' | *[!0-9]* | 0*) die "MOVE_JOBS \"$(shown "$MOVE_JOBS")\" is not valid (valid: a whole number from 1 to 32)" ;; esac
+[ "$MOVE_JOBS" -le 32 ] || die "MOVE_JOBS \"$MOVE_JOBS\" is not valid (valid: a whole number from 1 to 32)"
+case "$MOVE_LOCK_TIMEOUT" in [1-9]*ms | [1-9]*s | [1-9]*min) ;; *) die "MOVE_LOCK_TIMEOUT \"$(shown "$MOVE_LOCK_TIMEOUT")\" is not valid (valid: a PostgreSQL duration such as 500ms, 30s or 2min)" ;; esac
+case "${MOVE_LOCK_TIMEOUT%%[a-z]*}" in *[!0-9]*) die "MOVE_LOCK_TIMEOUT \"$(shown "$MOVE_LOCK_TIMEOUT")\" is not valid (valid: a PostgreSQL duration such as 500ms, 30s or 2min)" ;; esac
+# Names reach SQL as identifiers and literals: only what FOLIO schema names are made of.
+seen=" "
+for s in $MOVE_SCHEMAS; do
+  case "$s" in *[!a-z0-9_]* | [!a-z]*) die "schema name \"$(shown "$s")\" is not valid (valid: a-z, 0-9, _, starting with a letter)" ;; esac
+  [ "${#s}" -le 48 ] || die "schema name \"$s\" is too long to set aside (valid: at most 48 characters)"
+  case "$seen" in *" $s "*) die "schema \"$s\" is listed twice in MOVE_SCHEMAS (valid: each schema once)" ;; esac
+  seen="$seen$s "
+done
+if [ -n "${MOVE_SUFFIX:-}" ]; then
+  case "$MOVE_SUFFIX" in _mod_*[!a-z0-9_]* | _mod_) die "MOVE_SUFFIX \"$(shown "$MOVE_SUFFIX")\" is not valid (valid: _mod_<name>)" ;; _mod_*) ;; *) die "MOVE_SUFFIX \"$(shown "$MOVE_SUFFIX")\" is not valid (valid: _mod_<name>)" ;; esac
+fi
+endpoint() {
+  case "$1" in
+    provisioned) h=${PROVISIONED_HOST:-} p=${PROVISIONED_PORT:-5432} hv=PROVISIONED_HOST pv=PROVISIONED_PORT ;;
+    serverless) h=${SERVERLESS_HOST:-} p=${SERVERLESS_PORT:-5432} hv=SERVERLESS_HOST pv=SERVERLESS_PORT ;;
+  esac
+  [ -n "$h" ] || die "$hv is not set (valid: the $1 cluster's endpoint)"
+  case "$p" in '' | *[!0-9]*) die "$pv \"$(shown "$p")\" is not valid (valid: a port from 1 to 65535)" ;; esac
+  [ "$p" -ge 1 ] && [ "$p" -le 65535 ] || die "$pv \"$p\" is not valid (valid: a port from 1 to 65535)"
+}
+endpoint "$MOVE_FROM"
+SRC_HOST=$h SRC_PORT=$p
+endpoint "$MOVE_TO"
+TGT_HOST=$h TGT_PORT=$p
 SOURCE="$SRC_HOST:$SRC_PORT"
 
+export PGCONNECT_TIMEOUT=${PGCONNECT_TIMEOUT:-15} PGAPPNAME=folio-schema-mover
+# Every session waits a bounded time for locks, and renders values the same way on both sides.
+export PGOPTIONS="-c lock_timeout=$MOVE_LOCK_TIMEOUT -c statement_timeout=0 -c idle_in_transaction_session_timeout=0 -c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=postgres -c extra_float_digits=3 -c bytea_output=hex -c lc_monetary=C"
 src() { psql -X -q -v ON_ERROR_STOP=1 -At -h "$SRC_HOST" -p "$SRC_PORT" "$@"; }
 tgt() { psql -X -q -v ON_ERROR_STOP=1 -At -h "$TGT_HOST" -p "$TGT_PORT" "$@"; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+side_name() { if [ "$1" = src ]; then echo "source ($MOVE_FROM)"; else echo "target ($MOVE_TO)"; fi; }
 
-src -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the source ($MOVE_FROM, $SOURCE): $(head -n1 "$work/err")"
-tgt -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the target ($MOVE_TO, $TGT_HOST:$TGT_PORT): $(head -n1 "$work/err")"
+# One query on a side; on error, the failure names the side, what was asked and why (and, for
+# a lock that timed out, who holds it).
+q() {
+  side=$1 what=$2
+  shift 2
+  qf=${F:-$work/main}.q
+  "$side" "$@" >"$qf.out" 2>"$qf.err" || {
+    why=$(first_error "$qf.err")
+    case "$why" in *"lock timeout"*) why="$why (waited $MOVE_LOCK_TIMEOUT; held by $(lock_holders "$side"))" ;; esac
+    die "${S:+$S: }$what on the $(side_name "$side") failed: ${why:-$(head -n1 "$qf.err")}"
+  }
+  cat "$qf.out"
+}
 
-exists() { [ "$("$1" -c "SELECT count(*) FROM pg_namespace WHERE nspname = '$2'")" = 1 ]; }
+# Who holds a lock, other than the mover, on any relation of the schemas being moved.
+lock_holders() {
+  "$1" -c "SELECT coalesce(string_agg(DISTINCT format('pid %s (%s, %s, %s)', a.pid, a.usename, coalesce(nullif(a.application_name, ''), 'no application name'), a.state), '; '), 'an unknown session')
+    FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE l.granted AND n.nspname IN ($SCHEMA_LIST) AND a.application_name <> 'folio-schema-mover' AND l.mode <> 'AccessShareLock'" 2>/dev/null || echo 'an unknown session'
+}
+SCHEMA_LIST=$(for s in $MOVE_SCHEMAS; do printf "'%s'," "$s"; done)
+SCHEMA_LIST=${SCHEMA_LIST%,}
 
-# "<table> <rows>" for every table of a schema, by name; in snapshot $3 when given.
-counts() {
-  q=$("$1" -c "SELECT string_agg(format('SELECT %L, count(*) FROM %I.%I', c.relname, n.nspname, c.relname), ' UNION ALL ' ORDER BY c.relname)
-    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '$2' AND c.relkind IN ('r', 'p')")
-  [ -n "$q" ] || return 0
-  # Sorted here, not by the server: the two clusters' collations may differ.
-  if [ -n "${3:-}" ]; then
-    "$1" -F ' ' -c 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' -c "SET TRANSACTION SNAPSHOT '$3'" -c "$q" -c 'COMMIT' | LC_ALL=C sort
+src -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the source ($MOVE_FROM, $SOURCE): $(first_error "$work/err")"
+tgt -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the target ($MOVE_TO, $TGT_HOST:$TGT_PORT): $(first_error "$work/err")"
+
+exists() { [ "$(q "$1" "looking for schema $2" -c "SELECT count(*) FROM pg_namespace WHERE nspname = '$2'")" = 1 ]; }
+
+# --- The fence (or, for a reference copy, only the snapshot) on the source, per schema. ------
+# A psql session fed through a FIFO; each step waits for a file that psql writes, or for psql
+# to exit (an error, under ON_ERROR_STOP).
+fence_send() {
+  [ ! -e "$F.rc" ] || fence_died "$1"
+  printf '%s\n' "$2" >&3 2>/dev/null || fence_died "$1"
+}
+fence_wait() {
+  while [ ! -s "$2" ]; do
+    [ ! -e "$F.rc" ] || fence_died "$1"
+    sleep 0.05
+  done
+}
+fence_died() {
+  sleep 0.1
+  why=$(first_error "$F.log")
+  case "$why" in *"lock timeout"*) why="$why (waited $MOVE_LOCK_TIMEOUT; held by $(lock_holders src))" ;; esac
+  die "$S: $1 on the source ($MOVE_FROM) failed: ${why:-the session ended}"
+}
+fence_open() {
+  mode=$1
+  rm -f "$F.in" "$F.rc" "$F.pid" "$F.adv" "$F.snap"
+  mkfifo "$F.in"
+  {
+    rc=0
+    src -f "$F.in" >"$F.log" 2>&1 || rc=$?
+    echo "$rc" >"$F.rc"
+  } &
+  exec 3>"$F.in"
+  # One mover per schema: an advisory lock that lives as long as the session.
+  fence_send 'starting the session' "SELECT pg_backend_pid() \\g '$F.pid'
+SELECT pg_try_advisory_lock(707070, hashtext('$S')) \\g '$F.adv'"
+  fence_wait 'taking the mover lock' "$F.adv"
+  FENCE_PID=$(cat "$F.pid")
+  if [ "$(cat "$F.adv")" != t ]; then
+    other=$(src -c "SELECT coalesce(string_agg(format('pid %s, since %s', a.pid, to_char(a.backend_start, 'HH24:MI:SS')), '; '), 'unknown') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 707070 AND l.objid::text::bigint = (hashtext('$S')::bigint & 4294967295)" 2>/dev/null || echo unknown)
+    die "$S: another mover is moving it ($other); wait for it or stop it"
+  fi
+  fence_send 'opening the snapshot' 'BEGIN ISOLATION LEVEL REPEATABLE READ;'
+  if [ "$mode" = fence ]; then
+    # Listed before the transaction's snapshot is taken: the locks come first, then the snapshot.
+    q src "listing $S's relations" -c "SELECT 'LOCK TABLE ' || string_agg(format('%I.%I', '$S', relname), ', ' ORDER BY relname) || ' IN EXCLUSIVE MODE;'
+      FROM pg_class WHERE relnamespace = '$S'::regnamespace AND relkind IN ('r', 'p')" >"$F.lock"
+    [ ! -s "$F.lock" ] || fence_send 'fencing the tables' "$(cat "$F.lock")"
+  fi
+  fence_send 'exporting the snapshot' "SELECT pg_export_snapshot() \\g '$F.snap'"
+  fence_wait "fencing $S's tables against writes" "$F.snap"
+  SNAP=$(cat "$F.snap")
+  if [ "$mode" = fence ]; then
+    # LOCK TABLE refuses sequences; ALTER SEQUENCE (to its own increment, rolled back with the
+    # fence) takes the lock that nextval and setval wait for.
+    q src "listing $S's sequences" -c "SELECT string_agg(format('ALTER SEQUENCE %I.%I INCREMENT BY %s;', '$S', c.relname, s.seqincrement), ' ' ORDER BY c.relname)
+      FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid WHERE c.relnamespace = '$S'::regnamespace" >"$F.seq"
+    if [ -s "$F.seq" ]; then
+      fence_send 'fencing the sequences' "$(cat "$F.seq")
+SELECT 1 \\g '$F.seqdone'"
+      fence_wait "fencing $S's sequences" "$F.seqdone"
+    fi
+    FENCED=true
+    say "$S: fenced on the source: reads go on, writes wait until the move ends (fence session pid $FENCE_PID)"
+  fi
+}
+# Lifts the fence: sessions still waiting to write are ended first, so no write lands on the
+# source after the copy was verified. With "commit", what the session did (a drop) is kept.
+fence_close() {
+  if [ "${FENCED:-false}" = true ] && [ "$1" != commit ]; then
+    waiters=$(src -c "SELECT string_agg(format('pid %s (%s, %s)', pid, usename, coalesce(nullif(application_name, ''), 'no application name')), '; ' ORDER BY pid)
+      FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" 2>/dev/null || true)
+    if [ -n "$waiters" ]; then
+      src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
+      say "$S: ended the sessions that tried to write to it on the source during the move, their transactions rolled back: $waiters"
+    fi
+  fi
+  if [ "$1" = commit ]; then fence_send 'committing' 'COMMIT;'; else fence_send 'lifting the fence' 'ROLLBACK;'; fi
+  exec 3>&-
+  while [ ! -e "$F.rc" ]; do sleep 0.05; done
+  if [ "$1" = commit ]; then label='dropping the schema'; else label='lifting the fence'; fi
+  [ "$(cat "$F.rc")" = 0 ] || fence_died "$label"
+  FENCED=false
+}
+
+# --- What a schema holds, computed inside each server. ---------------------------------------
+# "table <name> <rows> <hash sum>" per table with storage, "sequence <name> <value> <is_called>";
+# in the fence's snapshot on the source. Sorted here: the two servers' collations may differ.
+content() {
+  side=$1 out=$2
+  begin='' end=''
+  [ "$side" = tgt ] || begin="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '$SNAP';" end='COMMIT;'
+  "$side" -F ' ' -f - >"$out.raw" 2>"$out.err" <<SQL || { echo "$(side_name "$side"): $(first_error "$out.err")" >"$out.failed"; return 0; }
+$begin
+SELECT format('SELECT %L, %L, count(*), coalesce(sum(hashtextextended(folio_mover_row_::text, 0)::numeric), 0) FROM %I.%I folio_mover_row_', 'table', c.relname, '$S', c.relname)
+  FROM pg_class c WHERE c.relnamespace = '$S'::regnamespace AND c.relkind = 'r' ORDER BY c.relname \\gexec
+SELECT format('SELECT %L, %L, last_value, is_called FROM %I.%I', 'sequence', c.relname, '$S', c.relname)
+  FROM pg_class c WHERE c.relnamespace = '$S'::regnamespace AND c.relkind = 'S' ORDER BY c.relname \\gexec
+$end
+SQL
+  LC_ALL=C sort "$out.raw" >"$out"
+}
+
+# The catalog's account of a schema, one line per fact, the same text on PostgreSQL 15 and 16.
+shape() {
+  side=$1 out=$2
+  "$side" -f - >"$out.raw" 2>"$out.err" <<SQL || { echo "$(side_name "$side"): $(first_error "$out.err")" >"$out.failed"; return 0; }
+WITH n AS (SELECT oid FROM pg_namespace WHERE nspname = '$S'),
+rel AS (SELECT c.* FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM n)),
+acl(what, acl) AS (
+  SELECT 'schema', nspacl FROM pg_namespace WHERE oid = (SELECT oid FROM n)
+  UNION ALL SELECT c.relkind::text || ' ' || c.relname, c.relacl FROM rel c
+  UNION ALL SELECT 'column ' || c.relname || '.' || a.attname, a.attacl FROM rel c JOIN pg_attribute a ON a.attrelid = c.oid WHERE a.attacl IS NOT NULL
+  UNION ALL SELECT 'function ' || p.oid::regprocedure::text, p.proacl FROM pg_proc p WHERE p.pronamespace = (SELECT oid FROM n)
+  UNION ALL SELECT 'type ' || t.typname, t.typacl FROM pg_type t WHERE t.typnamespace = (SELECT oid FROM n)),
+objs(classid, objid) AS (
+  SELECT 'pg_namespace'::regclass, oid FROM n
+  UNION ALL SELECT 'pg_class'::regclass, oid FROM rel
+  UNION ALL SELECT 'pg_proc'::regclass, oid FROM pg_proc WHERE pronamespace = (SELECT oid FROM n)
+  UNION ALL SELECT 'pg_type'::regclass, oid FROM pg_type WHERE typnamespace = (SELECT oid FROM n)
+  UNION ALL SELECT 'pg_constraint'::regclass, oid FROM pg_constraint WHERE connamespace = (SELECT oid FROM n)
+  UNION ALL SELECT 'pg_trigger'::regclass, t.oid FROM pg_trigger t JOIN rel ON rel.oid = t.tgrelid
+  UNION ALL SELECT 'pg_policy'::regclass, p.oid FROM pg_policy p JOIN rel ON rel.oid = p.polrelid
+  UNION ALL SELECT 'pg_rewrite'::regclass, r.oid FROM pg_rewrite r JOIN rel ON rel.oid = r.ev_class)
+SELECT line FROM (
+  SELECT format('schema owner %s', pg_get_userbyid(nspowner)) AS line FROM pg_namespace WHERE oid = (SELECT oid FROM n)
+  UNION ALL SELECT format('relation %s kind %s persistence %s owner %s options %s populated %s rls %s/%s replica %s',
+      c.relname, c.relkind::text, c.relpersistence::text, pg_get_userbyid(c.relowner), coalesce(c.reloptions::text, '-'), c.relispopulated,
+      c.relrowsecurity, c.relforcerowsecurity, c.relreplident::text) FROM rel c
+  UNION ALL SELECT format('partition %s of %s for %s', c.relname, p.relname, pg_get_expr(c.relpartbound, c.oid))
+    FROM rel c JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent WHERE c.relispartition
+  UNION ALL SELECT format('inherits %s from %s.%s', c.relname, p.relnamespace::regnamespace, p.relname)
+    FROM rel c JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent WHERE NOT c.relispartition
+  UNION ALL SELECT format('partitioned %s by %s', c.relname, pg_get_partkeydef(c.oid)) FROM rel c WHERE c.relkind = 'p'
+  UNION ALL SELECT format('column %s.%s %s notnull %s default %s identity %s generated %s collation %s', c.relname, a.attname,
+      format_type(a.atttypid, a.atttypmod), a.attnotnull, coalesce(pg_get_expr(d.adbin, d.adrelid), '-'), nullif(a.attidentity::text, ''), nullif(a.attgenerated::text, ''),
+      CASE WHEN a.attcollation <> 0 THEN (SELECT collname FROM pg_collation WHERE oid = a.attcollation) END)
+    FROM rel c JOIN pg_attribute a ON a.attrelid = c.oid LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+    WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'c')
+  UNION ALL SELECT format('index %s %s valid %s', c.relname, pg_get_indexdef(c.oid), i.indisvalid) FROM rel c JOIN pg_index i ON i.indexrelid = c.oid
+  UNION ALL SELECT format('constraint %s on %s %s validated %s', co.conname, coalesce(r.relname, t.typname), pg_get_constraintdef(co.oid), co.convalidated)
+    FROM pg_constraint co LEFT JOIN pg_class r ON r.oid = co.conrelid LEFT JOIN pg_type t ON t.oid = co.contypid WHERE co.connamespace = (SELECT oid FROM n)
+  UNION ALL SELECT format('trigger %s enabled %s', pg_get_triggerdef(t.oid), t.tgenabled::text) FROM pg_trigger t JOIN rel ON rel.oid = t.tgrelid WHERE NOT t.tgisinternal
+  UNION ALL SELECT format('rule %s', pg_get_ruledef(r.oid)) FROM pg_rewrite r JOIN rel ON rel.oid = r.ev_class WHERE r.rulename <> '_RETURN'
+  UNION ALL SELECT format('view %s %s', c.relname, md5(pg_get_viewdef(c.oid))) FROM rel c WHERE c.relkind IN ('v', 'm')
+  UNION ALL SELECT format('sequence %s %s start %s increment %s min %s max %s cache %s cycle %s', c.relname, format_type(s.seqtypid, NULL), s.seqstart, s.seqincrement, s.seqmin, s.seqmax, s.seqcache, s.seqcycle)
+    FROM rel c JOIN pg_sequence s ON s.seqrelid = c.oid
+  UNION ALL SELECT format('sequence %s owned by %s.%s', c.relname, t.relname, a.attname) FROM rel c JOIN pg_depend d ON d.objid = c.oid AND d.classid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')
+    JOIN pg_class t ON t.oid = d.refobjid AND d.refclassid = 'pg_class'::regclass JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid WHERE c.relkind = 'S'
+  UNION ALL SELECT format('function %s kind %s owner %s %s', p.oid::regprocedure, p.prokind::text, pg_get_userbyid(p.proowner),
+      CASE WHEN p.prokind = 'a' THEN '' ELSE md5(pg_get_functiondef(p.oid)) END) FROM pg_proc p WHERE p.pronamespace = (SELECT oid FROM n)
+  UNION ALL SELECT format('type %s kind %s owner %s', t.typname, t.typtype::text, pg_get_userbyid(t.typowner)) FROM pg_type t
+    WHERE t.typnamespace = (SELECT oid FROM n) AND t.typtype IN ('e', 'd', 'r', 'm', 'b')
+  UNION ALL SELECT format('enum %s %s %s', t.typname, e.enumsortorder, e.enumlabel) FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid WHERE t.typnamespace = (SELECT oid FROM n)
+  UNION ALL SELECT format('domain %s over %s notnull %s default %s', t.typname, format_type(t.typbasetype, t.typtypmod), t.typnotnull, coalesce(t.typdefault, '-'))
+    FROM pg_type t WHERE t.typnamespace = (SELECT oid FROM n) AND t.typtype = 'd'
+  UNION ALL SELECT format('policy %s on %s %s %s to %s using %s check %s', p.polname, c.relname, p.polcmd::text, CASE WHEN p.polpermissive THEN 'permissive' ELSE 'restrictive' END,
+      (SELECT string_agg(x, ',' ORDER BY x) FROM (SELECT CASE WHEN r = 0 THEN 'public' ELSE pg_get_userbyid(r) END x FROM unnest(p.polroles) r) rs), pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid))
+    FROM pg_policy p JOIN rel c ON c.oid = p.polrelid
+  UNION ALL SELECT format('grant %s to %s: %s%s', a.what, CASE WHEN x.grantee = 0 THEN 'public' ELSE pg_get_userbyid(x.grantee) END, x.privilege_type, CASE WHEN x.is_grantable THEN ' with grant option' ELSE '' END)
+    FROM acl a, aclexplode(a.acl) x WHERE a.acl IS NOT NULL
+  UNION ALL SELECT format('default privileges of %s on %s to %s: %s', pg_get_userbyid(d.defaclrole), d.defaclobjtype::text, CASE WHEN x.grantee = 0 THEN 'public' ELSE pg_get_userbyid(x.grantee) END, x.privilege_type)
+    FROM pg_default_acl d, aclexplode(d.defaclacl) x WHERE d.defaclnamespace = (SELECT oid FROM n)
+  UNION ALL SELECT format('comment on %s %s', pg_describe_object(d.classoid, d.objoid, d.objsubid), md5(d.description))
+    FROM pg_description d JOIN objs o ON o.classid = d.classoid AND o.objid = d.objoid
+) facts
+SQL
+  LC_ALL=C sort "$out.raw" >"$out"
+  [ -s "$out" ] || echo "$(side_name "$side"): the catalog query returned nothing" >"$out.failed"
+}
+
+# Both sides at once: content (unless "shape" only) and shape; "" when they agree, else the
+# first differences in words.
+compare() {
+  rm -f "$F".*.failed
+  content src "$F.src.content" 3>&- &
+  p1=$!
+  content tgt "$F.tgt.content" 3>&- &
+  p2=$!
+  shape src "$F.src.shape" 3>&- &
+  p3=$!
+  shape tgt "$F.tgt.shape" 3>&- &
+  p4=$!
+  wait $p1 $p2 $p3 $p4 || true
+  for f in "$F".*.failed; do [ ! -e "$f" ] || die "$S: verifying on the $(cat "$f")"; done
+  if [ "$MOVE_KEEP_EXISTING" = true ]; then
+    # A reference copy is taken while the module stays live: sequences move on after the snapshot.
+    grep -v '^sequence ' "$F.src.content" >"$F.src.content.t" || true
+    grep -v '^sequence ' "$F.tgt.content" >"$F.tgt.content.t" || true
+    mv "$F.src.content.t" "$F.src.content"
+    mv "$F.tgt.content.t" "$F.tgt.content"
+  fi
+  differences "$F.src.content" "$F.tgt.content" "$F.src.shape" "$F.tgt.shape"
+}
+# The first differences between two listings (content, then shape), at most three, in words.
+differences() {
+  awk 'NR == FNR { a[$1 " " $2] = $0; next }
+    { k = $1 " " $2; if (!(k in a)) { print $1 " " $2 " is on the target only"; next }
+      if (a[k] != $0) { split(a[k], s, " ");
+        if ($1 == "table" && s[3] != $3) print "table " $2 " has " s[3] " rows on the source, " $3 " on the target";
+        else if ($1 == "table") print "table " $2 " has the same " $3 " rows but different content";
+        else print "sequence " $2 " is at " s[3] " (is_called " s[4] ") on the source, " $3 " (is_called " $4 ") on the target" }
+      delete a[k] }
+    END { for (k in a) print k " is on the source only" }' "$1" "$2" >"$F.diff.raw" || die "$S: comparing the two sides' listings failed"
+  LC_ALL=C sort "$F.diff.raw" >"$F.diff"
+  LC_ALL=C comm -23 "$3" "$4" >"$F.diff.raw" || die "$S: comparing the two sides' catalogs failed"
+  sed 's/^/source only: /' "$F.diff.raw" >>"$F.diff"
+  LC_ALL=C comm -13 "$3" "$4" >"$F.diff.raw" || die "$S: comparing the two sides' catalogs failed"
+  sed 's/^/target only: /' "$F.diff.raw" >>"$F.diff"
+  head -n 3 "$F.diff" | cut -c1-300 | paste -sd ';' - | sed 's/;/; /g'
+}
+rows_of() { awk '$1 == "table" { n += $3 } END { print n + 0 }' "$1"; }
+tables_of() { grep -c '^table ' "$1" || true; }
+
+# --- Views elsewhere that read a schema on the target (and what they read in turn). ---------
+# With "names", their names; with "sql", a script that drops them and re-creates them with
+# pg_dump's own text (options, check option, owner, grants, comments, materialized views with
+# their indexes and data), so they bind to whatever copy then holds the name.
+dependents() {
+  "$1" -c "WITH RECURSIVE n AS (SELECT '$2'::regnamespace AS oid),
+    d(oid, depth) AS (
+      SELECT DISTINCT v.oid, 1 FROM pg_depend dep JOIN pg_rewrite rw ON rw.oid = dep.objid JOIN pg_class v ON v.oid = rw.ev_class
+      WHERE dep.classid = 'pg_rewrite'::regclass AND v.relnamespace <> (SELECT oid FROM n) AND (
+        (dep.refclassid = 'pg_class'::regclass AND dep.refobjid IN (SELECT oid FROM pg_class WHERE relnamespace = (SELECT oid FROM n))) OR
+        (dep.refclassid = 'pg_proc'::regclass AND dep.refobjid IN (SELECT oid FROM pg_proc WHERE pronamespace = (SELECT oid FROM n))) OR
+        (dep.refclassid = 'pg_type'::regclass AND dep.refobjid IN (SELECT oid FROM pg_type WHERE typnamespace = (SELECT oid FROM n))))
+      UNION
+      SELECT v.oid, d.depth + 1 FROM d JOIN pg_depend dep ON dep.refobjid = d.oid AND dep.refclassid = 'pg_class'::regclass AND dep.classid = 'pg_rewrite'::regclass
+        JOIN pg_rewrite rw ON rw.oid = dep.objid JOIN pg_class v ON v.oid = rw.ev_class WHERE v.oid <> d.oid AND d.depth < 50)
+    SELECT c.relkind::text, max(d.depth), format('%I.%I', c.relnamespace::regnamespace, c.relname) FROM d JOIN pg_class c ON c.oid = d.oid
+    GROUP BY 1, 3 ORDER BY 2 DESC, 3"
+}
+# The re-creating script for the views listed in $1 (relkind depth name), from side $2.
+dependents_sql() {
+  [ -s "$1" ] || return 0
+  awk -F'|' '{ print "DROP " ($1 == "m" ? "MATERIALIZED VIEW " : "VIEW ") $3 ";" }' "$1"
+  args=$(awk -F'|' '{ printf " -t %s", $3 }' "$1")
+  # shellcheck disable=SC2086
+  pg_dump -h "$(host_of "$2")" -p "$(port_of "$2")" -Fp $args 2>"$F.views.err" || die "$S: pg_dump of the views that read it on the $(side_name "$2") failed: $(first_error "$F.views.err")"
+}
+host_of() { if [ "$1" = src ]; then echo "$SRC_HOST"; else echo "$TGT_HOST"; fi; }
+port_of() { if [ "$1" = src ]; then echo "$SRC_PORT"; else echo "$TGT_PORT"; fi; }
+
+record() { # state [content file]
+  if [ -n "${2:-}" ]; then
+    q tgt "recording $S's move" -v s="$S" -v src="$SOURCE" -v state="$1" -v rows="$(rows_of "$2")" -f - >/dev/null <<SQL
+\\set content \`cat "$2"\`
+INSERT INTO folio_mover.moves (schema_name, source, state, table_rows, content) VALUES (:'s', :'src', :'state', :rows, :'content')
+  ON CONFLICT (schema_name) DO UPDATE SET source = EXCLUDED.source, state = EXCLUDED.state, table_rows = EXCLUDED.table_rows, content = EXCLUDED.content, moved_at = now();
+SQL
   else
-    "$1" -F ' ' -c "$q" | LC_ALL=C sort
+    q tgt "recording $S's move" -c "INSERT INTO folio_mover.moves (schema_name, source, state) VALUES ('$S', '$SOURCE', '$1')
+      ON CONFLICT (schema_name) DO UPDATE SET source = EXCLUDED.source, state = EXCLUDED.state, content = NULL, moved_at = now()" >/dev/null
   fi
 }
 
-# A snapshot of the source held open by a background session until snapshot_close.
-snapshot_open() {
-  rm -f "$work/snap.in" "$work/snap.id"
-  mkfifo "$work/snap.in"
-  src -f "$work/snap.in" >"$work/snap.log" 2>&1 &
-  SNAP_PID=$!
-  exec 3>"$work/snap.in"
-  printf '%s\n' 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;' "SELECT pg_export_snapshot() \\g '$work/snap.id'" >&3
-  i=0
-  while [ ! -s "$work/snap.id" ]; do
-    i=$((i + 1))
-    [ "$i" -lt 300 ] || die "the source did not export a snapshot: $(head -n1 "$work/snap.log")"
-    sleep 0.1
-  done
-  SNAP=$(head -n1 "$work/snap.id")
-}
-snapshot_close() {
-  printf 'COMMIT;\n' >&3
-  exec 3>&-
-  wait "$SNAP_PID" || true
-}
-total() { awk '{ n += $2 } END { print n + 0 }'; }
-
-# What the schema is made of: relations by kind, functions, triggers, and the grants on them.
-shape() {
-  "$1" -F ' ' -c "
-    SELECT 'relkind-' || c.relkind, count(*) FROM pg_class c WHERE c.relnamespace = '$2'::regnamespace GROUP BY 1
-    UNION ALL SELECT 'functions', count(*) FROM pg_proc WHERE pronamespace = '$2'::regnamespace
-    UNION ALL SELECT 'triggers', count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = '$2'::regnamespace AND NOT t.tgisinternal
-    UNION ALL SELECT 'grants', count(*) FROM pg_class c, aclexplode(c.relacl) WHERE c.relnamespace = '$2'::regnamespace" | LC_ALL=C sort
+# Re-creates the views an earlier set-aside left reading the old copy, once the new one is in place.
+repoint_views() {
+  q tgt "reading the views to re-point at $S" -c "SELECT views_sql FROM folio_mover.moves WHERE schema_name = '$S' AND views_sql IS NOT NULL" >"$F.pending"
+  [ -s "$F.pending" ] || return 0
+  names=$(grep -E '^DROP ' "$F.pending" | sed -E 's/^DROP (MATERIALIZED )?VIEW //; s/;$//' | paste -sd ' ' -)
+  tgt -1 -f "$F.pending" >/dev/null 2>"$F.err" || die "$S: could not re-create the views that read it ($names) over the fresh copy, which is in place; they still read the copy set aside: $(first_error "$F.err")"
+  q tgt "recording $S's move" -c "UPDATE folio_mover.moves SET views_sql = NULL WHERE schema_name = '$S'" >/dev/null
+  say "$S: re-created the views of other schemas that read it over the fresh copy: $names"
 }
 
-ensure_marker_table() {
-  tgt -c "CREATE SCHEMA IF NOT EXISTS folio_mover;
-    CREATE TABLE IF NOT EXISTS folio_mover.moves (schema_name text PRIMARY KEY, source text NOT NULL, table_rows bigint NOT NULL, moved_at timestamptz NOT NULL DEFAULT now())" >/dev/null
+# Renames the target's copy aside (never drops it); the views elsewhere that read it are
+# dumped first and recorded with the rename, in one transaction, to be re-created over the
+# fresh copy even if this run is killed before then.
+set_aside() { # why
+  aside="${S}_replaced_$(date -u +%Y%m%d%H%M%S)"
+  dependents tgt "$S" >"$F.deps" 2>"$F.err" || die "$S: listing the views that read it on the $(side_name tgt) failed: $(first_error "$F.err")"
+  dependents_sql "$F.deps" tgt >"$F.views.sql"
+  q tgt "setting $S aside" -v s="$S" -v src="$SOURCE" -f - >/dev/null <<SQL
+\\set views \`cat "$F.views.sql"\`
+BEGIN;
+INSERT INTO folio_mover.moves (schema_name, source, state, views_sql) VALUES (:'s', :'src', 'copying', nullif(:'views', ''))
+  ON CONFLICT (schema_name) DO UPDATE SET source = EXCLUDED.source, state = 'copying', content = NULL, views_sql = coalesce(EXCLUDED.views_sql, folio_mover.moves.views_sql), moved_at = now();
+ALTER SCHEMA "$S" RENAME TO "$aside";
+COMMIT;
+SQL
+  say "$S: set the target's copy aside as $aside: $1"
 }
 
-# Sessions that still use a schema: its own login role, or a last query naming it.
-sessions() {
-  src -c "SELECT string_agg(format('pid %s (%s, %s)', pid, usename, coalesce(nullif(application_name, ''), 'no application name')), '; ' ORDER BY pid)
-    FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-    AND (usename = '$1' OR query LIKE '%$1.%' OR query LIKE '%\"$1\".%')"
-}
-
-# Roles the schema's objects are owned by or granted to, created on the target where missing
-# (without a password: Aurora does not reveal one), and their memberships between each other.
-ensure_roles() {
-  src -F ' ' -c "
-    WITH objs AS (
-      SELECT nspowner AS owner, nspacl AS acl FROM pg_namespace WHERE nspname = '$1'
-      UNION ALL SELECT relowner, relacl FROM pg_class WHERE relnamespace = '$1'::regnamespace
-      UNION ALL SELECT proowner, proacl FROM pg_proc WHERE pronamespace = '$1'::regnamespace),
-    ids AS (SELECT owner AS id FROM objs UNION SELECT (aclexplode(acl)).grantee FROM objs WHERE acl IS NOT NULL)
-    SELECT r.rolname, CASE WHEN r.rolcanlogin THEN 'LOGIN' ELSE 'NOLOGIN' END
-    FROM pg_roles r JOIN ids ON r.oid = ids.id WHERE NOT r.rolsuper ORDER BY 1" >"$work/roles"
-  while read -r role login; do
-    case "$role" in *[!a-z0-9_]*) die "$1: role \"$role\" has a name this mover does not handle" ;; esac
-    if [ "$(tgt -c "SELECT count(*) FROM pg_roles WHERE rolname = '$role'")" = 0 ]; then
-      tgt -c "CREATE ROLE \"$role\" $login" >/dev/null
-      say "$1: created role $role ($login, no password)"
-    fi
-  done <"$work/roles"
-  names=$(awk '{ printf "%s'\''%s'\''", (NR > 1 ? "," : ""), $1 }' "$work/roles")
-  [ -n "$names" ] || return 0
-  src -F ' ' -c "SELECT g.rolname, m.rolname FROM pg_auth_members a JOIN pg_roles g ON g.oid = a.roleid JOIN pg_roles m ON m.oid = a.member
-    WHERE g.rolname IN ($names) OR m.rolname IN ($names) ORDER BY 1, 2" | while read -r granted member; do
-    if [ "$(tgt -c "SELECT count(*) FROM pg_roles WHERE rolname IN ('$granted', '$member')")" = 2 ] &&
-      [ "$(tgt -c "SELECT count(*) FROM pg_auth_members a JOIN pg_roles g ON g.oid = a.roleid JOIN pg_roles m ON m.oid = a.member WHERE g.rolname = '$granted' AND m.rolname = '$member'")" = 0 ]; then
-      tgt -c "GRANT \"$granted\" TO \"$member\"" >/dev/null
-      say "$1: granted role $granted to $member"
-    fi
-  done
-}
-
-# Views in other schemas that read this one (a view follows a renamed schema, so these are
-# re-created over the fresh copy once it is in place): with "names", their names; else the
-# statements that re-create them, each ending in a semicolon.
-dependent_views() {
-  what="format('CREATE OR REPLACE VIEW %I.%I AS %s', vn.nspname, v.relname, pg_get_viewdef(v.oid))"
-  [ "${3:-}" != names ] || what="format('%I.%I', vn.nspname, v.relname)"
-  "$1" -c "SELECT DISTINCT $what
-    FROM pg_depend d JOIN pg_rewrite rw ON rw.oid = d.objid JOIN pg_class v ON v.oid = rw.ev_class
-    JOIN pg_namespace vn ON vn.oid = v.relnamespace JOIN pg_class t ON t.oid = d.refobjid
-    WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass
-    AND t.relnamespace = '$2'::regnamespace AND v.relnamespace <> '$2'::regnamespace"
+# Sessions that still use a schema on the source: logged in as its role, a last statement naming
+# it, or a lock on one of its relations. The fence stops their writes either way; this names
+# a module that was not stopped.
+busy_sessions() {
+  q src "looking for sessions that use $S" -c "SELECT string_agg(x, '; ' ORDER BY x) FROM (SELECT DISTINCT format('pid %s (%s, %s)', a.pid, a.usename, coalesce(nullif(a.application_name, ''), 'no application name')) x
+    FROM pg_stat_activity a WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.application_name <> 'folio-schema-mover'
+    AND (a.usename = '$S' OR a.query LIKE '%$S.%' OR a.query LIKE '%\"$S\".%'
+      OR EXISTS (SELECT FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = a.pid AND c.relnamespace = '$S'::regnamespace))) s"
 }
 
 copy_schema() {
-  s=$1
-  exists src "$s" || die "$s: no such schema on the source ($MOVE_FROM)"
-  if exists tgt "$s" && [ "$MOVE_KEEP_EXISTING" = true ]; then
-    say "$s: kept the target's existing copy ($(counts tgt "$s" | total) rows), a reference copy for reads across the split"
+  exists src "$S" || die "$S: no such schema on the source ($MOVE_FROM)"
+  on_target=false
+  ! exists tgt "$S" || on_target=true
+  if [ "$on_target" = true ] && [ "$MOVE_KEEP_EXISTING" = true ]; then
+    content tgt "$F.tgt.content"
+    [ ! -e "$F.tgt.content.failed" ] || die "$S: counting the kept copy on the $(cat "$F.tgt.content.failed")"
+    say "$S: kept the target's existing copy ($(rows_of "$F.tgt.content") rows), a reference copy for reads across the split"
     return 0
   fi
-  counts src "$s" >"$work/src.counts"
-  if exists tgt "$s"; then
-    if [ "$(tgt -c "SELECT count(*) FROM folio_mover.moves WHERE schema_name = '$s' AND source = '$SOURCE'")" = 1 ] &&
-      counts tgt "$s" | cmp -s - "$work/src.counts"; then
-      say "$s: skipped, already copied from $MOVE_FROM and every table's rows match ($(total <"$work/src.counts") rows)"
+  state=$(q tgt "reading $S's record" -c "SELECT state FROM folio_mover.moves WHERE schema_name = '$S' AND source = '$SOURCE'")
+  if [ "$MOVE_KEEP_EXISTING" = true ]; then
+    say "$S: copying a snapshot while the module stays live on the source"
+    fence_open snapshot
+  else
+    busy=$(busy_sessions)
+    if [ -n "$busy" ]; then
+      [ "$MOVE_FORCE" = true ] || die "$S: still in use on the source: $busy; stop the module first, or pass --force"
+      say "$S: moving although in use (--force): $busy"
+    fi
+    fence_open fence
+  fi
+
+  if [ "$on_target" = true ]; then
+    diff=$(compare)
+    if [ -z "$diff" ] && [ -n "$state" ]; then
+      record verified "$F.tgt.content"
+      repoint_views
+      fence_close rollback
+      if [ "$state" = verified ]; then
+        say "$S: skipped, already copied from $MOVE_FROM and its content matches ($(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows)"
+      else
+        say "$S: copied and verified by an earlier run that stopped before recording it, $(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows"
+      fi
       return 0
     fi
-  fi
-  busy=$(sessions "$s")
-  if [ -n "$busy" ] && [ "$MOVE_KEEP_EXISTING" = true ]; then
-    say "$s: copying a snapshot while the module stays live on the source"
-  elif [ -n "$busy" ]; then
-    [ "$MOVE_FORCE" = true ] || die "$s: still in use on the source: $busy; stop the module first, or pass --force"
-    say "$s: moving although in use (--force): $busy"
-  fi
-
-  : >"$work/views.sql"
-  if exists tgt "$s"; then
-    rows=$(counts tgt "$s" | total)
-    [ "$rows" = 0 ] || [ "$MOVE_REPLACE" = true ] || die "$s: the target ($MOVE_TO) already holds this schema with $rows rows; pass --replace to set it aside and copy afresh"
-    aside="${s}_replaced_$(date -u +%Y%m%d%H%M%S)"
-    views=$(dependent_views tgt "$s" names | paste -sd ' ' -)
-    dependent_views tgt "$s" >"$work/views.sql"
-    tgt -c "ALTER SCHEMA \"$s\" RENAME TO \"$aside\"" >/dev/null
-    say "$s: set the target's copy ($rows rows) aside as $aside"
+    rows=$(rows_of "$F.tgt.content")
+    if [ -z "$diff" ]; then
+      record verified "$F.tgt.content"
+      fence_close rollback
+      say "$S: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified ($(tables_of "$F.tgt.content") tables, $rows rows)"
+      return 0
+    elif [ "$state" = copying ]; then
+      set_aside "an unverified copy from an earlier run that differs from the source now ($diff)"
+    elif [ "$rows" = 0 ]; then
+      set_aside "it holds no rows"
+    elif [ "$MOVE_REPLACE" = true ]; then
+      set_aside "--replace ($diff)"
+    else
+      die "$S: the target ($MOVE_TO) already holds this schema with $rows rows and it differs from the source ($diff); pass --replace to set it aside and copy afresh"
+    fi
   fi
 
-  ensure_roles "$s"
-  rm -f "$work/dump.failed" "$work/restore.failed"
-  snapshot_open
-  counts src "$s" "$SNAP" >"$work/src.counts"
-  { pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -n "$s" --snapshot="$SNAP" 2>"$work/dump.err" || touch "$work/dump.failed"; } |
-    pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$work/restore.err" || touch "$work/restore.failed"
-  snapshot_close
-  [ ! -e "$work/dump.failed" ] || die "$s: pg_dump failed: $(head -n1 "$work/dump.err")"
-  [ ! -e "$work/restore.failed" ] || die "$s: pg_restore failed (nothing of it was kept): $(grep -m1 -i error "$work/restore.err" || head -n1 "$work/restore.err")"
-  if [ -s "$work/views.sql" ]; then
-    tgt -1 -f "$work/views.sql" >/dev/null 2>"$work/err" || die "$s: could not re-create the views that read it ($views) over the fresh copy, which is in place; they still read the copy set aside: $(head -n1 "$work/err")"
-    say "$s: re-created the views of other schemas that read it over the fresh copy: $views"
+  record copying
+  content src "$F.src.content" 3>&- &
+  srcsum=$!
+  rm -f "$F.dump.rc" "$F.restore.rc"
+  # Uncompressed: the stream never touches disk. Each side's exit status and message kept apart.
+  {
+    rc=0
+    pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -Z0 -n "$S" --snapshot="$SNAP" --lock-wait-timeout="$MOVE_LOCK_TIMEOUT" 2>"$F.dump.err" || rc=$?
+    echo "$rc" >"$F.dump.rc"
+  } 3>&- | {
+    rc=0
+    pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$F.restore.err" || rc=$?
+    echo "$rc" >"$F.restore.rc"
+  }
+  wait $srcsum || true
+  restore_rc=$(cat "$F.restore.rc" 2>/dev/null || echo unknown)
+  dump_rc=$(cat "$F.dump.rc" 2>/dev/null || echo unknown)
+  if [ "$restore_rc" != 0 ]; then
+    why=$(first_error "$F.restore.err")
+    [ -n "$why" ] || case "$restore_rc" in 1[3-9][0-9]) why="pg_restore was killed (signal $((restore_rc - 128)))" ;; *) why="pg_restore exited $restore_rc" ;; esac
+    die "$S: pg_restore into the target ($MOVE_TO, $TGT_HOST:$TGT_PORT) failed, nothing of it was kept: $why"
   fi
+  if [ "$dump_rc" != 0 ]; then
+    why=$(first_error "$F.dump.err")
+    [ -n "$why" ] || case "$dump_rc" in 1[3-9][0-9]) why="pg_dump was killed (signal $((dump_rc - 128)))" ;; *) why="pg_dump exited $dump_rc" ;; esac
+    die "$S: pg_dump from the source ($MOVE_FROM, $SOURCE) failed: $why"
+  fi
+  [ ! -e "$F.src.content.failed" ] || die "$S: verifying on the $(cat "$F.src.content.failed")"
+  say "$S: restored on the target, verifying"
+  repoint_views
+  q tgt "analysing $S" -f - >/dev/null <<SQL
+SELECT format('ANALYZE %I.%I', '$S', relname) FROM pg_class WHERE relnamespace = '$S'::regnamespace AND relkind IN ('r', 'p', 'm') AND NOT relispartition ORDER BY relname \\gexec
+SQL
 
-  counts tgt "$s" >"$work/tgt.counts"
-  cmp -s "$work/src.counts" "$work/tgt.counts" || die "$s: row counts differ after the copy: $(diff "$work/src.counts" "$work/tgt.counts" | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
-  shape src "$s" >"$work/src.shape"
-  shape tgt "$s" >"$work/tgt.shape"
-  cmp -s "$work/src.shape" "$work/tgt.shape" || die "$s: objects differ after the copy: $(diff "$work/src.shape" "$work/tgt.shape" | grep '^[<>]' | tr '\n' ' ')"
-  rows=$(total <"$work/tgt.counts")
-  tgt -c "INSERT INTO folio_mover.moves (schema_name, source, table_rows) VALUES ('$s', '$SOURCE', $rows)
-    ON CONFLICT (schema_name) DO UPDATE SET source = EXCLUDED.source, table_rows = EXCLUDED.table_rows, moved_at = now()" >/dev/null
-  say "$s: copied and verified, $(wc -l <"$work/tgt.counts" | tr -d ' ') tables, $rows rows"
+  diff=$(compare)
+  [ -z "$diff" ] || die "$S: the copy differs from the source: $diff; the source is untouched, and the target's copy stays unverified until a re-run"
+  record verified "$F.tgt.content"
+  fence_close rollback
+  say "$S: copied and verified, $(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows"
 }
 
 drop_source() {
-  s=$1
-  exists src "$s" || {
-    say "$s: skipped, not on the source ($MOVE_FROM)"
+  exists src "$S" || {
+    say "$S: skipped, not on the source ($MOVE_FROM)"
     return 0
   }
-  [ "$(tgt -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'folio_mover'")" = 1 ] &&
-    [ "$(tgt -c "SELECT count(*) FROM folio_mover.moves WHERE schema_name = '$s' AND source = '$SOURCE'")" = 1 ] ||
-    die "$s: the target ($MOVE_TO) has no verified copy from $MOVE_FROM; move it first"
-  counts src "$s" >"$work/src.counts"
-  counts tgt "$s" | cmp -s - "$work/src.counts" || die "$s: the target's rows no longer match the source's; refusing to drop the source"
-  deps=$(dependent_views src "$s" names | paste -sd ' ' -)
-  [ -z "$deps" ] || die "$s: views of other schemas on the source still read it: $deps"
-  busy=$(sessions "$s")
-  [ -z "$busy" ] || [ "$MOVE_FORCE" = true ] || die "$s: still in use on the source: $busy"
-  src -c "DROP SCHEMA \"$s\" CASCADE" >/dev/null
-  say "$s: dropped from the source ($MOVE_FROM) after matching $(total <"$work/src.counts") rows on the target"
+  rec=$(q tgt "reading $S's record" -c "SELECT state || ' ' || (content IS NOT NULL) FROM folio_mover.moves WHERE schema_name = '$S' AND source = '$SOURCE'")
+  case "$rec" in
+    "verified true") ;;
+    "verified false") die "$S: the target's copy was verified by row counts only, by an older mover; run the move again to verify it by content, then --drop-source" ;;
+    *) die "$S: the target ($MOVE_TO) has no verified copy from $MOVE_FROM; move it first" ;;
+  esac
+  exists tgt "$S" || die "$S: the target ($MOVE_TO) no longer holds the verified copy; refusing to drop the source"
+  dependents src "$S" >"$F.deps" 2>"$F.err" || die "$S: listing the views that read it on the $(side_name src) failed: $(first_error "$F.err")"
+  [ ! -s "$F.deps" ] || die "$S: views of other schemas on the source still read it: $(cut -d'|' -f3 "$F.deps" | paste -sd ' ' -)"
+  busy=$(busy_sessions)
+  [ -z "$busy" ] || [ "$MOVE_FORCE" = true ] || die "$S: still in use on the source: $busy"
+  fence_open fence
+  # The source must still be what was verified: compared inside the fence, then dropped by it.
+  q tgt "reading $S's verified content" -c "SELECT content FROM folio_mover.moves WHERE schema_name = '$S'" >"$F.recorded"
+  content src "$F.src.content"
+  [ ! -e "$F.src.content.failed" ] || die "$S: checking the source on the $(cat "$F.src.content.failed")"
+  LC_ALL=C sort "$F.recorded" >"$F.recorded.sorted"
+  : >"$F.empty"
+  diff=$(differences "$F.recorded.sorted" "$F.src.content" "$F.empty" "$F.empty" | sed 's/on the source/in the verified copy/g; s/on the target/on the source now/g')
+  [ -z "$diff" ] || die "$S: the source changed since its copy was verified ($diff); refusing to drop it"
+  say "$S: the source still matches the verified copy; dropping it"
+  fence_send 'dropping the schema' "DROP SCHEMA \"$S\" CASCADE;"
+  fence_close commit
+  say "$S: dropped from the source ($MOVE_FROM) after matching the verified copy, $(tables_of "$F.src.content") tables, $(rows_of "$F.src.content") rows"
 }
 
-[ "$MOVE_ACTION" = drop-source ] || {
-  ensure_marker_table
+if [ "$MOVE_ACTION" = copy ]; then
+  q tgt 'creating the folio_mover record table' -f - >/dev/null <<'SQL'
+CREATE SCHEMA IF NOT EXISTS folio_mover;
+CREATE TABLE IF NOT EXISTS folio_mover.moves (schema_name text PRIMARY KEY, source text NOT NULL, table_rows bigint, moved_at timestamptz NOT NULL DEFAULT now());
+ALTER TABLE folio_mover.moves ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'verified', ADD COLUMN IF NOT EXISTS content text, ADD COLUMN IF NOT EXISTS views_sql text,
+  ALTER COLUMN table_rows DROP NOT NULL;
+SQL
   # Extensions the schemas' objects may use live in the database, not in a schema.
-  for ext in $(src -c "SELECT extname FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1"); do
-    tgt -c "CREATE EXTENSION IF NOT EXISTS \"$ext\"" >/dev/null 2>"$work/err" || die "extension $ext is on the source but cannot be created on the target: $(head -n1 "$work/err")"
+  exts=$(q src 'listing extensions' -c "SELECT extname FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1")
+  for ext in $exts; do
+    tgt -c "CREATE EXTENSION IF NOT EXISTS \"$ext\"" >/dev/null 2>"$work/err" || die "extension $ext is on the source but cannot be created on the target: $(first_error "$work/err")"
   done
-}
+else
+  [ "$(q tgt 'looking for the folio_mover record table' -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'folio_mover'")" = 1 ] ||
+    die "the target ($MOVE_TO) has no record of any move (no folio_mover schema); move the schemas first"
+fi
 # The tenants config names and the schemas the source holds must agree.
 if [ -n "${MOVE_SUFFIX:-}" ] && [ "$MOVE_ACTION" = copy ]; then
-  case "$MOVE_SUFFIX" in _*[!a-z0-9_]* | [!_]*) die "MOVE_SUFFIX \"$MOVE_SUFFIX\" is not valid (valid: _mod_<name>)" ;; esac
-  src -c "SELECT nspname FROM pg_namespace WHERE nspname LIKE '%' || replace('$MOVE_SUFFIX', '_', '\\_') AND nspname NOT LIKE '%\\_replaced\\_%' ORDER BY 1" | LC_ALL=C sort >"$work/found"
+  q src 'listing the schemas' -c "SELECT nspname FROM pg_namespace WHERE nspname LIKE '%' || replace('$MOVE_SUFFIX', '_', '\\_') AND nspname NOT LIKE '%\\_replaced\\_%' ORDER BY 1" >"$work/found.raw"
+  LC_ALL=C sort "$work/found.raw" >"$work/found"
   printf '%s\n' $MOVE_SCHEMAS | LC_ALL=C sort >"$work/asked"
-  extra=$(comm -13 "$work/asked" "$work/found" | paste -sd ' ' -)
-  missing=$(comm -23 "$work/asked" "$work/found" | paste -sd ' ' -)
+  extra=$(LC_ALL=C comm -13 "$work/asked" "$work/found" | paste -sd ' ' -)
+  missing=$(LC_ALL=C comm -23 "$work/asked" "$work/found" | paste -sd ' ' -)
   [ -z "$extra$missing" ] || die "the source's *$MOVE_SUFFIX schemas and the configured tenants disagree: not configured: ${extra:-none}; not on the source: ${missing:-none}"
 fi
-n=0
+
+# Roles the schemas' objects are owned by, granted to, or name in a policy or default
+# privileges, created on the target where missing with their attributes, settings and comment
+# (no password: Aurora does not reveal one), and the memberships between them; one transaction.
+if [ "$MOVE_ACTION" = copy ]; then
+  q src 'listing roles' -f - >"$work/roles.sql" <<SQL
+WITH n AS (SELECT oid FROM pg_namespace WHERE nspname IN ($SCHEMA_LIST)),
+objs(owner, acl) AS (
+  SELECT nspowner, nspacl FROM pg_namespace WHERE oid IN (SELECT oid FROM n)
+  UNION ALL SELECT relowner, relacl FROM pg_class WHERE relnamespace IN (SELECT oid FROM n)
+  UNION ALL SELECT NULL, a.attacl FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace IN (SELECT oid FROM n) AND a.attacl IS NOT NULL
+  UNION ALL SELECT proowner, proacl FROM pg_proc WHERE pronamespace IN (SELECT oid FROM n)
+  UNION ALL SELECT typowner, typacl FROM pg_type WHERE typnamespace IN (SELECT oid FROM n)
+  UNION ALL SELECT defaclrole, defaclacl FROM pg_default_acl WHERE defaclnamespace IN (SELECT oid FROM n)),
+ids AS (SELECT owner AS id FROM objs WHERE owner IS NOT NULL
+  UNION SELECT (aclexplode(acl)).grantee FROM objs WHERE acl IS NOT NULL
+  UNION SELECT unnest(p.polroles) FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid WHERE c.relnamespace IN (SELECT oid FROM n)),
+roles AS (SELECT r.* FROM pg_roles r JOIN ids ON r.oid = ids.id WHERE NOT r.rolsuper AND r.rolname !~ '^(pg|rds)_' AND r.rolname <> current_user)
+SELECT format(E'SELECT NOT EXISTS (SELECT FROM pg_roles WHERE rolname = %L) AS missing \\\\gset\n\\\\if :missing\nCREATE ROLE %I WITH %s %s %s %s CONNECTION LIMIT %s%s;\n%s%s\\\\echo created role %s (%s)\n\\\\endif',
+    r.rolname, r.rolname, CASE WHEN r.rolcanlogin THEN 'LOGIN' ELSE 'NOLOGIN' END, CASE WHEN r.rolinherit THEN 'INHERIT' ELSE 'NOINHERIT' END,
+    CASE WHEN r.rolcreatedb THEN 'CREATEDB' ELSE 'NOCREATEDB' END, CASE WHEN r.rolcreaterole THEN 'CREATEROLE' ELSE 'NOCREATEROLE' END, r.rolconnlimit,
+    CASE WHEN r.rolvaliduntil IS NOT NULL THEN format(' VALID UNTIL %L', r.rolvaliduntil) ELSE '' END,
+    coalesce((SELECT string_agg(format(E'ALTER ROLE %I%s SET %I = %s;\n', r.rolname, CASE WHEN s.setdatabase <> 0 THEN ' IN DATABASE ' || quote_ident(current_database()) ELSE '' END,
+        split_part(cfg, '=', 1), CASE WHEN split_part(cfg, '=', 1) IN ('search_path', 'temp_tablespaces', 'session_preload_libraries', 'local_preload_libraries')
+          THEN substr(cfg, strpos(cfg, '=') + 1) ELSE quote_literal(substr(cfg, strpos(cfg, '=') + 1)) END), '')
+      FROM pg_db_role_setting s, unnest(s.setconfig) cfg WHERE s.setrole = r.oid AND s.setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))), ''),
+    coalesce((SELECT format(E'COMMENT ON ROLE %I IS %L;\n', r.rolname, description) FROM pg_shdescription WHERE objoid = r.oid AND classoid = 'pg_authid'::regclass), ''),
+    r.rolname, concat_ws(', ', CASE WHEN r.rolcanlogin THEN 'LOGIN' ELSE 'NOLOGIN' END, CASE WHEN r.rolconnlimit >= 0 THEN 'connection limit ' || r.rolconnlimit END,
+      (SELECT count(*) || ' setting(s)' FROM pg_db_role_setting s, unnest(s.setconfig) WHERE s.setrole = r.oid HAVING count(*) > 0),
+      (SELECT 'comment' FROM pg_shdescription WHERE objoid = r.oid AND classoid = 'pg_authid'::regclass), 'no password'))
+FROM roles r ORDER BY r.rolname;
+WITH n AS (SELECT oid FROM pg_namespace WHERE nspname IN ($SCHEMA_LIST)),
+ids AS (SELECT nspowner AS id FROM pg_namespace WHERE oid IN (SELECT oid FROM n) UNION SELECT relowner FROM pg_class WHERE relnamespace IN (SELECT oid FROM n)
+  UNION SELECT (aclexplode(relacl)).grantee FROM pg_class WHERE relnamespace IN (SELECT oid FROM n) AND relacl IS NOT NULL
+  UNION SELECT (aclexplode(nspacl)).grantee FROM pg_namespace WHERE oid IN (SELECT oid FROM n) AND nspacl IS NOT NULL)
+SELECT format(E'SELECT CASE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = %L) AND EXISTS (SELECT FROM pg_roles WHERE rolname = %L) THEN NOT pg_has_role(%L, %L, ''MEMBER'') ELSE false END AS missing \\\\gset\n\\\\if :missing\nGRANT %I TO %I%s;\n\\\\echo granted role %s to %s\n\\\\endif',
+    m.rolname, g.rolname, m.rolname, g.rolname, g.rolname, m.rolname, CASE WHEN a.admin_option THEN ' WITH ADMIN OPTION' ELSE '' END, g.rolname, m.rolname)
+FROM pg_auth_members a JOIN pg_roles g ON g.oid = a.roleid JOIN pg_roles m ON m.oid = a.member
+WHERE (g.oid IN (SELECT id FROM ids) OR m.oid IN (SELECT id FROM ids)) AND NOT g.rolsuper AND NOT m.rolsuper AND g.rolname !~ '^(pg|rds)_' AND m.rolname !~ '^(pg|rds)_' AND m.rolname <> current_user
+ORDER BY g.rolname, m.rolname;
+SQL
+  if [ -s "$work/roles.sql" ]; then
+    tgt -1 -f "$work/roles.sql" >"$work/roles.out" 2>"$work/err" || die "creating the schemas' roles on the target ($MOVE_TO) failed: $(first_error "$work/err")"
+    while read -r line; do say "$line"; done <"$work/roles.out"
+  fi
+fi
+
+# The schemas, MOVE_JOBS at a time: worker k takes every MOVE_JOBS-th schema from k; a failure
+# stops each worker before its next schema. Failures are printed last, one line each.
+i=0
 for s in $MOVE_SCHEMAS; do
-  say "$s: $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"
-  if [ "$MOVE_ACTION" = copy ]; then copy_schema "$s"; else drop_source "$s"; fi
-  n=$((n + 1))
+  echo "$i $s"
+  i=$((i + 1))
+done >"$work/queue"
+worker() {
+  while read -r idx S; do
+    [ $((idx % MOVE_JOBS)) -eq "$1" ] || continue
+    ! ls "$work"/failed.* >/dev/null 2>&1 || break
+    F="$work/s.$S"
+    say "$S: $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"
+    set +e
+    (
+      set -e
+      FAIL_FILE="$work/failed.$idx"
+      if [ "$MOVE_ACTION" = copy ]; then copy_schema; else drop_source; fi
+    )
+    rc=$?
+    set -e
+    [ "$rc" = 0 ] || [ -e "$work/failed.$idx" ] || echo "$S: the mover stopped (exit $rc)" >"$work/failed.$idx"
+  done <"$work/queue"
+}
+pids=''
+k=0
+while [ "$k" -lt "$MOVE_JOBS" ] && [ "$k" -lt "$i" ]; do
+  worker "$k" &
+  pids="$pids $!"
+  k=$((k + 1))
 done
-say "done: $n schema(s), $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"
+for p in $pids; do wait "$p" || true; done
+if ls "$work"/failed.* >/dev/null 2>&1; then
+  k=0
+  while [ "$k" -lt "$i" ]; do
+    [ ! -e "$work/failed.$k" ] || echo "move: failed: $(cat "$work/failed.$k")"
+    k=$((k + 1))
+  done
+  exit 1
+fi
+say "done: $i schema(s), $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"

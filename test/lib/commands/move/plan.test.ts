@@ -1,0 +1,57 @@
+import { type FolioScenario, resolveScenario } from '../../../../config';
+import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName } from '../../../../lib/commands/move/plan';
+import { editedCatalog } from '../../../support/catalog';
+
+/*
+ * Which schemas a phase switch moves, in which order, and what the mover task is told: derived
+ * from the two phases and the tenants. The mover itself runs against real servers in
+ * test/integration/schema-mover.test.ts.
+ */
+
+const TENANTS = ['fs09000000', 'fs09000001', 'fs09000002'];
+const catalog = editedCatalog((c) => (c.folio.environment.tenants = TENANTS));
+const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
+const schemasOf = (module: string) => TENANTS.map((t) => schemaName(t, module));
+
+describe('the plan is derived from the two phases and the tenants', () => {
+  test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
+    const plan = planPhaseSwitch(phase('test4'), phase('test5'));
+    expect(plan.moves).toEqual([
+      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'provisioned', to: 'serverless', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage') },
+    ]);
+    expect(plan.restart).toEqual(['mod-inventory-storage']);
+  });
+
+  test('test10 -> baseline brings seven modules back, each after the schemas its views read', () => {
+    const order = planPhaseSwitch(phase('test10'), phase('baseline')).moves.map((m) => m.module);
+    expect(order.sort()).toEqual(['mod-data-export', 'mod-fqm-manager', 'mod-inventory-storage', 'mod-lists', 'mod-orders-storage', 'mod-source-record-manager', 'mod-source-record-storage'].sort());
+    const at = (m: string) => planPhaseSwitch(phase('test10'), phase('baseline')).moves.findIndex((x) => x.module === m);
+    for (const reader of ['mod-data-export', 'mod-fqm-manager']) {
+      expect(at(reader)).toBeGreaterThan(at('mod-inventory-storage'));
+      expect(at(reader)).toBeGreaterThan(at('mod-source-record-storage'));
+    }
+    expect(at('mod-fqm-manager')).toBeGreaterThan(at('mod-orders-storage'));
+  });
+
+  test('test9 -> test10: FQM moves, with reference copies of every schema it reads across the split, first', () => {
+    const plan = planPhaseSwitch(phase('test9'), phase('test10'));
+    const references = plan.moves.filter((m) => m.reference);
+    expect(references.map((m) => m.module).sort()).toEqual(['mod-agreements', 'mod-circulation-storage', 'mod-finance-storage', 'mod-invoice-storage', 'mod-linked-data', 'mod-oa', 'mod-organizations-storage', 'mod-settings', 'mod-tags', 'mod-users']);
+    for (const r of references) expect(r).toMatchObject({ from: 'provisioned', to: 'serverless' });
+    const fqm = plan.moves.findIndex((m) => m.module === 'mod-fqm-manager');
+    expect(plan.moves.slice(0, fqm).filter((m) => m.reference)).toHaveLength(references.length);
+    expect(plan.restart).toEqual(['mod-lists', 'mod-fqm-manager']);
+    expect(moverEnvironment(references[0]).MOVE_KEEP_EXISTING).toBe('true');
+  });
+
+  test('phases with the same routing move nothing', () => {
+    expect(planPhaseSwitch(phase('test11'), phase('test12')).moves).toEqual([]);
+  });
+
+  test('one module moved by hand is refused when it would split reads the phase does not acknowledge, in the synth-time words', () => {
+    expect(() => planModuleMove(phase('test4'), 'mod-data-export', 'serverless')).toThrow(
+      /moving mod-data-export to serverless is refused: mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-inventory-storage, mod-users; route them together or add \{module: 'mod-data-export', readsFrom: \[\.\.\.\], reason\} to crossSchemaAcks/,
+    );
+    expect(planModuleMove(phase('test4'), 'mod-lists', 'serverless').moves.map((m) => m.module)).toEqual(['mod-lists']);
+  });
+});
