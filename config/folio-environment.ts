@@ -47,8 +47,14 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     // The PostgreSQL 16 client tools (engine 16.8). The database subnets have no route out,
     // so the image comes from this account's ECR: copy it there once (README, "Switching phases").
     image: { ecr: { repository: 'folio-mover', tag: '16.8-alpine' } },
-    vcpu: 1,
-    memoryGiB: 2,
+    // Each vCPU moves one schema at a time (a pg_dump | pg_restore stream, then the checksums on
+    // both clusters): FOLIO's runbook restores with -j <vCPUs> too. 2 vCPUs moved the bench
+    // dataset at the runbook's pace or better (README, "Switching phases").
+    vcpu: 2,
+    memoryGiB: 4,
+    // How long any of the mover's statements waits for a lock held elsewhere (a module that was
+    // not stopped) before the move fails naming the holder: PostgreSQL's lock_timeout.
+    lockTimeout: '30s',
     // The region's S3 prefix list, which the task's HTTPS to ECR's layer store goes to:
     // `aws ec2 describe-managed-prefix-lists --filters Name=prefix-list-name,Values=com.amazonaws.us-east-1.s3`.
     s3PrefixListId: 'pl-63a5400a',

@@ -61,6 +61,7 @@ export const folioEnvironmentSchema = z.strictObject({
     image: imageRefSchema,
     vcpu: z.union([0.25, 0.5, 1, 2, 4].map((n) => z.literal(n)), { error: 'valid Fargate vCPU: 0.25, 0.5, 1, 2, 4' }),
     memoryGiB: z.number().min(0.5).max(30),
+    lockTimeout: z.string().regex(/^[1-9][0-9]*(ms|s|min)$/, { error: 'valid: a PostgreSQL duration such as 500ms, 30s or 2min' }),
     s3PrefixListId: physicalName(/^pl-[0-9a-f]{8,17}$/, 'prefix list id (pl-...)'),
   }),
   observability: folioObservabilitySchema,

@@ -63,6 +63,7 @@ export class HybridAuroraStack extends Stack {
       image: containerImage(this, 'MoverImage', e.mover.image),
       vcpu: e.mover.vcpu,
       memoryGiB: e.mover.memoryGiB,
+      lockTimeout: e.mover.lockTimeout,
       s3PrefixListId: e.mover.s3PrefixListId,
     });
 

@@ -1,32 +1,47 @@
 /*
- * How fast the schema mover copies, measured on this machine: two local PostgreSQL servers,
- * FOLIO-shaped data (test/support/folio-data.ts) for a number of tenants, and the mover's own
- * script moving mod-inventory-storage and mod-source-record-storage the way `npm run move`
- * does. Prints rows/s and MB/s, and what a GB would take and cost as the stack's Fargate task
- * at that speed. A measurement, not a test: nothing here asserts.
+ * How fast the schema mover copies, against FOLIO's own schema-migration runbook, on this
+ * machine: FOLIO-shaped data (test/support/folio-data.ts, SRS with its list-partitioned
+ * marc_indexers) in a source PostgreSQL, then
+ *   - the mover's own script moving mod-inventory-storage and mod-source-record-storage the
+ *     way `npm run move` does (one run per module, MOVE_JOBS schemas at once, fenced, verified by
+ *     content, analysed) into a second server, and
+ *   - the runbook, `pg_dump --format=directory --jobs=N --no-owner --no-tablespaces` of the same
+ *     schemas and `pg_restore --jobs=N` into a third (its roles and extensions made beforehand,
+ *     as the runbook does), nothing verified,
+ * with N the mover task's vCPUs from config, each --runs times, alternating, into emptied targets;
+ * medians reported. Sizes are pg_total_relation_size of every table, materialized view and
+ * sequence (indexes and TOAST with their table, each counted once). A measurement, not a test:
+ * nothing here asserts.
  *
- *   npm run bench:move -- --tenants 3 --rows 50000
+ *   npm run bench:move -- --tenants 3 --rows 50000 --partitions 1000 --runs 3
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
 import { runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
-import { moverEnvironment, planPhaseSwitch } from '../lib/commands/move/plan';
-import { folioSeedSql } from '../test/support/folio-data';
-import { startPostgres } from '../test/support/postgres';
+import { moverEnvironment, planPhaseSwitch, waves } from '../lib/commands/move/plan';
+import { moverJobs } from '../lib/constructs/schema-mover';
 import { editedCatalog } from '../test/support/catalog';
+import { folioSeedSql } from '../test/support/folio-data';
+import { type Postgres, startPostgres } from '../test/support/postgres';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, '../lib/constructs/schema-mover/move.sh');
+const DB = 'folio';
 
 const program = new Command('bench:move')
-  .description("The schema mover's speed on this machine, and what a GB would take and cost on its Fargate task")
+  .description("The schema mover's speed on this machine against FOLIO's pg_dump/pg_restore runbook, and what a GB would take and cost on its Fargate task")
   .option('--tenants <n>', 'tenants to seed', '3')
-  .option('--rows <n>', 'instances (and SRS records) per tenant; items are twice that', '50000');
+  .option('--rows <n>', 'instances (and SRS records) per tenant; items are twice that, marc_indexers rows five times', '50000')
+  .option('--partitions <n>', 'marc_indexers partitions per tenant (FOLIO has about 1,000)', '1000')
+  .option('--major <n>', 'PostgreSQL major of the servers: 15 (the distribution) or 16 (Aurora)', '16')
+  .option('--jobs <n>', "schemas at once, and the runbook's -j (default: the mover task's vCPUs from config)")
+  .option('--runs <n>', 'runs of each, alternating; the medians are reported', '3');
 
 function whole(flag: string, raw: string, max: number): number {
   const n = Number(raw);
@@ -34,59 +49,120 @@ function whole(flag: string, raw: string, max: number): number {
   return n;
 }
 
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const seconds = async (work: () => Promise<unknown>): Promise<number> => {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+};
+
 runCommand(async () => {
   const o = program.parse().opts();
   const tenants = Array.from({ length: whole('--tenants', o.tenants, 30) }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`);
   const rows = whole('--rows', o.rows, 5_000_000);
+  const partitions = whole('--partitions', o.partitions, 1000);
+  if (!['15', '16'].includes(o.major)) throw new ConfigError(`--major "${o.major}" is not valid (valid: 15, 16)`);
+  const major = Number(o.major) as 15 | 16;
   const catalog = editedCatalog((c) => (c.folio.environment.tenants = tenants));
   const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
   const moves = planPhaseSwitch(phase('baseline'), phase('test5')).moves.filter((m) => ['mod-source-record-storage', 'mod-inventory-storage'].includes(m.module));
+  const schemas = moves.flatMap((m) => m.schemas);
+  const mover = phase('baseline').environment.mover;
+  const jobs = o.jobs === undefined ? moverJobs(mover.vcpu) : whole('--jobs', o.jobs, 32);
+  const runs = whole('--runs', o.runs, 9);
 
-  const [a, b] = await Promise.all([startPostgres(), startPostgres()]);
+  // The fence and pg_dump each lock every partition of the schemas moving at once.
+  const settings = ['max_locks_per_transaction = 512'];
+  const [source, moved, runbook] = await Promise.all([0, 1, 2].map(() => startPostgres({ major, settings })));
+  const dir = mkdtempSync(join(tmpdir(), 'bench-move-'));
   try {
-    for (const pg of [a, b]) await pg.psql('CREATE DATABASE folio');
-    process.stderr.write(`seeding ${tenants.length} tenant(s) × ${rows.toLocaleString('en-US')} instances ...\n`);
-    await a.psql(folioSeedSql(tenants, rows), 'folio');
-    const table = [];
-    for (const m of moves) {
-      const list = m.schemas.map((s) => `'${s}'`).join(',');
-      const bytes = Number(await a.psql(`SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind IN ('r', 'i', 't', 'S')`, 'folio'));
-      const started = process.hrtime.bigint();
-      const { stdout } = await run('sh', [SCRIPT], {
-        env: {
-          PATH: `${a.bin}:${process.env.PATH}`,
-          PROVISIONED_HOST: '127.0.0.1',
-          PROVISIONED_PORT: String(a.port),
-          SERVERLESS_HOST: '127.0.0.1',
-          SERVERLESS_PORT: String(b.port),
-          PGUSER: a.user,
-          PGPASSWORD: a.password,
-          PGDATABASE: 'folio',
-          ...moverEnvironment(m),
-        },
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const moved = [...stdout.matchAll(/copied and verified, \d+ tables, (\d+) rows/g)].reduce((n, x) => n + Number(x[1]), 0);
-      table.push({ module: m.module, schemas: m.schemas.length, rows: moved, bytes, seconds });
-    }
+    for (const pg of [source, moved, runbook]) await pg.psql(`CREATE DATABASE ${DB}`);
+    process.stderr.write(`seeding ${tenants.length} tenant(s) × ${rows.toLocaleString('en-US')} instances, ${partitions} marc_indexers partitions each ...\n`);
+    for (const t of tenants) await source.psql(folioSeedSql([t], rows, { partitions }), DB);
+    await source.psql('VACUUM ANALYZE', DB);
+    const list = schemas.map((s) => `'${s}'`).join(',');
+    const bytes = Number(await source.psql(`SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind IN ('r', 'm', 'S')`, DB));
+    const tables = Number(await source.psql(`SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`, DB));
+    const env = (pg: Postgres) => ({ ...process.env, PATH: `${pg.bin}:${process.env.PATH}`, PGHOST: '127.0.0.1', PGUSER: pg.user, PGPASSWORD: pg.password, PGDATABASE: DB });
 
+    const plan = { title: 'bench', moves, restart: [] };
+    process.stderr.write(`the mover: ${moves.length} modules in ${waves(plan).length} task run(s), ${jobs} schema(s) at once; the runbook: -j ${jobs}; ${runs} run(s) each ...\n`);
+    // Made beforehand, as the runbook says: the tenants' roles and the database's extensions.
+    const roles = await run(join(source.bin, 'pg_dumpall'), ['-p', String(source.port), '--roles-only'], { env: env(source), maxBuffer: 64 * 1024 * 1024 });
+    await runbook.psql(roles.stdout.split('\n').filter((l) => !/^(CREATE|ALTER) ROLE postgres\b/.test(l) && !l.startsWith('\\')).join('\n'));
+
+    let verifiedRows = 0;
+    const moverRun = async () => {
+      await moved.psql(`DROP SCHEMA IF EXISTS folio_mover, ${schemas.join(', ')} CASCADE`, DB);
+      verifiedRows = 0;
+      return seconds(async () => {
+        for (const wave of waves(plan)) {
+          const { stdout } = await run('sh', [SCRIPT], {
+            env: {
+              ...env(source),
+              PROVISIONED_HOST: '127.0.0.1',
+              PROVISIONED_PORT: String(source.port),
+              SERVERLESS_HOST: '127.0.0.1',
+              SERVERLESS_PORT: String(moved.port),
+              MOVE_JOBS: String(jobs),
+              MOVE_LOCK_TIMEOUT: mover.lockTimeout,
+              ...moverEnvironment(wave),
+            },
+            maxBuffer: 64 * 1024 * 1024,
+          });
+          verifiedRows += [...stdout.matchAll(/copied and verified, \d+ tables, (\d+) rows/g)].reduce((n, x) => n + Number(x[1]), 0);
+        }
+      });
+    };
+    const runbookRun = async () => {
+      await runbook.psql(`DROP DATABASE IF EXISTS ${DB}`);
+      await runbook.psql(`CREATE DATABASE ${DB}`);
+      await runbook.psql('CREATE EXTENSION pg_trgm; CREATE EXTENSION unaccent', DB);
+      const out = join(dir, 'dump');
+      rmSync(out, { recursive: true, force: true });
+      const dump = await seconds(() =>
+        run(join(source.bin, 'pg_dump'), ['-p', String(source.port), '--format=directory', `--jobs=${jobs}`, '--no-owner', '--no-tablespaces', ...schemas.flatMap((s) => ['-n', s]), '-f', out], { env: env(source) }),
+      );
+      const restore = await seconds(() => run(join(runbook.bin, 'pg_restore'), ['-p', String(runbook.port), `--jobs=${jobs}`, '--no-owner', '--exit-on-error', '-d', DB, out], { env: env(runbook) }));
+      return { dump, restore };
+    };
+    const moverTimes: number[] = [];
+    const runbookTimes: { dump: number; restore: number }[] = [];
+    for (let i = 0; i < runs; i++) {
+      moverTimes.push(await moverRun());
+      runbookTimes.push(await runbookRun());
+    }
+    const moverSeconds = median(moverTimes);
+    const runbookSeconds = median(runbookTimes.map((r) => r.dump + r.restore));
+    const { dump: dumpSeconds, restore: restoreSeconds } = runbookTimes.find((r) => r.dump + r.restore === runbookSeconds)!;
+    const mib = bytes / 1024 ** 2;
+    const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
     const prices = JSON.parse(readFileSync(join(__dirname, '../config/prices/us-east-1.json'), 'utf8')).prices;
-    const env = phase('baseline').environment.mover;
-    const perHour = env.vcpu * prices['fargate:arm-vcpu'].usd + env.memoryGiB * prices['fargate:arm-gb'].usd;
-    const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d });
-    const rowsTable = markdownTable(
-      ['Module', 'Schemas', 'Rows', 'Size (MB)', 'Seconds', 'Rows/s', 'MB/s', 's per GB', '$ per GB on Fargate'],
-      table.map((t) => {
-        const gbSeconds = t.seconds / (t.bytes / 1024 ** 3);
-        return [t.module, String(t.schemas), t.rows.toLocaleString('en-US'), fmt(t.bytes / 1024 ** 2), fmt(t.seconds, 2), fmt(t.rows / t.seconds, 0), fmt(t.bytes / 1024 ** 2 / t.seconds, 2), fmt(gbSeconds, 0), `$${(perHour * (gbSeconds / 3600)).toFixed(4)}`];
-      }),
+    const perHour = mover.vcpu * prices['fargate:arm-vcpu'].usd + mover.memoryGiB * prices['fargate:arm-gb'].usd;
+    const table = markdownTable(
+      ['Copy', 'Seconds (median)', 'MiB/s', 'Runs (s)', 'Verified'],
+      [
+        [`the mover (${jobs} schemas at once, no compression)`, fmt(moverSeconds, 2), fmt(mib / moverSeconds, 1), moverTimes.map((t) => fmt(t, 2)).join(', '), `every table by content, sequences, catalog; ${verifiedRows.toLocaleString('en-US')} rows`],
+        [
+          `pg_dump -Fd -j ${jobs} (${fmt(dumpSeconds, 2)} s) + pg_restore -j ${jobs} (${fmt(restoreSeconds, 2)} s)`,
+          fmt(runbookSeconds, 2),
+          fmt(mib / runbookSeconds, 1),
+          runbookTimes.map((r) => fmt(r.dump + r.restore, 2)).join(', '),
+          'nothing',
+        ],
+      ],
     );
     process.stdout.write(
-      `# Schema mover on this machine\n\n${tenants.length} tenant(s), ${rows.toLocaleString('en-US')} instances each; two PostgreSQL ${a.bin.split('/').at(-2)} servers on loopback; the mover's script (dump, restore, count and compare every table, record).\n\n${rowsTable}\n\n` +
-        `$ per GB: the stack's mover task (${env.vcpu} vCPU, ${env.memoryGiB} GiB, Arm) at $${perHour.toFixed(5)}/hour (config/prices/us-east-1.json) for as long as a GB took here; between two Aurora clusters the network and the clusters' I/O set the pace instead.\n`,
+      `# Schema mover on this machine\n\n` +
+        `${moves.map((m) => m.module).join(' and ')} in ${tenants.length} tenant(s): ${schemas.length} schemas, ${tables.toLocaleString('en-US')} tables ` +
+        `(${partitions} marc_indexers partitions per tenant), ${fmt(mib, 1)} MiB (pg_total_relation_size, each relation once); ` +
+        `PostgreSQL ${source.major} servers on loopback, ${jobs} ${o.jobs === undefined ? "= the mover task's vCPUs (config)" : 'from --jobs'}.\n\n${table}\n\n` +
+        `The mover ran at ${fmt(moverSeconds > 0 ? runbookSeconds / moverSeconds : 0, 2)}× the runbook's rate. ` +
+        `$ per GB on the stack's mover task (${mover.vcpu} vCPU, ${mover.memoryGiB} GiB, Arm, $${perHour.toFixed(4)}/hour) at the mover's rate here: ` +
+        `$${(perHour * (1024 / (mib / moverSeconds) / 3600)).toFixed(4)}; between two Aurora clusters the network and the clusters' I/O set the pace instead.\n`,
     );
   } finally {
-    await Promise.all([a.stop(), b.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+    await Promise.all([source.stop(), moved.stop(), runbook.stop()]);
   }
 });

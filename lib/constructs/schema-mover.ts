@@ -8,8 +8,17 @@ import { MOVER_CONTAINER } from '../app/physical-names';
 import { acknowledgeNag } from '../app/lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 
-/** The mover's script, run as the container's command (`sh -c`); the tests run the same file. */
-export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8');
+/**
+ * The mover's script, run as the container's command (`sh -c`); the tests run the same file.
+ * Its full-line comments stay out of the template: ECS caps a task definition at 64 KiB.
+ */
+export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8')
+  .split('\n')
+  .filter((line) => !/^\s*#/.test(line))
+  .join('\n');
+
+/** Schemas moved at once: one per vCPU of the task (at least one). */
+export const moverJobs = (vcpu: number): number => Math.max(1, Math.floor(vcpu));
 
 export interface SchemaMoverProps {
   readonly vpc: ec2.Vpc;
@@ -24,6 +33,8 @@ export interface SchemaMoverProps {
   readonly image: ecs.ContainerImage;
   readonly vcpu: number;
   readonly memoryGiB: number;
+  /** PostgreSQL's lock_timeout for every statement of the mover. */
+  readonly lockTimeout: string;
   /** The region's S3 managed prefix list (`com.amazonaws.<region>.s3`). */
   readonly s3PrefixListId: string;
 }
@@ -86,6 +97,8 @@ export class SchemaMover extends Construct {
         PGDATABASE: props.databaseName,
         // The clusters force TLS.
         PGSSLMODE: 'require',
+        MOVE_JOBS: String(moverJobs(props.vcpu)),
+        MOVE_LOCK_TIMEOUT: props.lockTimeout,
       },
       secrets: {
         PGUSER: ecs.Secret.fromSecretsManager(props.adminSecret, 'username'),
@@ -97,7 +110,11 @@ export class SchemaMover extends Construct {
     // CloudFormation leaves alone outside Fn::Sub.
     Validations.of(this.taskDefinition).acknowledge({ id: 'CloudFormation-Validate::E1029', reason: "The mover's command is a shell script; ${...} are shell parameter expansions" });
     (this.taskDefinition.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['E1029'] } });
-    acknowledgeNag(this.taskDefinition, 'ECS2', 'The environment holds the two cluster endpoints, the port, the database name and TLS mode: no secret (the credential comes from Secrets Manager through `secrets`).');
+    acknowledgeNag(
+      this.taskDefinition,
+      'ECS2',
+      'The environment holds the two cluster endpoints, the port, the database name, TLS mode and the move settings: no secret (the credential comes from Secrets Manager through `secrets`).',
+    );
     acknowledgeNag(
       this.taskDefinition.obtainExecutionRole(),
       'IAM5[Resource::*]',

@@ -29,6 +29,18 @@ interface Run {
   readonly out: string;
 }
 const lastLine = (r: Run) => r.out.trim().split('\n').at(-1);
+/** A run's outcome as an assertion shows it: on a failure, the mover's own last line. */
+const outcome = (r: Run) => ({ status: r.status, ...(r.status === 0 ? {} : { last: lastLine(r) }) });
+/** What a test starts beside the mover, awaited before it asserts: a failure fails the test. */
+class Background {
+  private readonly started: Promise<unknown>[] = [];
+  run(work: () => Promise<unknown>): void {
+    this.started.push(work());
+  }
+  settled(): Promise<unknown> {
+    return Promise.all(this.started);
+  }
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function eventually(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -101,7 +113,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       DB,
     );
     const shape = await pg.psql(`SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) ORDER BY 1, 2`, DB);
-    return `${rows}\n${await pg.psql(seqs, DB)}\n${shape}`;
+    return `${rows}\n${await pg.psql(`SELECT * FROM (${seqs}) s ORDER BY 1`, DB)}\n${shape}`;
   }
   const count = (pg: Postgres, sql: string) => pg.psql(sql, DB).then(Number);
   const hasSchema = (pg: Postgres, s: string) => count(pg, `SELECT count(*) FROM pg_namespace WHERE nspname = '${s}'`).then((n) => n === 1);
@@ -145,8 +157,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   test('baseline -> test1: SRM and SRS (with their partitions) copied with roles, rows and objects; the source untouched', async () => {
     const before = await fingerprint(provisioned, ALL);
     const r = await move(planPhaseSwitch(phase('baseline'), phase('test1')));
-    expect(r.out).toContain('move: done: 3 schema(s), copy from provisioned to serverless');
-    expect(r.status).toBe(0);
+    expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), copy from provisioned to serverless' });
     expect(await fingerprint(provisioned, ALL)).toBe(before);
     const moved = [...schemasOf('mod-source-record-manager'), ...schemasOf('mod-source-record-storage')];
     expect(await fingerprint(serverless, moved)).toBe(await fingerprint(provisioned, moved));
@@ -163,7 +174,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   test("test4 -> test5: inventory with its functions, indexes, enum, large values, grants; roles with their attributes, also those named only in a column grant, a policy or default privileges; the target analysed", async () => {
     const before = await fingerprint(provisioned, ALL);
     const r = await move(planPhaseSwitch(phase('test4'), phase('test5')));
-    expect(r.status).toBe(0);
+    expect(outcome(r)).toEqual({ status: 0 });
     expect(await fingerprint(provisioned, ALL)).toBe(before);
     const inv = schemasOf('mod-inventory-storage');
     expect(await fingerprint(serverless, inv)).toBe(await fingerprint(provisioned, inv));
@@ -189,7 +200,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   test('each verification refuses a tampered copy in a line naming the difference: a changed value with the same count, a dropped index, a moved sequence, a missing grant', async () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     const again = await move(plan);
-    expect(again.status).toBe(0);
+    expect(outcome(again)).toEqual({ status: 0 });
     for (const s of plan.moves[0].schemas) expect(again.out).toContain(`move: ${s}: skipped, already copied from provisioned and its content matches (4 tables, ${5 * ROWS + 2} rows)`);
 
     const s = schemaName(T0, 'mod-inventory-storage');
@@ -207,7 +218,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       if (undo) await serverless.psql(undo, DB);
       else await serverless.psql(`CREATE INDEX instance_title_unaccent_idx ON ${s}.instance USING gin (${s}.f_unaccent(jsonb ->> 'title') public.gin_trgm_ops)`, DB);
     }
-    expect((await runMover(moverEnvironment(plan.moves[0]))).status).toBe(0);
+    expect(outcome(await runMover(moverEnvironment(plan.moves[0])))).toEqual({ status: 0 });
   }, 90_000);
 
   test('the module writing on serverless makes its copy differ: a re-run refuses without --replace', async () => {
@@ -261,6 +272,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 30_000);
 
     test('writes that arrive during the move (an explicit transaction, a search_path, a nextval) never land: they wait on the fence and are ended, and the copy equals the source', async () => {
+      const bg = new Background();
       const writers: Session[] = [];
       let frozen = false;
       const r = await runMover(one(s), (line, child) => {
@@ -268,15 +280,16 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         frozen = true;
         // Frozen just after the fence is up, so the writers meet it.
         group(child, 'SIGSTOP');
-        void (async () => {
+        bg.run(async () => {
           writers.push(await provisioned.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (201, 'explicit'); COMMIT`, DB, 'writer-transaction', 'waiting on a lock'));
           writers.push(await provisioned.session(`SET search_path TO ${s}; INSERT INTO purchase_order VALUES (202, 'search_path')`, DB, 'writer-search-path', 'waiting on a lock'));
           writers.push(await provisioned.session(`SELECT nextval('${s}.po_number')`, DB, 'writer-nextval', 'waiting on a lock'));
           group(child, 'SIGCONT');
-        })();
+        });
       });
+      await bg.settled();
       expect(r.out).toContain(`move: ${s}: fenced on the source: reads go on, writes wait until the move ends`);
-      expect(r.status).toBe(0);
+      expect(outcome(r)).toEqual({ status: 0 });
       expect(writers).toHaveLength(3);
       expect(r.out).toContain(`move: ${s}: ended the sessions that tried to write to it on the source during the move, their transactions rolled back: pid `);
       for (const w of writers) {
@@ -291,19 +304,23 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 60_000);
 
     test('a second mover on the same schema at once is refused, naming the first', async () => {
+      const bg = new Background();
       const t = schemaName(T2, 'mod-source-record-manager');
       let second: Run | undefined;
       const first = await runMover(one(t, { MOVE_REPLACE: 'true' }), (line, child) => {
         if (!line.startsWith(`move: ${t}: fenced`) || second) return;
         group(child, 'SIGSTOP');
-        void runMover(one(t)).then((r) => {
-          second = r;
-          group(child, 'SIGCONT');
-        });
+        bg.run(() =>
+          runMover(one(t)).then((r) => {
+            second = r;
+            group(child, 'SIGCONT');
+          }),
+        );
       });
+      await bg.settled();
       expect(second!.status).toBe(1);
       expect(lastLine(second!)).toMatch(new RegExp(`^move: failed: ${t}: another mover is moving it \\(pid \\d+, since \\d\\d:\\d\\d:\\d\\d\\); wait for it or stop it$`));
-      expect(first.status).toBe(0);
+      expect(outcome(first)).toEqual({ status: 0 });
     }, 60_000);
   });
 
@@ -321,7 +338,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     const live = await provisioned.session(`SELECT count(*), pg_sleep(20) FROM ${users.schemas[0]}.users`, DB, 'mod-users');
     try {
       const first = await runMover(moverEnvironment(users));
-      expect(first.status).toBe(0);
+      expect(outcome(first)).toEqual({ status: 0 });
       expect(first.out).toContain(`move: ${users.schemas[0]}: copying a snapshot while the module stays live on the source`);
       expect(first.out).not.toContain('fenced');
     } finally {
@@ -352,7 +369,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     async function rerunIsExact(env: Record<string, string>, schemas: readonly string[], before: string, expected: RegExp): Promise<void> {
       expect(await fingerprint(provisioned, ALL)).toBe(before);
       const again = await runMover(env);
-      expect(again.status).toBe(0);
+      expect(outcome(again)).toEqual({ status: 0 });
       expect(again.out).toMatch(expected);
       expect(await fingerprint(serverless, schemas)).toBe(await fingerprint(provisioned, schemas));
       expect(await fingerprint(provisioned, ALL)).toBe(before);
@@ -360,6 +377,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }
 
     test('during the restore (pg_restore waiting on the target)', async () => {
+      const bg = new Background();
       const { s, env } = await fresh('kill_restore');
       const before = await fingerprint(provisioned, ALL);
       const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
@@ -367,8 +385,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       const r = await runMover(env, (line, child) => {
         if (killed || !line.startsWith(`move: ${s}: fenced`)) return;
         killed = true;
-        void eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => group(child, 'SIGKILL'));
+        bg.run(() => eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => group(child, 'SIGKILL')));
       });
+      await bg.settled();
       await blocker.close();
       expect(r.status).toBeNull();
       expect(await hasSchema(serverless, s)).toBe(false);
@@ -388,19 +407,21 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 60_000);
 
     test('during the verification (its checksum waiting on the target)', async () => {
+      const bg = new Background();
       const { s, env } = await fresh('kill_verify');
       const before = await fingerprint(provisioned, ALL);
       let blocker: Session | undefined;
       const r = await runMover(env, (line, child) => {
         if (line !== `move: ${s}: restored on the target, verifying` || blocker) return;
         group(child, 'SIGSTOP');
-        void (async () => {
+        bg.run(async () => {
           blocker = await serverless.session(`BEGIN; LOCK TABLE ${s}.job_profiles IN ACCESS EXCLUSIVE MODE`, DB, 'verify-blocker', 'idle in transaction');
           group(child, 'SIGCONT');
           await eventually('the checksum to wait', () => moverWaits(serverless));
           group(child, 'SIGKILL');
-        })();
+        });
       });
+      await bg.settled();
       await blocker!.close();
       expect(r.status).toBeNull();
       await rerunIsExact(env, [s], before, new RegExp(`move: ${s}: copied and verified by an earlier run`));
@@ -429,26 +450,30 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     beforeAll(() => provisioned.psql(`CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY); INSERT INTO ${s}.purchase_order SELECT generate_series(1, 10)`, DB));
 
     test('pg_restore killed', async () => {
+      const bg = new Background();
       const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
       const r = await runMover(one(s), (line, child) => {
-        if (line.startsWith(`move: ${s}: fenced`)) void eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => process.kill(inGroup(child, 'pg_restore'), 'SIGKILL'));
+        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => process.kill(inGroup(child, 'pg_restore'), 'SIGKILL')));
       });
+      await bg.settled();
       await blocker.close();
       expect(r.status).toBe(1);
       expect(lastLine(r)).toBe(`move: failed: ${s}: pg_restore into the target (serverless, 127.0.0.1:${serverless.port}) failed, nothing of it was kept: pg_restore was killed (signal 9)`);
     }, 30_000);
 
     test('the target crashing mid-restore', async () => {
+      const bg = new Background();
       const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
       const r = await runMover(one(s), (line) => {
-        if (line.startsWith(`move: ${s}: fenced`)) void eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => serverless.halt('immediate'));
+        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => serverless.halt('immediate')));
       });
+      await bg.settled();
       await blocker.close();
       await serverless.start();
       expect(r.status).toBe(1);
       expect(lastLine(r)).toMatch(new RegExp(`^move: failed: ${s}: pg_restore into the target \\(serverless, 127.0.0.1:${serverless.port}\\) failed, nothing of it was kept: .*(server closed the connection unexpectedly|terminating connection)`));
       const again = await runMover(one(s));
-      expect(again.status).toBe(0);
+      expect(outcome(again)).toEqual({ status: 0 });
       expect(await fingerprint(serverless, [s])).toBe(await fingerprint(provisioned, [s]));
     }, 60_000);
 
@@ -467,7 +492,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(refused.out).toContain('pass --replace');
     const r = await move(planPhaseSwitch(phase('test5'), phase('baseline')), { replace: true });
     expect(r.out).toContain('move: done: 3 schema(s), copy from serverless to provisioned');
-    expect(r.status).toBe(0);
+    expect(outcome(r)).toEqual({ status: 0 });
     // The row written on Serverless during test5 is back on the provisioned cluster, and
     // data-export's views there read it.
     expect(await count(provisioned, `SELECT count(*) FROM ${exp}.v_instance WHERE title = 'written on serverless'`)).toBe(1);
@@ -501,6 +526,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   }, 90_000);
 
   test('--replace killed between setting the old copy aside and the restore: a re-run without --replace finishes and re-points the views', async () => {
+    const bg = new Background();
     // The module wrote on the provisioned cluster again since: its copy on Serverless is stale.
     const s = schemaName(T1, 'mod-inventory-storage');
     const exp = schemaName(T1, 'mod-data-export');
@@ -511,18 +537,19 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     const r = await runMover(env, (line, child) => {
       if (!line.startsWith(`move: ${s}: set the target's copy aside as`) || blocker) return;
       group(child, 'SIGSTOP');
-      void (async () => {
+      bg.run(async () => {
         blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
         group(child, 'SIGCONT');
         await eventually('pg_restore to wait', () => moverWaits(serverless));
         group(child, 'SIGKILL');
-      })();
+      });
     });
+    await bg.settled();
     await blocker!.close();
     expect(r.status).toBeNull();
     expect(await hasSchema(serverless, s)).toBe(false);
     const again = await runMover({ ...env, MOVE_REPLACE: 'false' });
-    expect(again.status).toBe(0);
+    expect(outcome(again)).toEqual({ status: 0 });
     expect(again.out).toMatch(new RegExp(`move: ${s}: re-created the views of other schemas that read it over the fresh copy: .*${exp}\\.v_titles`));
     expect(await count(serverless, `SELECT count(*) FROM ${exp}.v_titles WHERE title = 'back on provisioned'`)).toBe(1);
     expect(await serverless.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '${exp}.v_titles'::regclass`, DB)).toBe('security_barrier=true');
@@ -548,16 +575,18 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 60_000);
 
     test('killed while dropping, a re-run drops only the source; the verified copy stays', async () => {
+      const bg = new Background();
       const srm = schemaName(T0, 'mod-source-record-manager');
-      expect((await runMover(one(srm, { MOVE_REPLACE: 'true' }))).status).toBe(0);
+      expect(outcome(await runMover(one(srm, { MOVE_REPLACE: 'true' })))).toEqual({ status: 0 });
       // A reader that the fence lets through, and the drop must wait for (--force: it is a session on the schema).
       const reader = await provisioned.session(`BEGIN; SELECT count(*) FROM ${srm}.job_execution`, DB, 'drop-reader', 'idle in transaction');
       let killed = false;
       const r = await runMover(one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }), (line, child) => {
         if (line !== `move: ${srm}: the source still matches the verified copy; dropping it` || killed) return;
         killed = true;
-        void eventually('the drop to wait', () => moverWaits(provisioned)).then(() => group(child, 'SIGKILL'));
+        bg.run(() => eventually('the drop to wait', () => moverWaits(provisioned)).then(() => group(child, 'SIGKILL')));
       });
+      await bg.settled();
       await reader.close();
       expect(r.status).toBeNull();
       expect(await hasSchema(provisioned, srm)).toBe(true);

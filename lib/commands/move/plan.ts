@@ -22,6 +22,11 @@ export interface ModuleMove {
   readonly suffix: string;
   /** One per tenant, in the environment's tenant order. */
   readonly schemas: readonly string[];
+  /**
+   * Moves with the same wave run in one mover task, their schemas from one queue: same clusters,
+   * same kind (move or reference copy), and none reads what another of the wave moves.
+   */
+  readonly wave: number;
 }
 
 export interface MovePlan {
@@ -57,21 +62,29 @@ function ordered(s: FolioScenario, moving: readonly string[]): string[] {
 function build(s: FolioScenario, title: string, from: (m: string) => ClusterRole, to: (m: string) => ClusterRole): MovePlan {
   const moving = s.modules.filter((m) => from(m.name) !== to(m.name)).map((m) => m.name);
   const byName = new Map(s.modules.map((m) => [m.name, m]));
-  const entry = (module: string, source: ClusterRole, target: ClusterRole, reference: boolean): ModuleMove => ({
-    module,
-    reference,
-    framework: byName.get(module)!.framework,
-    from: source,
-    to: target,
-    suffix: schemaSuffix(module),
-    schemas: s.environment.tenants.map((t) => schemaName(t, module)),
-  });
   const moves: ModuleMove[] = [];
+  let wave: ModuleMove[] = [];
+  const add = (module: string, source: ClusterRole, target: ClusterRole, reference: boolean) => {
+    const readsWave = wave.some((w) => byName.get(module)!.readsSchemasOf.includes(w.module));
+    const joins = wave.length > 0 && wave[0].from === source && wave[0].to === target && wave[0].reference === reference && !readsWave;
+    if (!joins) wave = [];
+    const m: ModuleMove = {
+      module,
+      reference,
+      framework: byName.get(module)!.framework,
+      from: source,
+      to: target,
+      suffix: schemaSuffix(module),
+      schemas: s.environment.tenants.map((t) => schemaName(t, module)),
+      wave: joins ? wave[0].wave : (moves.at(-1)?.wave ?? 0) + 1,
+    };
+    wave.push(m);
+    moves.push(m);
+  };
   for (const module of ordered(s, moving)) {
     // What it reads across the split must be on its new cluster before its views are restored.
-    for (const r of byName.get(module)!.readsSchemasOf)
-      if (to(r) !== to(module) && !moves.some((x) => x.module === r && x.to === to(module))) moves.push(entry(r, to(r), to(module), true));
-    moves.push(entry(module, from(module), to(module), false));
+    for (const r of byName.get(module)!.readsSchemasOf) if (to(r) !== to(module) && !moves.some((x) => x.module === r && x.to === to(module))) add(r, to(r), to(module), true);
+    add(module, from(module), to(module), false);
   }
   return { title, moves, restart: moves.filter((m) => !m.reference).map((m) => m.module) };
 }
@@ -115,16 +128,27 @@ export function withoutReferences(plan: MovePlan): MovePlan {
   return { ...plan, moves: plan.moves.filter((m) => !m.reference) };
 }
 
-/** What the mover script (lib/constructs/schema-mover/move.sh) is told to do for one module. */
-export function moverEnvironment(move: ModuleMove, flags: MoveFlags = {}): Record<string, string> {
+/** A plan's moves, wave by wave: each wave is one run of the mover. */
+export function waves(plan: MovePlan): ModuleMove[][] {
+  const out: ModuleMove[][] = [];
+  for (const m of plan.moves) {
+    if (out.at(-1)?.[0].wave === m.wave) out.at(-1)!.push(m);
+    else out.push([m]);
+  }
+  return out;
+}
+
+/** What the mover script (lib/constructs/schema-mover/move.sh) is told to do for one module, or one wave. */
+export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flags: MoveFlags = {}): Record<string, string> {
+  const wave = 'module' in moves ? [moves] : moves;
   return {
-    MOVE_FROM: move.from,
-    MOVE_TO: move.to,
-    MOVE_SCHEMAS: move.schemas.join(' '),
-    MOVE_SUFFIX: move.suffix,
+    MOVE_FROM: wave[0].from,
+    MOVE_TO: wave[0].to,
+    MOVE_SCHEMAS: wave.flatMap((m) => m.schemas).join(' '),
+    MOVE_SUFFIX: wave.map((m) => m.suffix).join(' '),
     MOVE_ACTION: flags.dropSource ? 'drop-source' : 'copy',
     MOVE_REPLACE: String(flags.replace ?? false),
     MOVE_FORCE: String(flags.force ?? false),
-    MOVE_KEEP_EXISTING: String(move.reference),
+    MOVE_KEEP_EXISTING: String(wave[0].reference),
   };
 }

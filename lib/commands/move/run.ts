@@ -6,12 +6,12 @@ import { requiredOutputs } from '../aws/stack-outputs';
 import { waitUntil, type Waiting } from '../bench/wait';
 import { CommandFailure, EXIT_FAILED } from '../cli';
 import { MOVER_CONTAINER } from '../../app/physical-names';
-import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment } from './plan';
+import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves } from './plan';
 
 /*
- * `npm run move`: each module of a plan as one run of the stack's mover task (in the
- * database VPC, the only place that reaches both clusters), one after another in the plan's
- * order, with the task's log lines streamed as they arrive.
+ * `npm run move`: each wave of a plan (modules that can move together) as one run of the
+ * stack's mover task (in the database VPC, the only place that reaches both clusters), one
+ * after another in the plan's order, with the task's log lines streamed as they arrive.
  */
 
 export interface MoveClients {
@@ -45,9 +45,9 @@ export async function moveTargets(cfn: CloudFormationClient, scenario: FolioScen
 }
 
 export interface MoveHooks extends Waiting {
-  /** Each line the mover logs, as it arrives. */
-  readonly onLine?: (module: string, line: string) => void;
-  readonly onStarted?: (module: string, taskArn: string) => void;
+  /** Each line the mover logs, as it arrives; `modules` names the task's wave. */
+  readonly onLine?: (modules: string, line: string) => void;
+  readonly onStarted?: (modules: string, taskArn: string) => void;
 }
 
 export interface ModuleResult {
@@ -77,10 +77,13 @@ async function readLog(c: MoveClients, group: string, stream: string, token: str
   }
 }
 
-export async function moveModule(c: MoveClients, t: MoveTargets, move: ModuleMove, flags: MoveFlags, w: MoveHooks): Promise<ModuleResult> {
+/** One wave as one run of the mover task: a result per module, read from the schemas' lines. */
+export async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMove[], flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
   const now = w.now ?? Date.now;
   const started = now();
-  const environment = Object.entries(moverEnvironment(move, flags)).map(([name, value]) => ({ name, value }));
+  const label = wave.map((m) => m.module).join(', ');
+  const schemas = wave.reduce((n, m) => n + m.schemas.length, 0);
+  const environment = Object.entries(moverEnvironment(wave, flags)).map(([name, value]) => ({ name, value }));
   const { tasks, failures } = await c.ecs.send(
     new RunTaskCommand({
       cluster: t.cluster,
@@ -88,13 +91,13 @@ export async function moveModule(c: MoveClients, t: MoveTargets, move: ModuleMov
       launchType: 'FARGATE',
       networkConfiguration: { awsvpcConfiguration: { subnets: [...t.subnets], securityGroups: [t.securityGroup], assignPublicIp: 'DISABLED' } },
       overrides: { containerOverrides: [{ name: MOVER_CONTAINER, environment }] },
-      startedBy: `npm-run-move/${move.module}`.slice(0, 36),
+      startedBy: `npm-run-move/${wave[0].module}`.slice(0, 36),
       count: 1,
     }),
   );
   const taskArn = tasks?.[0]?.taskArn;
-  if (!taskArn) throw new CommandFailure(`RunTask started no mover for ${move.module}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
-  w.onStarted?.(move.module, taskArn);
+  if (!taskArn) throw new CommandFailure(`RunTask started no mover for ${label}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
+  w.onStarted?.(label, taskArn);
 
   const stream = `move/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;
   let token: string | undefined;
@@ -104,19 +107,19 @@ export async function moveModule(c: MoveClients, t: MoveTargets, move: ModuleMov
     token = r.token;
     for (const line of r.lines) {
       seen.push(line);
-      w.onLine?.(move.module, line);
+      w.onLine?.(label, line);
     }
   };
   const finished = (line: string) => /^move: \S+: (copied and verified|skipped|dropped)/.test(line);
   const stopped = await waitUntil(
-    `${move.module} (${move.from} -> ${move.to})`,
+    `${label} (${wave[0].from} -> ${wave[0].to})`,
     async () => {
       const { tasks: described } = await c.ecs.send(new DescribeTasksCommand({ cluster: t.cluster, tasks: [taskArn] }));
       const task = described?.[0];
       if (!task) throw new CommandFailure(`mover task ${taskArn} is gone from cluster ${t.cluster}`, EXIT_FAILED);
       await follow();
       const status = task.lastStatus ?? 'UNKNOWN';
-      return { done: status === 'STOPPED', text: `task ${status.toLowerCase()}, ${seen.filter(finished).length} of ${move.schemas.length} schemas`, task };
+      return { done: status === 'STOPPED', text: `task ${status.toLowerCase()}, ${seen.filter(finished).length} of ${schemas} schemas`, task };
     },
     w,
   );
@@ -125,24 +128,28 @@ export async function moveModule(c: MoveClients, t: MoveTargets, move: ModuleMov
   if (container?.exitCode !== 0) {
     const reason = seen.filter((l) => l.startsWith('move: failed:')).at(-1)?.slice('move: failed: '.length);
     throw new CommandFailure(
-      `${move.module}: ${reason ?? `the mover ${container?.exitCode === undefined ? 'stopped without an exit code' : `exited ${container.exitCode}`}${stopped.task.stoppedReason ? ` (${stopped.task.stoppedReason})` : ''}`}; ` +
+      `${label}: ${reason ?? `the mover ${container?.exitCode === undefined ? 'stopped without an exit code' : `exited ${container.exitCode}`}${stopped.task.stoppedReason ? ` (${stopped.task.stoppedReason})` : ''}`}; ` +
         `the source is untouched and the move can be run again (task ${taskArn})`,
       EXIT_FAILED,
     );
   }
-  return {
-    module: move.module,
-    taskArn,
-    schemas: move.schemas.length,
-    rows: seen.filter(finished).reduce((sum, l) => sum + Number(/(\d+) rows/.exec(l)?.[1] ?? 0), 0),
-    skipped: seen.filter((l) => /^move: \S+: skipped/.test(l)).length,
-    seconds: Math.round((now() - started) / 1000),
-  };
+  const seconds = Math.round((now() - started) / 1000);
+  return wave.map((m) => {
+    const mine = seen.filter((l) => m.schemas.includes(/^move: (\S+): /.exec(l)?.[1] ?? ''));
+    return {
+      module: m.module,
+      taskArn,
+      schemas: m.schemas.length,
+      rows: mine.filter(finished).reduce((sum, l) => sum + Number(/(\d+) rows/.exec(l)?.[1] ?? 0), 0),
+      skipped: mine.filter((l) => /^move: \S+: skipped/.test(l)).length,
+      seconds,
+    };
+  });
 }
 
-/** Every module of the plan, in order; the first failure stops the rest. */
+/** Every wave of the plan, in order; the first failure stops the rest. */
 export async function runMoves(c: MoveClients, t: MoveTargets, plan: MovePlan, flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
   const results: ModuleResult[] = [];
-  for (const move of plan.moves) results.push(await moveModule(c, t, move, flags, w));
+  for (const wave of waves(plan)) results.push(...(await moveWave(c, t, wave, flags, w)));
   return results;
 }

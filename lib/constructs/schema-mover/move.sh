@@ -8,8 +8,9 @@
 #   PGUSER, PGPASSWORD, PGDATABASE                the admin credential and the FOLIO database
 #   MOVE_FROM, MOVE_TO                            provisioned | serverless
 #   MOVE_SCHEMAS                                  schema names, space-separated
-#   MOVE_SUFFIX                                   the module's schema suffix (e.g. _mod_inventory_storage):
-#                                                 the source's schemas with it must be exactly MOVE_SCHEMAS
+#   MOVE_SUFFIX                                   the modules' schema suffixes (e.g. _mod_inventory_storage),
+#                                                 space-separated: the source's schemas with each suffix must
+#                                                 be exactly the MOVE_SCHEMAS with it
 #   MOVE_ACTION                                   copy (default) | drop-source
 #   MOVE_JOBS          schemas moved at once (default 1; the task's vCPUs)
 #   MOVE_LOCK_TIMEOUT  how long any statement waits for a lock held elsewhere (default 30s)
@@ -88,9 +89,9 @@ for s in $MOVE_SCHEMAS; do
   case "$seen" in *" $s "*) die "schema \"$s\" is listed twice in MOVE_SCHEMAS (valid: each schema once)" ;; esac
   seen="$seen$s "
 done
-if [ -n "${MOVE_SUFFIX:-}" ]; then
-  case "$MOVE_SUFFIX" in _mod_*[!a-z0-9_]* | _mod_) die "MOVE_SUFFIX \"$(shown "$MOVE_SUFFIX")\" is not valid (valid: _mod_<name>)" ;; _mod_*) ;; *) die "MOVE_SUFFIX \"$(shown "$MOVE_SUFFIX")\" is not valid (valid: _mod_<name>)" ;; esac
-fi
+for suffix in ${MOVE_SUFFIX:-}; do
+  case "$suffix" in _mod_*[!a-z0-9_]* | _mod_) die "MOVE_SUFFIX \"$(shown "$suffix")\" is not valid (valid: _mod_<name>, space-separated)" ;; _mod_*) ;; *) die "MOVE_SUFFIX \"$(shown "$suffix")\" is not valid (valid: _mod_<name>, space-separated)" ;; esac
+done
 endpoint() {
   case "$1" in
     provisioned) h=${PROVISIONED_HOST:-} p=${PROVISIONED_PORT:-5432} hv=PROVISIONED_HOST pv=PROVISIONED_PORT ;;
@@ -224,16 +225,35 @@ fence_close() {
 }
 
 # --- What a schema holds, computed inside each server. ---------------------------------------
-# "table <name> <rows> <hash sum>" per table with storage, "sequence <name> <value> <is_called>";
-# in the fence's snapshot on the source. Sorted here: the two servers' collations may differ.
+# "table <name> <rows> <hash sum>" per table with storage (a partitioned table's partitions in
+# one scan, grouped by partition), "sequence <name> <value> <is_called>"; in the fence's
+# snapshot on the source. A row's hash is its types' own hash functions (stable across
+# versions) where every column's type is on a short list, else the hash of its text (rendered
+# the same on both sides: PGOPTIONS); never for enums, whose hash is their label's OID, which
+# differs between servers. Sorted here: the two servers' collations may differ.
 content() {
   side=$1 out=$2
   begin='' end=''
   [ "$side" = tgt ] || begin="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '$SNAP';" end='COMMIT;'
   "$side" -F ' ' -f - >"$out.raw" 2>"$out.err" <<SQL || { echo "$(side_name "$side"): $(first_error "$out.err")" >"$out.failed"; return 0; }
 $begin
-SELECT format('SELECT %L, %L, count(*), coalesce(sum(hashtextextended(folio_mover_row_::text, 0)::numeric), 0) FROM %I.%I folio_mover_row_', 'table', c.relname, '$S', c.relname)
-  FROM pg_class c WHERE c.relnamespace = '$S'::regnamespace AND c.relkind = 'r' ORDER BY c.relname \\gexec
+WITH hashed AS (SELECT c.oid, c.relname, c.relkind, c.relispartition,
+    CASE WHEN bool_and(e.oid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype, 'char'::regtype, 'name'::regtype,
+        'int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'numeric'::regtype, 'bool'::regtype, 'jsonb'::regtype, 'timestamptz'::regtype, 'timestamp'::regtype,
+        'date'::regtype, 'time'::regtype, 'interval'::regtype, 'bytea'::regtype, 'oid'::regtype))
+      THEN 'hash_record_extended(folio_mover_row_, 0)' ELSE 'hashtextextended(folio_mover_row_::text, 0)' END AS h
+    FROM pg_class c LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    LEFT JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_type b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
+    LEFT JOIN pg_type e ON e.oid = CASE WHEN b.typcategory = 'A' AND b.typelem <> 0 THEN b.typelem ELSE b.oid END
+    WHERE c.relnamespace = '$S'::regnamespace AND c.relkind IN ('r', 'p') GROUP BY c.oid, c.relname, c.relkind, c.relispartition)
+SELECT q FROM (
+  SELECT c.relname, format('SELECT %L, %L, count(*), coalesce(sum(%s::numeric), 0) FROM %I.%I folio_mover_row_', 'table', c.relname, c.h, '$S', c.relname) AS q
+    FROM hashed c WHERE c.relkind = 'r' AND (NOT c.relispartition OR (SELECT relnamespace FROM pg_class WHERE oid = pg_partition_root(c.oid)) <> '$S'::regnamespace)
+  UNION ALL
+  SELECT c.relname, format('SELECT %L, c.relname, coalesce(x.n, 0), coalesce(x.h, 0) FROM pg_partition_tree(%L) p JOIN pg_class c ON c.oid = p.relid
+      LEFT JOIN (SELECT tableoid, count(*) n, sum(%s::numeric) h FROM %I.%I folio_mover_row_ GROUP BY tableoid) x ON x.tableoid = c.oid
+      WHERE p.isleaf AND c.relkind = %L', 'table', format('%I.%I', '$S', c.relname), c.h, '$S', c.relname, 'r')
+    FROM hashed c WHERE c.relkind = 'p' AND NOT c.relispartition) queries ORDER BY relname \\gexec
 SELECT format('SELECT %L, %L, last_value, is_called FROM %I.%I', 'sequence', c.relname, '$S', c.relname)
   FROM pg_class c WHERE c.relnamespace = '$S'::regnamespace AND c.relkind = 'S' ORDER BY c.relname \\gexec
 $end
@@ -309,12 +329,16 @@ SQL
   [ -s "$out" ] || echo "$(side_name "$side"): the catalog query returned nothing" >"$out.failed"
 }
 
-# Both sides at once: content (unless "shape" only) and shape; "" when they agree, else the
-# first differences in words.
+# Both sides at once, content and shape ("reuse": the source's content was taken in the same
+# snapshot already); "" when they agree, else the first differences in words.
 compare() {
-  rm -f "$F".*.failed
-  content src "$F.src.content" 3>&- &
-  p1=$!
+  [ "${1:-}" = reuse ] || rm -f "$F.src.content" "$F.src.content.failed"
+  rm -f "$F.tgt.content.failed" "$F.src.shape.failed" "$F.tgt.shape.failed"
+  p1=''
+  if [ ! -e "$F.src.content" ]; then
+    content src "$F.src.content" 3>&- &
+    p1=$!
+  fi
   content tgt "$F.tgt.content" 3>&- &
   p2=$!
   shape src "$F.src.shape" 3>&- &
@@ -486,8 +510,12 @@ copy_schema() {
   fi
 
   record copying
-  content src "$F.src.content" 3>&- &
-  srcsum=$!
+  # The source's content in the snapshot, taken beside the dump (or already, by the comparison above).
+  srcsum=''
+  if [ ! -e "$F.src.content" ]; then
+    content src "$F.src.content" 3>&- &
+    srcsum=$!
+  fi
   rm -f "$F.dump.rc" "$F.restore.rc"
   # Uncompressed: the stream never touches disk. Each side's exit status and message kept apart.
   {
@@ -499,7 +527,7 @@ copy_schema() {
     pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$F.restore.err" || rc=$?
     echo "$rc" >"$F.restore.rc"
   }
-  wait $srcsum || true
+  [ -z "$srcsum" ] || wait $srcsum || true
   restore_rc=$(cat "$F.restore.rc" 2>/dev/null || echo unknown)
   dump_rc=$(cat "$F.dump.rc" 2>/dev/null || echo unknown)
   if [ "$restore_rc" != 0 ]; then
@@ -515,11 +543,13 @@ copy_schema() {
   [ ! -e "$F.src.content.failed" ] || die "$S: verifying on the $(cat "$F.src.content.failed")"
   say "$S: restored on the target, verifying"
   repoint_views
-  q tgt "analysing $S" -f - >/dev/null <<SQL
+  # Statistics for the planner before the module starts, gathered while the copy is verified.
+  tgt -f - >/dev/null 2>"$F.analyze.err" 3>&- <<SQL &
 SELECT format('ANALYZE %I.%I', '$S', relname) FROM pg_class WHERE relnamespace = '$S'::regnamespace AND relkind IN ('r', 'p', 'm') AND NOT relispartition ORDER BY relname \\gexec
 SQL
-
-  diff=$(compare)
+  analyze=$!
+  diff=$(compare reuse)
+  wait $analyze || die "$S: analysing it on the target ($MOVE_TO) failed: $(first_error "$F.analyze.err")"
   [ -z "$diff" ] || die "$S: the copy differs from the source: $diff; the source is untouched, and the target's copy stays unverified until a re-run"
   record verified "$F.tgt.content"
   fence_close rollback
@@ -573,15 +603,18 @@ else
   [ "$(q tgt 'looking for the folio_mover record table' -c "SELECT count(*) FROM pg_namespace WHERE nspname = 'folio_mover'")" = 1 ] ||
     die "the target ($MOVE_TO) has no record of any move (no folio_mover schema); move the schemas first"
 fi
-# The tenants config names and the schemas the source holds must agree.
-if [ -n "${MOVE_SUFFIX:-}" ] && [ "$MOVE_ACTION" = copy ]; then
-  q src 'listing the schemas' -c "SELECT nspname FROM pg_namespace WHERE nspname LIKE '%' || replace('$MOVE_SUFFIX', '_', '\\_') AND nspname NOT LIKE '%\\_replaced\\_%' ORDER BY 1" >"$work/found.raw"
+# The tenants config names and the schemas the source holds must agree, module by module.
+for suffix in ${MOVE_SUFFIX:-}; do
+  [ "$MOVE_ACTION" = copy ] || break
+  q src 'listing the schemas' -c "SELECT nspname FROM pg_namespace WHERE nspname LIKE '%' || replace('$suffix', '_', '\\_') AND nspname NOT LIKE '%\\_replaced\\_%' ORDER BY 1" >"$work/found.raw"
   LC_ALL=C sort "$work/found.raw" >"$work/found"
-  printf '%s\n' $MOVE_SCHEMAS | LC_ALL=C sort >"$work/asked"
+  for s in $MOVE_SCHEMAS; do
+    case "$s" in *"$suffix") echo "$s" ;; esac
+  done | LC_ALL=C sort >"$work/asked"
   extra=$(LC_ALL=C comm -13 "$work/asked" "$work/found" | paste -sd ' ' -)
   missing=$(LC_ALL=C comm -23 "$work/asked" "$work/found" | paste -sd ' ' -)
-  [ -z "$extra$missing" ] || die "the source's *$MOVE_SUFFIX schemas and the configured tenants disagree: not configured: ${extra:-none}; not on the source: ${missing:-none}"
-fi
+  [ -z "$extra$missing" ] || die "the source's *$suffix schemas and the configured tenants disagree: not configured: ${extra:-none}; not on the source: ${missing:-none}"
+done
 
 # Roles the schemas' objects are owned by, granted to, or name in a policy or default
 # privileges, created on the target where missing with their attributes, settings and comment
@@ -629,17 +662,27 @@ SQL
   fi
 fi
 
-# The schemas, MOVE_JOBS at a time: worker k takes every MOVE_JOBS-th schema from k; a failure
-# stops each worker before its next schema. Failures are printed last, one line each.
+# The schemas, MOVE_JOBS at a time from one queue: a worker claims the next unclaimed schema
+# (mkdir is atomic); a failure stops each worker before its next schema. Failures are printed
+# last, one line each.
+# Largest first, so that the last schema to start is a small one.
+order=$MOVE_SCHEMAS
+if [ "$MOVE_ACTION" = copy ]; then
+  order=$(q src 'sizing the schemas' -c "SELECT n.nspname FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm')
+    WHERE n.nspname IN ($SCHEMA_LIST) GROUP BY n.nspname ORDER BY coalesce(sum(pg_total_relation_size(c.oid)), 0) DESC, n.nspname")
+  for s in $MOVE_SCHEMAS; do
+    case " $(echo $order) " in *" $s "*) ;; *) order="$order $s" ;; esac
+  done
+fi
 i=0
-for s in $MOVE_SCHEMAS; do
+for s in $order; do
   echo "$i $s"
   i=$((i + 1))
 done >"$work/queue"
 worker() {
   while read -r idx S; do
-    [ $((idx % MOVE_JOBS)) -eq "$1" ] || continue
     ! ls "$work"/failed.* >/dev/null 2>&1 || break
+    mkdir "$work/claim.$idx" 2>/dev/null || continue
     F="$work/s.$S"
     say "$S: $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"
     set +e
@@ -656,7 +699,7 @@ worker() {
 pids=''
 k=0
 while [ "$k" -lt "$MOVE_JOBS" ] && [ "$k" -lt "$i" ]; do
-  worker "$k" &
+  worker &
   pids="$pids $!"
   k=$((k + 1))
 done
