@@ -1,12 +1,11 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 /*
- * Suites that wait on other processes (the linters, two PostgreSQL servers, many command
- * processes) start first, so their waits overlap the rest of the run. Jest's own order does the
+ * Suites that wait on other processes (the linters, many command processes) start first, so their waits overlap the rest of the run. Jest's own order does the
  * same only once it has timings; on a fresh clone it would start the largest files first and
  * leave the long lint run for last.
  */
-const FIRST = ['/test/lint/', '/test/lib/constructs/schema-mover.test.ts', '/test/bad-input.test.ts'];
+const FIRST = ['/test/lint/', '/test/bad-input.test.ts'];
 const rank = (path) => {
   const i = FIRST.findIndex((p) => path.includes(p));
   return i === -1 ? FIRST.length : i;

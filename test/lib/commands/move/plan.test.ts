@@ -1,5 +1,5 @@
 import { type FolioScenario, resolveScenario } from '../../../../config';
-import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName } from '../../../../lib/commands/move/plan';
+import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName, waves, withoutReferences } from '../../../../lib/commands/move/plan';
 import { editedCatalog } from '../../../support/catalog';
 
 /*
@@ -17,7 +17,7 @@ describe('the plan is derived from the two phases and the tenants', () => {
   test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     expect(plan.moves).toEqual([
-      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'provisioned', to: 'serverless', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage') },
+      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'provisioned', to: 'serverless', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage'), wave: 1 },
     ]);
     expect(plan.restart).toEqual(['mod-inventory-storage']);
   });
@@ -53,5 +53,32 @@ describe('the plan is derived from the two phases and the tenants', () => {
       /moving mod-data-export to serverless is refused: mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-inventory-storage, mod-users; route them together or add \{module: 'mod-data-export', readsFrom: \[\.\.\.\], reason\} to crossSchemaAcks/,
     );
     expect(planModuleMove(phase('test4'), 'mod-lists', 'serverless').moves.map((m) => m.module)).toEqual(['mod-lists']);
+  });
+
+  test('modules that can move together share one mover task (a wave): same clusters, same kind, none reading another of the wave', () => {
+    const together = waves(planPhaseSwitch(phase('baseline'), phase('test1')));
+    expect(together.map((w) => w.map((m) => m.module))).toEqual([['mod-source-record-manager', 'mod-source-record-storage']]);
+    expect(moverEnvironment(together[0], { replace: true })).toMatchObject({
+      MOVE_SCHEMAS: [...schemasOf('mod-source-record-manager'), ...schemasOf('mod-source-record-storage')].join(' '),
+      MOVE_SUFFIX: '_mod_source_record_manager _mod_source_record_storage',
+      MOVE_REPLACE: 'true',
+      MOVE_KEEP_EXISTING: 'false',
+    });
+    for (const [from, to] of [['baseline', 'test10'], ['test10', 'baseline'], ['test9', 'test10'], ['test4', 'test9']]) {
+      const s = phase(to);
+      const plan = planPhaseSwitch(phase(from), s);
+      const all = waves(plan);
+      expect(all.flat()).toEqual(plan.moves);
+      for (const wave of all) {
+        expect(new Set(wave.map((m) => `${m.from}>${m.to}:${m.reference}`)).size).toBe(1);
+        // Whatever a module reads that this plan moves or copies is done in an earlier wave.
+        for (const m of wave)
+          for (const read of s.modules.find((x) => x.name === m.module)!.readsSchemasOf)
+            for (const other of plan.moves.filter((x) => x.module === read && x.to === m.to)) expect(other.wave).toBeLessThan(m.wave);
+      }
+    }
+    // References and moves never share a task: a reference copy keeps an existing copy, a move does not.
+    expect(waves(planPhaseSwitch(phase('test9'), phase('test10'))).map((w) => w.map((m) => m.reference))).toEqual([[false], Array(10).fill(true), [false]]);
+    expect(waves(withoutReferences(planPhaseSwitch(phase('test9'), phase('test10')))).map((w) => w.map((m) => m.module))).toEqual([['mod-lists'], ['mod-fqm-manager']]);
   });
 });

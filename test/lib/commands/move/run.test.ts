@@ -82,6 +82,33 @@ test('each module runs as the mover task with its schemas and flags; its log is 
   expect(renderMoveResults([result])).toContain('| mod-inventory-storage | 2 | 1 already done | 320 |');
 });
 
+test('a wave of two modules is one task; each module gets the rows and skips of its own schemas', async () => {
+  const together = planPhaseSwitch(phase('baseline'), phase('test1'));
+  ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+  ecs.on(DescribeTasksCommand).resolves(task('STOPPED', 0));
+  const [srm, srs] = together.moves.map((m) => m.schemas);
+  logs
+    .on(GetLogEventsCommand)
+    .resolvesOnce(
+      page('f/1', [
+        `move: ${srs[0]}: copied and verified, 10 tables, 280 rows`,
+        `move: ${srm[0]}: copied and verified, 2 tables, 50 rows`,
+        `move: ${srm[1]}: skipped, already copied from provisioned and its content matches (2 tables, 50 rows)`,
+        `move: ${srs[1]}: copied and verified by an earlier run that stopped before recording it, 10 tables, 280 rows`,
+        'move: done: 4 schema(s), copy from provisioned to serverless',
+      ]),
+    )
+    .resolves(page('f/1', []));
+  const started: string[] = [];
+  const results = await runMoves(clients, targets, together, {}, { timeoutSeconds: 600, ...fakeTime(), onStarted: (m) => started.push(m) });
+  expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(1);
+  expect(started).toEqual(['mod-source-record-manager, mod-source-record-storage']);
+  expect(results.map((r) => [r.module, r.schemas, r.rows, r.skipped])).toEqual([
+    ['mod-source-record-manager', 2, 100, 1],
+    ['mod-source-record-storage', 2, 560, 0],
+  ]);
+});
+
 test("a failed move ends with the mover's own reason, says the source is untouched, and stops the plan", async () => {
   ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
   ecs.on(DescribeTasksCommand).resolves(task('STOPPED', 1));
@@ -89,7 +116,8 @@ test("a failed move ends with the mover's own reason, says the source is untouch
   const reason = `${a}: the target (serverless) already holds this schema with 160 rows; pass --replace to set it aside and copy afresh`;
   logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [`move: ${a}: copy from provisioned to serverless`, `move: failed: ${reason}`])).resolves(page('f/1', []));
   const run = runMoves(clients, targets, planPhaseSwitch(phase('test4'), phase('test9')), {}, { timeoutSeconds: 600, ...fakeTime() });
-  await expect(run).rejects.toMatchObject({ exitCode: EXIT_FAILED, message: `mod-inventory-storage: ${reason}; the source is untouched and the move can be run again (task ${taskArn})` });
+  // The first task moves inventory and orders-storage together (one wave).
+  await expect(run).rejects.toMatchObject({ exitCode: EXIT_FAILED, message: `mod-inventory-storage, mod-orders-storage: ${reason}; the source is untouched and the move can be run again (task ${taskArn})` });
   expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(1);
 });
 
