@@ -86,6 +86,42 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   /** The pid of a program the mover started, found in its process group. */
   const inGroup = (child: ChildProcess, program: string) => Number(execFileSync('pgrep', ['-g', String(child.pid), '-x', program]).toString().trim().split('\n')[0]);
 
+  /**
+   * Runs the mover and, after the first line that `at` matches, kills it (SIGKILL, its whole
+   * process group) once it waits on a lock on `pg`; `meanwhile` runs first, with the mover.
+   */
+  async function killedOnceWaiting(env: Record<string, string>, at: (line: string) => boolean, pg: Postgres, meanwhile?: (child: ChildProcess) => Promise<void>): Promise<Run> {
+    const bg = new Background();
+    let seen = false;
+    const r = await runMover(env, (line, child) => {
+      if (seen || !at(line)) return;
+      seen = true;
+      bg.run(async () => {
+        await meanwhile?.(child);
+        await eventually('the mover to wait on a lock', () => moverWaits(pg));
+        group(child, 'SIGKILL');
+      });
+    });
+    await bg.settled();
+    expect(seen).toBe(true);
+    return r;
+  }
+  /**
+   * Kills the mover while it waits on a lock on the target: at the first line that `at` matches
+   * it is frozen, a session on the target takes what its next step needs (`blockerSql`), and it
+   * goes on until it waits on that lock. The blocking session is ended afterwards.
+   */
+  async function killedWhileWaiting(env: Record<string, string>, at: (line: string) => boolean, blockerSql: string): Promise<Run> {
+    let blocker: Session | undefined;
+    const r = await killedOnceWaiting(env, at, serverless, async (child) => {
+      group(child, 'SIGSTOP');
+      blocker = await serverless.session(blockerSql, DB, 'blocker', 'idle in transaction');
+      group(child, 'SIGCONT');
+    });
+    await blocker?.close();
+    return r;
+  }
+
   /** Runs every module of a plan, in its order; stops at the first failure. */
   async function move(plan: MovePlan, flags: MoveFlags = {}): Promise<Run> {
     let out = '';
@@ -377,17 +413,10 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }
 
     test('during the restore (pg_restore waiting on the target)', async () => {
-      const bg = new Background();
       const { s, env } = await fresh('kill_restore');
       const before = await fingerprint(provisioned, ALL);
       const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
-      let killed = false;
-      const r = await runMover(env, (line, child) => {
-        if (killed || !line.startsWith(`move: ${s}: fenced`)) return;
-        killed = true;
-        bg.run(() => eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => group(child, 'SIGKILL')));
-      });
-      await bg.settled();
+      const r = await killedOnceWaiting(env, (line) => line.startsWith(`move: ${s}: fenced`), serverless);
       await blocker.close();
       expect(r.status).toBeNull();
       expect(await hasSchema(serverless, s)).toBe(false);
@@ -407,22 +436,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 60_000);
 
     test('during the verification (its checksum waiting on the target)', async () => {
-      const bg = new Background();
       const { s, env } = await fresh('kill_verify');
       const before = await fingerprint(provisioned, ALL);
-      let blocker: Session | undefined;
-      const r = await runMover(env, (line, child) => {
-        if (line !== `move: ${s}: restored on the target, verifying` || blocker) return;
-        group(child, 'SIGSTOP');
-        bg.run(async () => {
-          blocker = await serverless.session(`BEGIN; LOCK TABLE ${s}.job_profiles IN ACCESS EXCLUSIVE MODE`, DB, 'verify-blocker', 'idle in transaction');
-          group(child, 'SIGCONT');
-          await eventually('the checksum to wait', () => moverWaits(serverless));
-          group(child, 'SIGKILL');
-        });
-      });
-      await bg.settled();
-      await blocker!.close();
+      const r = await killedWhileWaiting(env, (line) => line === `move: ${s}: restored on the target, verifying`, `BEGIN; LOCK TABLE ${s}.job_profiles IN ACCESS EXCLUSIVE MODE`);
       expect(r.status).toBeNull();
       await rerunIsExact(env, [s], before, new RegExp(`move: ${s}: copied and verified by an earlier run`));
     }, 60_000);
@@ -526,26 +542,13 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   }, 90_000);
 
   test('--replace killed between setting the old copy aside and the restore: a re-run without --replace finishes and re-points the views', async () => {
-    const bg = new Background();
     // The module wrote on the provisioned cluster again since: its copy on Serverless is stale.
     const s = schemaName(T1, 'mod-inventory-storage');
     const exp = schemaName(T1, 'mod-data-export');
     await provisioned.psql(`INSERT INTO ${s}.instance (id, jsonb) VALUES (gen_random_uuid(), '{"title": "back on provisioned"}')`, DB);
     const env = { ...moverEnvironment(planPhaseSwitch(phase('test4'), phase('test5')).moves[0]), MOVE_SCHEMAS: s, MOVE_SUFFIX: '', MOVE_REPLACE: 'true' };
     await serverless.psql(`CREATE SCHEMA IF NOT EXISTS ${exp}; CREATE VIEW ${exp}.v_titles WITH (security_barrier) AS SELECT jsonb ->> 'title' AS title FROM ${s}.instance`, DB);
-    let blocker: Session | undefined;
-    const r = await runMover(env, (line, child) => {
-      if (!line.startsWith(`move: ${s}: set the target's copy aside as`) || blocker) return;
-      group(child, 'SIGSTOP');
-      bg.run(async () => {
-        blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
-        group(child, 'SIGCONT');
-        await eventually('pg_restore to wait', () => moverWaits(serverless));
-        group(child, 'SIGKILL');
-      });
-    });
-    await bg.settled();
-    await blocker!.close();
+    const r = await killedWhileWaiting(env, (line) => line.startsWith(`move: ${s}: set the target's copy aside as`), `BEGIN; CREATE SCHEMA ${s}`);
     expect(r.status).toBeNull();
     expect(await hasSchema(serverless, s)).toBe(false);
     const again = await runMover({ ...env, MOVE_REPLACE: 'false' });
@@ -575,18 +578,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 60_000);
 
     test('killed while dropping, a re-run drops only the source; the verified copy stays', async () => {
-      const bg = new Background();
       const srm = schemaName(T0, 'mod-source-record-manager');
       expect(outcome(await runMover(one(srm, { MOVE_REPLACE: 'true' })))).toEqual({ status: 0 });
       // A reader that the fence lets through, and the drop must wait for (--force: it is a session on the schema).
       const reader = await provisioned.session(`BEGIN; SELECT count(*) FROM ${srm}.job_execution`, DB, 'drop-reader', 'idle in transaction');
-      let killed = false;
-      const r = await runMover(one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }), (line, child) => {
-        if (line !== `move: ${srm}: the source still matches the verified copy; dropping it` || killed) return;
-        killed = true;
-        bg.run(() => eventually('the drop to wait', () => moverWaits(provisioned)).then(() => group(child, 'SIGKILL')));
-      });
-      await bg.settled();
+      const r = await killedOnceWaiting(one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }), (line) => line === `move: ${srm}: the source still matches the verified copy; dropping it`, provisioned);
       await reader.close();
       expect(r.status).toBeNull();
       expect(await hasSchema(provisioned, srm)).toBe(true);

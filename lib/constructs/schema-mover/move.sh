@@ -168,7 +168,7 @@ fence_open() {
   {
     rc=0
     src -f "$F.in" >"$F.log" 2>&1 || rc=$?
-    echo "$rc" >"$F.rc"
+    echo "$rc" >"$F.rc" 2>/dev/null || true
   } &
   exec 3>"$F.in"
   # One mover per schema: an advisory lock that lives as long as the session.
@@ -689,6 +689,9 @@ worker() {
     (
       set -e
       FAIL_FILE="$work/failed.$idx"
+      # However it ends, its background jobs (the fence's session, checksums, ANALYZE) end first:
+      # the fence lifts, and nothing writes into $work after the run cleans it up.
+      trap 'exec 3>&- 2>/dev/null; wait' EXIT
       if [ "$MOVE_ACTION" = copy ]; then copy_schema; else drop_source; fi
     )
     rc=$?
