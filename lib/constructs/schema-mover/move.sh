@@ -258,7 +258,7 @@ SELECT format('SELECT %L, %L, last_value, is_called FROM %I.%I', 'sequence', c.r
   FROM pg_class c WHERE c.relnamespace = '$S'::regnamespace AND c.relkind = 'S' ORDER BY c.relname \\gexec
 $end
 SQL
-  LC_ALL=C sort "$out.raw" >"$out"
+  LC_ALL=C sort "$out.raw" >"$out" || echo "$(side_name "$side"): sorting the content listing failed" >"$out.failed"
 }
 
 # The catalog's account of a schema, one line per fact, the same text on PostgreSQL 15 and 16.
@@ -325,7 +325,7 @@ SELECT line FROM (
     FROM pg_description d JOIN objs o ON o.classid = d.classoid AND o.objid = d.objoid
 ) facts
 SQL
-  LC_ALL=C sort "$out.raw" >"$out"
+  LC_ALL=C sort "$out.raw" >"$out" || { echo "$(side_name "$side"): sorting the catalog listing failed" >"$out.failed"; return 0; }
   [ -s "$out" ] || echo "$(side_name "$side"): the catalog query returned nothing" >"$out.failed"
 }
 
@@ -366,12 +366,15 @@ differences() {
         else print "sequence " $2 " is at " s[3] " (is_called " s[4] ") on the source, " $3 " (is_called " $4 ") on the target" }
       delete a[k] }
     END { for (k in a) print k " is on the source only" }' "$1" "$2" >"$F.diff.raw" || die "$S: comparing the two sides' listings failed"
-  LC_ALL=C sort "$F.diff.raw" >"$F.diff"
+  LC_ALL=C sort "$F.diff.raw" >"$F.diff" || die "$S: comparing the two sides' listings failed"
   LC_ALL=C comm -23 "$3" "$4" >"$F.diff.raw" || die "$S: comparing the two sides' catalogs failed"
-  sed 's/^/source only: /' "$F.diff.raw" >>"$F.diff"
+  sed 's/^/source only: /' "$F.diff.raw" >>"$F.diff" || die "$S: comparing the two sides' catalogs failed"
   LC_ALL=C comm -13 "$3" "$4" >"$F.diff.raw" || die "$S: comparing the two sides' catalogs failed"
-  sed 's/^/target only: /' "$F.diff.raw" >>"$F.diff"
-  head -n 3 "$F.diff" | cut -c1-300 | paste -sd ';' - | sed 's/;/; /g'
+  sed 's/^/target only: /' "$F.diff.raw" >>"$F.diff" || die "$S: comparing the two sides' catalogs failed"
+  # Decided on the file: the words below only describe a difference, they never hide one.
+  [ -s "$F.diff" ] || return 0
+  words=$(head -n 3 "$F.diff" | cut -c1-300 | paste -sd ';' - | sed 's/;/; /g')
+  echo "${words:-the two sides differ (see $F.diff)}"
 }
 rows_of() { awk '$1 == "table" { n += $3 } END { print n + 0 }' "$1"; }
 tables_of() { grep -c '^table ' "$1" || true; }
@@ -577,9 +580,12 @@ drop_source() {
   q tgt "reading $S's verified content" -c "SELECT content FROM folio_mover.moves WHERE schema_name = '$S'" >"$F.recorded"
   content src "$F.src.content"
   [ ! -e "$F.src.content.failed" ] || die "$S: checking the source on the $(cat "$F.src.content.failed")"
-  LC_ALL=C sort "$F.recorded" >"$F.recorded.sorted"
+  LC_ALL=C sort "$F.recorded" >"$F.recorded.sorted" || die "$S: reading its verified content failed"
+  [ -s "$F.recorded.sorted" ] || die "$S: the target's record holds no verified content; run the move again, then --drop-source"
   : >"$F.empty"
-  diff=$(differences "$F.recorded.sorted" "$F.src.content" "$F.empty" "$F.empty" | sed 's/on the source/in the verified copy/g; s/on the target/on the source now/g')
+  # Its own exit status first (a failed comparison must not read as "no difference"), then the words.
+  diff=$(differences "$F.recorded.sorted" "$F.src.content" "$F.empty" "$F.empty")
+  [ -z "$diff" ] || diff=$(printf '%s' "$diff" | sed 's/on the source/in the verified copy/g; s/on the target/on the source now/g')
   [ -z "$diff" ] || die "$S: the source changed since its copy was verified ($diff); refusing to drop it"
   say "$S: the source still matches the verified copy; dropping it"
   fence_send 'dropping the schema' "DROP SCHEMA \"$S\" CASCADE;"
@@ -611,8 +617,10 @@ for suffix in ${MOVE_SUFFIX:-}; do
   for s in $MOVE_SCHEMAS; do
     case "$s" in *"$suffix") echo "$s" ;; esac
   done | LC_ALL=C sort >"$work/asked"
-  extra=$(LC_ALL=C comm -13 "$work/asked" "$work/found" | paste -sd ' ' -)
-  missing=$(LC_ALL=C comm -23 "$work/asked" "$work/found" | paste -sd ' ' -)
+  LC_ALL=C comm -13 "$work/asked" "$work/found" >"$work/extra" || die "comparing the source's schemas with the configured tenants failed"
+  LC_ALL=C comm -23 "$work/asked" "$work/found" >"$work/missing" || die "comparing the source's schemas with the configured tenants failed"
+  extra=$(paste -sd ' ' "$work/extra")
+  missing=$(paste -sd ' ' "$work/missing")
   [ -z "$extra$missing" ] || die "the source's *$suffix schemas and the configured tenants disagree: not configured: ${extra:-none}; not on the source: ${missing:-none}"
 done
 
