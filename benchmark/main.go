@@ -84,7 +84,7 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) int {
 			MaxConcurrentWorkflowTaskExecutionSize: cfg.Slots,
 			MaxConcurrentActivityExecutionSize:     cfg.Slots,
 		})
-		workflows.Register(w)
+		workflows.Register(w, cfg.ActivityDelay)
 		log.Info("worker polling", "taskQueue", cfg.TaskQueue, "namespace", cfg.Namespace)
 		if err := w.Run(ctxInterrupt(ctx)); err != nil {
 			log.Error("worker stopped", "error", err)

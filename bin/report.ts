@@ -10,6 +10,8 @@ import { compareReports, readReport } from '../lib/commands/report/compare';
 import { renderMarkdown } from '../lib/commands/report/markdown';
 import { summarize } from '../lib/commands/report/summarize';
 import { reportWindow } from '../lib/commands/report/window';
+import type { ServerView } from '../lib/commands/report/server-view';
+import { durationSeconds } from '../config/fields';
 
 const program = new Command('report')
   .description(
@@ -27,6 +29,7 @@ const program = new Command('report')
   .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
   .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)")
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
   .addHelpText(
     'after',
@@ -48,7 +51,20 @@ interface Options {
   dsqlClusterId?: string;
   out?: string;
   endpointUrl?: string;
+  prometheusUrl?: string;
   compare?: string[];
+}
+
+/** --prometheus-url: an http(s) URL, checked before anything runs. */
+function prometheusUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`--prometheus-url "${text}" is not a URL (valid: http(s)://host[:port][/path], e.g. http://127.0.0.1:9090)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--prometheus-url "${text}" is not http or https (valid: http(s)://host[:port][/path])`);
+  return text.replace(/\/$/, '');
 }
 
 async function main(o: Options): Promise<number> {
@@ -61,11 +77,12 @@ async function main(o: Options): Promise<number> {
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --compare <a.json> <b.json>)');
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
   if (scenario.family === 'folio') {
-    const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId }).find(([, v]) => v !== undefined);
+    const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId, '--prometheus-url': o.prometheusUrl }).find(([, v]) => v !== undefined);
     if (temporalOnly) throw new ConfigError(`${temporalOnly[0]} does not apply to ${scenario.name} (a FOLIO phase: it runs no workflows and has no DSQL cluster)`);
   }
   if (scenario.family === 'temporal' && scenario.preset.store.engine !== 'dsql' && o.dsqlClusterId !== undefined)
     throw new ConfigError(`--dsql-cluster-id does not apply to ${scenario.name} (its history is in ${scenario.preset.store.engine}; valid: a DSQL preset)`);
+  const promUrl = o.prometheusUrl === undefined ? undefined : prometheusUrl(o.prometheusUrl);
   const window = reportWindow(o, scenario.name);
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   // Where the report goes is checked before anything is fetched.
@@ -75,7 +92,7 @@ async function main(o: Options): Promise<number> {
   const { cloudFormationClient, cloudWatchClient } = require('../lib/commands/aws/clients') as typeof import('../lib/commands/aws/clients');
   const { stackOutput } = require('../lib/commands/aws/stack-outputs') as typeof import('../lib/commands/aws/stack-outputs');
   const { fetchMetrics } = require('../lib/commands/report/fetch') as typeof import('../lib/commands/report/fetch');
-  const { renderCharts } = require('../lib/commands/report/charts') as typeof import('../lib/commands/report/charts');
+  const { renderCharts, renderServerCharts } = require('../lib/commands/report/charts') as typeof import('../lib/commands/report/charts');
   let dsqlClusterId = o.dsqlClusterId;
   // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
   if (scenario.family === 'temporal' && scenario.preset.store.engine === 'dsql' && dsqlClusterId === undefined)
@@ -90,8 +107,28 @@ async function main(o: Options): Promise<number> {
   status.done();
   for (const m of messages) process.stderr.write(`note: CloudWatch: ${m}\n`);
 
-  const report = summarize(scenario, catalog, points, window);
-  const charts = renderCharts(catalog, points, window, `${scenario.name}, ${report.window.start} to ${report.window.end}`);
+  let server: ServerView | undefined;
+  if (scenario.family === 'temporal') {
+    const { PrometheusReader, workspaceEndpoint, isLoopback } = require('../lib/commands/report/prometheus') as typeof import('../lib/commands/report/prometheus');
+    const { readServerView, unreadServer } = require('../lib/commands/report/server-view') as typeof import('../lib/commands/report/server-view');
+    const scrapeSeconds = durationSeconds(scenario.environment.observability.prometheus.scrapeInterval);
+    if (promUrl === undefined && o.endpointUrl !== undefined) {
+      server = unreadServer(scenario, o.endpointUrl, '--endpoint-url points the AWS calls at an emulator, which serves no Prometheus query API (pass --prometheus-url)');
+    } else {
+      const endpoint = promUrl
+        ? { url: promUrl, region: isLoopback(promUrl) ? undefined : scenario.env.region }
+        : workspaceEndpoint(scenario.env.region, await stackOutput(cloudFormationClient(target), scenario.stackName, 'PrometheusWorkspaceId'));
+      const reading = progress();
+      reading.update(`Prometheus: query_range at ${endpoint.url}`);
+      server = (await readServerView(scenario, new PrometheusReader(endpoint), window, scrapeSeconds)).view;
+      reading.done();
+    }
+    if (server.unread) process.stderr.write(`note: Prometheus: not read: ${server.unread}\n`);
+  }
+
+  const report = summarize(scenario, catalog, points, window, server);
+  const subtitle = `${scenario.name}, ${report.window.start} to ${report.window.end}`;
+  const charts = [...renderCharts(catalog, points, window, subtitle), ...(server && !server.unread ? renderServerCharts(server, window, subtitle) : [])];
   mkdirSync(join(out, 'charts'), { recursive: true });
   for (const c of charts) writeFileSync(join(out, 'charts', c.file), c.svg);
   const markdown = renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title })));

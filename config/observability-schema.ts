@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { physicalName, stackName } from './fields';
+import { durationSeconds, goDuration, physicalName, stackName } from './fields';
 
 /*
  * The observability section each family's environment carries: where its dashboard, alarm
@@ -36,9 +36,71 @@ export const folioObservabilitySchema = z.strictObject({
   }),
 });
 
+/**
+ * The figures the report computes for "Where the bottleneck was" (lib/commands/report/bottlenecks.ts),
+ * from the servers' and workers' own metrics (Prometheus) and CloudWatch.
+ */
+export const BOTTLENECK_FIGURES = [
+  /** The benchmark workers' SDK: how long a workflow task waited for a worker to take it (P50). */
+  'workerWorkflowTaskScheduleToStartP50Ms',
+  /** The same for activities. */
+  'workerActivityScheduleToStartP50Ms',
+  /** The benchmark workers' lowest share of task slots free (0: every slot busy). */
+  'workerSlotsFreeLowestShare',
+  /** Matching: the largest backlog of the benchmark namespace's task queues. */
+  'matchingBacklogPeak',
+  /** Matching: the oldest task waiting in a backlog, seconds. */
+  'matchingBacklogAgePeakSeconds',
+  /** History: the peak CPU of its service, % of what its tasks reserve (CloudWatch). */
+  'historyCpuPeakPercent',
+  /** History: the P99 of its persistence calls over the window, ms. */
+  'historyPersistenceP99Ms',
+  /** The store: connection-pool waits per minute, all roles (the DSQL plugin counts them). */
+  'storePoolWaitsPerMinute',
+  /** The store: the busiest role's peak connections in use, as a share of its pool. */
+  'storePoolInUsePeakShare',
+  /** The store: OCC conflicts per minute, all roles (the DSQL plugin counts them). */
+  'storeConflictsPerMinute',
+  /** The store: commit latency, average over the window, ms (CloudWatch). */
+  'storeCommitLatencyMs',
+  /** The generator: its best start rate over a step as a share of the offered rate. */
+  'generatorPeakStartShareOfTarget',
+  /** The generator: StartWorkflowExecution calls that failed. */
+  'generatorStartErrors',
+] as const;
+export type BottleneckFigure = (typeof BOTTLENECK_FIGURES)[number];
+export const BOTTLENECK_COMPONENTS = ['workers', 'matching', 'history', 'store', 'generator'] as const;
+export type BottleneckComponent = (typeof BOTTLENECK_COMPONENTS)[number];
+
+const figure = z.enum(BOTTLENECK_FIGURES, { error: (iss) => `"${String(iss.input)}" is not a figure the report computes (valid: ${BOTTLENECK_FIGURES.join(', ')})` });
+const threshold = z.number().nonnegative({ error: (iss) => `${String(iss.input)} is not a threshold (valid: a number at or above 0)` });
+/** `figure above x` or `figure below x`: exactly one of the two. */
+const condition = z
+  .strictObject({ figure, above: threshold.optional(), below: threshold.optional() })
+  .refine((c) => (c.above === undefined) !== (c.below === undefined), { error: (iss) => `${JSON.stringify(iss.input)} needs exactly one of above or below` });
+const bottleneckRule = z.strictObject({
+  component: z.enum(BOTTLENECK_COMPONENTS, { error: (iss) => `"${String(iss.input)}" is not a component (valid: ${BOTTLENECK_COMPONENTS.join(', ')})` }),
+  /** The figure that says how far over its threshold the run went: the rule's rank. */
+  when: condition,
+  /** Further conditions that must all hold too (they tell one cause from another). */
+  and: z.array(condition).readonly().default([]),
+  /** What it means, in the report's words. */
+  says: z.string().min(1),
+});
+export type BottleneckRule = z.output<typeof bottleneckRule>;
+export type BottleneckCondition = z.output<typeof condition>;
+
 export const temporalObservabilitySchema = z.strictObject({
   ...names.shape,
   alarmEmails,
+  /** How often each task's collector scrapes its task's metrics; the report's rates span four scrapes. */
+  prometheus: z.strictObject({
+    scrapeInterval: goDuration.refine((d) => durationSeconds(d) >= 1 && Number.isInteger(durationSeconds(d)), {
+      error: (iss) => `"${String(iss.input)}" is not a scrape interval (valid: whole seconds, at least 1s, e.g. 15s)`,
+    }),
+  }),
+  /** Where a run's bottleneck was: each rule that holds is ranked by how far its figure went past its threshold. */
+  bottlenecks: z.array(bottleneckRule).min(1).readonly(),
   alarms: z.strictObject({
     /** Any Temporal or benchmark service's CPU, as a share of what its tasks reserve. */
     cpuHigh: sustained({ percent }),

@@ -114,5 +114,49 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
       tasksBelowDesired: { minutes: 10 },
       limiterThrottles: { perMinute: 1, minutes: 5 },
     },
+    prometheus: { scrapeInterval: '15s' },
+    bottlenecks: [
+      // The reference's ~1,170/s run: workers took tasks after ~53 s (P50) with every slot busy.
+      {
+        component: 'workers',
+        when: { figure: 'workerWorkflowTaskScheduleToStartP50Ms', above: 200 },
+        and: [{ figure: 'workerSlotsFreeLowestShare', below: 0.1 }],
+        says: 'workflow tasks waited for a benchmark worker slot: add worker replicas or slots',
+      },
+      {
+        component: 'workers',
+        when: { figure: 'workerActivityScheduleToStartP50Ms', above: 200 },
+        and: [{ figure: 'workerSlotsFreeLowestShare', below: 0.1 }],
+        says: 'activities waited for a benchmark worker slot: add worker replicas or slots',
+      },
+      // The reference's 400/s attempt: a backlog of ~27,600 while worker slots stood free (pollers starved).
+      {
+        component: 'matching',
+        when: { figure: 'matchingBacklogPeak', above: 1000 },
+        and: [{ figure: 'workerSlotsFreeLowestShare', above: 0.25 }],
+        says: 'tasks queued in matching while workers had free slots: pollers starved (more pollers or task-queue partitions)',
+      },
+      {
+        component: 'matching',
+        when: { figure: 'matchingBacklogAgePeakSeconds', above: 30 },
+        and: [{ figure: 'workerSlotsFreeLowestShare', above: 0.25 }],
+        says: 'the oldest queued task waited long while workers had free slots: pollers starved',
+      },
+      { component: 'history', when: { figure: 'historyCpuPeakPercent', above: 85 }, and: [], says: 'history ran out of CPU: more history replicas or vCPU' },
+      { component: 'history', when: { figure: 'historyPersistenceP99Ms', above: 250 }, and: [], says: "history's persistence calls were slow (P99): look at the store's figures" },
+      { component: 'store', when: { figure: 'storePoolWaitsPerMinute', above: 1 }, and: [], says: 'server tasks waited for a connection from their pool: larger pools or more replicas' },
+      { component: 'store', when: { figure: 'storePoolInUsePeakShare', above: 0.9 }, and: [], says: 'a role used nearly every connection of its pool' },
+      // Seed 000's 150 wps run saw none; contention on hot rows shows here first.
+      { component: 'store', when: { figure: 'storeConflictsPerMinute', above: 100 }, and: [], says: 'transactions were retried on OCC conflicts' },
+      { component: 'store', when: { figure: 'storeCommitLatencyMs', above: 50 }, and: [], says: 'commits were slow' },
+      // Below 0.8, not 1: a step that straddles a short run's start or end holds part of a step's starts.
+      {
+        component: 'generator',
+        when: { figure: 'generatorPeakStartShareOfTarget', below: 0.8 },
+        and: [],
+        says: 'the generator never started workflows at the offered rate: it, or StartWorkflowExecution, held the run back',
+      },
+      { component: 'generator', when: { figure: 'generatorStartErrors', above: 0 }, and: [], says: 'StartWorkflowExecution calls failed' },
+    ],
   },
 };

@@ -15,7 +15,7 @@ import { SchemaSetup } from './constructs/schema-setup';
 import { ServiceNetwork } from './constructs/service-network';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { containerImage } from './app/images';
-import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './app/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from './app/physical-names';
 import {
   type BenchmarkMode,
   PASSWORD_VARIABLE,
@@ -120,6 +120,7 @@ export class TemporalDsqlStack extends Stack {
     this.prometheus = new Prometheus(this, 'Prometheus', {
       alias: e.names.prometheusWorkspace,
       collectorImage: containerImage(this, 'CollectorImage', e.images.collector),
+      scrapeInterval: e.observability.prometheus.scrapeInterval,
     });
 
     // One task role for every server process and the schema task: the only principal with
@@ -274,7 +275,7 @@ export class TemporalDsqlStack extends Stack {
 
     const generatorLogs = new logs.LogGroup(this, 'GeneratorLogs', { retention });
     this.generator = arm64TaskDefinition(this, 'Generator', {
-      family: 'benchmark-generator',
+      family: BENCHMARK_GENERATOR_FAMILY,
       ...bench.generator,
       taskRole: benchRole,
       executionRole: benchExecutionRole,
@@ -284,7 +285,7 @@ export class TemporalDsqlStack extends Stack {
       environment: benchEnv('generator'),
       logging: ecs.LogDrivers.awsLogs({ logGroup: generatorLogs, streamPrefix: 'generator' }),
     });
-    this.prometheus.addCollector(this.generator, 'benchmark-generator', e.ports.metrics, generatorLogs);
+    this.prometheus.addCollector(this.generator, BENCHMARK_GENERATOR_FAMILY, e.ports.metrics, generatorLogs);
 
     // The store probe runs as a server would: the servers' role, credential and (at run time) security group.
     const probeLogs = new logs.LogGroup(this, 'ProbeLogs', { retention });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs and builds what the integration suite runs, idempotently:
 #   - PostgreSQL from the distribution's packages (server binaries, psql, pg_dump, pg_restore);
+#   - Prometheus from the distribution's packages (the report reads a real one);
 #   - the upstream Temporal server and its SQL tool at TEMPORAL_SERVER_VERSION, from the Go
 #     module proxy, cached by version (about 3 minutes on 2 cores the first time);
 #   - the project's benchmark (benchmark/), rebuilt on every run (Go's cache makes it quick).
@@ -13,6 +14,7 @@ export GOFLAGS=-buildvcs=false
 
 bash scripts/setup-postgres.sh
 bash scripts/setup-postgres16.sh
+bash scripts/setup-prometheus.sh
 command -v go >/dev/null || { echo "setup-integration: Go is not installed (https://go.dev/doc/install); it builds the Temporal server and the benchmark" >&2; exit 1; }
 
 server="$cache/temporal-server-$TEMPORAL_SERVER_VERSION"

@@ -7,7 +7,7 @@
  *
  *   npm run try:offline
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { minuteSeries, putMetrics } from '../test/support/cloudwatch-seed';
 import { CREDENTIALS, startMoto } from '../test/support/moto';
 import { seedTemporalFleet } from '../test/support/offline-fleet';
+import { serveRecordedPrometheus } from '../test/support/query-range-fixture';
+import { type TemporalScenario, resolveScenario } from '../config';
 
 const MINUTES = 30;
 const wave = (base: number, swing: number) => Array.from({ length: MINUTES }, (_, i) => Math.round(base + swing * Math.sin(i / 4)));
@@ -23,6 +25,8 @@ async function main() {
   const moto = await startMoto();
   const { endpoint } = moto;
   const out = mkdtempSync(join(tmpdir(), 'try-offline-'));
+  // The servers' own metrics: a real local run's recorded query_range answers, served as a Prometheus would.
+  const prometheus = await serveRecordedPrometheus(resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario);
   try {
     const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - (MINUTES + 1) * 60_000);
     // Temporal: the benchmark fleet's AWS side and the DSQL metrics of a run.
@@ -45,20 +49,23 @@ async function main() {
 
     const commands: [string, string[]][] = [
       ['bench.ts', ['status', '--scenario', 'temporal-150wps']],
-      ['report.ts', ['--scenario', 'temporal-150wps', '--last', '35m', '--workflows', '41052', '--out', join(out, 'temporal')]],
+      ['report.ts', ['--scenario', 'temporal-150wps', '--last', '35m', '--workflows', '41052', '--prometheus-url', prometheus.url, '--out', join(out, 'temporal')]],
       ['report.ts', ['--scenario', 'test10', '--last', '35m', '--out', join(out, 'test10')]],
     ];
     for (const [script, args] of commands) {
       const argv = [...args, '--endpoint-url', endpoint];
       process.stdout.write(`\n$ npm run ${script.replace('.ts', '')} -- ${argv.join(' ')}\n\n`);
-      const r = spawnSync(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../bin', script), ...argv], {
+      // Not spawnSync: the recorded Prometheus answers from this process while the command runs.
+      const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../bin', script), ...argv], {
         stdio: 'inherit',
         env: { ...process.env, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       });
-      if (r.status !== 0) throw new Error(`${script} exited ${r.status}`);
+      const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      if (status !== 0) throw new Error(`${script} exited ${status}`);
     }
     process.stdout.write(`\nReports, with their charts, are in ${out}\n`);
   } finally {
+    prometheus.server.close();
     moto.stop();
   }
 }

@@ -14,5 +14,8 @@ export const temporalServiceName = (role: TemporalRole): string => `temporal-${r
 /** ECS service name (and task family) of the benchmark workers. */
 export const BENCHMARK_WORKER_SERVICE = 'benchmark-worker';
 
+/** Task family of the load generator; also its collector's Prometheus job, as the workers' is their service name. */
+export const BENCHMARK_GENERATOR_FAMILY = 'benchmark-generator';
+
 /** The schema mover's container: `npm run move` overrides its MOVE_* variables per run. */
 export const MOVER_CONTAINER = 'Mover';

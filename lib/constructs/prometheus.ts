@@ -5,6 +5,8 @@ import { stringify } from 'yaml';
 export interface PrometheusProps {
   readonly alias: string;
   readonly collectorImage: ecs.ContainerImage;
+  /** How often each collector scrapes its task (config: observability.prometheus). */
+  readonly scrapeInterval: string;
 }
 
 /**
@@ -47,7 +49,7 @@ export class Prometheus extends Construct {
         receivers: {
           prometheus: {
             config: {
-              scrape_configs: [{ job_name: job, scrape_interval: '15s', static_configs: [{ targets: [`localhost:${port}`] }] }],
+              scrape_configs: [{ job_name: job, scrape_interval: this.props.scrapeInterval, static_configs: [{ targets: [`localhost:${port}`] }] }],
             },
           },
         },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
-import { renderCharts } from '../../lib/commands/report/charts';
+import { renderCharts, renderServerCharts } from '../../lib/commands/report/charts';
 import { renderMarkdown } from '../../lib/commands/report/markdown';
 import { expectDocFile } from '../support/docs';
 import { fixtureReport } from '../support/report-fixture';
@@ -20,8 +20,9 @@ const cw = mockClient(CloudWatchClient);
 afterEach(() => cw.reset());
 
 async function example(fixture: string, scenario: string, workflows?: number) {
-  const { catalog, points, window, report } = await fixtureReport(cw, fixture, scenario, { workflows });
-  const charts = renderCharts(catalog, points, window, `${scenario}, ${report.window.start} to ${report.window.end}`);
+  const { catalog, points, window, report, server } = await fixtureReport(cw, fixture, scenario, { workflows });
+  const subtitle = `${scenario}, ${report.window.start} to ${report.window.end}`;
+  const charts = [...renderCharts(catalog, points, window, subtitle), ...(server ? renderServerCharts(server, window, subtitle) : [])];
   const files: Record<string, string> = { [`${scenario}/report.md`]: renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title }))) };
   for (const c of charts) files[`${scenario}/charts/${c.file}`] = c.svg;
   return files;

@@ -9,6 +9,12 @@ import { type Postgres, startPostgres } from '../support/postgres';
 import { type Worker, runGenerator, startWorker } from './support/benchmark';
 import { binaries } from './support/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from './support/temporal-cluster';
+import { type LocalPrometheus, startPrometheus } from './support/prometheus';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/app/physical-names';
+import { PrometheusReader } from '../../lib/commands/report/prometheus';
+import { type ServerView, readServerView } from '../../lib/commands/report/server-view';
+import { bottleneckFigures, findBottlenecks } from '../../lib/commands/report/bottlenecks';
+import { recordQueryRange } from '../support/query-range-fixture';
 
 /*
  * A real Temporal cluster (upstream server, four processes) started from the stack's own
@@ -29,6 +35,10 @@ const DURATION = '60s';
 let pg: Postgres;
 let cluster: LocalCluster;
 let worker: Worker | undefined;
+let prometheus: LocalPrometheus;
+/** The steady run's window, as the report would be given it (bench run's record). */
+let runWindow: { start: Date; end: Date } | undefined;
+let runCompleted = 0;
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
 const WORKER_METRICS = scenario.environment.ports.metrics + 10;
 const GENERATOR_METRICS = scenario.environment.ports.metrics + 11;
@@ -36,9 +46,18 @@ const GENERATOR_METRICS = scenario.environment.ports.metrics + 11;
 beforeAll(async () => {
   pg = await startPostgres({ maxConnections: 600 });
   cluster = await startCluster({ postgres: pg, scenario: scenario.name });
-}, 180_000);
+  // Each role, the worker and the generator scraped as its collector scrapes it on ECS, under the same job names.
+  prometheus = await startPrometheus({
+    ...Object.fromEntries(cluster.roles.map((r) => [temporalServiceName(r.role), r.metricsPort])),
+    [BENCHMARK_WORKER_SERVICE]: WORKER_METRICS,
+    [BENCHMARK_GENERATOR_FAMILY]: GENERATOR_METRICS,
+  });
+  // The servers report their pools once a minute from start: as on a deployed cluster, a run starts after that.
+  await prometheus.answers('persistence_sql_max_open_conn{db_kind="main"}', TEMPORAL_ROLES.length);
+}, 300_000);
 
 afterAll(async () => {
+  await prometheus?.stop();
   await worker?.stop();
   await cluster?.stop();
   await pg?.stop();
@@ -80,7 +99,10 @@ test('the benchmark program reads every variable the stack renders for it, and k
 
 test(`the benchmark runs at ${RATE} workflows/s for ${DURATION}: every workflow completes and bench run reads the result`, async () => {
   worker = startWorker(scenario.preset, cluster.frontendAddress, WORKER_METRICS);
+  const start = new Date();
   const run = await runGenerator(scenario.preset, cluster.frontendAddress, GENERATOR_METRICS, { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: DURATION, BENCHMARK_RAMP_UP: '10s' }, 240_000);
+  runWindow = { start, end: new Date() };
+  runCompleted = run.result?.results.workflowsCompleted ?? 0;
   const r = run.result;
   if (!r) throw new Error(`no result from the generator (exit ${run.exitCode}):\n${run.lines.slice(-30).join('\n')}\nworker:\n${worker.output().slice(-3000)}`);
   const x = r.results;
@@ -116,3 +138,79 @@ test('the multi-activity workflow type runs too', async () => {
   expect(run.result?.results).toMatchObject({ workflowsStarted: 100, workflowsCompleted: 100, workflowsFailed: 0 });
   expect(run.exitCode).toBe(0);
 }, 180_000);
+
+/** The report's own reader on the local Prometheus (unsigned: loopback), over a window, once the last scrape is in. */
+async function serverView(window: { start: Date; end: Date }) {
+  await new Promise((r) => setTimeout(r, 2 * prometheus.scrapeSeconds * 1000));
+  return readServerView(scenario, new PrometheusReader({ url: prometheus.url }), window, prometheus.scrapeSeconds);
+}
+
+const bottlenecksOf = (view: ServerView) =>
+  findBottlenecks(scenario.environment.observability.bottlenecks, bottleneckFigures(view, { historyCpuPeakPercent: null, commitLatencyMs: null, minutes: view.stepSeconds / 60 }));
+
+describe("the report reads the servers' and workers' own metrics from a real Prometheus", () => {
+  let view: ServerView;
+  beforeAll(async () => {
+    if (!runWindow) throw new Error('the steady run did not finish');
+    const read = await serverView(runWindow);
+    view = read.view;
+    if (view.unread) throw new Error(`not read: ${view.unread}`);
+    // The recorded answers of this run feed the offline tests and npm run try:offline.
+    if (process.env.RECORD_FIXTURES) recordQueryRange(scenario, runWindow, read.view.stepSeconds, read.answers!, runCompleted);
+  }, 60_000);
+
+  test.each(TEMPORAL_ROLES)('%s: the persistence table shows the pool size the stack renders for it', (role) => {
+    const p = view.persistence[role];
+    expect(p.poolMax).toBe(scenario.preset.pools[role].maxConns * 1);
+    expect(p.open.peak).toBeGreaterThan(0);
+    expect(p.inUse.peak).toBeLessThanOrEqual(p.poolMax!);
+    expect(p.health).not.toBe('unknown');
+  });
+
+  test('state transitions per second agree with the workflows completed', () => {
+    const r = view.run;
+    // Each simple workflow is a handful of transitions (start, tasks scheduled, started, completed).
+    // A simple workflow persists a handful of updates: started, workflow task, activity, completion.
+    const perWorkflow = r.stateTransitions! / runCompleted;
+    console.log(`state transitions: ${r.stateTransitions} for ${runCompleted} workflows (${perWorkflow.toFixed(2)} each), peak ${r.stateTransitionsPerSecond.peak}/s`);
+    expect(perWorkflow).toBeGreaterThanOrEqual(3);
+    expect(perWorkflow).toBeLessThanOrEqual(12);
+    expect(r.stateTransitionsPerSecond.peak).toBeGreaterThanOrEqual(RATE * 3);
+    expect(r.stateTransitionsPerSecond.peak).toBeLessThanOrEqual(RATE * 12);
+  });
+
+  test('schedule-to-start, backlog, polls, slots and start latency carry numbers', () => {
+    const r = view.run;
+    for (const p of [r.scheduleToStartMs.serverWorkflow, r.scheduleToStartMs.serverActivity, r.scheduleToStartMs.workerWorkflow, r.scheduleToStartMs.workerActivity, r.startWorkflowLatencyMs])
+      for (const q of [p.p50, p.p95, p.p99]) expect(q).toEqual(expect.any(Number));
+    // Matching reports a backlog gauge only while a queue has one (none in a healthy run): the starved run has it.
+    expect(r.backlog.count.peak ?? 0).toBeLessThan(RATE);
+    expect(r.polls.success).toBeGreaterThan(0);
+    expect(r.workerSlots.total).toBeGreaterThan(0);
+    expect(r.generator.targetRate).toBe(RATE);
+    expect(r.persistenceP99ByOperation.length).toBeGreaterThan(3);
+  });
+
+  test('the healthy run is not worker-bound', () => {
+    const b = bottlenecksOf(view);
+    expect(b.ranked.map((f) => f.component)).not.toContain('workers');
+    expect(b.figures.workerSlotsFreeLowestShare).toBeGreaterThan(0.5);
+  });
+
+  test('a starved run (activity slots for half the offered rate) is named worker-bound', async () => {
+    await worker?.stop();
+    // Two slots (the SDK's least), 200 ms of work per activity: 10 activities/s for 20 workflows/s.
+    worker = startWorker(scenario.preset, cluster.frontendAddress, WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '200ms' });
+    const start = new Date();
+    await runGenerator(scenario.preset, cluster.frontendAddress, GENERATOR_METRICS, { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: '40s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: '5s' }, 120_000);
+    if (worker.process.exitCode !== null) throw new Error(`the starved worker exited:\n${worker.output().slice(-2000)}`);
+    const { view: starved } = await serverView({ start, end: new Date() });
+    const b = bottlenecksOf(starved);
+    console.log(`starved run: ${JSON.stringify(b.ranked)}; figures ${JSON.stringify(b.figures)}`);
+    expect(b.ranked[0]?.component).toBe('workers');
+    expect(b.figures.workerSlotsFreeLowestShare).toBeLessThan(0.1);
+    expect(starved.run.scheduleToStartMs.workerActivity.p50).toBeGreaterThan(1000);
+    await worker.stop();
+    worker = undefined;
+  }, 240_000);
+});

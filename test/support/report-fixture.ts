@@ -7,6 +7,7 @@ import { type MetricSeries, catalogFor } from '../../lib/app/metrics';
 import { fetchMetrics } from '../../lib/commands/report/fetch';
 import { summarize } from '../../lib/commands/report/summarize';
 import type { ReportWindow } from '../../lib/commands/report/window';
+import { fixtureServerView } from './query-range-fixture';
 
 /*
  * Recorded GetMetricData responses (test/fixtures/get-metric-data): realistic series, paged
@@ -37,5 +38,7 @@ export async function fixtureReport(cw: CloudWatchStub, name: string, scenarioNa
   const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
   const w = { ...window, ...extra };
   const { points } = await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, w);
-  return { scenario, catalog, points, window: w, report: summarize(scenario, catalog, points, w) };
+  // The servers' own metrics: the recorded query_range answers of a real local run, moved to this window.
+  const server = scenario.family === 'temporal' ? fixtureServerView(scenario, w.start) : undefined;
+  return { scenario, catalog, points, window: w, server, report: summarize(scenario, catalog, points, w, server) };
 }

@@ -32,8 +32,26 @@ func TestWorkerSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Mode != ModeWorker || c.Pollers != 16 || c.Slots != 200 || c.PrometheusEndpoint != "0.0.0.0:9090" {
+	if c.Mode != ModeWorker || c.Pollers != 16 || c.Slots != 200 || c.ActivityDelay != 0 || c.PrometheusEndpoint != "0.0.0.0:9090" {
 		t.Fatalf("%+v", c)
+	}
+}
+
+func TestWorkerSlotsAndDelayAreChecked(t *testing.T) {
+	worker := func(k, v string) map[string]string {
+		return base(map[string]string{"BENCHMARK_WORKER_ONLY": "true", k: v})
+	}
+	for k, want := range map[[2]string]string{
+		{"BENCHMARK_WORKER_SLOTS", "1"}:     `BENCHMARK_WORKER_SLOTS "1" is not a whole number from 2 to 100000`,
+		{"BENCHMARK_ACTIVITY_DELAY", "100"}: `BENCHMARK_ACTIVITY_DELAY "100" is not a duration`,
+	} {
+		if _, err := FromEnv(env(worker(k[0], k[1]))); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s=%s: got %v, want %q", k[0], k[1], err, want)
+		}
+	}
+	c, err := FromEnv(env(worker("BENCHMARK_ACTIVITY_DELAY", "250ms")))
+	if err != nil || c.ActivityDelay.Milliseconds() != 250 {
+		t.Fatalf("BENCHMARK_ACTIVITY_DELAY=250ms: %+v, %v", c, err)
 	}
 }
 

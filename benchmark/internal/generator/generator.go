@@ -27,7 +27,7 @@ const startTimeout = 30 * time.Second
 type tally struct {
 	sync.Mutex
 	started, completed, failed, timedOut, startErrors int
-	latencies                                          []time.Duration
+	latencies                                         []time.Duration
 }
 
 // Run offers the schedule's starts, waits for their completions until CompletionTimeout

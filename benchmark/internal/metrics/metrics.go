@@ -12,18 +12,21 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	tallyprom "github.com/uber-go/tally/v4/prometheus"
 	"github.com/uber-go/tally/v4"
-	sdktally "go.temporal.io/sdk/contrib/tally"
+	tallyprom "github.com/uber-go/tally/v4/prometheus"
 	"go.temporal.io/sdk/client"
+	sdktally "go.temporal.io/sdk/contrib/tally"
 )
 
 // Generator holds the load generator's series.
 type Generator struct {
-	TargetRate                                          prometheus.Gauge
-	Started, Completed, Failed, TimedOut, StartErrors    prometheus.Counter
-	Latency                                             prometheus.Histogram
+	TargetRate                                        prometheus.Gauge
+	Started, Completed, Failed, TimedOut, StartErrors prometheus.Counter
+	Latency                                           prometheus.Histogram
 }
+
+// timerBuckets are the SDK timers' histogram bounds in seconds: 1 ms to 5 minutes.
+var timerBuckets = []float64{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300}
 
 // Registry is one process's metrics.
 type Registry struct {
@@ -35,7 +38,15 @@ type Registry struct {
 func New() *Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
-	reporter := tallyprom.NewReporter(tallyprom.Options{Registerer: reg, Gatherer: reg})
+	// Histograms, not tally's default summaries: a report adds them up across worker tasks
+	// (histogram_quantile), and the buckets run to minutes, since a starved worker's
+	// schedule-to-start latency is counted in tens of seconds.
+	reporter := tallyprom.NewReporter(tallyprom.Options{
+		Registerer:              reg,
+		Gatherer:                reg,
+		DefaultTimerType:        tallyprom.HistogramTimerType,
+		DefaultHistogramBuckets: timerBuckets,
+	})
 	scope, _ := tally.NewRootScope(tally.ScopeOptions{
 		CachedReporter:  reporter,
 		Separator:       tallyprom.DefaultSeparator,

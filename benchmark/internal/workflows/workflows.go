@@ -59,9 +59,25 @@ func MultiActivityWorkflow(ctx workflow.Context, n int) error {
 // Echo returns its input.
 func Echo(_ context.Context, in any) (any, error) { return in, nil }
 
+// echoAfter answers as Echo does once delay has passed (or the activity is cancelled).
+func echoAfter(delay time.Duration) func(context.Context, any) (any, error) {
+	return func(ctx context.Context, in any) (any, error) {
+		select {
+		case <-time.After(delay):
+			return in, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
 // Register puts every type on a worker under its contract name.
-func Register(r worker.Registry) {
+func Register(r worker.Registry, activityDelay time.Duration) {
 	r.RegisterWorkflowWithOptions(SimpleWorkflow, workflow.RegisterOptions{Name: Simple})
 	r.RegisterWorkflowWithOptions(MultiActivityWorkflow, workflow.RegisterOptions{Name: MultiActivity})
-	r.RegisterActivityWithOptions(Echo, activity.RegisterOptions{Name: EchoActivity})
+	echo := Echo
+	if activityDelay > 0 {
+		echo = echoAfter(activityDelay)
+	}
+	r.RegisterActivityWithOptions(echo, activity.RegisterOptions{Name: EchoActivity})
 }

@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
@@ -17,12 +18,25 @@ func TestWorkflowsRunTheirActivities(t *testing.T) {
 	}{{Simple, nil, 1}, {MultiActivity, []any{4}, 4}} {
 		var s testsuite.WorkflowTestSuite
 		env := s.NewTestWorkflowEnvironment()
-		Register(env)
+		Register(env, 0)
 		calls := 0
 		env.SetOnActivityStartedListener(func(_ *activity.Info, _ context.Context, _ converter.EncodedValues) { calls++ })
 		env.ExecuteWorkflow(c.name, c.args...)
 		if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil || calls != c.activities {
 			t.Errorf("%s: completed=%v err=%v activities=%d, want %d", c.name, env.IsWorkflowCompleted(), env.GetWorkflowError(), calls, c.activities)
 		}
+	}
+}
+
+func TestTheEchoActivityWorksForItsDelayAndStopsWhenCancelled(t *testing.T) {
+	start := time.Now()
+	out, err := echoAfter(30*time.Millisecond)(context.Background(), "x")
+	if err != nil || out != "x" || time.Since(start) < 30*time.Millisecond {
+		t.Fatalf("echoAfter(30ms) = %v, %v after %v; want x, nil after 30ms", out, err, time.Since(start))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := echoAfter(time.Hour)(ctx, "x"); err == nil {
+		t.Fatal("a cancelled activity answered; want its context's error")
 	}
 }

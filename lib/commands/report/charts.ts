@@ -1,9 +1,11 @@
 import * as echarts from 'echarts';
+import { TEMPORAL_ROLES } from '../../../config';
 import type { MetricCatalog } from '../../app/metrics';
 import { seriesById } from '../../app/metrics';
 import type { Points } from './fetch';
 import { pointsOf } from './summarize';
 import type { ReportWindow } from './window';
+import type { ServerView } from './server-view';
 
 // Without a canvas, ECharts guesses text widths narrower than common sans fonts draw them, and
 // legend entries then run into each other: measure generously instead (0.65 em a character).
@@ -32,74 +34,91 @@ export interface Chart {
  * ECharts on the server side: no browser, no canvas, and the same SVG for the same points.
  */
 export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string, Points>, window: ReportWindow, subtitle: string): Chart[] {
-  const start = window.start.getTime();
-  const end = window.end.getTime();
-  // A window across midnight (UTC) labels its axis with dates too.
-  const days = new Date(start).toISOString().slice(0, 10) !== new Date(end).toISOString().slice(0, 10);
   return catalog.panels
     .filter((p) => p.inReport)
     .map((panel) => {
       const perMinute = panel.unit === 'per minute' ? 60 / window.periodSeconds : 1;
       const lines = panel.series.map((id) => {
         const p = pointsOf(catalog, fetched, id);
-        return {
-          name: seriesById(catalog, id).label,
-          type: 'line' as const,
-          showSymbol: false,
-          connectNulls: false,
-          z: 2,
-          data: withGaps(p, window.periodSeconds * 1000).map(([t, v]) => [t, v === null ? null : v * perMinute]),
-        };
+        return { name: seriesById(catalog, id).label, points: { t: p.t, v: p.v.map((v) => v * perMinute) } };
       });
-      const empty = lines.every((l) => l.data.length === 0);
-      // Limits, and on the latency chart the benchmark's percentiles: drawn over the series
-      // (a series sitting on a limit leaves it visible) and labelled where they end.
+      // Limits, and on the latency chart the benchmark's percentiles.
       const levels = [
         ...panel.limits.map((l) => ({ label: l.label, value: l.value, color: LIMIT_COLOR })),
         ...(panel.id === 'commitLatency' && window.benchmarkLatencyMs
           ? (['p50', 'p95', 'p99'] as const).map((p, i) => ({ label: `benchmark ${p.toUpperCase()} ${window.benchmarkLatencyMs![p]} ms`, value: window.benchmarkLatencyMs![p], color: PERCENTILE_COLORS[i] }))
           : []),
       ];
-      const limits = levels.map((l, i) => ({
-        name: l.label,
-        type: 'line' as const,
-        color: l.color,
-        z: 5,
-        data: [],
-        markLine: {
-          silent: true,
-          symbol: 'none',
-          lineStyle: { type: 'dashed' as const, width: 2, color: l.color },
-          // Staggered, so that labels of levels close together do not overlap.
-          label: { formatter: l.label, position: LABEL_POSITIONS[i % LABEL_POSITIONS.length], color: l.color, fontSize: 11 },
-          data: [{ yAxis: l.value }],
-        },
-      }));
-      const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 400 });
-      chart.setOption({
-        animation: false,
-        useUTC: true,
-        backgroundColor: '#ffffff',
-        title: { text: panel.title, subtext: subtitle, left: 'center' },
-        legend: { bottom: 4, left: 'center', width: WIDTH - 80, type: 'plain', itemGap: 28, textStyle: { fontSize: 12 } },
-        grid: { left: 70, right: 40, top: 70, bottom: 100 },
-        xAxis: {
-          type: 'time',
-          min: start,
-          max: end,
-          name: 'UTC',
-          nameLocation: 'end',
-          axisLabel: { formatter: days ? '{MM}-{dd} {HH}:{mm}' : '{HH}:{mm}', hideOverlap: true },
-        },
-        // Room above the highest limit, so a series on it and its label stay inside the plot.
-        yAxis: { type: 'value', min: 0, name: panel.unit, max: levels.length ? (v: { max: number }) => niceCeiling(Math.max(v.max, ...levels.map((l) => l.value)) * 1.1) : undefined },
-        ...(empty ? { graphic: [{ type: 'text', left: 'center', top: 'middle', style: { text: NO_DATA_TEXT, fontSize: 18, fill: '#555555' } }] } : {}),
-        series: [...lines, ...limits],
-      });
-      const svg = stableIds(chart.renderToSVGString());
-      chart.dispose();
-      return { file: `${panel.id}.svg`, title: panel.title, svg };
+      return renderPanel({ id: panel.id, title: panel.title, unit: panel.unit, lines, levels, periodSeconds: window.periodSeconds }, window, subtitle);
     });
+}
+
+/** A chart to draw: lines over the window and levels (limits) drawn over them. */
+export interface DrawnPanel {
+  readonly id: string;
+  readonly title: string;
+  readonly unit: string;
+  readonly lines: readonly { readonly name: string; readonly points: Points }[];
+  readonly levels: readonly { readonly label: string; readonly value: number; readonly color?: string }[];
+  /** Time per point: a longer gap between two points is drawn as a gap. */
+  readonly periodSeconds: number;
+}
+
+export function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subtitle: string): Chart {
+  const start = window.start.getTime();
+  const end = window.end.getTime();
+  // A window across midnight (UTC) labels its axis with dates too.
+  const days = new Date(start).toISOString().slice(0, 10) !== new Date(end).toISOString().slice(0, 10);
+  const lines = panel.lines.map((l) => ({
+    name: l.name,
+    type: 'line' as const,
+    showSymbol: false,
+    connectNulls: false,
+    z: 2,
+    data: withGaps(l.points, panel.periodSeconds * 1000),
+  }));
+  const empty = lines.every((l) => l.data.length === 0);
+  // Levels are drawn over the series (a series sitting on a limit leaves it visible) and labelled where they end.
+  const levels = panel.levels.map((l) => ({ ...l, color: l.color ?? LIMIT_COLOR }));
+  const limits = levels.map((l, i) => ({
+    name: l.label,
+    type: 'line' as const,
+    color: l.color,
+    z: 5,
+    data: [],
+    markLine: {
+      silent: true,
+      symbol: 'none',
+      lineStyle: { type: 'dashed' as const, width: 2, color: l.color },
+      // Staggered, so that labels of levels close together do not overlap.
+      label: { formatter: l.label, position: LABEL_POSITIONS[i % LABEL_POSITIONS.length], color: l.color, fontSize: 11 },
+      data: [{ yAxis: l.value }],
+    },
+  }));
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 400 });
+  chart.setOption({
+    animation: false,
+    useUTC: true,
+    backgroundColor: '#ffffff',
+    title: { text: panel.title, subtext: subtitle, left: 'center' },
+    legend: { bottom: 4, left: 'center', width: WIDTH - 80, type: 'plain', itemGap: 28, textStyle: { fontSize: 12 } },
+    grid: { left: 70, right: 40, top: 70, bottom: 100 },
+    xAxis: {
+      type: 'time',
+      min: start,
+      max: end,
+      name: 'UTC',
+      nameLocation: 'end',
+      axisLabel: { formatter: days ? '{MM}-{dd} {HH}:{mm}' : '{HH}:{mm}', hideOverlap: true },
+    },
+    // Room above the highest limit, so a series on it and its label stay inside the plot.
+    yAxis: { type: 'value', min: 0, name: panel.unit, max: levels.length ? (v: { max: number }) => niceCeiling(Math.max(v.max, ...levels.map((l) => l.value)) * 1.1) : undefined },
+    ...(empty ? { graphic: [{ type: 'text', left: 'center', top: 'middle', style: { text: NO_DATA_TEXT, fontSize: 18, fill: '#555555' } }] } : {}),
+    series: [...lines, ...limits],
+  });
+  const svg = stableIds(chart.renderToSVGString());
+  chart.dispose();
+  return { file: `${panel.id}.svg`, title: panel.title, svg };
 }
 
 /** 1, 2 or 5 times a power of ten, at or above v: an axis maximum that reads well. */
@@ -133,4 +152,28 @@ function stableIds(svg: string): string {
     }
     return renamed.get(token)!;
   });
+}
+
+/** The server view's series over time: the queue and latency charts beside CloudWatch's. */
+export function renderServerCharts(view: ServerView, window: { start: Date; end: Date }, subtitle: string): Chart[] {
+  const s = view.series;
+  const panel = (id: string, title: string, unit: string, lines: [string, string][], levels: DrawnPanel['levels'] = []) =>
+    renderPanel({ id, title, unit, lines: lines.map(([name, key]) => ({ name, points: s[key] ?? { t: [], v: [] } })), levels, periodSeconds: view.stepSeconds }, window, subtitle);
+  return [
+    panel('serverStateTransitions', 'State transitions (history)', 'per second', [['state transitions/s', 'stateTransitionsPerSecond']]),
+    panel('serverStartLatency', 'StartWorkflowExecution latency at the frontend (P99)', 'ms', [['P99', 'startLatencyP99']]),
+    panel('serverScheduleToStart', 'Schedule-to-start latency (P50)', 'ms', [
+      ['workflow tasks (server)', 'serverWorkflowScheduleToStartP50'],
+      ['activities (server)', 'serverActivityScheduleToStartP50'],
+      ['workflow tasks (workers)', 'workerWorkflowScheduleToStartP50'],
+      ['activities (workers)', 'workerActivityScheduleToStartP50'],
+    ]),
+    panel('serverBacklog', 'Matching backlog (benchmark namespace)', 'tasks', [['approximate backlog', 'backlog']]),
+    panel(
+      'serverPoolInUse',
+      'Store connections in use, per role',
+      'connections',
+      TEMPORAL_ROLES.map((r) => [r, `poolInUse.${r}`]),
+    ),
+  ];
 }

@@ -44,7 +44,7 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
   return [
     `# ${title(a)} -> ${title(b)}`,
     '',
-    ...(a.family === 'temporal' && b.family === 'temporal' ? [runTable([a, b], names), ''] : []),
+    ...(a.family === 'temporal' && b.family === 'temporal' ? [runTable([a, b], names), '', ...bottleneckTable([a, b]), ''] : []),
     markdownTable(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
     '',
   ].join('\n');
@@ -75,6 +75,25 @@ function runTable(runs: readonly TemporalReport[], names: readonly [string, stri
     markdownTable(['Run', 'Store', 'workflows/s', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'max latency (ms)', 'transactions per workflow', 'store round trip, median / p99 (ms)'], rows),
     ...(missing.length ? ['', `n/a: ${missing.join(' and ')} ${missing.length > 1 ? 'were' : 'was'} not written from a bench run (report --run <run.json>), so ${missing.length > 1 ? 'they have' : 'it has'} no benchmark figures.`] : []),
   ].join('\n');
+}
+
+/** Each run's bottlenecks side by side: what held A back and what held B back. */
+function bottleneckTable(runs: readonly TemporalReport[]): string[] {
+  // Reports written before the bottleneck section have none to compare.
+  const ranked = runs.map((r) => r.bottlenecks?.ranked ?? null);
+  const components = [...new Set(ranked.flatMap((x) => (x ?? []).map((f) => f.component)))];
+  const cell = (i: number, c: string) => {
+    if (ranked[i] === null) return 'n/a (no bottleneck section)';
+    const at = ranked[i]!.findIndex((f) => f.component === c);
+    return at < 0 ? 'not a bottleneck' : `#${at + 1}: ${ranked[i]![at].evidence.join('; ')}`;
+  };
+  return [
+    '**Where the bottleneck was**',
+    '',
+    components.length
+      ? markdownTable(['Component', `A: ${runs[0].scenario}`, `B: ${runs[1].scenario}`], components.map((c) => [c, cell(0, c), cell(1, c)]))
+      : 'Neither run had a bottleneck by the rules in config.',
+  ];
 }
 
 const signed = (text: string, v: number) => (v > 0 ? `+${text}` : text);

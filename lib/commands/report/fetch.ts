@@ -8,6 +8,12 @@ export interface Points {
   readonly v: readonly number[];
 }
 
+/** A series' highest point and mean over the points present; null without a point. */
+export interface PeakAverage {
+  readonly peak: number | null;
+  readonly average: number | null;
+}
+
 export interface FetchProgress {
   readonly batch: number;
   readonly batches: number;

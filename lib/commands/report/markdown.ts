@@ -1,5 +1,6 @@
 import { markdownTable } from '../markdown';
 import type { FolioReport, PeakAverage, Report, TemporalReport } from './summarize';
+import type { Percentiles } from './server-view';
 
 /** Markdown tables in the shape of the seed reports. Deterministic: no clock, no locale. */
 export function renderMarkdown(report: Report, charts: readonly { file: string; title: string }[] = []): string {
@@ -131,6 +132,99 @@ function temporal(r: TemporalReport): string[] {
     ...(r.metrics.limiter
       ? ['## Connection rate limiter', '', markdownTable(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]), '']
       : []),
+    ...serverSections(r),
+    ...bottleneckSection(r),
+  ];
+}
+
+const ROLES = ['history', 'matching', 'frontend', 'worker'] as const;
+const counts = (m: Readonly<Record<string, number>>) => {
+  const e = Object.entries(m).sort((a, b) => b[1] - a[1]);
+  return e.length ? e.map(([k, n]) => `${num(n, 0)} ${k}`).join(', ') : 'none';
+};
+const pcts = (p: Percentiles) => [ms(p.p50), ms(p.p95), ms(p.p99)];
+
+/** Seed 000's "Temporal Persistence Metrics" and "Service Health", and the server's view of the run. */
+function serverSections(r: TemporalReport): string[] {
+  const s = r.metrics.server;
+  const dsql = r.store === 'dsql';
+  const source = `From the servers' and workers' own metrics (Prometheus, ${r.server.source}, ${r.server.stepSeconds} s steps).`;
+  if (r.server.unread)
+    return ['## Temporal persistence metrics', '', `Not read: ${r.server.unread}. Every figure from the servers' own metrics says "no data".`, ''];
+  const notEmitted = 'not emitted';
+  const run = s.run;
+  const st = run.scheduleToStartMs;
+  return [
+    '## Temporal persistence metrics',
+    '',
+    source,
+    '',
+    markdownTable(
+      ['Service', 'Pool max', 'Open (peak)', 'In use (peak / average)', 'Idle (average)', 'Pool waits', 'Wait time (cumulative)', 'OCC conflicts', 'Retries', 'Errors by class'],
+      ROLES.map((role) => {
+        const p = s.persistence[role];
+        return [
+          role,
+          num(p.poolMax, 0),
+          num(p.open.peak, 0),
+          `${num(p.inUse.peak, 0)} / ${num(p.inUse.average, 1)}`,
+          num(p.idle.average, 1),
+          dsql ? num(p.poolWaits, 0) : notEmitted,
+          dsql ? (p.poolWaitCumulativeSeconds === null ? (p.poolWaits === 0 ? '0 s' : NO_DATA) : `up to ${num(p.poolWaitCumulativeSeconds, 3)} s`) : notEmitted,
+          dsql ? num(p.conflicts, 0) : notEmitted,
+          dsql ? num(p.retries, 0) : notEmitted,
+          counts({ ...p.txErrors, ...p.persistenceErrors }),
+        ];
+      }),
+    ),
+    '',
+    dsql
+      ? 'Pool waits, conflicts and retries are the DSQL plugin\'s own counters; the wait time is the largest cumulative wait a task reported (the plugin records the running total).'
+      : "Upstream's PostgreSQL plugin emits no pool-wait or conflict counters (\"not emitted\"): a locking store has no OCC conflicts.",
+    '',
+    '## Service health',
+    '',
+    markdownTable(['Service', 'Health', 'Evidence'], ROLES.map((role) => [role, s.persistence[role].health, s.persistence[role].evidence])),
+    '',
+    "## The server's view of the run",
+    '',
+    markdownTable(
+      ['Figure', 'Value'],
+      [
+        ['State transitions/s (peak / average)', `${num(run.stateTransitionsPerSecond.peak, 1)} / ${num(run.stateTransitionsPerSecond.average, 1)}${run.stateTransitions === null ? '' : ` (${num(run.stateTransitions, 0)} in the window)`}`],
+        ['StartWorkflowExecution at the frontend (P50 / P95 / P99)', pcts(run.startWorkflowLatencyMs).join(' / ')],
+        ['Workflow-task schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverWorkflow).join(' / ')],
+        ['Activity schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverActivity).join(' / ')],
+        ['Workflow-task schedule-to-start, workers\' SDK (P50 / P95 / P99)', pcts(st.workerWorkflow).join(' / ')],
+        ['Activity schedule-to-start, workers\' SDK (P50 / P95 / P99)', pcts(st.workerActivity).join(' / ')],
+        ['Matching backlog (peak / average)', `${num(run.backlog.count.peak, 0)} / ${num(run.backlog.count.average, 1)}`],
+        ['Oldest backlog task (peak)', run.backlog.agePeakSeconds === null ? NO_DATA : `${num(run.backlog.agePeakSeconds, 1)} s`],
+        ['Polls: success (sync) / timeouts', `${num(run.polls.success, 0)} (${num(run.polls.successSync, 0)}) / ${num(run.polls.timeouts, 0)}${run.polls.successShare === null ? '' : `; ${pct(run.polls.successShare)} found a task`}`],
+        ['Worker slots free (lowest, of total)', `${num(run.workerSlots.freeLowest, 0)} of ${num(run.workerSlots.total, 0)}${run.workerSlots.freeLowestShare === null ? '' : ` (lowest share per worker type ${pct(run.workerSlots.freeLowestShare)})`}`],
+        ['Generator: peak starts/s / offered rate / start errors', `${num(run.generator.peakStartsPerSecond, 1)} / ${num(run.generator.targetRate, 1)} / ${num(run.generator.startErrors, 0)}`],
+      ],
+    ),
+    '',
+    '**Persistence latency, busiest operations (all roles)**',
+    '',
+    run.persistenceP99ByOperation.length
+      ? markdownTable(['Operation', 'Requests', 'P99'], run.persistenceP99ByOperation.map((o) => [o.operation, num(o.requests, 0), ms(o.p99Ms)]))
+      : NO_DATA,
+    '',
+  ];
+}
+
+/** The ranked components that held the run back, with the figures behind each. */
+function bottleneckSection(r: TemporalReport): string[] {
+  const b = r.bottlenecks;
+  return [
+    '## Where the bottleneck was',
+    '',
+    ...(b.ranked.length
+      ? [markdownTable(['Rank', 'Component', 'Why', 'Evidence'], b.ranked.map((f, i) => [String(i + 1), f.component, f.says, f.evidence.join('; ')]))]
+      : ['None: no rule in config (observability.bottlenecks) held for this run; workers, matching, history, the store and the generator each stayed within its thresholds.']),
+    ...(b.unjudged.length ? ['', `Not judged (no data): ${b.unjudged.join(', ')}.`] : []),
+    '',
   ];
 }
 

@@ -1,7 +1,9 @@
 import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
 import { type MetricCatalog, type Series, seriesById, temporalServices } from '../../app/metrics';
 import type { HistoryStore } from '../../../config/temporal-schema';
-import type { Points } from './fetch';
+import type { PeakAverage, Points } from './fetch';
+import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlenecks';
+import type { ServerView } from './server-view';
 import type { BenchmarkOutcome, ReportWindow } from './window';
 
 /*
@@ -13,10 +15,7 @@ import type { BenchmarkOutcome, ReportWindow } from './window';
  * Either way, a series with fewer points than the window holds is listed in `coverage`.
  */
 
-export interface PeakAverage {
-  readonly peak: number | null;
-  readonly average: number | null;
-}
+export type { PeakAverage };
 
 export interface Coverage {
   readonly points: number;
@@ -103,14 +102,22 @@ export interface TemporalReport extends ReportBase {
     readonly limiter?: { readonly writes: number | null; readonly throttledWrites: number | null };
     /** The aurora-postgresql store's writer (ACU only for Serverless v2). */
     readonly aurora?: { readonly cpu: PeakAverage; readonly connections: PeakAverage; readonly dbLoad: PeakAverage; readonly acu: PeakAverage | null };
+    /** The servers' and workers' own metrics (Prometheus): per-role persistence and the server's view of the run. */
+    readonly server: Pick<ServerView, 'persistence' | 'run'>;
   };
+  /** Where the servers' metrics were read, and why not when they were not. */
+  readonly server: { readonly source: string; readonly stepSeconds: number; readonly unread: string | null };
+  readonly bottlenecks: Bottlenecks;
 }
 
 export type Report = FolioReport | TemporalReport;
 
-export function summarize(scenario: Scenario, catalog: MetricCatalog, points: ReadonlyMap<string, Points>, window: ReportWindow): Report {
+/** `server`: a Temporal report's view from the servers' own metrics (required for a Temporal scenario). */
+export function summarize(scenario: Scenario, catalog: MetricCatalog, points: ReadonlyMap<string, Points>, window: ReportWindow, server?: ServerView): Report {
   const ctx = new Context(catalog, points, window);
-  return scenario.family === 'folio' ? summarizeFolio(scenario, ctx) : summarizeTemporal(scenario, ctx);
+  if (scenario.family === 'folio') return summarizeFolio(scenario, ctx);
+  if (!server) throw new Error('a Temporal report needs the server view (unreadServer() when it could not be read)');
+  return summarizeTemporal(scenario, ctx, server);
 }
 
 /** Series lookups over one window; differences are computed here, point by point. */
@@ -243,7 +250,7 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
   };
 }
 
-function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalReport {
+function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: ServerView): TemporalReport {
   const { preset, environment } = scenario;
   const workflows = ctx.window.workflows ?? null;
   const dsql = preset.store.engine === 'dsql';
@@ -318,6 +325,12 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
       };
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
   const head = base(scenario, ctx);
+  const commitLatencyMs = ctx.gauge('commitLatency');
+  const figures = bottleneckFigures(server, {
+    historyCpuPeakPercent: services.history?.cpu.peak ?? null,
+    commitLatencyMs: commitLatencyMs.average,
+    minutes: ctx.minutes,
+  });
   return {
     family: 'temporal',
     ...head,
@@ -331,7 +344,9 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context): TemporalRe
       poolConnections: TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas * preset.pools[r].maxConns, 0),
       cpuAlarmPercent: environment.observability.alarms.cpuHigh.percent,
     },
-    metrics: { transactions, commitLatencyMs: ctx.gauge('commitLatency'), services, ...storeMetrics },
+    metrics: { transactions, commitLatencyMs, services, ...storeMetrics, server: { persistence: server.persistence, run: server.run } },
+    server: { source: server.source, stepSeconds: server.stepSeconds, unread: server.unread },
+    bottlenecks: findBottlenecks(environment.observability.bottlenecks, figures),
     coverage: ctx.coverage,
     missing: ctx.missing(),
   };

@@ -17,6 +17,9 @@ export interface Overrides {
   readonly BENCHMARK_RAMP_UP?: string;
   readonly BENCHMARK_WORKFLOW_TYPE?: string;
   readonly BENCHMARK_COMPLETION_TIMEOUT?: string;
+  readonly BENCHMARK_WORKER_SLOTS?: string;
+  readonly BENCHMARK_WORKER_POLLERS?: string;
+  readonly BENCHMARK_ACTIVITY_DELAY?: string;
 }
 
 function environment(preset: TemporalPreset, mode: BenchmarkMode, frontendAddress: string, metricsPort: number, overrides: Overrides = {}) {

@@ -6,6 +6,7 @@ import { type MetricSeries, catalogFor } from '../../../../lib/app/metrics';
 import { renderCharts } from '../../../../lib/commands/report/charts';
 import { compareReports, flatten } from '../../../../lib/commands/report/compare';
 import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../../lib/commands/report/fetch';
+import { unreadServer } from '../../../../lib/commands/report/server-view';
 import { renderMarkdown } from '../../../../lib/commands/report/markdown';
 import { type FolioReport, type TemporalReport, summarize } from '../../../../lib/commands/report/summarize';
 import type { ReportWindow } from '../../../../lib/commands/report/window';
@@ -26,7 +27,7 @@ describe('an empty window: no number without data behind it', () => {
   test('Temporal: every figure says no data, nothing derived is computed, and the top says why', () => {
     const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
     const catalog = catalogFor(scenario, { dsqlClusterId: 'abc' });
-    const r = summarize(scenario, catalog, new Map(), window) as TemporalReport;
+    const r = summarize(scenario, catalog, new Map(), window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
     expect(r.missing).toHaveLength(Object.keys(r.coverage).length);
     expect(r.metrics.transactions).toMatchObject({ total: null, readOnly: null, write: null, readOnlyShare: null, perWorkflow: null, peakPerMinuteOverWorkflows: null });
     expect(r.metrics.occConflicts!.total).toBeNull();
@@ -178,7 +179,7 @@ describe('Temporal report (seed 000 shape)', () => {
     const catalog = catalogFor(scenario, { dsqlClusterId: 'x' });
     const window = { start: new Date('2026-01-21T12:00:00Z'), end: new Date('2026-01-21T12:05:00Z'), periodSeconds: 300 };
     const points = new Map([['totalTx', { t: [window.start.getTime()], v: [1_350_000] }]]);
-    const r = summarize(scenario, catalog, points, window) as TemporalReport;
+    const r = summarize(scenario, catalog, points, window, unreadServer(scenario as TemporalScenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
     expect(r.metrics.transactions.totalPerMinute).toEqual({ peak: 270_000, average: 270_000 });
   });
 });
@@ -300,7 +301,7 @@ describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL tabl
     workflows: 40_000,
     benchmark: { workflowsPerSecond: 133.3, latencyMs: { p50: 180, p95: 240, p99: 300, max: 700 }, storeRoundTripMs: { median: 0.6, p99: 1.5 } },
   };
-  const r = summarize(scenario, catalog, points, window) as TemporalReport;
+  const r = summarize(scenario, catalog, points, window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
 
   test('commits are its transactions: per minute, in total, per workflow', () => {
     expect(r.store).toBe('aurora-postgresql');
