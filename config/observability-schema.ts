@@ -41,10 +41,8 @@ export const folioObservabilitySchema = z.strictObject({
  * from the servers' and workers' own metrics (Prometheus) and CloudWatch.
  */
 export const BOTTLENECK_FIGURES = [
-  /** The benchmark workers' SDK: how long a workflow task waited for a worker to take it (P50). */
-  'workerWorkflowTaskScheduleToStartP50Ms',
-  /** The same for activities. */
-  'workerActivityScheduleToStartP50Ms',
+  /** The benchmark workers' SDK: how long a task waited for a worker to take it (P50), workflow tasks or activities, whichever is longer. */
+  'workerScheduleToStartP50Ms',
   /** The benchmark workers' lowest share of task slots free (0: every slot busy). */
   'workerSlotsFreeLowestShare',
   /** Matching: the largest backlog of the benchmark namespace's task queues. */

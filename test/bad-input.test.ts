@@ -219,6 +219,8 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('move: a timeout without a unit', 'move.ts', ['--from', 'test4', '--to', 'test5', '--timeout', '90'], [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h\)$/]),
   command('move: no source phase', 'move.ts', ['--to', 'test5'], [/^error: --from is required with --to <phase>/]),
   command('report: workflows on a FOLIO phase', 'report.ts', ['--scenario', 'test10', '--last', '1h', '--workflows', '41052'], [/^error: --workflows does not apply to test10 \(a FOLIO phase: it runs no workflows and has no DSQL cluster\)$/]),
+  command('report: a Prometheus URL that is not one', 'report.ts', ['--scenario', 'temporal-150wps', '--last', '1h', '--prometheus-url', 'localhost:9090'], [/^error: --prometheus-url "localhost:9090" is not http or https \(valid: http\(s\):\/\/host/]),
+  command('report: a Prometheus URL on a FOLIO phase', 'report.ts', ['--scenario', 'test10', '--last', '1h', '--prometheus-url', 'http://127.0.0.1:9090'], [/^error: --prometheus-url does not apply to test10/]),
   command('report: a DSQL cluster id on a FOLIO phase', 'report.ts', ['--scenario', 'test10', '--last', '1h', '--dsql-cluster-id', 'abc'], [/^error: --dsql-cluster-id does not apply to test10/]),
   command('report: an output directory under a file', 'report.ts', ['--scenario', 'test10', '--last', '1h', '--out', join(file('plain.txt', 'x'), 'report')], [/^error: --out ".*plain.txt\/report": cannot write there \(a part of the path is a file\)$/]),
   command('report: a report to compare that is missing', 'report.ts', ['--compare', join(work, 'a.json'), join(work, 'b.json')], [/^error: --compare ".*a.json": cannot read it \(no such file or directory\)$/]),

@@ -42,6 +42,8 @@ let runCompleted = 0;
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
 const WORKER_METRICS = scenario.environment.ports.metrics + 10;
 const GENERATOR_METRICS = scenario.environment.ports.metrics + 11;
+/** A second worker task's port: a replacement task on ECS is a new instance with series of its own. */
+const STARVED_WORKER_METRICS = scenario.environment.ports.metrics + 12;
 
 beforeAll(async () => {
   pg = await startPostgres({ maxConnections: 600 });
@@ -49,7 +51,7 @@ beforeAll(async () => {
   // Each role, the worker and the generator scraped as its collector scrapes it on ECS, under the same job names.
   prometheus = await startPrometheus({
     ...Object.fromEntries(cluster.roles.map((r) => [temporalServiceName(r.role), r.metricsPort])),
-    [BENCHMARK_WORKER_SERVICE]: WORKER_METRICS,
+    [BENCHMARK_WORKER_SERVICE]: [WORKER_METRICS, STARVED_WORKER_METRICS],
     [BENCHMARK_GENERATOR_FAMILY]: GENERATOR_METRICS,
   });
   // The servers report their pools once a minute from start: as on a deployed cluster, a run starts after that.
@@ -161,7 +163,8 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
 
   test.each(TEMPORAL_ROLES)('%s: the persistence table shows the pool size the stack renders for it', (role) => {
     const p = view.persistence[role];
-    expect(p.poolMax).toBe(scenario.preset.pools[role].maxConns * 1);
+    // One task per role here: the role's pools allow its rendered maxConns.
+    expect(p.poolMax).toBe(scenario.preset.pools[role].maxConns);
     expect(p.open.peak).toBeGreaterThan(0);
     expect(p.inUse.peak).toBeLessThanOrEqual(p.poolMax!);
     expect(p.health).not.toBe('unknown');
@@ -199,8 +202,10 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
 
   test('a starved run (activity slots for half the offered rate) is named worker-bound', async () => {
     await worker?.stop();
-    // Two slots (the SDK's least), 200 ms of work per activity: 10 activities/s for 20 workflows/s.
-    worker = startWorker(scenario.preset, cluster.frontendAddress, WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '200ms' });
+    // Two slots (the SDK's least), a second of work per activity: 2 activities/s for 20 workflows/s.
+    // It reports as a new task (its own instance), as a replacement task does on ECS: the same
+    // process restarted on the steady worker's address would read as a counter reset mid-window.
+    worker = startWorker(scenario.preset, cluster.frontendAddress, STARVED_WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '1s' });
     const start = new Date();
     await runGenerator(scenario.preset, cluster.frontendAddress, GENERATOR_METRICS, { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: '40s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: '5s' }, 120_000);
     if (worker.process.exitCode !== null) throw new Error(`the starved worker exited:\n${worker.output().slice(-2000)}`);

@@ -40,8 +40,7 @@ export function bottleneckFigures(server: ServerView, cw: CloudWatchFigures): Re
   const perMinute = (n: number | null) => (n === null || !(cw.minutes > 0) ? null : n / cw.minutes);
   const target = r.generator.targetRate;
   return {
-    workerWorkflowTaskScheduleToStartP50Ms: r.scheduleToStartMs.workerWorkflow.p50,
-    workerActivityScheduleToStartP50Ms: r.scheduleToStartMs.workerActivity.p50,
+    workerScheduleToStartP50Ms: max([r.scheduleToStartMs.workerWorkflow.p50, r.scheduleToStartMs.workerActivity.p50]),
     workerSlotsFreeLowestShare: r.workerSlots.freeLowestShare,
     matchingBacklogPeak: r.backlog.count.peak,
     matchingBacklogAgePeakSeconds: r.backlog.agePeakSeconds,

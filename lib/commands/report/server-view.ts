@@ -86,14 +86,20 @@ export function queriesFor(scenario: TemporalScenario, stepSeconds: number): Ser
   return serverQueries({ store: scenario.preset.store.engine, namespace: scenario.preset.benchmark.namespace, stepSeconds });
 }
 
-/** Runs every query of the view; the first query that fails stops the rest, naming it. */
+/**
+ * Runs every query of the view; the first query that fails stops the rest, naming it. The
+ * first point is evaluated one step after the window's start: each point's `increase(x[step])`
+ * looks back one step, so the points cover the window and nothing before it.
+ */
 export async function fetchServerMetrics(reader: PrometheusReader, queries: readonly ServerQuery[], window: ServerWindow, stepSeconds: number): Promise<Map<string, RangeSeries[]>> {
   const answers = new Map<string, RangeSeries[]>();
+  const first = new Date(window.start.getTime() + stepSeconds * 1000);
+  if (first > window.end) throw new PrometheusError(`the window (${(window.end.getTime() - window.start.getTime()) / 1000} s) is shorter than one step (${stepSeconds} s, four scrapes)`);
   // A few at a time: a workspace allows a handful of concurrent queries per caller.
   for (let i = 0; i < queries.length; i += 4)
     await Promise.all(
       queries.slice(i, i + 4).map(async (q) => {
-        answers.set(q.id, await reader.queryRange({ query: q.promql, start: window.start, end: window.end, stepSeconds }));
+        answers.set(q.id, await reader.queryRange({ query: q.promql, start: first, end: window.end, stepSeconds }));
       }),
     );
   return answers;
@@ -144,9 +150,9 @@ export function histogramQuantile(q: number, buckets: readonly { le: number; cou
   const observations = sorted[sorted.length - 1].count;
   if (!(observations > 0)) return null;
   const rank = q * observations;
-  let i = sorted.findIndex((b) => b.count >= rank);
+  // Found: the +Inf bucket holds every observation.
+  const i = sorted.findIndex((b) => b.count >= rank);
   if (i === sorted.length - 1) return sorted.length > 1 ? sorted[sorted.length - 2].le : null;
-  if (i < 0) i = sorted.length - 1;
   const lower = i === 0 ? 0 : sorted[i - 1].le;
   const below = i === 0 ? 0 : sorted[i - 1].count;
   const inBucket = sorted[i].count - below;

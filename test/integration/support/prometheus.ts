@@ -26,12 +26,13 @@ export interface LocalPrometheus {
   stop(): Promise<void>;
 }
 
-export async function startPrometheus(jobs: Readonly<Record<string, number>>, scrapeSeconds = 5): Promise<LocalPrometheus> {
+/** `jobs`: each job's port, or ports (one target each, as each ECS task is its own instance). */
+export async function startPrometheus(jobs: Readonly<Record<string, number | readonly number[]>>, scrapeSeconds = 5): Promise<LocalPrometheus> {
   if (!existsSync(PROMETHEUS_BIN)) throw new Error(`${PROMETHEUS_BIN} is missing: run \`npm run setup:integration\` first`);
   const dir = mkdtempSync(join(tmpdir(), 'prometheus-'));
   const config = {
     global: { scrape_interval: `${scrapeSeconds}s`, evaluation_interval: `${scrapeSeconds}s` },
-    scrape_configs: Object.entries(jobs).map(([job, port]) => ({ job_name: job, static_configs: [{ targets: [`127.0.0.1:${port}`] }] })),
+    scrape_configs: Object.entries(jobs).map(([job, ports]) => ({ job_name: job, static_configs: [{ targets: [ports].flat().map((port) => `127.0.0.1:${port}`) }] })),
   };
   writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
   const port = await freePort();

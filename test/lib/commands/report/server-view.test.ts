@@ -7,6 +7,8 @@ import { metricNames, serverQueries } from '../../../../lib/commands/report/serv
 import { histogramQuantile, queriesFor, readServerView, summarizeServer } from '../../../../lib/commands/report/server-view';
 import { bottleneckFigures, findBottlenecks } from '../../../../lib/commands/report/bottlenecks';
 import { renderMarkdown } from '../../../../lib/commands/report/markdown';
+import { summarize } from '../../../../lib/commands/report/summarize';
+import { catalogFor } from '../../../../lib/app/metrics';
 import { fixtureServerView, loadQueryRange, shiftedAnswers } from '../../../support/query-range-fixture';
 
 /*
@@ -93,9 +95,12 @@ describe('the recorded run, as the report reads it', () => {
     expect(perWorkflow).toBeLessThanOrEqual(12);
   });
 
-  test("the local run's plugin is upstream's: the DSQL plugin's counters are no data, not zero", () => {
+  test("the local run's plugin is upstream's: the DSQL plugin's counters are no data, not zero, in the figures and the table", () => {
     for (const role of TEMPORAL_ROLES) expect(view.persistence[role]).toMatchObject({ poolWaits: null, conflicts: null, retries: null });
-    expect(renderMarkdown).toBeDefined();
+    const window = { start: new Date(recorded.window.start), end: new Date(recorded.window.end), periodSeconds: 60 };
+    const md = renderMarkdown(summarize(scenario, catalogFor(scenario, { dsqlClusterId: 'x' }), new Map(), window, view));
+    expect(md).toMatch(/\n\| history \| 50 \| \d+ \| \d+ \/ [\d.]+ \| [\d.]+ \| no data \| no data \| no data \| no data \|/);
+    expect(md).toContain('| history | healthy | OCC conflicts: no data; pool waits: no data;');
   });
 
   test('a healthy run has no bottleneck', () => {
@@ -110,10 +115,45 @@ describe('the recorded run, as the report reads it', () => {
   });
 });
 
+describe('service health: each word is earned by its evidence, and bad runs are not called healthy', () => {
+  const step = 60;
+  const t = [0, 1, 2].map((i) => Date.parse('2026-01-21T12:00:00Z') + i * step * 1000);
+  const series = (labels: Record<string, string>, v: number[]) => ({ labels, t: t.slice(0, v.length), v });
+  const history = { service_name: 'history' };
+  /** A history role with a 50-connection pool that the DSQL plugin reports on, and whatever else is given. */
+  const judged = (extra: Record<string, ReturnType<typeof series>[]>) =>
+    summarizeServer(
+      scenario,
+      new Map(Object.entries({ poolMax: [series(history, [50, 50, 50])], dsqlPoolMax: [series(history, [50, 50, 50])], poolInUse: [series(history, [5, 9, 7])], ...extra })),
+      step,
+      'x',
+    ).persistence.history;
+
+  test('a pool with no waits, conflicts or faults is healthy, and says so with its figures', () => {
+    expect(judged({})).toMatchObject({ health: 'healthy', poolWaits: 0, conflicts: 0, evidence: 'No OCC conflicts observed; no pool waits; 9 of 50 connections in use at peak' });
+  });
+  test('waits for a connection are saturated', () => {
+    expect(judged({ poolWaits: [series(history, [0, 12, 3])] })).toMatchObject({ health: 'saturated', poolWaits: 15 });
+  });
+  test('every connection in use at once is saturated', () => {
+    expect(judged({ poolInUseShare: [series(history, [0.5, 1, 0.9])] }).health).toBe('saturated');
+  });
+  test('OCC conflicts are contended', () => {
+    expect(judged({ conflicts: [series(history, [4, 0, 1])], retries: [series(history, [5, 0, 1])] })).toMatchObject({ health: 'contended', evidence: expect.stringContaining('5 OCC conflicts, 6 retries') });
+  });
+  test('unavailable stores and exhausted retries are failing, named by class', () => {
+    const r = judged({ persistenceErrors: [series({ ...history, error_type: 'serviceerror_Unavailable' }, [0, 3, 0])], retriesExhausted: [series(history, [1])] });
+    expect(r.health).toBe('failing');
+    expect(r.evidence).toBe('1 transactions ran out of retries; 3 × serviceerror_Unavailable');
+  });
+  test('a role without pool metrics is unknown, not healthy', () => {
+    expect(summarizeServer(scenario, new Map(), step, 'x').persistence.history.health).toBe('unknown');
+  });
+});
+
 describe('where the bottleneck was: the rules in config, fed bad runs', () => {
   const healthy = {
-    workerWorkflowTaskScheduleToStartP50Ms: 5,
-    workerActivityScheduleToStartP50Ms: 5,
+    workerScheduleToStartP50Ms: 5,
     workerSlotsFreeLowestShare: 0.9,
     matchingBacklogPeak: 0,
     matchingBacklogAgePeakSeconds: 0,
@@ -128,10 +168,10 @@ describe('where the bottleneck was: the rules in config, fed bad runs', () => {
   };
 
   test('workers that take tasks late with every slot busy are the bottleneck (the reference run of ~1,170/s)', () => {
-    const b = findBottlenecks(rules, { ...healthy, workerWorkflowTaskScheduleToStartP50Ms: 53_000, workerSlotsFreeLowestShare: 0, matchingBacklogPeak: 27_600 });
+    const b = findBottlenecks(rules, { ...healthy, workerScheduleToStartP50Ms: 53_000, workerSlotsFreeLowestShare: 0, matchingBacklogPeak: 27_600 });
     expect(b.ranked[0].component).toBe('workers');
     expect(b.ranked.map((f) => f.component)).not.toContain('matching');
-    expect(b.ranked[0].evidence.join(' ')).toContain('workerWorkflowTaskScheduleToStartP50Ms 53000 (above 200)');
+    expect(b.ranked[0].evidence.join(' ')).toContain('workerScheduleToStartP50Ms 53000 (above 200)');
   });
 
   test('a backlog while worker slots stand free is matching: pollers starved (the reference attempt at 400/s)', () => {
@@ -145,15 +185,15 @@ describe('where the bottleneck was: the rules in config, fed bad runs', () => {
   });
 
   test('a figure with no data holds no rule and is named, never read as healthy', () => {
-    const b = findBottlenecks(rules, { ...healthy, workerWorkflowTaskScheduleToStartP50Ms: null, workerSlotsFreeLowestShare: null });
+    const b = findBottlenecks(rules, { ...healthy, workerScheduleToStartP50Ms: null, workerSlotsFreeLowestShare: null });
     expect(b.ranked).toEqual([]);
-    expect(b.unjudged).toEqual(['workerSlotsFreeLowestShare', 'workerWorkflowTaskScheduleToStartP50Ms']);
+    expect(b.unjudged).toEqual(['workerScheduleToStartP50Ms', 'workerSlotsFreeLowestShare']);
   });
 
   test('a rule naming a figure the report does not compute is refused in one line', () => {
     const withRule = (rule: unknown) => editedCatalog((c) => (c.temporal.environment.observability.bottlenecks = [rule]));
     expect(() => resolveScenario({ scenario: 'temporal-150wps' }, withRule({ component: 'workers', when: { figure: 'slotsFree', below: 1 }, says: 'x' }))).toThrow(
-      /"slotsFree" is not a figure the report computes \(valid: workerWorkflowTaskScheduleToStartP50Ms, /,
+      /"slotsFree" is not a figure the report computes \(valid: workerScheduleToStartP50Ms, /,
     );
     expect(() => resolveScenario({ scenario: 'temporal-150wps' }, withRule({ component: 'workers', when: { figure: 'generatorStartErrors' }, says: 'x' }))).toThrow(/needs exactly one of above or below/);
   });
@@ -205,6 +245,21 @@ describe('the reader: signed for a workspace, refused where it cannot be trusted
     expect(view.unread).toContain('HTTP 403: denied');
     for (const role of TEMPORAL_ROLES) expect(view.persistence[role]).toMatchObject({ poolMax: null, health: 'unknown' });
     expect(view.run.stateTransitions).toBeNull();
+  });
+
+  test("each point looks back one step, so the first is a step into the window: nothing from before it is counted", async () => {
+    const reader = new PrometheusReader({ url: 'http://127.0.0.1:9090' }, answering(200, matrix([])));
+    await readServerView(scenario, reader, q, 15);
+    const starts = calls.map((c) => Number(new URLSearchParams(c.body).get('start')));
+    expect(new Set(starts)).toEqual(new Set([q.start.getTime() / 1000 + 60]));
+    expect(calls.map((c) => new URLSearchParams(c.body).get('query'))).toEqual(expect.arrayContaining([expect.stringContaining('[60s]')]));
+  });
+
+  test('a window shorter than one step is refused, not read as an empty run', async () => {
+    const reader = new PrometheusReader({ url: 'http://127.0.0.1:9090' }, answering(200, matrix([])));
+    const { view } = await readServerView(scenario, reader, { start: q.start, end: new Date(q.start.getTime() + 30_000) }, 15);
+    expect(view.unread).toBe('the window (30 s) is shorter than one step (60 s, four scrapes)');
+    expect(calls).toEqual([]);
   });
 
   test('the step keeps every series within the point limits, and at four scrapes at least', () => {
