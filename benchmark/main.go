@@ -3,7 +3,7 @@
 //
 //	BENCHMARK_WORKER_ONLY=true    polls the task queue and runs the workflows until SIGTERM
 //	BENCHMARK_GENERATOR_ONLY=true offers starts at the target rate, waits for completions,
-//	                              prints one result JSON on stdout, exits 0 if the run passed
+//	                              prints one result JSON line on stdout, exits 0 if the run passed
 //	BENCHMARK_PROBE_ONLY=true     times SELECT 1 round trips to the history store, prints one
 //	                              result JSON ({"probe": ...}) on stdout, exits 0
 package main
@@ -95,7 +95,8 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) int {
 
 	log.Info("starting generator", "rate", cfg.TargetRate, "duration", cfg.Duration.String(), "rampUp", cfg.RampUp.String(), "workflowType", cfg.WorkflowType)
 	result := generator.Run(ctx, c, cfg, reg.Generator(), log)
-	out, _ := json.MarshalIndent(result, "", "  ")
+	// One line: the series makes the result long, and a log line is read whole.
+	out, _ := json.Marshal(result)
 	fmt.Println(string(out))
 	if !result.Passed {
 		log.Error("run failed", "reasons", result.FailureReasons)

@@ -92,7 +92,7 @@ async function main(o: Options): Promise<number> {
   const { cloudFormationClient, cloudWatchClient } = require('../lib/commands/aws/clients') as typeof import('../lib/commands/aws/clients');
   const { stackOutput } = require('../lib/commands/aws/stack-outputs') as typeof import('../lib/commands/aws/stack-outputs');
   const { fetchMetrics } = require('../lib/commands/report/fetch') as typeof import('../lib/commands/report/fetch');
-  const { renderCharts, renderServerCharts } = require('../lib/commands/report/charts') as typeof import('../lib/commands/report/charts');
+  const { renderCharts, renderGeneratorCharts, renderServerCharts } = require('../lib/commands/report/charts') as typeof import('../lib/commands/report/charts');
   let dsqlClusterId = o.dsqlClusterId;
   // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
   if (scenario.family === 'temporal' && scenario.preset.store.engine === 'dsql' && dsqlClusterId === undefined)
@@ -128,7 +128,11 @@ async function main(o: Options): Promise<number> {
 
   const report = summarize(scenario, catalog, points, window, server);
   const subtitle = `${scenario.name}, ${report.window.start} to ${report.window.end}`;
-  const charts = [...renderCharts(catalog, points, window, subtitle), ...(server && !server.unread ? renderServerCharts(server, window, subtitle) : [])];
+  const charts = [
+    ...renderCharts(catalog, points, window, subtitle),
+    ...(window.generatorSeries ? renderGeneratorCharts(window.generatorSeries, window, subtitle) : []),
+    ...(server && !server.unread ? renderServerCharts(server, window, subtitle) : []),
+  ];
   mkdirSync(join(out, 'charts'), { recursive: true });
   for (const c of charts) writeFileSync(join(out, 'charts', c.file), c.svg);
   const markdown = renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title })));

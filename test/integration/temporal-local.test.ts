@@ -26,7 +26,7 @@ import { recordQueryRange } from '../support/query-range-fixture';
 const recorded = (() => {
   const pages = JSON.parse(readFileSync(join(__dirname, '../fixtures/bench/generator-log.json'), 'utf8')).pages;
   const lines: string[] = pages.flatMap((p: any) => p.events.map((e: any) => e.message));
-  return JSON.parse(lines.slice(lines.indexOf('{'), lines.lastIndexOf('}') + 1).join('\n'));
+  return JSON.parse(lines.find((l) => l.startsWith('{'))!);
 })();
 
 const RATE = 20;

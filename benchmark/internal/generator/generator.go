@@ -2,13 +2,15 @@ package generator
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"google.golang.org/grpc/codes"
 
 	"db-bench-infra/benchmark/internal/config"
 	"db-bench-infra/benchmark/internal/metrics"
@@ -28,19 +30,55 @@ type tally struct {
 	sync.Mutex
 	started, completed, failed, timedOut, startErrors int
 	latencies                                         []time.Duration
+	series                                            *results.SeriesBuilder
+	startErrorCauses, resultRetryCauses               map[string]int
+	startErrorIDs, openIDs                            []string
 }
+
+func listID(ids []string, id string) []string {
+	if len(ids) < results.MaxListedIDs {
+		return append(ids, id)
+	}
+	return ids
+}
+
+// cause names an error by its gRPC status code, as the server or the client's deadline set it.
+func cause(err error) string {
+	return serviceerror.ToStatus(err).Code().String()
+}
+
+// transient tells a broken wait for a result (a frontend going away, a store restarting)
+// from the workflow's own end (failed, timed out, terminated) and from a workflow the
+// server does not know (NotFound: lost, never taken up again).
+func transient(err error) bool {
+	switch serviceerror.ToStatus(err).Code() {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted, codes.Aborted, codes.Internal:
+		return true
+	}
+	return false
+}
+
+// resultRetryDelay spaces the waits for a result taken up again after the transport broke.
+const resultRetryDelay = time.Second
 
 // Run offers the schedule's starts, waits for their completions until CompletionTimeout
 // after the last start, and returns the judged result. It stops offering when ctx ends.
 func Run(ctx context.Context, c Starter, cfg config.Config, m *metrics.Generator, log *slog.Logger) results.Result {
 	s := Schedule{Rate: cfg.TargetRate, Duration: cfg.Duration, RampUp: cfg.RampUp}
 	total := s.Total()
-	runID := time.Now().UTC().Format("20060102T150405")
+	prefix := fmt.Sprintf("bench-%s-%04x-", time.Now().UTC().Format("20060102T150405"), rand.IntN(1<<16))
 	m.TargetRate.Set(cfg.TargetRate)
 
-	t := &tally{latencies: make([]time.Duration, 0, total)}
-	var wg sync.WaitGroup
 	begin := time.Now()
+	t := &tally{
+		latencies:         make([]time.Duration, 0, total),
+		series:            results.NewSeriesBuilder(begin, cfg.Duration+cfg.CompletionTimeout),
+		startErrorCauses:  map[string]int{},
+		resultRetryCauses: map[string]int{},
+		startErrorIDs:     []string{},
+		openIDs:           []string{},
+	}
+	var wg sync.WaitGroup
 	// Completions are awaited until this deadline whatever happens to ctx, so an
 	// interrupted run still reports what it started.
 	waitDeadline := begin.Add(cfg.Duration + cfg.CompletionTimeout)
@@ -68,7 +106,7 @@ offer:
 		wg.Add(1)
 		go func(k int, due time.Time) {
 			defer wg.Done()
-			one(waitCtx, c, cfg, fmt.Sprintf("bench-%s-%d", runID, k), due, t, m)
+			one(waitCtx, c, cfg, fmt.Sprintf("%s%d", prefix, k), due, t, m)
 		}(k, due)
 	}
 	lastStart := time.Now()
@@ -90,19 +128,25 @@ offer:
 			RampUp:            cfg.RampUp.String(),
 			CompletionTimeout: cfg.CompletionTimeout.String(),
 			MaxP99LatencyMs:   float64(cfg.MaxP99Latency) / float64(time.Millisecond),
+			WorkflowIDPrefix:  prefix,
 		},
 		Window: results.Window{Start: begin.UTC(), LastStart: lastStart.UTC(), End: end.UTC(), DurationSeconds: round2(end.Sub(begin).Seconds())},
 		Results: results.Counts{
-			WorkflowsOffered:   offered,
-			WorkflowsStarted:   t.started,
-			WorkflowsCompleted: t.completed,
-			WorkflowsFailed:    t.failed,
-			WorkflowsTimedOut:  t.timedOut,
-			StartErrors:        t.startErrors,
-			ActualRate:         round2(float64(t.started) / span),
-			CompletedRate:      round2(float64(t.completed) / span),
-			Latency:            results.Summarize(t.latencies),
+			WorkflowsOffered:     offered,
+			WorkflowsStarted:     t.started,
+			WorkflowsCompleted:   t.completed,
+			WorkflowsFailed:      t.failed,
+			WorkflowsTimedOut:    t.timedOut,
+			StartErrors:          t.startErrors,
+			StartErrorsByCause:   t.startErrorCauses,
+			StartErrorIDs:        t.startErrorIDs,
+			OpenAtDeadlineIDs:    t.openIDs,
+			ResultRetriesByCause: t.resultRetryCauses,
+			ActualRate:           round2(float64(t.started) / span),
+			CompletedRate:        round2(float64(t.completed) / span),
+			Latency:              results.Summarize(t.latencies),
 		},
+		Series: t.series.Build(end),
 	}
 	if cfg.WorkflowType == workflows.MultiActivity {
 		r.Config.ActivityCount = cfg.ActivityCount
@@ -112,7 +156,9 @@ offer:
 }
 
 // one starts a workflow and waits for its result. Latency runs from when the start was
-// due (not when the call went out), so time queued on the client counts too.
+// due (not when the call went out), so time queued on the client counts too. A wait that
+// the transport breaks (a frontend going away) is taken up again until ctx ends: only the
+// workflow's own end, or the deadline, decides its outcome.
 func one(ctx context.Context, c Starter, cfg config.Config, id string, due time.Time, t *tally, m *metrics.Generator) {
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
 	run, err := c.ExecuteWorkflow(startCtx, client.StartWorkflowOptions{ID: id, TaskQueue: cfg.TaskQueue}, cfg.WorkflowType, workflows.Args(cfg.WorkflowType, cfg.ActivityCount)...)
@@ -121,26 +167,45 @@ func one(ctx context.Context, c Starter, cfg config.Config, id string, due time.
 		m.StartErrors.Inc()
 		t.Lock()
 		t.startErrors++
+		t.startErrorCauses[cause(err)]++
+		t.startErrorIDs = listID(t.startErrorIDs, id)
+		t.series.StartError(time.Now())
 		t.Unlock()
 		return
 	}
 	m.Started.Inc()
 	t.Lock()
 	t.started++
+	t.series.Started(time.Now())
 	t.Unlock()
 
-	err = run.Get(ctx, nil)
-	latency := time.Since(due)
+	for {
+		err = run.Get(ctx, nil)
+		if err == nil || ctx.Err() != nil || !transient(err) {
+			break
+		}
+		t.Lock()
+		t.resultRetryCauses[cause(err)]++
+		t.Unlock()
+		select {
+		case <-ctx.Done():
+		case <-time.After(resultRetryDelay):
+		}
+	}
+	now := time.Now()
+	latency := now.Sub(due)
 	t.Lock()
 	defer t.Unlock()
 	switch {
 	case err == nil:
 		t.completed++
 		t.latencies = append(t.latencies, latency)
+		t.series.Completed(now, latency)
 		m.Completed.Inc()
 		m.Latency.Observe(latency.Seconds())
-	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+	case ctx.Err() != nil:
 		t.timedOut++
+		t.openIDs = listID(t.openIDs, id)
 		m.TimedOut.Inc()
 	default:
 		t.failed++

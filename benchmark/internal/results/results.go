@@ -20,15 +20,25 @@ type Latency struct {
 
 // Counts are what happened to the offered starts.
 type Counts struct {
-	WorkflowsOffered   int     `json:"workflowsOffered"`
-	WorkflowsStarted   int     `json:"workflowsStarted"`
-	WorkflowsCompleted int     `json:"workflowsCompleted"`
-	WorkflowsFailed    int     `json:"workflowsFailed"`
-	WorkflowsTimedOut  int     `json:"workflowsTimedOut"`
-	StartErrors        int     `json:"startErrors"`
-	ActualRate         float64 `json:"actualRate"`
-	CompletedRate      float64 `json:"completedRate"`
-	Latency            Latency `json:"latency"`
+	WorkflowsOffered   int `json:"workflowsOffered"`
+	WorkflowsStarted   int `json:"workflowsStarted"`
+	WorkflowsCompleted int `json:"workflowsCompleted"`
+	WorkflowsFailed    int `json:"workflowsFailed"`
+	WorkflowsTimedOut  int `json:"workflowsTimedOut"`
+	StartErrors        int `json:"startErrors"`
+	// StartErrorsByCause counts the failed starts by gRPC status code (Unavailable,
+	// DeadlineExceeded, ResourceExhausted, AlreadyExists, ...).
+	StartErrorsByCause map[string]int `json:"startErrorsByCause"`
+	// StartErrorIDs and OpenAtDeadlineIDs name those workflows (the first MaxListedIDs of
+	// each), so a start that failed on the client but reached the server can be looked up.
+	StartErrorIDs     []string `json:"startErrorIds"`
+	OpenAtDeadlineIDs []string `json:"openAtDeadlineIds"`
+	// ResultRetriesByCause counts the waits for a result that the transport broke (the
+	// workflow itself had not ended) and that were taken up again, by status code.
+	ResultRetriesByCause map[string]int `json:"resultRetriesByCause"`
+	ActualRate           float64        `json:"actualRate"`
+	CompletedRate        float64        `json:"completedRate"`
+	Latency              Latency        `json:"latency"`
 }
 
 // Window is when the run offered load and when it stopped waiting.
@@ -50,13 +60,20 @@ type RunConfig struct {
 	RampUp            string  `json:"rampUp"`
 	CompletionTimeout string  `json:"completionTimeout"`
 	MaxP99LatencyMs   float64 `json:"maxP99LatencyMs,omitempty"`
+	// WorkflowIDPrefix starts every workflow ID of the run (then the start's index, from 0):
+	// with WorkflowsOffered it names every workflow the run offered.
+	WorkflowIDPrefix string `json:"workflowIdPrefix"`
 }
+
+// MaxListedIDs bounds each list of workflow IDs in a result.
+const MaxListedIDs = 100
 
 // Result is the one JSON object the generator prints.
 type Result struct {
 	Config         RunConfig `json:"config"`
 	Window         Window    `json:"window"`
 	Results        Counts    `json:"results"`
+	Series         Series    `json:"series"`
 	Passed         bool      `json:"passed"`
 	FailureReasons []string  `json:"failureReasons"`
 }
@@ -108,7 +125,7 @@ func (r *Result) Judge() {
 		reasons = append(reasons, plural(c.WorkflowsFailed, "workflow failed", "workflows failed"))
 	}
 	if c.WorkflowsTimedOut > 0 {
-		reasons = append(reasons, plural(c.WorkflowsTimedOut, "workflow did not complete within the completion timeout", "workflows did not complete within the completion timeout"))
+		reasons = append(reasons, plural(c.WorkflowsTimedOut, "workflow was still open at the deadline", "workflows were still open at the deadline")+" (completion timeout "+r.Config.CompletionTimeout+")")
 	}
 	if c.WorkflowsOffered == 0 {
 		reasons = append(reasons, "no workflow was offered")

@@ -14,6 +14,13 @@ export function renderStatus(s: FleetStatus, t: BenchTargets, scenario: Temporal
   return markdownTable(['', `${t.cluster} / ${t.workerService} / ${t.asgName}`], rows);
 }
 
+/** The failed starts and their causes (gRPC status codes), most first. */
+function startErrors(x: NonNullable<RunRecord['result']>['results']): string {
+  if (x.startErrors === undefined) return '-';
+  const causes = Object.entries(x.startErrorsByCause ?? {}).sort(([, a], [, b]) => b - a);
+  return causes.length ? `${x.startErrors.toLocaleString('en-US')} (${causes.map(([c, n]) => `${c} ${n.toLocaleString('en-US')}`).join(', ')})` : x.startErrors.toLocaleString('en-US');
+}
+
 /** `bench run`: the window and the generator's results, in the shape of seed 000's table. */
 export function renderRun(r: RunRecord, file: string): string {
   const rows = [
@@ -27,6 +34,8 @@ export function renderRun(r: RunRecord, file: string): string {
       ['Workflows Started', x.workflowsStarted.toLocaleString('en-US')],
       ['Workflows Completed', x.workflowsCompleted.toLocaleString('en-US')],
       ['Workflows Failed', x.workflowsFailed.toLocaleString('en-US')],
+      ['Open at the Deadline', x.workflowsTimedOut === undefined ? '-' : x.workflowsTimedOut.toLocaleString('en-US')],
+      ['Start Errors', startErrors(x)],
       ['Latency P50 / P95 / P99 / Max', `${x.latency.p50} / ${x.latency.p95} / ${x.latency.p99} / ${x.latency.max} ms`],
     );
     if (r.result.passed === false) rows.push(['Thresholds', `failed: ${(r.result.failureReasons ?? []).join('; ')}`]);

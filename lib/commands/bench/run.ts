@@ -3,7 +3,7 @@ import { GetClusterCommand } from '@aws-sdk/client-dsql';
 import { DescribeTaskDefinitionCommand, DescribeTasksCommand, RunTaskCommand, type Task } from '@aws-sdk/client-ecs';
 import { z } from 'zod';
 import { CommandFailure, EXIT_FAILED } from '../cli';
-import type { BenchRun } from '../report/window';
+import { type BenchRun, generatorSeriesSchema } from '../report/window';
 import { fleetStatus } from './fleet';
 import type { BenchClients, BenchTargets } from './targets';
 import { type Waiting, waitUntil } from './wait';
@@ -33,9 +33,14 @@ export const generatorResultSchema = z.object({
     workflowsStarted: z.number(),
     workflowsCompleted: z.number(),
     workflowsFailed: z.number(),
+    workflowsTimedOut: z.number().optional(),
+    startErrors: z.number().optional(),
+    startErrorsByCause: z.record(z.string(), z.number()).optional(),
     actualRate: z.number(),
     latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
   }),
+  window: z.object({ start: z.iso.datetime({ offset: true }) }).optional(),
+  series: generatorSeriesSchema.optional(),
   passed: z.boolean().optional(),
   failureReasons: z.array(z.string()).nullish(),
 });

@@ -4,7 +4,7 @@ import type { MetricCatalog } from '../../app/metrics';
 import { seriesById } from '../../app/metrics';
 import type { Points } from './fetch';
 import { pointsOf } from './summarize';
-import type { ReportWindow } from './window';
+import type { GeneratorSeries, ReportWindow } from './window';
 import type { ServerView } from './server-view';
 
 // Without a canvas, ECharts guesses text widths narrower than common sans fonts draw them, and
@@ -175,5 +175,27 @@ export function renderServerCharts(view: ServerView, window: { start: Date; end:
       'connections',
       TEMPORAL_ROLES.map((r) => [r, `poolInUse.${r}`]),
     ),
+  ];
+}
+
+/**
+ * The generator's own second-by-second counts from the run record: starts, start errors and
+ * completions, and the P99 of what completed each second. A fault or a deploy mid-run shows
+ * here as a dip in completions and a rise in latency, at the resolution CloudWatch lacks.
+ */
+export function renderGeneratorCharts(series: GeneratorSeries, window: { start: Date; end: Date }, subtitle: string): Chart[] {
+  const t = series.started.map((_, i) => series.start.getTime() + i * series.intervalSeconds * 1000);
+  const points = (v: readonly number[], per = 1): Points => ({ t, v: v.map((x) => x / per) });
+  const panel = (id: string, title: string, unit: string, lines: DrawnPanel['lines']) => renderPanel({ id, title, unit, lines, levels: [], periodSeconds: series.intervalSeconds }, window, subtitle);
+  return [
+    panel('generatorThroughput', 'Benchmark generator: starts, completions and start errors', 'per second', [
+      { name: 'started/s', points: points(series.started, series.intervalSeconds) },
+      { name: 'completed/s', points: points(series.completed, series.intervalSeconds) },
+      { name: 'start errors/s', points: points(series.startErrors, series.intervalSeconds) },
+    ]),
+    panel('generatorLatency', 'Benchmark generator: P99 latency of the workflows completed', 'ms', [
+      // An interval without a completion has no latency: a gap, not a zero.
+      { name: 'P99', points: { t: t.filter((_, i) => series.completed[i] > 0), v: series.latencyP99Ms.filter((_, i) => series.completed[i] > 0) } },
+    ]),
   ];
 }

@@ -16,6 +16,13 @@ export interface ReportWindow {
   readonly benchmarkLatencyMs?: { readonly p50: number; readonly p95: number; readonly p99: number };
   /** What the run measured, when the window is a run's (`--run`). */
   readonly benchmark?: BenchmarkOutcome;
+  /** The generator's second-by-second counts, when the run's result has them. */
+  readonly generatorSeries?: GeneratorSeries;
+}
+
+/** The generator's series (benchmark/internal/results/series.go), counted from its start. */
+export interface GeneratorSeries extends z.infer<typeof generatorSeriesSchema> {
+  readonly start: Date;
 }
 
 /** A run's outcome as the report shows it: throughput, latency, and the store's round trip. */
@@ -25,6 +32,9 @@ export interface BenchmarkOutcome {
   /** From a server task to the store, on an open connection (bench run's probe). */
   readonly storeRoundTripMs: { readonly median: number; readonly p99: number } | null;
 }
+
+const counts = z.array(z.number().nonnegative());
+export const generatorSeriesSchema = z.object({ intervalSeconds: z.number().int().positive(), started: counts, startErrors: counts, completed: counts, latencyP99Ms: counts });
 
 /**
  * What `bench run` records and the report reads with `--run`: the scenario and the window
@@ -37,7 +47,11 @@ export const benchRunSchema = z.object({
   workflowsCompleted: z.number().int().nonnegative().optional(),
   /** The generator's result, as bench run records it: its latency percentiles go on the latency chart. */
   result: z
-    .object({ results: z.object({ actualRate: z.number().optional(), latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }) }) })
+    .object({
+      results: z.object({ actualRate: z.number().optional(), latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }) }),
+      window: z.object({ start: z.iso.datetime({ offset: true }) }).optional(),
+      series: generatorSeriesSchema.optional(),
+    })
     .nullish(),
   /** The store round trip bench run measured from a server task before the load (ms). */
   storeRoundTrip: z.object({ medianMs: z.number(), p99Ms: z.number() }).nullish(),
@@ -97,12 +111,14 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   let workflows: number | undefined;
   let benchmarkLatencyMs: ReportWindow['benchmarkLatencyMs'];
   let benchmark: BenchmarkOutcome | undefined;
+  let generatorSeries: GeneratorSeries | undefined;
   if (o.run) {
     const run = readRun(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
     benchmarkLatencyMs = run.result?.results.latency;
     const r = run.result?.results;
+    if (run.result?.series && run.result.window) generatorSeries = { ...run.result.series, start: new Date(run.result.window.start) };
     if (r)
       benchmark = {
         workflowsPerSecond: r.actualRate ?? null,
@@ -151,5 +167,6 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     note,
     ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}),
     ...(benchmark ? { benchmark } : {}),
+    ...(generatorSeries ? { generatorSeries } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { type FolioScenario, type TemporalScenario, resolveScenario } from '../../../../config';
 import { catalogFor } from '../../../../lib/app/metrics';
-import { NO_DATA_TEXT, renderCharts } from '../../../../lib/commands/report/charts';
+import { NO_DATA_TEXT, renderCharts, renderGeneratorCharts } from '../../../../lib/commands/report/charts';
 import type { Points } from '../../../../lib/commands/report/fetch';
 
 /*
@@ -101,4 +101,24 @@ test("Temporal: a latency chart of DSQL's commit latency, with the benchmark's P
   for (const label of ['benchmark P50 197 ms', 'benchmark P95 220 ms', 'benchmark P99 259 ms']) expect(latency.svg).toContain(`>${label}</text>`);
   expect(latency.svg).toContain('>10:00</text>');
   expect(latency.svg).not.toMatch(/>\d\d-\d\d \d\d:\d\d</);
+});
+
+describe("the generator's own series (bench run's record)", () => {
+  const start = new Date('2026-11-20T10:00:00Z');
+  const series = { start, intervalSeconds: 1, started: [10, 10, 10, 10], startErrors: [0, 3, 0, 0], completed: [10, 0, 0, 27], latencyP99Ms: [90, 0, 0, 3100] };
+  const [throughput, latency] = renderGeneratorCharts(series, { start, end: new Date(start.getTime() + 4000) }, 'temporal-150wps');
+
+  test('starts, completions and start errors per second, each a line of its own', () => {
+    expect(throughput.file).toBe('generatorThroughput.svg');
+    for (const name of ['started/s', 'completed/s', 'start errors/s']) expect(throughput.svg).toContain(name);
+    expect(throughput.svg).not.toContain(NO_DATA_TEXT);
+  });
+
+  test('a second without a completion has no latency point (a gap, not a zero)', () => {
+    expect(latency.title).toBe('Benchmark generator: P99 latency of the workflows completed');
+    expect(latency.svg).not.toContain(NO_DATA_TEXT);
+    const stalled = { ...series, completed: [0, 0, 0, 0], latencyP99Ms: [0, 0, 0, 0] };
+    const [, none] = renderGeneratorCharts(stalled, { start, end: new Date(start.getTime() + 4000) }, 'temporal-150wps');
+    expect(none.svg).toContain(NO_DATA_TEXT);
+  });
 });

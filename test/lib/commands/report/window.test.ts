@@ -45,6 +45,20 @@ describe('report window', () => {
     expect(older.benchmark?.storeRoundTripMs).toBeNull();
   });
 
+  test("--run carries the generator's second-by-second series from its own start; a series that does not parse is refused", () => {
+    const series = { intervalSeconds: 1, started: [10, 10, 0], startErrors: [0, 2, 0], completed: [9, 0, 11], latencyP99Ms: [80, 0, 4100] };
+    const record = {
+      scenario: 'temporal-150wps',
+      start: '2026-11-20T10:00:00Z',
+      end: '2026-11-20T10:05:00Z',
+      result: { results: { latency: { p50: 1, p95: 2, p99: 3 } }, window: { start: '2026-11-20T10:00:01.5Z' }, series },
+    };
+    const w = reportWindow({ run: file('run-series.json', JSON.stringify(record)) }, 'temporal-150wps', NOW);
+    expect(w.generatorSeries).toEqual({ ...series, start: new Date('2026-11-20T10:00:01.5Z') });
+    const bad = { ...record, result: { ...record.result, series: { ...series, completed: [1, -1] } } };
+    expect(() => reportWindow({ run: file('run-bad-series.json', JSON.stringify(bad)) }, 'temporal-150wps', NOW)).toThrow(/--run .*result\.series\.completed\.1/);
+  });
+
   test('older windows get the finest period CloudWatch still keeps, and say so', () => {
     const w = reportWindow({ start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW);
     expect(w.periodSeconds).toBe(300);
