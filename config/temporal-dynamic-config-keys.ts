@@ -24,6 +24,7 @@ export const DYNAMIC_CONFIG_KEYS: Readonly<Record<string, DynamicConfigKey>> = {
   'frontend.namespaceCount': { kind: 'int', min: 1, serverDefault: 1200 },
   'frontend.persistenceMaxQPS': { kind: 'int', min: 1, serverDefault: 2000 },
   'frontend.shutdownDrainDuration': { kind: 'duration', serverDefault: '0s' },
+  'frontend.shutdownFailHealthCheckDuration': { kind: 'duration', serverDefault: '0s' },
   'matching.numTaskqueueWritePartitions': { kind: 'int', min: 1, serverDefault: 4 },
   'matching.numTaskqueueReadPartitions': { kind: 'int', min: 1, serverDefault: 4 },
   'matching.forwarderMaxOutstandingPolls': { kind: 'int', min: 0, serverDefault: 1 },

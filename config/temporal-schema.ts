@@ -141,10 +141,21 @@ export const temporalEnvironmentSchema = z.strictObject({
   }),
   membershipMaxJoinDuration: goDuration,
   schemaSetupTask: z.strictObject(taskSize()),
-  deployment: z.strictObject({
-    minimumHealthyPercent: z.number().int().min(0).max(100),
-    maximumPercent: z.number().int().min(100).max(200),
-  }),
+  deployment: z
+    .strictObject({
+      minimumHealthyPercent: z.number().int().min(0).max(100),
+      maximumPercent: z.number().int().min(100).max(200),
+      stopTimeout: goDuration,
+      dnsTtl: goDuration,
+      shutdown: z.strictObject({
+        frontend: z.strictObject({ failHealthCheck: goDuration, drain: goDuration }),
+        history: z.strictObject({ drain: goDuration }),
+        matching: z.strictObject({ drain: goDuration }),
+      }),
+    })
+    .superRefine((d, ctx) => {
+      for (const problem of shutdownProblems(d)) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   visibility: z.strictObject({ engineVersion: z.string().regex(/^OpenSearch_\d+\.\d+$/), index: physicalName(/^[a-z][a-z0-9_]{0,99}$/, 'index name') }),
   images: z.strictObject({ server: imageRefSchema, collector: imageRefSchema, benchmark: imageRefSchema }),
   logRetentionDays: z.union([1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)), {
@@ -152,6 +163,44 @@ export const temporalEnvironmentSchema = z.strictObject({
   }),
   observability: temporalObservabilitySchema,
 });
+
+/** What a server does after SIGTERM beyond its drain: the gRPC server's own 2 s grace, and slack. */
+export const SHUTDOWN_SLACK_SECONDS = 5;
+
+type Shutdown = TemporalEnvironment['deployment']['shutdown'];
+/** deployment.shutdown as the dynamic-config keys it renders into every preset. */
+const SHUTDOWN_KEYS: Readonly<Record<string, (s: Shutdown) => string>> = {
+  'frontend.shutdownFailHealthCheckDuration': (s) => s.frontend.failHealthCheck,
+  'frontend.shutdownDrainDuration': (s) => s.frontend.drain,
+  'history.shutdownDrainDuration': (s) => s.history.drain,
+  'matching.shutdownDrainDuration': (s) => s.matching.drain,
+};
+
+export function shutdownDynamicConfig(s: Shutdown): Record<string, string> {
+  return Object.fromEntries(Object.entries(SHUTDOWN_KEYS).map(([key, value]) => [key, value(s)]));
+}
+
+/**
+ * A stop that outlasts stopTimeout is a SIGKILL: history loses its shards unannounced,
+ * frontend its in-flight calls. Each role's drain must end that much before it, and a
+ * frontend must fail its health check for as long as its address stays in DNS answers.
+ */
+function shutdownProblems(d: { stopTimeout: string; dnsTtl: string; shutdown: Shutdown }): string[] {
+  const stop = durationSeconds(d.stopTimeout);
+  const s = d.shutdown;
+  const problems: string[] = [];
+  const spans: [string, number][] = [
+    ['frontend failHealthCheck + drain', durationSeconds(s.frontend.failHealthCheck) + durationSeconds(s.frontend.drain)],
+    ['history drain', durationSeconds(s.history.drain)],
+    ['matching drain', durationSeconds(s.matching.drain)],
+  ];
+  for (const [what, seconds] of spans)
+    if (seconds + SHUTDOWN_SLACK_SECONDS > stop)
+      problems.push(`deployment.shutdown: ${what} is ${seconds} s, which with ${SHUTDOWN_SLACK_SECONDS} s of slack outlasts stopTimeout ${d.stopTimeout} (valid: a drain that ends ${SHUTDOWN_SLACK_SECONDS} s before ECS sends SIGKILL)`);
+  if (durationSeconds(s.frontend.failHealthCheck) < durationSeconds(d.dnsTtl))
+    problems.push(`deployment.shutdown.frontend.failHealthCheck ${s.frontend.failHealthCheck} is shorter than dnsTtl ${d.dnsTtl} (valid: at least the TTL: clients still resolve a stopping frontend that long)`);
+  return problems;
+}
 
 const serviceSize = z.strictObject({ replicas: z.number().int().min(1).max(200), ...taskSize() });
 /** One role's pool: every task of the role opens up to maxConns (and keeps maxIdleConns warm). */
@@ -284,6 +333,11 @@ function checkDynamicConfig(dc: Record<string, unknown>, issue: (key: string, me
   const byLower = new Map(registered.map((k) => [k.toLowerCase(), k]));
   const seen = new Map<string, string>();
   for (const [key, value] of Object.entries(dc)) {
+    const shutdownKey = Object.keys(SHUTDOWN_KEYS).find((k) => k.toLowerCase() === key.toLowerCase());
+    if (shutdownKey) {
+      issue(key, `"${key}" is set for every preset from environment.deployment.shutdown, where it is checked against the ECS stopTimeout`);
+      continue;
+    }
     const misplaced = Object.entries(MISPLACED_DYNAMIC_CONFIG_KEYS).find(([k]) => k.toLowerCase() === key.toLowerCase());
     if (misplaced) {
       issue(key, `"${key}" is not dynamic config: ${misplaced[1]}`);

@@ -1,7 +1,8 @@
-import { CfnOutput, type CfnResource, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { CfnOutput, type CfnResource, Duration, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../config';
 import { rollingDeployment } from '../config/packing';
+import { durationSeconds } from '../config/fields';
 import { AuroraHistoryStore } from './constructs/aurora-history-store';
 import { DsqlCluster } from './constructs/dsql-cluster';
 import { EcsCapacity } from './constructs/ecs-capacity';
@@ -184,7 +185,7 @@ export class TemporalDsqlStack extends Stack {
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;
     const endpoints = { storeHost: store.host, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress };
     // Each role's own pool size is in its static config.
-    const filesFor = (role: TemporalRole) => ({ staticConfig: staticConfig(e, preset.store.engine, endpoints, preset.pools[role]), dynamicConfig: dynamicConfig(preset) });
+    const filesFor = (role: TemporalRole) => ({ staticConfig: staticConfig(e, preset.store.engine, endpoints, preset.pools[role]), dynamicConfig: dynamicConfig(e, preset) });
 
     this.schema = new SchemaSetup(this, 'Schema', {
       cluster,
@@ -209,6 +210,7 @@ export class TemporalDsqlStack extends Stack {
 
     // A preset may roll more gently than the environment: its surge counts against the limits.
     const maximumPercent = preset.deployment?.maximumPercent ?? e.deployment.maximumPercent;
+    const stopTimeout = Duration.seconds(durationSeconds(e.deployment.stopTimeout));
     // History first, then matching, frontend and worker: each service starts (and on later
     // deploys, rolls) only after the one before it is stable, so ringpop forms in order.
     let previous: Construct = this.schema.resource;
@@ -236,7 +238,8 @@ export class TemporalDsqlStack extends Stack {
         environment: serverEnvironment(e, role, filesFor(role), store.wiring),
         secrets: store.secrets,
         logRetention: retention,
-        dnsName: role === 'frontend' ? 'frontend' : undefined,
+        stopTimeout,
+        dns: role === 'frontend' ? { name: 'frontend', ttl: Duration.seconds(durationSeconds(e.deployment.dnsTtl)) } : undefined,
       });
       this.prometheus.addCollector(svc.taskDefinition, temporalServiceName(role), e.ports.metrics, svc.logGroup);
       svc.service.node.addDependency(previous, ...store.ready);
@@ -269,6 +272,7 @@ export class TemporalDsqlStack extends Stack {
       ports: { metrics: e.ports.metrics },
       environment: benchEnv('worker'),
       logRetention: retention,
+      stopTimeout,
     });
     this.prometheus.addCollector(this.benchmarkWorker.taskDefinition, BENCHMARK_WORKER_SERVICE, e.ports.metrics, this.benchmarkWorker.logGroup);
     this.benchmarkWorker.service.node.addDependency(previous);

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { TemporalEnvironment, TemporalPreset, TemporalRole } from '../../config';
 import { TEMPORAL_ROLES } from '../../config';
-import type { HistoryStore } from '../../config/temporal-schema';
+import { type HistoryStore, shutdownDynamicConfig } from '../../config/temporal-schema';
 
 /*
  * What the Temporal server reads, rendered from config: the static server config (YAML), the
@@ -134,8 +134,9 @@ export function staticConfig(env: TemporalEnvironment, store: HistoryStore, endp
 }
 
 /** Temporal's dynamic-config file: every key applies cluster-wide (no constraints). */
-export function dynamicConfig(preset: TemporalPreset): string {
-  const entries = Object.entries(preset.dynamicConfig).map(([key, value]) => [key, [{ value, constraints: {} }]]);
+export function dynamicConfig(env: TemporalEnvironment, preset: TemporalPreset): string {
+  const keys = { ...preset.dynamicConfig, ...shutdownDynamicConfig(env.deployment.shutdown) };
+  const entries = Object.entries(keys).map(([key, value]) => [key, [{ value, constraints: {} }]]);
   return stringify(Object.fromEntries(entries), { lineWidth: 0 });
 }
 

@@ -31,8 +31,10 @@ export interface EcsServiceProps {
   /** Variables ECS sets from Secrets Manager when the task starts (read with the execution role). */
   readonly secrets?: Record<string, ecs.Secret>;
   readonly logRetention: logs.RetentionDays;
+  /** SIGTERM, then SIGKILL this much later (the container's stopTimeout). */
+  readonly stopTimeout: Duration;
   /** Registers the tasks' IPs as A records under this name in the cluster's namespace. */
-  readonly dnsName?: string;
+  readonly dns?: { readonly name: string; readonly ttl: Duration };
 }
 
 /**
@@ -75,7 +77,7 @@ export class EcsService extends Construct {
               retries: 4,
               startPeriod: Duration.minutes(3),
             },
-      stopTimeout: Duration.seconds(60),
+      stopTimeout: props.stopTimeout,
       ulimits: [{ name: ecs.UlimitName.NOFILE, softLimit: 65536, hardLimit: 65536 }],
       logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: props.name }),
     });
@@ -91,7 +93,7 @@ export class EcsService extends Construct {
       maxHealthyPercent: props.deployment.maximumPercent,
       circuitBreaker: { enable: true, rollback: true },
       placementStrategies: [ecs.PlacementStrategy.spreadAcross(ecs.BuiltInAttributes.AVAILABILITY_ZONE), ecs.PlacementStrategy.packedByCpu()],
-      cloudMapOptions: props.dnsName ? { name: props.dnsName, dnsRecordType: sd.DnsRecordType.A, dnsTtl: Duration.seconds(10) } : undefined,
+      cloudMapOptions: props.dns ? { name: props.dns.name, dnsRecordType: sd.DnsRecordType.A, dnsTtl: props.dns.ttl } : undefined,
       propagateTags: ecs.PropagatedTagSource.SERVICE,
     });
   }

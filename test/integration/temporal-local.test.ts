@@ -72,9 +72,10 @@ test('the four roles form one cluster: each has a live membership record', async
 test('each role wrote the rendered config where the start command puts it, with its own address', () => {
   for (const r of cluster.roles) {
     const config = parse(roleFile(r, 'temporal/config.yaml'));
-    expect(config.global.membership.broadcastAddress).toBe('127.0.0.1');
-    expect(config.services[r.role].rpc).toMatchObject({ grpcPort: scenario.environment.ports[r.role].grpc, bindOnIP: '0.0.0.0' });
-    expect(roleFile(r, 'temporal/dynamicconfig.yaml').trim()).toBe(dynamicConfig(scenario.preset).trim());
+    // The task's own address, from the metadata endpoint; here it is also where it binds (localStaticConfig).
+    expect(config.global.membership.broadcastAddress).toBe(r.ip);
+    expect(config.services[r.role].rpc).toMatchObject({ grpcPort: scenario.environment.ports[r.role].grpc, bindOnIP: r.ip });
+    expect(roleFile(r, 'temporal/dynamicconfig.yaml').trim()).toBe(dynamicConfig(scenario.environment, scenario.preset).trim());
   }
 });
 

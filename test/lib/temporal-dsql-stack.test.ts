@@ -108,7 +108,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
     expect(json.Resources[domain].Properties.VPCOptions.SubnetIds).toEqual(privateSubnets);
   });
 
-  test("the seed's ten dynamic-config keys, in {value, constraints} form, in every server container", () => {
+  test("the seed's ten dynamic-config keys and the environment's shutdown drains, in {value, constraints} form, in every server container", () => {
     const expected = {
       'frontend.rps': 8000,
       'frontend.namespaceRPS': 8000,
@@ -120,12 +120,29 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
       'matching.forwarderMaxOutstandingTasks': 400,
       'matching.maxTaskBatchSize': 200,
       'matching.getTasksBatchSize': 2000,
+      // Measured by npm run bench:faults (README, "Faults and rolling deploys").
+      'frontend.shutdownFailHealthCheckDuration': '15s',
+      'frontend.shutdownDrainDuration': '10s',
+      'history.shutdownDrainDuration': '0s',
+      'matching.shutdownDrainDuration': '5s',
     };
     for (const role of TEMPORAL_ROLES) {
       const file = parse(containerEnv(json, `temporal-${role}`).TEMPORAL_DYNAMIC_CONFIG);
       expect(file).toEqual(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, [{ value: v, constraints: {} }]])));
     }
   });
+});
+
+test("a stopped server gets the rendered stopTimeout, longer than its role's drain; the frontends' DNS records the rendered TTL", () => {
+  const { json } = synth('temporal-150wps');
+  const d = env.deployment;
+  for (const role of TEMPORAL_ROLES) {
+    const def = taskOf(json, `temporal-${role}`).props.ContainerDefinitions.find((c: any) => c.Name === 'Server');
+    expect(def.StopTimeout).toBe(60);
+  }
+  expect(d.stopTimeout).toBe('60s');
+  const services = Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::ServiceDiscovery::Service');
+  expect(services.map((r) => r.Properties.DnsConfig.DnsRecords)).toEqual([[{ Type: 'A', TTL: 10 }]]);
 });
 
 const DSQL_PRESETS = TEMPORAL_SCENARIO_NAMES.filter((n) => catalog.temporal.scenarios.find((s) => s.name === n)!.store.engine === 'dsql');

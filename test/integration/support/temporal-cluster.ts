@@ -1,13 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
+import { type Socket, createServer as createTcpServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
+import { durationSeconds } from '../../../config/fields';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
-import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
-import { listening } from '../../support/ports';
+import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
+import { freePort, listening } from '../../support/ports';
 import { stopProcess } from '../../support/processes';
 import type { Postgres } from '../../support/postgres';
 import { type Binaries, binaries } from './binaries';
@@ -17,7 +19,10 @@ import { type Binaries, binaries } from './binaries';
  * runs the task definition's own command (startCommand) with the environment the stack
  * renders (serverEnvironment: the static and dynamic config as rendered), in a private /tmp
  * as a container has, and learns its address from a local stand-in of the ECS task metadata
- * endpoint. What cannot run here is swapped by localStaticConfig() and nothing else.
+ * endpoint. Every task has an address of its own (127.0.0.10 up: a replacement task is a new
+ * address, as on awsvpc), and clients reach the frontends through a stand-in of the Cloud Map
+ * name (a TCP forwarder on the rendered frontend port). What cannot run here is swapped by
+ * localStaticConfig() and nothing else.
  */
 
 const run = promisify(execFile);
@@ -41,8 +46,10 @@ export interface LocalStores {
  *   changes: plugin, user, password template, pool and TLS are used as rendered;
  * - the visibility store: OpenSearch becomes SQL visibility on the same server;
  * - `persistence.numHistoryShards`, scaled down;
- * - the metrics port, one per role, since all four roles share this host's network
- *   (on ECS each task has its own address and they all use the rendered port).
+ * - the metrics port, one per task, since all tasks share this host's network
+ *   (on ECS each task has its own address and they all use the rendered port);
+ * - where each service binds: the task's own address (filled in by the start command, as the
+ *   broadcast address is) rather than 0.0.0.0, which on one host only one task could bind.
  * Every other key (ports, membership, broadcast address, dynamic config, clients) is used as
  * rendered, and so is the template header that makes the server read the password.
  */
@@ -67,6 +74,7 @@ export function localStaticConfig(rendered: string, s: LocalStores, metricsPort:
   p.numHistoryShards = s.numHistoryShards;
   const store = history.pluginName === POSTGRES_PLUGIN ? { ...history, connectAddr, databaseName: s.database } : sql(s.database);
   p.datastores = { [p.defaultStore]: { sql: store }, [p.visibilityStore]: { sql: sql(s.visibilityDatabase) } };
+  for (const service of Object.values<any>(c.services)) service.rpc.bindOnIP = TASK_IP_PLACEHOLDER;
   const prometheus = c.global.metrics.prometheus;
   prometheus.listenAddress = `${String(prometheus.listenAddress).split(':')[0]}:${metricsPort}`;
   return [...header, stringify(c, { lineWidth: 0 })].join('\n');
@@ -78,11 +86,11 @@ export function localStaticConfig(rendered: string, s: LocalStores, metricsPort:
  * the shape and the indentation of the example in the ECS documentation, so the start
  * command's parsing is held to the pretty-printed form as well as the compact one.
  */
-export function taskMetadata(role: string, ip: string): string {
+export function taskMetadata(taskId: string, ip: string): string {
   const body = {
     Cluster: 'temporal-dsql',
-    TaskARN: `arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/${role}`,
-    Family: `temporal-${role}`,
+    TaskARN: `arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/${taskId}`,
+    Family: `temporal-${taskId.split('-')[0]}`,
     Revision: '1',
     DesiredStatus: 'RUNNING',
     KnownStatus: 'RUNNING',
@@ -98,11 +106,13 @@ export function taskMetadata(role: string, ip: string): string {
   return JSON.stringify(body, null, 4);
 }
 
-async function serveMetadata(): Promise<{ server: Server; url: string }> {
+/** The metadata endpoint, per task: `/v4/<task id>/task` answers with that task's address. */
+async function serveMetadata(addresses: ReadonlyMap<string, string>): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    const m = /^\/v4\/([a-z]+)\/task$/.exec(req.url ?? '');
-    res.writeHead(m ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(m ? taskMetadata(m[1], '127.0.0.1') : '{}');
+    const m = /^\/v4\/([a-z0-9-]+)\/task$/.exec(req.url ?? '');
+    const ip = m ? addresses.get(m[1]) : undefined;
+    res.writeHead(ip ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(ip ? taskMetadata(m![1], ip) : '{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -119,25 +129,109 @@ export function inPrivateTmp(command: string, dir: string): [string, string[]] {
   return ['unshare', [...ns, '--propagation', 'private', '/bin/sh', '-c', 'mount --bind "$1" /tmp || exit 1; exec /bin/sh -c "$0"', command, dir]];
 }
 
+/** One ECS task of a role: its own address, /tmp, log and metrics port. */
 export interface RoleProcess {
+  readonly id: string;
   readonly role: TemporalRole;
+  readonly ip: string;
   readonly process: ChildProcess;
   readonly log: string;
   readonly tmp: string;
   readonly metricsPort: number;
+  /** When the process exited, with its code or signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** How a task stopped the way ECS stops one (StopTask, or a deploy replacing it). */
+export interface TaskStop {
+  /** From SIGTERM to the process's exit (ms). */
+  readonly drainMs: number;
+  /** It outlived stopTimeout and was killed. */
+  readonly killed: boolean;
+  readonly code: number | null;
+  /** The signal reached temporal-server itself (the start command execs it, as it must). */
+  readonly serverGotSignal: boolean;
 }
 
 export interface LocalCluster {
   readonly scenario: TemporalScenario;
+  /** The frontends' service name (the Cloud Map stand-in): what clients dial. */
   readonly frontendAddress: string;
+  /** The first task of each role, in start order. */
   readonly roles: readonly RoleProcess[];
   readonly stores: LocalStores;
   readonly dir: string;
-  /** The last lines of a role's output. */
+  /** The tasks running now, of one role or all. */
+  tasks(role?: TemporalRole): RoleProcess[];
+  /** Starts one more task of a role from the same rendered command; resolves once its health check passes. */
+  startTask(role: TemporalRole, metricsPort?: number): Promise<RoleProcess>;
+  /**
+   * Stops a task as ECS does: out of the service's DNS name first (a frontend), SIGTERM to the
+   * container's process, SIGKILL once stopTimeoutMs has passed.
+   */
+  stopTask(task: RoleProcess, stopTimeoutMs: number): Promise<TaskStop>;
+  /** SIGKILL, unannounced (an instance lost, the OOM killer); its DNS record goes as ECS notices. */
+  killTask(task: RoleProcess): Promise<void>;
+  /** The last lines of a role's output (its first task's). */
   tail(role: TemporalRole, lines?: number): string;
   /** Roles with a live membership record, by Temporal's ServiceType number. */
   members(): Promise<TemporalRole[]>;
+  /** Each role's addresses that heartbeat within the last `withinSeconds` (membership rows). */
+  memberAddresses(withinSeconds: number): Promise<Partial<Record<TemporalRole, string[]>>>;
   stop(): Promise<void>;
+}
+
+/**
+ * The frontends' Cloud Map name on one host: a TCP forwarder on the rendered frontend port
+ * that hands each new connection to a registered task in turn. A deregistered task stays in
+ * resolvers' answers for the record's TTL, as a DNS answer is cached (ttlMs).
+ */
+class ServiceName {
+  private readonly targets = new Map<string, number>();
+  private readonly sockets = new Set<Socket>();
+  private next = 0;
+  private readonly server = createTcpServer((client) => {
+    const now = Date.now();
+    const live = [...this.targets].filter(([, until]) => until > now).map(([t]) => t);
+    if (!live.length) {
+      client.destroy();
+      return;
+    }
+    const [host, port] = live[this.next++ % live.length].split(':');
+    const upstream = connect(Number(port), host);
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
+      this.sockets.add(a);
+      a.pipe(b);
+      a.on('error', () => b.destroy());
+      a.on('close', () => {
+        b.destroy();
+        this.sockets.delete(a);
+      });
+    }
+  });
+
+  constructor(private readonly ttlMs: number) {}
+
+  listen(address: string): Promise<void> {
+    const [host, port] = address.split(':');
+    return new Promise((resolve, reject) => this.server.once('error', reject).listen(Number(port), host, () => resolve()));
+  }
+
+  register(target: string): void {
+    this.targets.set(target, Number.POSITIVE_INFINITY);
+  }
+
+  deregister(target: string): void {
+    if (this.targets.has(target)) this.targets.set(target, Date.now() + this.ttlMs);
+  }
+
+  close(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.server.close();
+  }
 }
 
 /** Temporal's persistence.ServiceType numbers (common/persistence/data_interfaces.go). */
@@ -150,6 +244,8 @@ export interface ClusterOptions {
   /** Database name prefix; each cluster gets its own databases (the shard count is per database). */
   readonly databasePrefix?: string;
   readonly startTimeoutMs?: number;
+  /** Dynamic-config keys set over the rendering (a measurement of what a setting buys). */
+  readonly dynamicConfigOverrides?: Readonly<Record<string, string | number | boolean>>;
 }
 
 const sqlToolBase = (pg: Postgres) => ['--plugin', POSTGRES_PLUGIN, '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password, ...(pg.tls ? ['--tls', '--tls-disable-host-verification'] : [])];
@@ -221,6 +317,17 @@ function tailOf(file: string, lines = 30): string {
   return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no output)';
 }
 
+/** The rendered dynamic config with some keys set over it (a measurement of what a setting buys). */
+function withOverrides(rendered: string, overrides: ClusterOptions['dynamicConfigOverrides']): string {
+  if (!overrides) return rendered;
+  const c = parse(rendered);
+  for (const [key, value] of Object.entries(overrides)) c[key] = [{ value, constraints: {} }];
+  return stringify(c, { lineWidth: 0 });
+}
+
+/** Every task's address: 127.0.0.10, .11, ... (127.0.0.1 is the frontends' service name). */
+const taskAddress = (n: number) => `127.0.0.${10 + n}`;
+
 /**
  * Starts history, matching, frontend and worker in that order, each once the one before
  * it answers on its health-check port (the stack's start order and health checks).
@@ -233,9 +340,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   const stores: LocalStores = { postgres: o.postgres, database: prefix, visibilityDatabase: `${prefix}_visibility`, numHistoryShards: o.numHistoryShards ?? 16 };
   const dir = mkdtempSync(join(tmpdir(), 'temporal-local-'));
   const frontendAddress = `127.0.0.1:${e.ports.frontend.grpc}`;
-  const busy = [];
-  for (const role of TEMPORAL_ROLES) for (const port of [e.ports[role].grpc, e.ports[role].membership]) if (await listening(port)) busy.push(port);
-  if (busy.length) throw new Error(`ports ${busy.join(', ')} are in use: another Temporal server is running on this machine`);
+  if (await listening(e.ports.frontend.grpc)) throw new Error(`port ${e.ports.frontend.grpc} is in use: another Temporal server is running on this machine`);
 
   const engine = scenario.preset.store.engine;
   if (engine === 'dsql') await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
@@ -247,43 +352,86 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     await runSchemaTask(b, scenario, o.postgres, stores.database, 'create');
     await setUpDatabase(b, o.postgres, stores.visibilityDatabase, 'postgresql/v12/visibility');
   }
-  const metadata = await serveMetadata();
+  const addresses = new Map<string, string>();
+  const metadata = await serveMetadata(addresses);
+  const frontends = new ServiceName(durationSeconds(e.deployment.dnsTtl) * 1000);
+  await frontends.listen(frontendAddress);
   const endpoints = { storeHost: 'store.invalid', visibilityHost: 'opensearch.invalid', frontendAddress };
   // What the stack gives each store: the DSQL plugin's settings, or the Aurora password (an ECS secret).
   const wiring: StoreWiring = engine === 'dsql' ? { engine, rateLimiterTable: 'local-no-limiter', tokenEndpoint: '127.0.0.1' } : { engine };
   const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
-  const roles: RoleProcess[] = [];
+    const all: RoleProcess[] = [];
+  const first: RoleProcess[] = [];
+  const running = (t: RoleProcess) => t.process.exitCode === null && t.process.signalCode === null;
+  const healthPort = (role: TemporalRole) => (role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc);
+
+  const startTask = async (role: TemporalRole, metricsPort?: number): Promise<RoleProcess> => {
+    const n = all.length;
+    const id = `${role}-${all.filter((t) => t.role === role).length + 1}`;
+    const ip = taskAddress(n);
+    addresses.set(id, ip);
+    const tmp = join(dir, id);
+    mkdirSync(tmp);
+    const port = metricsPort ?? (await freePort());
+    // Each role's own rendering: its pool size is its own.
+    const rendered = staticConfig(e, engine, endpoints, scenario.preset.pools[role]);
+    const files = { staticConfig: localStaticConfig(rendered, stores, port), dynamicConfig: withOverrides(dynamicConfig(e, scenario.preset), o.dynamicConfigOverrides) };
+    const env = {
+      PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: tmp,
+      ...serverEnvironment(e, role, files, wiring),
+      ...secrets,
+      ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${id}`,
+    };
+    const log = join(dir, `${id}.log`);
+    const fd = openSync(log, 'a');
+    const [cmd, args] = inPrivateTmp(startCommand(), tmp);
+    const child = spawn(cmd, args, { env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+    );
+    const task: RoleProcess = { id, role, ip, process: child, log, tmp, metricsPort: port, exited };
+    all.push(task);
+    const why = () => (running(task) ? undefined : `exited (${child.exitCode ?? child.signalCode}):\n${tailOf(log)}`);
+    await waitFor(`${id} listening on ${ip}:${healthPort(role)}`, o.startTimeoutMs ?? 90_000, () => listening(healthPort(role), ip), why);
+    // ECS registers a task under the service's name once it is healthy.
+    if (role === 'frontend') frontends.register(`${ip}:${e.ports.frontend.grpc}`);
+    return task;
+  };
+
+  const stopTask = async (task: RoleProcess, stopTimeoutMs: number): Promise<TaskStop> => {
+    if (task.role === 'frontend') frontends.deregister(`${task.ip}:${e.ports.frontend.grpc}`);
+    const comm = (() => {
+      try {
+        return readFileSync(`/proc/${task.process.pid}/comm`, 'utf8').trim();
+      } catch {
+        return '';
+      }
+    })();
+    const sent = Date.now();
+    task.process.kill('SIGTERM');
+    const timer = setTimeout(() => task.process.kill('SIGKILL'), stopTimeoutMs);
+    const end = await task.exited;
+    clearTimeout(timer);
+    return { drainMs: end.at - sent, killed: end.signal === 'SIGKILL', code: end.code, serverGotSignal: comm === 'temporal-server' };
+  };
+
+  const killTask = async (task: RoleProcess) => {
+    if (task.role === 'frontend') frontends.deregister(`${task.ip}:${e.ports.frontend.grpc}`);
+    task.process.kill('SIGKILL');
+    await task.exited;
+  };
+
   const stop = async () => {
-    for (const r of [...roles].reverse()) await stopProcess(r.process);
+    for (const t of [...all].reverse()) await stopProcess(t.process);
+    frontends.close();
     metadata.server.close();
     if (!process.env.KEEP_TEMPORAL_LOGS) rmSync(dir, { recursive: true, force: true });
   };
 
   try {
-    for (const [i, role] of TEMPORAL_ROLES.entries()) {
-      const tmp = join(dir, role);
-      mkdirSync(tmp);
-      const metricsPort = e.ports.metrics + i;
-      // Each role's own rendering: its pool size is its own.
-      const rendered = staticConfig(e, engine, endpoints, scenario.preset.pools[role]);
-      const files = { staticConfig: localStaticConfig(rendered, stores, metricsPort), dynamicConfig: dynamicConfig(scenario.preset) };
-      const env = {
-        PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,
-        HOME: tmp,
-        ...serverEnvironment(e, role, files, wiring),
-        ...secrets,
-        ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${role}`,
-      };
-      const log = join(dir, `${role}.log`);
-      const fd = openSync(log, 'a');
-      const [cmd, args] = inPrivateTmp(startCommand(), tmp);
-      const child = spawn(cmd, args, { env, stdio: ['ignore', fd, fd] });
-      closeSync(fd);
-      roles.push({ role, process: child, log, tmp, metricsPort });
-      const healthPort = role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc;
-      const exited = () => (child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode}):\n${tailOf(log)}` : undefined);
-      await waitFor(`${role} listening on ${healthPort}`, o.startTimeoutMs ?? 90_000, () => listening(healthPort), exited);
-    }
+    for (const [i, role] of TEMPORAL_ROLES.entries()) first.push(await startTask(role, e.ports.metrics + i));
   } catch (err) {
     await stop();
     throw err;
@@ -292,10 +440,14 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   return {
     scenario,
     frontendAddress,
-    roles,
+    roles: first,
     stores,
     dir,
-    tail: (role, lines) => tailOf(join(dir, `${role}.log`), lines),
+    tasks: (role) => all.filter((t) => running(t) && (role === undefined || t.role === role)),
+    startTask,
+    stopTask,
+    killTask,
+    tail: (role, lines) => tailOf(first.find((t) => t.role === role)!.log, lines),
     members: async () => {
       const out = await o.postgres.psql(
         "SELECT DISTINCT role FROM cluster_membership WHERE record_expiry > (now() AT TIME ZONE 'UTC') ORDER BY role",
@@ -306,6 +458,15 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
         .filter(Boolean)
         .map((r) => SERVICE_TYPE[Number(r)])
         .filter(Boolean);
+    },
+    memberAddresses: async (withinSeconds) => {
+      const out = await o.postgres.psql(
+        `SELECT role, rpc_address FROM cluster_membership WHERE last_heartbeat > (now() AT TIME ZONE 'UTC') - interval '${withinSeconds} seconds' ORDER BY role, rpc_address`,
+        stores.database,
+      );
+      const members: Partial<Record<TemporalRole, string[]>> = {};
+      for (const [role, address] of out.split('\n').filter(Boolean).map((l) => l.split('|'))) (members[SERVICE_TYPE[Number(role)]] ??= []).push(address);
+      return members;
     },
     stop,
   };

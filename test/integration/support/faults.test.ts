@@ -1,0 +1,23 @@
+import { recovery } from './faults';
+
+/* The recovery figure fed runs that did and did not come back. */
+
+const series = (completed: number[], latencyP99Ms = completed.map(() => 100)) => ({ completed, latencyP99Ms, intervalSeconds: 1 });
+const steady = Array(10).fill(10);
+
+test('a run the fault did not touch recovered at once, second-to-second noise included', () => {
+  expect(recovery(series([...steady, 9, 11, 8, 12, 10, ...steady]), 10, 10, 100, 25)).toBe(0);
+});
+
+test('a dip counts until its last bad second ends', () => {
+  expect(recovery(series([...steady, 10, 2, 0, 0, 25, 10, ...steady]), 10, 10, 100, 26)).toBe(4);
+});
+
+test('a P99 far above the steady one is not recovered, whatever the rate', () => {
+  const lat = [...Array(12).fill(100), 4000, ...Array(13).fill(100)];
+  expect(recovery(series(Array(26).fill(10), lat), 10, 10, 100, 26)).toBe(3);
+});
+
+test('a run still down when the load ended never recovered', () => {
+  expect(recovery(series([...steady, 10, 10, 0, 0, 0, 0, 0, 0]), 10, 10, 100, 18)).toBeNull();
+});

@@ -1,0 +1,256 @@
+import { TEMPORAL_ROLES, type TemporalRole } from '../../../config';
+import { durationSeconds } from '../../../config/fields';
+import { rollingDeployment } from '../../../config/packing';
+import type { Postgres } from '../../support/postgres';
+import { freePort } from '../../support/ports';
+import { type GeneratorRun, runGenerator } from './benchmark';
+import { type Ledger, judgeLedger, readStored } from './ledger';
+import type { LocalCluster, RoleProcess, TaskStop } from './temporal-cluster';
+
+/*
+ * Faults injected into a local cluster while the benchmark offers a steady rate, and what
+ * each one cost: workflows lost or done twice (counted from the store), start errors, the
+ * time back to the steady rate and the worst per-second P99 against the steady one.
+ * Shared by the integration suite (which asserts) and npm run bench:faults (which measures).
+ */
+
+export interface FaultContext {
+  readonly cluster: LocalCluster;
+  readonly postgres: Postgres;
+  /** The rendered container stopTimeout: SIGKILL this long after SIGTERM. */
+  readonly stopTimeoutMs: number;
+}
+
+/** What a fault did, as it happened. */
+export interface FaultNotes {
+  /** Each task stopped the ECS way. */
+  readonly stops: readonly (TaskStop & { readonly task: string })[];
+  /** Tasks started while the fault ran. */
+  readonly started: readonly string[];
+}
+
+export interface Fault {
+  readonly name: string;
+  /** Announced the ECS way (SIGTERM, the DNS record withdrawn first), as a deploy or a scale change is. */
+  readonly graceful: boolean;
+  readonly inject: (c: FaultContext) => Promise<FaultNotes>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A rolling deploy of one role as ECS runs it with the rendered percentages: with
+ * minimumHealthyPercent 100 it starts the surge's new tasks, waits for their health checks,
+ * then stops as many old ones (SIGTERM, SIGKILL after stopTimeout); one task per role here.
+ */
+export function rollingDeploy(role: TemporalRole): Fault {
+  return {
+    name: `rolling deploy: ${role}`,
+    graceful: true,
+    inject: async ({ cluster, stopTimeoutMs }) => {
+      const e = cluster.scenario.environment;
+      const old = cluster.tasks(role);
+      // A preset may roll more gently than the environment, as the stack renders it.
+      const { surge } = rollingDeployment(old.length, e.deployment.minimumHealthyPercent, cluster.scenario.preset.deployment?.maximumPercent ?? e.deployment.maximumPercent);
+      if (surge < 1) throw new Error(`${role}: the rendered deployment percentages allow no new task before an old one stops`);
+      const stops: FaultNotes['stops'][number][] = [];
+      const started: string[] = [];
+      for (let i = 0; i < old.length; i += surge) {
+        const batch = old.slice(i, i + surge);
+        for (const _ of batch) started.push((await cluster.startTask(role)).id);
+        for (const t of batch) stops.push({ task: t.id, ...(await cluster.stopTask(t, stopTimeoutMs)) });
+      }
+      return { stops, started };
+    },
+  };
+}
+
+/** SIGKILL, unannounced; ECS starts a replacement (a new address) after delayMs. */
+export function killAndReplace(role: TemporalRole, delayMs: number): Fault {
+  return {
+    name: `SIGKILL ${role}, replaced after ${delayMs / 1000} s`,
+    graceful: false,
+    inject: async ({ cluster }) => {
+      const [victim] = cluster.tasks(role);
+      await cluster.killTask(victim);
+      await sleep(delayMs);
+      return { stops: [], started: [(await cluster.startTask(role)).id] };
+    },
+  };
+}
+
+/** The store restarted: a fast shutdown (every session ended), then a start on the same data. */
+export function storeRestart(): Fault {
+  return {
+    name: 'PostgreSQL restarted (fast shutdown, start)',
+    graceful: false,
+    inject: async ({ postgres }) => {
+      await postgres.halt('fast');
+      await postgres.start();
+      return { stops: [], started: [] };
+    },
+  };
+}
+
+/** The frontend service scaled out by one task, then back in (the older task stopped the ECS way). */
+export function frontendScale(settleMs: number): Fault {
+  return {
+    name: 'frontend scaled 1 → 2 → 1',
+    graceful: true,
+    inject: async ({ cluster, stopTimeoutMs }) => {
+      const [old] = cluster.tasks('frontend');
+      const added = await cluster.startTask('frontend');
+      await sleep(settleMs);
+      return { stops: [{ task: old.id, ...(await cluster.stopTask(old, stopTimeoutMs)) }], started: [added.id] };
+    },
+  };
+}
+
+/** The suite: every role rolled, history and matching killed, the store restarted, frontends scaled. */
+export function faultSuite(): Fault[] {
+  return [...TEMPORAL_ROLES.map(rollingDeploy), killAndReplace('history', 5_000), killAndReplace('matching', 5_000), storeRestart(), frontendScale(5_000)];
+}
+
+export interface LoadSettings {
+  readonly rate: number;
+  /** How long the generator offers starts (a Go duration). */
+  readonly duration: string;
+  /** Seconds into the run when the fault starts. */
+  readonly faultAtSeconds: number;
+  readonly completionTimeout: string;
+}
+
+export interface FaultOutcome {
+  readonly fault: string;
+  readonly notes: FaultNotes;
+  readonly run: GeneratorRun;
+  readonly ledger: Ledger;
+  /** Seconds from the generator's start when the fault began and ended. */
+  readonly faultWindow: { readonly start: number; readonly end: number };
+  /** Worst per-second P99 of the completions before the fault (steady) and from its start to recovery. */
+  readonly steadyP99Ms: number;
+  readonly faultP99Ms: number;
+  /** Seconds from the fault's start until completions held the rate again; null: not within the run. */
+  readonly recoverySeconds: number | null;
+  /** Start errors by cause. */
+  readonly startErrors: Readonly<Record<string, number>>;
+  readonly openAtDeadline: number;
+  /** Each role's membership (heartbeat within the cutoff) came to be the tasks running, at their addresses. */
+  readonly membershipSettled: boolean;
+  /** Seconds after the fault ended (at the latest, when the run ended) that it had; null: not within twice the cutoff. */
+  readonly membershipSettledSeconds: number | null;
+  readonly membership: Partial<Record<TemporalRole, string[]>>;
+}
+
+/** Seconds in a row the run must hold the rate, after its last bad second, to count as back. */
+const RECOVERED_FOR = 5;
+/** Seconds at the start of a run that do not count as steady (connections, caches). */
+const WARM_UP = 3;
+
+/**
+ * When the run was back: the end of the last second, from the fault's start to the last
+ * start, whose completions (averaged with the seconds either side: at 10/s one second holds
+ * 8 or 12 by chance) fell under 90% of the rate, or whose P99 was above twice the steady one
+ * (or 250 ms above it, for a fast steady state); 0 when no second was. null when the run was
+ * not back for RECOVERED_FOR seconds before the load ended.
+ */
+export function recovery(series: { completed: readonly number[]; latencyP99Ms: readonly number[]; intervalSeconds: number }, rate: number, from: number, steadyP99Ms: number, lastStart: number): number | null {
+  const c = series.completed;
+  const perSecond = (i: number) => (c[i - 1] ?? c[i]) / 3 + c[i] / 3 + (c[i + 1] ?? c[i]) / 3;
+  const bad = (i: number) => perSecond(i) / series.intervalSeconds < 0.9 * rate || series.latencyP99Ms[i] > Math.max(2 * steadyP99Ms, steadyP99Ms + 250);
+  const first = Math.floor(from / series.intervalSeconds);
+  const end = Math.min(c.length, Math.floor(lastStart / series.intervalSeconds));
+  let lastBad = -1;
+  for (let i = first; i < end; i++) if (bad(i)) lastBad = i;
+  if (lastBad < 0) return 0;
+  if (lastBad + 1 + RECOVERED_FOR > end) return null;
+  return Math.round(((lastBad + 1) * series.intervalSeconds - from) * 10) / 10;
+}
+
+const worst = (v: readonly number[], from: number, to: number) => Math.max(0, ...v.slice(Math.max(0, from), Math.max(0, to)));
+
+/** Runs the generator at a steady rate, injects the fault mid-run, and judges what it cost. */
+export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings): Promise<FaultOutcome> {
+  const { cluster } = c;
+  const preset = cluster.scenario.preset;
+  const timeoutMs = (durationSeconds(load.duration) + durationSeconds(load.completionTimeout) + 120) * 1000;
+  const spawned = Date.now();
+  const running = runGenerator(
+    preset,
+    cluster.frontendAddress,
+    await freePort(),
+    { BENCHMARK_TARGET_RATE: String(load.rate), BENCHMARK_DURATION: load.duration, BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: load.completionTimeout },
+    timeoutMs,
+  );
+  await sleep(load.faultAtSeconds * 1000);
+  const faultStart = Date.now();
+  const notes = await fault.inject(c);
+  const faultEnd = Date.now();
+  const run = await running;
+  const raw = run.raw;
+  if (!raw) throw new Error(`${fault.name}: no result from the generator (exit ${run.exitCode}):\n${run.lines.slice(-30).join('\n')}`);
+  const x = raw.results;
+  const begin = raw.window?.start ? new Date(raw.window.start).getTime() : spawned;
+  const at = (t: number) => (t - begin) / 1000;
+  const series = raw.series;
+  const faultWindow = { start: at(faultStart), end: at(faultEnd) };
+  const steadyP99Ms = worst(series.latencyP99Ms, WARM_UP, Math.floor(faultWindow.start));
+  const lastStart = at(new Date(raw.window.lastStart).getTime());
+  const recoverySeconds = recovery(series, load.rate, faultWindow.start, steadyP99Ms, lastStart);
+  const faultP99Ms = worst(series.latencyP99Ms, Math.floor(faultWindow.start), Math.ceil(faultWindow.start + (recoverySeconds ?? lastStart - faultWindow.start)) + 1);
+  const ledger = judgeLedger(
+    { workflowIdPrefix: raw.config.workflowIdPrefix, workflowsOffered: x.workflowsOffered, startErrorIds: x.startErrorIds, startErrors: x.startErrors },
+    await readStored(c.postgres, cluster.stores.database, raw.config.workflowIdPrefix),
+  );
+  const { membership, settledAfter } = await membershipSettles(cluster, faultEnd);
+  return {
+    fault: fault.name,
+    notes,
+    run,
+    ledger,
+    faultWindow,
+    steadyP99Ms,
+    faultP99Ms,
+    recoverySeconds,
+    startErrors: x.startErrorsByCause,
+    openAtDeadline: x.workflowsTimedOut,
+    membershipSettled: settledAfter !== null,
+    membershipSettledSeconds: settledAfter,
+    membership,
+  };
+}
+
+/** A member whose heartbeat is older than this is gone (the server's own healthy-host cutoff, ringpop/monitor.go). */
+const HEARTBEAT_CUTOFF_SECONDS = 20;
+
+/**
+ * Waits (up to the heartbeat cutoff and as long again) until each role's live membership rows
+ * are exactly the addresses of its running tasks; how long after the fault ended that was.
+ */
+async function membershipSettles(cluster: LocalCluster, faultEnd: number): Promise<{ membership: Partial<Record<TemporalRole, string[]>>; settledAfter: number | null }> {
+  const deadline = faultEnd + 2 * HEARTBEAT_CUTOFF_SECONDS * 1000;
+  for (;;) {
+    const membership = await cluster.memberAddresses(HEARTBEAT_CUTOFF_SECONDS);
+    if (TEMPORAL_ROLES.every((role) => sameSet(membership[role] ?? [], cluster.tasks(role).map((t: RoleProcess) => t.ip))))
+      return { membership, settledAfter: Math.max(0, Math.round((Date.now() - faultEnd) / 1000)) };
+    if (Date.now() > deadline) return { membership, settledAfter: null };
+    await sleep(1000);
+  }
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+
+/** One line per fault, for logs. */
+export function describeOutcome(o: FaultOutcome): string {
+  const l = o.ledger;
+  const errors = Object.entries(o.startErrors)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  const stops = o.notes.stops.map((s) => `${s.task} drained in ${(s.drainMs / 1000).toFixed(1)} s${s.killed ? ' (SIGKILL)' : ''}`).join('; ');
+  return (
+    `${o.fault}: ${l.completedOnce}/${l.offered} completed once, missing ${l.missing.length}, duplicates ${l.duplicates.length}, not completed ${l.notCompleted.length}; ` +
+    `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
+    `recovered after ${o.recoverySeconds ?? 'never'} s; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
+    (stops ? `; ${stops}` : '')
+  );
+}

@@ -1,0 +1,82 @@
+import { type TemporalScenario, resolveScenario } from '../../config';
+import { durationSeconds } from '../../config/fields';
+import { freePort } from '../support/ports';
+import { type Postgres, startPostgres } from '../support/postgres';
+import { type Worker, runGenerator, startWorker } from './support/benchmark';
+import { type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from './support/faults';
+import { type LocalCluster, startCluster } from './support/temporal-cluster';
+
+/*
+ * The rendered cluster under the faults a user meets: every role rolled as a deploy rolls it,
+ * history and matching killed and replaced, the store restarted, the frontends scaled; the
+ * benchmark at a steady rate throughout. No workflow lost or done twice, counted in the store.
+ */
+
+const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+const LOAD = { rate: 10, duration: '45s', faultAtSeconds: 12, completionTimeout: '90s' };
+
+let pg: Postgres;
+let cluster: LocalCluster;
+let worker: Worker | undefined;
+let context: FaultContext;
+const outcomes: FaultOutcome[] = [];
+
+beforeAll(async () => {
+  pg = await startPostgres({ maxConnections: 800 });
+  cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults' });
+  context = { cluster, postgres: pg, stopTimeoutMs: durationSeconds(scenario.environment.deployment.stopTimeout) * 1000 };
+  worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
+  // A short run first: the namespace registered, the task queues loaded, the worker polling.
+  await runGenerator(scenario.preset, cluster.frontendAddress, await freePort(), { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' }, 120_000);
+}, 300_000);
+
+afterAll(async () => {
+  for (const o of outcomes) console.log(describeOutcome(o));
+  await worker?.stop();
+  await cluster?.stop();
+  await pg?.stop();
+}, 120_000);
+
+describe.each(faultSuite().map((f) => [f.name, f] as const))('%s', (_, fault) => {
+  let o: FaultOutcome;
+  beforeAll(async () => {
+    o = await runFault(context, fault, LOAD);
+    outcomes.push(o);
+    console.log(describeOutcome(o));
+  }, 420_000);
+
+  test('every started workflow completed exactly once, counted in the store', () => {
+    const l = o.ledger;
+    expect({ missing: l.missing, duplicates: l.duplicates, notCompleted: l.notCompleted, unexpected: l.unexpected, decidable: l.decidable }).toEqual({
+      missing: [],
+      duplicates: [],
+      notCompleted: [],
+      unexpected: [],
+      decidable: true,
+    });
+    expect(l.completedOnce + o.run.raw!.results.startErrors - l.failedStartsThatRan).toBe(l.offered);
+    expect(o.openAtDeadline).toBe(0);
+    expect(o.run.raw!.results.workflowsFailed).toBe(0);
+  });
+
+  test('the run got back to the steady rate', () => {
+    expect(o.recoverySeconds).not.toBeNull();
+  });
+
+  // A deploy or a scale change is announced (SIGTERM, the DNS record withdrawn): no client may see it fail a start.
+  if (fault.graceful)
+    test('no start failed', () => {
+      expect(o.startErrors).toEqual({});
+    });
+
+  test('membership settled: each role is the tasks running now, at their new addresses', () => {
+    expect(o.membershipSettled).toBe(true);
+  });
+
+  test('tasks stopped the ECS way drained within stopTimeout, the server itself taking SIGTERM', () => {
+    for (const s of o.notes.stops) {
+      expect({ task: s.task, killed: s.killed, serverGotSignal: s.serverGotSignal }).toEqual({ task: s.task, killed: false, serverGotSignal: true });
+      expect(s.drainMs).toBeLessThan(context.stopTimeoutMs);
+    }
+  });
+});
