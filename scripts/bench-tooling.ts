@@ -6,6 +6,7 @@
  * hits all alike; prints medians and min-max. A measurement, not a test.
  *
  *   npm run bench:tooling -- --runs 5 --scenario test12 --from test11 --to test12
+ *   npm run bench:tooling -- --npm-test --runs 3
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +27,8 @@ const program = new Command('bench:tooling')
   .option('--runs <n>', 'runs of each', '5')
   .option('--scenario <name>', 'the scenario to synthesize', 'test12')
   .option('--from <name>', 'plan: the deployed scenario', 'test11')
-  .option('--to <name>', 'plan: the scenario to deploy', 'test12');
+  .option('--to <name>', 'plan: the scenario to deploy', 'test12')
+  .option('--npm-test', "instead: the README's test command warm (nothing changed), after a source change (no synth cache) and cold (no synth cache, no lint results)");
 
 /** Wall seconds of one command; its failure is the benchmark's failure, with the command's own words. */
 async function timed(command: string, args: readonly string[]): Promise<number> {
@@ -43,10 +45,43 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+const CACHE = join(ROOT, 'node_modules/.cache/db-bench-infra');
+
+/**
+ * `npm test` three ways, alternating, `runs` times each: warm (a second run, nothing changed),
+ * after a source change (the synth cache gone: every template synthesized again, and linted
+ * only if it changed) and cold (no synth cache and no lint results: everything again).
+ */
+async function npmTest(runs: number): Promise<void> {
+  const status = progress();
+  const cases = [
+    { name: '`npm test` warm (nothing changed since the last run)', clear: [] as string[] },
+    { name: '`npm test` after a source change (synth cache gone, lint results kept)', clear: ['synth'] },
+    { name: '`npm test` cold (no synth cache, no lint results)', clear: ['synth', 'lint'] },
+  ];
+  const seconds = cases.map(() => [] as number[]);
+  try {
+    // A first run leaves the caches filled, so that the first "warm" run is one.
+    status.update('a first run, to fill the caches');
+    await timed('npm', ['test']);
+    for (let r = 0; r < runs; r++)
+      for (const [i, c] of cases.entries()) {
+        status.update(`run ${r + 1}/${runs}: ${c.name}`);
+        for (const dir of c.clear) rmSync(join(CACHE, dir), { recursive: true, force: true });
+        seconds[i].push(await timed('npm', ['test']));
+      }
+  } finally {
+    status.done();
+  }
+  const rows = cases.map((c, i) => [c.name, `${median(seconds[i]).toFixed(1)} s`, `${Math.min(...seconds[i]).toFixed(1)}–${Math.max(...seconds[i]).toFixed(1)} s`]);
+  process.stdout.write(`${markdownTable(['What', 'Median', 'Min–max'], rows)}\n\n${runs} alternating runs of each on ${cpus().length} cores.\n`);
+}
+
 runCommand(async () => {
   const o = program.parse().opts();
   const runs = Number(o.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 50) throw new ConfigError(`--runs "${o.runs}" is not valid (valid: a whole number from 1 to 50)`);
+  if (o.npmTest) return npmTest(runs);
   for (const name of [o.scenario, o.from, o.to]) resolveScenario({ scenario: name });
   const out = mkdtempSync(join(tmpdir(), 'bench-tooling-'));
   const status = progress();

@@ -5,7 +5,7 @@ import { exitOnConfigError, resolveScenario } from '../config';
 import type { CatalogInput } from '../config/schema';
 import { runCommand } from '../lib/commands/cli';
 import { reportWindow, type WindowOptions } from '../lib/commands/report/window';
-import { type CliResult, runApp, runCli } from './support/cli';
+import { type CliResult, inProcess, runApp, runCli, runCliInProcess } from './support/cli';
 import { editedCatalog } from './support/catalog';
 
 /*
@@ -16,8 +16,10 @@ import { editedCatalog } from './support/catalog';
  * never a stack trace.
  *
  * Config rows run in process through exitOnConfigError, the path bin/app.ts takes; report
- * window rows through runCommand, the path every command takes; synth and command rows are
- * separate processes, as a user runs them.
+ * window rows through runCommand, the path every command takes; command rows in process
+ * through the command's own entry point (test/support/cli.ts, runCliInProcess). Synth rows
+ * and a few command rows (spawned) are separate processes, as a user runs them, so that the
+ * wrapper, the exit code and stderr are proven end to end.
  */
 
 interface BadInput {
@@ -33,39 +35,6 @@ const file = (name: string, content: string) => {
   writeFileSync(path, content);
   return path;
 };
-
-/** In-process rows share process.exit and stderr, so they run one at a time. */
-let serial: Promise<unknown> = Promise.resolve();
-function inProcess(body: () => unknown): Promise<{ status: number; stderr: string }> {
-  const run = async () => {
-    let stderr = '';
-    let status = 0;
-    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stderr += String(chunk);
-      return true;
-    });
-    const exit = jest.spyOn(process, 'exit').mockImplementation((code?: string | number | null) => {
-      status = Number(code ?? 0);
-      throw new Exited();
-    });
-    const before = process.exitCode;
-    try {
-      await body();
-      status = Number(process.exitCode ?? 0);
-    } catch (e) {
-      if (!(e instanceof Exited)) stderr += (e as Error).stack; // a bug: the row fails, showing it
-    } finally {
-      process.exitCode = before;
-      write.mockRestore();
-      exit.mockRestore();
-    }
-    return { status, stderr };
-  };
-  const result = serial.then(run, run);
-  serial = result;
-  return result;
-}
-class Exited extends Error {}
 
 const phaseIndex = (c: any, name: string) => c.folio.phases.findIndex((p: any) => p.name === name);
 const phase = (name: string, edit: (p: any) => void) => editedCatalog((c) => edit(c.folio.phases[phaseIndex(c, name)]));
@@ -97,7 +66,10 @@ const synth = (name: string, context: Record<string, unknown>, expected: RegExp[
   },
   expected,
 });
-const command = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCli(script, args), expected });
+/** A command row, run in process through the command's own entry point. */
+const command = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCliInProcess(script, args), expected });
+/** A command row run as a separate process, as a user runs it: the shell wrapper, exit code and stderr end to end. */
+const spawned = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCli(script, args), expected });
 
 const BAD_INPUTS: readonly BadInput[] = [
   // Config, as `cdk synth -c scenario=…` resolves it.
@@ -211,10 +183,10 @@ const BAD_INPUTS: readonly BadInput[] = [
   reportWindowRow('report: run file without an end', { run: file('noend.json', JSON.stringify({ scenario: 'test10', start: '2026-11-20T10:00:00Z' })) }, [/^error: --run .*noend.json: end: .* \(valid: \{scenario, start, end, workflowsCompleted\?\}\)$/]),
   reportWindowRow('report: run of another scenario', { run: file('other.json', JSON.stringify({ scenario: 'test11', start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' })) }, [/^error: --run .*other.json records scenario "test11", not "test10"/]),
   // The companion commands' arguments, each command in its own process.
-  command('report: misspelled scenario', 'report.ts', ['--scenario', 'tset10', '--last', '1h'], [/^error: unknown scenario "tset10" \(did you mean "test10"\?\); valid: baseline, test1, /]),
+  spawned('report: misspelled scenario', 'report.ts', ['--scenario', 'tset10', '--last', '1h'], [/^error: unknown scenario "tset10" \(did you mean "test10"\?\); valid: baseline, test1, /]),
   command('report: a duration in words', 'report.ts', ['--scenario', 'test10', '--last', '1 hour'], [/^error: --last "1 hour" is not a duration \(valid: /]),
   command('report: one file to compare', 'report.ts', ['--compare', 'only-one.json'], [/^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/]),
-  command('move: a Temporal preset as the target', 'move.ts', ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'], [/^error: --to "temporal-150wps" is a Temporal preset \(valid: a FOLIO phase: baseline, test1\.\.test13\)$/]),
+  spawned('move: a Temporal preset as the target', 'move.ts', ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'], [/^error: --to "temporal-150wps" is a Temporal preset \(valid: a FOLIO phase: baseline, test1\.\.test13\)$/]),
   command('move: a module to an unknown cluster', 'move.ts', ['--module', 'mod-lists', '--to', 'aurora', '--dry-run'], [/^error: --to "aurora" is not a cluster \(valid with --module: provisioned, serverless\)$/]),
   command('move: a module that cannot leave the provisioned cluster', 'move.ts', ['--module', 'mod-users', '--to', 'serverless', '--scenario', 'test4', '--dry-run'], [/^error: --module "mod-users" stays on the provisioned cluster \(valid: mod-source-record-manager, /]),
   command('move: a module whose views would read across the split', 'move.ts', ['--module', 'mod-data-export', '--to', 'serverless', '--scenario', 'test4', '--dry-run'], [/^error: moving mod-data-export to serverless is refused: mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-inventory-storage, mod-users; route them together or add/]),
@@ -230,14 +202,14 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('cost: an observed ACU outside the phase\'s range', 'cost.ts', ['--scenario', 'test10', '--observed-acu', '40'], [/^error: --observed-acu 40 is outside test10's range \(valid: 0.5-32 ACU, the phase's Serverless v2 range\)$/]),
   command('bench: a timeout without a unit', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', '90'], [/^error: --timeout "90" is not valid \(valid: a duration such as 90s, 5m or 1h, at least 1 s\)$/]),
   command('bench: a run record under a file', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--out', join(file('plain2.txt', 'x'), 'run.json')], [/^error: --out ".*plain2.txt": cannot write there \(a part of the path is a file\)$/]),
-  command('scenarios: a file to check that is missing', 'scenarios.ts', ['--check', join(work, 'NO-README.md')], [/^error: --check ".*NO-README.md": cannot read it \(no such file or directory\)$/]),
-  command('plan: no target scenario', 'plan.ts', ['--from', 'test11'], [/^error: required option '--to <scenario>' not specified$/]),
+  spawned('scenarios: a file to check that is missing', 'scenarios.ts', ['--check', join(work, 'NO-README.md')], [/^error: --check ".*NO-README.md": cannot read it \(no such file or directory\)$/]),
+  spawned('plan: no target scenario', 'plan.ts', ['--from', 'test11'], [/^error: required option '--to <scenario>' not specified$/]),
   command('plan: misspelled scenario', 'plan.ts', ['--from', 'test11', '--to', 'tset12'], [/^error: unknown scenario "tset12" \(did you mean "test12"\?\); valid: baseline, /]),
   command('plan: two families', 'plan.ts', ['--from', 'test11', '--to', 'temporal-150wps'], [/^error: "test11" is a FOLIO phase and "temporal-150wps" a Temporal preset: a plan compares two scenarios of one family \(valid: two FOLIO phases, or two Temporal presets\)$/]),
   command('plan: a switch of the history store (an existing environment keeps its store)', 'plan.ts', ['--from', 'temporal-150wps', '--to', 'temporal-aurora-150wps'], [
     /^error: "temporal-150wps" keeps Temporal's history in dsql and "temporal-aurora-150wps" in aurora-postgresql: an environment keeps its store for life \(the switch would orphan the history, and its deploy is refused\); deploy "temporal-aurora-150wps" as a second environment: -c envName=<name>$/,
   ]),
-  command('cost: no scenario', 'cost.ts', [], [/^error: no scenario given: pass --scenario <name> \(or --refresh-prices\)$/]),
+  spawned('cost: no scenario', 'cost.ts', [], [/^error: no scenario given: pass --scenario <name> \(or --refresh-prices\)$/]),
   command('cost: a rate that is not a number', 'cost.ts', ['--scenario', 'temporal-150wps', '--tx-rate', 'fast'], [/^error: --tx-rate "fast" is not valid \(valid: a number from 0 to 1000000\)$/]),
   command('cost: more than 24 hours a day', 'cost.ts', ['--scenario', 'temporal-150wps', '--load-hours', '25'], [/^error: --load-hours "25" is not valid \(valid: a number from 0 to 24\)$/]),
   command('cost: a Temporal option for a FOLIO phase', 'cost.ts', ['--scenario', 'test10', '--tx-rate', '5'], [/^error: --tx-rate does not apply to test10 \(a FOLIO phase; valid here: --observed-acu\)$/]),
@@ -245,7 +217,7 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('capacity: a FOLIO phase', 'capacity.ts', ['--scenario', 'test3'], [/^error: capacity plans ECS capacity pools; "test3" is a FOLIO phase with none \(valid: a Temporal preset\)$/]),
   command('bench: zero workers', 'bench.ts', ['up', '--scenario', 'temporal-150wps', '--workers', '0'], [/^error: --workers "0" is not valid \(valid: a whole number from 1 to 200\)$/]),
   command('bench: a timeout in words', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'], [/^error: --timeout "soon" is not valid \(valid: a duration such as 90s, 5m or 1h, at least 1 s\)$/]),
-  command('bench: a rate of zero', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--rate', '0'], [/^error: --rate "0" is not valid \(valid: a whole number of workflows per second from 1 to 100000\)$/]),
+  spawned('bench: a rate of zero', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--rate', '0'], [/^error: --rate "0" is not valid \(valid: a whole number of workflows per second from 1 to 100000\)$/]),
   command('bench: ramp-up longer than the run', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--ramp-up', '10m'], [/^error: --ramp-up 10m is not shorter than --duration 5m \(valid: a ramp-up shorter than the run\)$/]),
 ];
 

@@ -29,7 +29,17 @@ export class CommandFailure extends Error {
   }
 }
 
-export async function runCommand(main: () => Promise<number | void>): Promise<void> {
+export function runCommand(main: () => Promise<number | void>): Promise<void> {
+  const run = settle(main);
+  runs.push(run);
+  return run;
+}
+
+/** The commands this process started: what a caller that loads a command in process waits for (the tests). */
+const runs: Promise<void>[] = [];
+export const commandRuns = (): Promise<void[]> => Promise.all(runs);
+
+async function settle(main: () => Promise<number | void>): Promise<void> {
   try {
     process.exitCode = (await main()) ?? 0;
   } catch (e) {

@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario } from '../../config';
 import { TEMPORAL_ENVIRONMENT } from '../../config/temporal-environment';
-import { type CliResult, runCli } from '../support/cli';
+import { type CliResult, runCliInProcess } from '../support/cli';
 
 /*
  * The README's examples run as written: every shell line in it is checked against what the
  * project has (npm scripts, command flags, scenarios and context keys, build contexts and the
- * configured image repositories), and the ones that need no AWS account are run.
+ * configured image repositories), and the ones that need no AWS account are run, in process
+ * through each command's own entry point (test/support/cli.ts).
  */
 
 const ROOT = join(__dirname, '../..');
@@ -28,7 +29,7 @@ const cdk = examples.filter((e) => e.startsWith('npx cdk '));
 const helps = new Map<string, Promise<CliResult>>();
 const help = (script: string, sub?: string) => {
   const key = `${script} ${sub ?? ''}`;
-  if (!helps.has(key)) helps.set(key, runCli(script, [...(sub ? [sub] : []), '--help']));
+  if (!helps.has(key)) helps.set(key, runCliInProcess(script, [...(sub ? [sub] : []), '--help']));
   return helps.get(key)!;
 };
 
@@ -96,7 +97,7 @@ test('the examples whose output is checked are examples of the README', () => {
 
 test.each(offline)('`%s` runs as written (it needs no AWS account)', async (example) => {
   const { name, args } = parse(example);
-  const r = await runCli(COMMANDS[name], args);
+  const r = await runCliInProcess(COMMANDS[name], args);
   expect({ example, status: r.status, stderr: r.stderr }).toEqual({ example, status: 0, stderr: '' });
   expect(r.stdout.length).toBeGreaterThan(0);
   if (PRINTS[example]) expect(r.stdout).toContain(PRINTS[example]);

@@ -30,7 +30,7 @@ test('the Temporal table lists every preset with its seed numbers', () => {
 
 test("the README's counts are the code's", () => {
   const catalog = loadCatalog();
-  const rows = readFileSync(join(__dirname, '../bad-input.test.ts'), 'utf8').match(/^ {2}(config|command|synth|reportWindowRow)\(/gm)!.length;
+  const rows = readFileSync(join(__dirname, '../bad-input.test.ts'), 'utf8').match(/^ {2}(config|command|spawned|synth|reportWindowRow)\(/gm)!.length;
   expect(README).toContain(`(\`test/bad-input.test.ts\`, ${rows} rows)`);
   const phases = catalog.folio.phases.length;
   const engines = catalog.temporal.scenarios.map((s) => s.store.engine);

@@ -53,3 +53,88 @@ export async function runApp(context: Record<string, unknown>): Promise<CliResul
   const env = hermeticEnv({ CDK_CONTEXT_JSON: JSON.stringify({ ...CLI_CONTEXT, ...context }), CDK_OUTDIR: outdir });
   return { ...(await runScript('app.ts', [], env)), outdir };
 }
+
+/** process.exit, as a command calls it in process: it ends the command, not the test worker. */
+export class Exited extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/** In-process runs share process.exit, argv, env and the output streams, so they run one at a time. */
+let serial: Promise<unknown> = Promise.resolve();
+
+/**
+ * `body` with stdout and stderr captured and process.exit turned into Exited: the status is
+ * the exit code, or process.exitCode once body is done. A thrown error that is not an exit
+ * is a bug: its stack goes into stderr, where the caller's assertions show it.
+ */
+export function inProcess(body: () => unknown): Promise<CliResult> {
+  const run = async () => {
+    let stdout = '';
+    let stderr = '';
+    let status = 0;
+    const capture = (stream: NodeJS.WriteStream, add: (s: string) => void) =>
+      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        add(String(chunk));
+        return true;
+      });
+    const out = capture(process.stdout, (s) => (stdout += s));
+    const err = capture(process.stderr, (s) => (stderr += s));
+    const exit = jest.spyOn(process, 'exit').mockImplementation((code?: string | number | null) => {
+      throw new Exited(Number(code ?? 0));
+    });
+    const before = process.exitCode;
+    process.exitCode = undefined;
+    try {
+      await body();
+      status = Number(process.exitCode ?? 0);
+    } catch (e) {
+      if (e instanceof Exited) status = e.code;
+      else {
+        status = -1;
+        stderr += (e as Error).stack;
+      }
+    } finally {
+      process.exitCode = before;
+      out.mockRestore();
+      err.mockRestore();
+      exit.mockRestore();
+    }
+    return { status, stdout, stderr };
+  };
+  const result = serial.then(run, run);
+  serial = result;
+  return result;
+}
+
+/**
+ * A bin/ command run in this process through its own entry point (commander parsing argv,
+ * runCommand deciding the exit code), with the environment runCli gives it: the same code a
+ * user runs, without a process start. Its modules are loaded afresh for each run.
+ */
+export function runCliInProcess(script: string, args: readonly string[]): Promise<CliResult> {
+  return inProcess(async () => {
+    const argv = process.argv;
+    const env = { ...process.env };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+    process.argv = [process.execPath, join(ROOT, 'bin', script), ...args];
+    try {
+      let cli: typeof import('../../lib/commands/cli') | undefined;
+      let thrown: unknown;
+      jest.isolateModules(() => {
+        cli = require('../../lib/commands/cli');
+        try {
+          require(join(ROOT, 'bin', script));
+        } catch (e) {
+          thrown = e;
+        }
+      });
+      if (thrown) throw thrown;
+      await cli!.commandRuns();
+    } finally {
+      process.argv = argv;
+      process.env = env;
+    }
+  });
+}

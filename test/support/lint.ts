@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCheckovSkips } from '../../lib/app/lint-acknowledgements';
@@ -12,8 +12,9 @@ import { cachedAssembly, cachedStacks } from './synth-cache';
  * and cdk-nag's AwsSolutions pack through CDK's Validations API (both run when the run's synth
  * cache is built: test/support/synth-cache.ts), then one cfn-lint process over every template
  * and one checkov process over the same set, each with a deliberately broken template beside
- * them that it must fail on. The linters' results are kept beside the synth cache, under a key
- * of the linters' installed versions and this file, so a run with nothing changed reads them.
+ * them that it must fail on. Each template's findings are kept under its content hash, in a
+ * folder named for the linters' installed versions and this file (their settings): a change
+ * re-lints only the templates it changed, and a stale result cannot be found.
  */
 const ROOT = join(__dirname, '../..');
 const CFN_LINT = join(ROOT, '.venv/bin/cfn-lint');
@@ -92,7 +93,61 @@ interface LintResults {
   readonly flowLogGroupId: string;
 }
 
-/** One cfn-lint and one checkov process over every template plus its broken control. */
+/** cfn-lint's exit status bits for its findings: errors 2, warnings 4, informational 8. */
+const CFN_LINT_LEVEL: Record<string, number> = { E: 2, W: 4, I: 8 };
+
+/** One template's findings, kept under its content hash: the path is written as this placeholder. */
+const HERE = '<template>';
+interface TemplateLint {
+  readonly cfnLint: readonly string[];
+  readonly checkov: { readonly failed: CheckovResult[]; readonly skipped: CheckovResult[]; readonly parsingError: boolean; readonly resources: number };
+}
+
+/** Where each template's results are kept: by the linters' versions and this file, outside any one source state. */
+function lintCacheDir(): string {
+  const dir = join(process.env.LINT_CACHE_DIR ?? join(ROOT, 'node_modules/.cache/db-bench-infra/lint'), lintKey());
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const contentHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
+
+/**
+ * Lints the templates no earlier run has linted (by content: a template that did not change
+ * is not linted again), one cfn-lint and one checkov process over all of them, and keeps each
+ * template's findings under its hash.
+ */
+async function lintTemplates(files: readonly string[]): Promise<Map<string, TemplateLint>> {
+  const dir = lintCacheDir();
+  const hashes = new Map(files.map((f) => [f, contentHash(f)]));
+  const cached = (f: string) => join(dir, `${hashes.get(f)}.json`);
+  const todo = [...new Set(files.filter((f) => !existsSync(cached(f))))];
+  if (todo.length) {
+    const [cfn, ck] = await Promise.all([cfnLint(todo), checkov(todo)]);
+    // A linter that could not run leaves nothing behind to be read as a pass.
+    if (cfn.stderr || ![0, 2, 4, 6, 8, 10, 12, 14].includes(cfn.status ?? -1)) throw new Error(`cfn-lint exited ${cfn.status}: ${cfn.stderr}`);
+    const lines = cfn.stdout.split('\n').filter(Boolean);
+    for (const f of todo) {
+      const mine = (r: CheckovResult) => r.file_abs_path === f;
+      const failed = ck.results.failed_checks.filter(mine);
+      const skipped = ck.results.skipped_checks.filter(mine);
+      const passed = (ck.results as Record<string, CheckovResult[] | undefined>).passed_checks?.filter(mine) ?? [];
+      const result: TemplateLint = {
+        cfnLint: lines.filter((l) => l.startsWith(`${f}:`)).map((l) => HERE + l.slice(f.length)),
+        checkov: {
+          failed: failed.map((r) => ({ ...r, file_abs_path: HERE })),
+          skipped: skipped.map((r) => ({ ...r, file_abs_path: HERE })),
+          parsingError: (ck.results.parsing_errors as unknown as string[]).includes(f),
+          resources: new Set([...failed, ...skipped, ...passed].map((r) => r.resource)).size,
+        },
+      };
+      writeFileSync(cached(f), JSON.stringify(result));
+    }
+  }
+  return new Map(files.map((f) => [f, JSON.parse(readFileSync(cached(f), 'utf8')) as TemplateLint]));
+}
+
+/** Every template and its broken controls, linted (or read from earlier runs), as one run's results. */
 async function runLinters(work: string): Promise<LintResults> {
   const all = assemblies();
   // The first VPC with a misspelled property (cfn-lint) and its flow-log group without its key (checkov).
@@ -103,24 +158,33 @@ async function runLinters(work: string): Promise<LintResults> {
   )!;
   const badCfnLint = broken(first, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true));
   const badCheckov = broken(first, join(work, 'bad-checkov.template.json'), (r) => delete r[flowLogGroupId].Properties.KmsKeyId);
-  const templates = all.flatMap((a) => a.templates);
-  const [cfn, ck] = await Promise.all([cfnLint([...templates, badCfnLint]), checkov([...templates, badCheckov])]);
-  return { cfnLint: cfn, checkov: ck, badCfnLint, badCheckov, flowLogGroupId };
-}
-
-/** The linters' results for today's templates: read from the synth cache, or run once and kept there. */
-async function lintResults(work: string): Promise<LintResults> {
-  const file = join(process.env.SYNTH_CACHE_DIR ?? work, `lint-${lintKey()}.json`);
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const results = await runLinters(work);
-  writeFileSync(file, JSON.stringify(results));
-  return results;
+  const files = [...all.flatMap((a) => a.templates), badCfnLint, badCheckov];
+  const linted = await lintTemplates(files);
+  const at = (f: string) => linted.get(f)!;
+  // Each template's findings under its own path, as one run over all of them would print them.
+  const lines = files.flatMap((f) => at(f).cfnLint.map((l) => f + l.slice(HERE.length)));
+  const status = lines.reduce((bits, l) => bits | (CFN_LINT_LEVEL[/:([EWI])\d{4}:/.exec(l)?.[1] ?? ''] ?? 0), 0);
+  const here = (f: string) => (r: CheckovResult) => ({ ...r, file_abs_path: f });
+  return {
+    cfnLint: { status, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' },
+    checkov: {
+      summary: { resource_count: files.reduce((n, f) => n + at(f).checkov.resources, 0) },
+      results: {
+        failed_checks: files.flatMap((f) => at(f).checkov.failed.map(here(f))),
+        skipped_checks: files.flatMap((f) => at(f).checkov.skipped.map(here(f))),
+        parsing_errors: files.filter((f) => at(f).checkov.parsingError) as unknown as CheckovResult[],
+      },
+    },
+    badCfnLint,
+    badCheckov,
+    flowLogGroupId,
+  };
 }
 
 export function lintSuite(): void {
   const work = mkdtempSync(join(tmpdir(), 'lint-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const lints = lintResults(work);
+  const lints = runLinters(work);
   // Awaited by the tests below; a rejection nobody awaited yet must not crash the worker.
   lints.catch(() => undefined);
 

@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hermeticEnv, runApp as runAppProcess } from '../support/cli';
-import { synthPhase } from '../support/synth';
+import { hermeticEnv, runApp as runAppProcess } from '../../support/cli';
+import { synthPhase } from '../../support/synth';
 
 // bin/app.ts as the CDK CLI runs it (test/support/cli.ts): no AWS credentials anywhere in its environment.
-const ROOT = join(__dirname, '../..');
+const ROOT = join(__dirname, '../../..');
 const outdirs: string[] = [];
 async function runApp(context: Record<string, unknown>) {
   const r = await runAppProcess(context);
