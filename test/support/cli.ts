@@ -116,8 +116,10 @@ export function inProcess(body: () => unknown): Promise<CliResult> {
 export function runCliInProcess(script: string, args: readonly string[]): Promise<CliResult> {
   return inProcess(async () => {
     const argv = process.argv;
-    const env = { ...process.env };
-    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+    // Set on the real process.env (replacing the object would lose its string coercion for later runs), then put back.
+    const credentials = { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const before = Object.fromEntries(Object.keys(credentials).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, credentials);
     process.argv = [process.execPath, join(ROOT, 'bin', script), ...args];
     try {
       let cli: typeof import('../../lib/commands/cli') | undefined;
@@ -134,7 +136,10 @@ export function runCliInProcess(script: string, args: readonly string[]): Promis
       await cli!.commandRuns();
     } finally {
       process.argv = argv;
-      process.env = env;
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
 }
