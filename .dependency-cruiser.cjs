@@ -1,7 +1,10 @@
 /*
  * The project's structure as rules (npm run lint:deps, and test/structure.test.ts):
  *   config/         what a scenario means: data, validation, the packing model; imports nothing of ours
- *   lib/*-stack.ts, lib/constructs/, lib/app/   the CDK app: stacks, constructs, rendering, names
+ *   lib/contract/   what the stacks and the commands agree on: names, outputs, metrics, rendered config
+ *   lib/constructs/ one construct per concern; read the contract, never a stack
+ *   lib/*-stack.ts  stacks that wire constructs
+ *   lib/assembly/   the app: which stacks a scenario gets; the only place that imports the stacks
  *   lib/commands/   the companion commands and their AWS clients; they read the app, never the reverse
  *   bin/            entry points only
  */
@@ -26,8 +29,29 @@ module.exports = {
       name: 'the-app-never-imports-commands',
       severity: 'error',
       comment: 'A deploy must not depend on a companion command (or its SDK clients).',
-      from: { path: '^lib/(app/|constructs/|[^/]+-stack\\.ts$)' },
+      from: { path: '^lib/(contract/|constructs/|assembly/|[^/]+-stack\\.ts$)' },
       to: { path: '^lib/commands/' },
+    },
+    {
+      name: 'helpers-never-import-stacks',
+      severity: 'error',
+      comment: 'The contract and the constructs are what stacks are built from; a stack is built on them, never under them.',
+      from: { path: '^lib/(contract|constructs)/' },
+      to: { path: '^lib/([^/]+-stack\\.ts$|assembly/)' },
+    },
+    {
+      name: 'the-contract-holds-no-constructs',
+      severity: 'error',
+      comment: 'Names and rendered config are read by the commands too; they must not pull in CDK constructs.',
+      from: { path: '^lib/contract/' },
+      to: { path: '^lib/constructs/' },
+    },
+    {
+      name: 'stacks-never-import-the-assembly',
+      severity: 'error',
+      comment: 'The assembly picks the stacks; a stack that reads it runs the layers backwards.',
+      from: { path: '^lib/[^/]+-stack\\.ts$' },
+      to: { path: '^lib/assembly/' },
     },
     {
       name: 'the-product-never-imports-tests',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { App } from 'aws-cdk-lib';
 import { exitOnConfigError, resolveScenario, validatesTemplates } from '../config';
-import { addScenarioStacks } from '../lib/app/scenario-stacks';
+import { addScenarioStacks } from '../lib/assembly/scenario-stacks';
 
 const app = new App();
 const context = app.node.getAllContext();

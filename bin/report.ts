@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/commands/cli';
 import { writableDir } from '../lib/commands/files';
-import { type MetricSeries, catalogFor } from '../lib/app/metrics';
+import { type MetricSeries, catalogFor } from '../lib/contract/metrics';
+import { TEMPORAL_OUTPUTS } from '../lib/contract/stack-outputs';
 import { compareReports, readReport } from '../lib/commands/report/compare';
 import { renderMarkdown } from '../lib/commands/report/markdown';
 import { summarize } from '../lib/commands/report/summarize';
@@ -96,7 +97,7 @@ async function main(o: Options): Promise<number> {
   let dsqlClusterId = o.dsqlClusterId;
   // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
   if (scenario.family === 'temporal' && scenario.preset.store.engine === 'dsql' && dsqlClusterId === undefined)
-    dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, 'DsqlClusterId');
+    dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, TEMPORAL_OUTPUTS.dsqlClusterId);
   const catalog = catalogFor(scenario, { dsqlClusterId });
   const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
 
@@ -117,7 +118,7 @@ async function main(o: Options): Promise<number> {
     } else {
       const endpoint = promUrl
         ? { url: promUrl, region: isLoopback(promUrl) ? undefined : scenario.env.region }
-        : workspaceEndpoint(scenario.env.region, await stackOutput(cloudFormationClient(target), scenario.stackName, 'PrometheusWorkspaceId'));
+        : workspaceEndpoint(scenario.env.region, await stackOutput(cloudFormationClient(target), scenario.stackName, TEMPORAL_OUTPUTS.prometheusWorkspaceId));
       const reading = progress();
       reading.update(`Prometheus: query_range at ${endpoint.url}`);
       server = (await readServerView(scenario, new PrometheusReader(endpoint), window, scrapeSeconds)).view;

@@ -6,7 +6,8 @@ import { LogEncryption } from './constructs/log-encryption';
 import { ModuleRouting } from './constructs/module-routing';
 import { Network } from './constructs/network';
 import { SchemaMover } from './constructs/schema-mover';
-import { containerImage } from './app/images';
+import { containerImage } from './contract/images';
+import { FOLIO_OUTPUTS } from './contract/stack-outputs';
 
 export interface HybridAuroraStackProps extends StackProps {
   readonly scenario: FolioScenario;
@@ -67,17 +68,17 @@ export class HybridAuroraStack extends Stack {
       s3PrefixListId: e.mover.s3PrefixListId,
     });
 
-    new CfnOutput(this, 'Phase', { value: phase.name, description: 'The phase this stack was last deployed with' });
-    new CfnOutput(this, 'VpcId', { value: this.network.vpc.vpcId });
-    new CfnOutput(this, 'ProvisionedEndpoint', { value: this.aurora.provisioned.cluster.clusterEndpoint.hostname });
-    new CfnOutput(this, 'ServerlessEndpoint', { value: this.aurora.serverless.cluster.clusterEndpoint.hostname });
-    new CfnOutput(this, 'AdminSecretName', { value: e.names.adminSecret });
-    new CfnOutput(this, 'RoutingParameterName', { value: e.names.routingParameter });
-    new CfnOutput(this, 'MoverCluster', { value: this.mover.cluster.clusterName, description: 'ECS cluster of the schema mover (npm run move)' });
-    new CfnOutput(this, 'MoverTaskDefinition', { value: this.mover.taskDefinition.taskDefinitionArn });
-    new CfnOutput(this, 'MoverSecurityGroupId', { value: this.mover.securityGroup.securityGroupId });
-    new CfnOutput(this, 'MoverSubnets', { value: this.network.vpc.selectSubnets(this.network.databaseSubnets).subnetIds.join(',') });
-    new CfnOutput(this, 'MoverLogGroup', { value: this.mover.logGroup.logGroupName });
+    new CfnOutput(this, FOLIO_OUTPUTS.phase, { value: phase.name, description: 'The phase this stack was last deployed with' });
+    new CfnOutput(this, FOLIO_OUTPUTS.vpcId, { value: this.network.vpc.vpcId });
+    new CfnOutput(this, FOLIO_OUTPUTS.provisionedEndpoint, { value: this.aurora.provisioned.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.serverlessEndpoint, { value: this.aurora.serverless.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.adminSecretName, { value: e.names.adminSecret });
+    new CfnOutput(this, FOLIO_OUTPUTS.routingParameterName, { value: e.names.routingParameter });
+    new CfnOutput(this, FOLIO_OUTPUTS.moverCluster, { value: this.mover.cluster.clusterName, description: 'ECS cluster of the schema mover (npm run move)' });
+    new CfnOutput(this, FOLIO_OUTPUTS.moverTaskDefinition, { value: this.mover.taskDefinition.taskDefinitionArn });
+    new CfnOutput(this, FOLIO_OUTPUTS.moverSecurityGroupId, { value: this.mover.securityGroup.securityGroupId });
+    new CfnOutput(this, FOLIO_OUTPUTS.moverSubnets, { value: this.network.vpc.selectSubnets(this.network.databaseSubnets).subnetIds.join(',') });
+    new CfnOutput(this, FOLIO_OUTPUTS.moverLogGroup, { value: this.mover.logGroup.logGroupName });
   }
 
   /** Pinned in config, so synth never performs an availability-zone lookup. */

@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import type { Scenario } from '../config';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { MetricDashboard } from './constructs/metric-dashboard';
-import { catalogFor } from './app/metrics';
+import { catalogFor } from './contract/metrics';
 
 export interface ObservabilityStackProps extends StackProps {
   readonly scenario: Scenario;
@@ -12,7 +12,7 @@ export interface ObservabilityStackProps extends StackProps {
 }
 
 /**
- * The dashboard and alarms of one environment, drawn from the metric catalog (lib/app/metrics.ts)
+ * The dashboard and alarms of one environment, drawn from the metric catalog (lib/contract/metrics.ts)
  * that the report command reads too. Holds no data: a phase switch rewrites it in place.
  */
 export class ObservabilityStack extends Stack {

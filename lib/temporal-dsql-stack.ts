@@ -1,36 +1,21 @@
-import { CfnOutput, type CfnResource, Duration, Stack, type StackProps, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { CfnOutput, type CfnResource, Duration, Stack, type StackProps, aws_ec2 as ec2, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../config';
 import { rollingDeployment } from '../config/packing';
 import { durationSeconds } from '../config/fields';
-import { AuroraHistoryStore } from './constructs/aurora-history-store';
-import { DsqlCluster } from './constructs/dsql-cluster';
+import { BenchmarkFleet } from './constructs/benchmark-fleet';
 import { EcsCapacity } from './constructs/ecs-capacity';
-import { EcsService, arm64TaskDefinition } from './constructs/ecs-service';
-import { HistoryStoreGuard } from './constructs/history-store-guard';
+import { EcsService, executionRole } from './constructs/ecs-service';
+import { HistoryStore } from './constructs/history-store';
 import { LogEncryption } from './constructs/log-encryption';
-import { acknowledgeNag } from './app/lint-acknowledgements';
 import { Prometheus } from './constructs/prometheus';
-import { RateLimiterTable } from './constructs/rate-limiter-table';
 import { SchemaSetup } from './constructs/schema-setup';
 import { ServiceNetwork } from './constructs/service-network';
 import { VisibilityDomain } from './constructs/visibility-domain';
-import { containerImage } from './app/images';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from './app/physical-names';
-import {
-  type BenchmarkMode,
-  PASSWORD_VARIABLE,
-  PROBE_PASSWORD_VARIABLE,
-  type StoreWiring,
-  benchmarkEnvironment,
-  dynamicConfig,
-  probeEnvironment,
-  schemaCommand,
-  schemaEnvironment,
-  serverEnvironment,
-  startCommand,
-  staticConfig,
-} from './app/temporal-config';
+import { containerImage } from './contract/images';
+import { temporalServiceName } from './contract/physical-names';
+import { TEMPORAL_OUTPUTS, type TemporalOutput } from './contract/stack-outputs';
+import { dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from './contract/temporal-config';
 
 export interface TemporalDsqlStackProps extends StackProps {
   readonly scenario: TemporalScenario;
@@ -45,21 +30,14 @@ export interface TemporalDsqlStackProps extends StackProps {
 export class TemporalDsqlStack extends Stack {
   readonly network: ServiceNetwork;
   readonly capacity: EcsCapacity;
-  /** What the history keeps for life (store, shard count), checked before any store resource changes. */
-  readonly historyGuard: HistoryStoreGuard;
-  /** The dsql store: the cluster and the table that rate-limits its new connections. */
-  readonly dsql?: DsqlCluster;
-  readonly limiter?: RateLimiterTable;
-  /** The aurora-postgresql store. */
-  readonly aurora?: AuroraHistoryStore;
+  /** The store the history keeps for life (DSQL and its limiter, or Aurora PostgreSQL) and its guard. */
+  readonly historyStore: HistoryStore;
   readonly visibility: VisibilityDomain;
   readonly prometheus: Prometheus;
   readonly schema: SchemaSetup;
   readonly services: Record<TemporalRole, EcsService>;
-  readonly benchmarkWorker: EcsService;
-  readonly generator: ecs.TaskDefinition;
-  /** `bench run`'s store probe: the benchmark program timing SELECT 1 from the servers' network position. */
-  readonly storeProbe: ecs.TaskDefinition;
+  /** The benchmark worker service, load generator and store probe, on their own pool. */
+  readonly fleet: BenchmarkFleet;
   private readonly azs: readonly string[];
 
   constructor(scope: Construct, id: string, props: TemporalDsqlStackProps) {
@@ -133,50 +111,20 @@ export class TemporalDsqlStack extends Stack {
     this.visibility.grantReadWrite(taskRole);
 
     const schemaLogs = new logs.LogGroup(this, 'SchemaLogs', { retention });
-    this.historyGuard = new HistoryStoreGuard(this, 'HistoryStore', { store: preset.store.engine, numHistoryShards: e.persistence.numHistoryShards, logGroup: schemaLogs });
-    let store: { host: string; wiring: StoreWiring; tokenEndpoint?: string; secrets: Record<string, ecs.Secret>; password?: ecs.Secret; ready: Construct[] };
-    if (preset.store.engine === 'dsql') {
-      const dsql = new DsqlCluster(this, 'Dsql', { name: e.names.cluster, protect: scenario.protect });
-      const limiter = new RateLimiterTable(this, 'RateLimiter', { tableName: e.names.rateLimiterTable });
-      this.historyGuard.guard(dsql);
-      if (e.persistence.network === 'privatelink') dsql.connectThroughPrivateLink(vpc, subnets, servers, e.persistence.port);
-      else servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
-      dsql.grantConnectAdmin(taskRole);
-      limiter.grantCount(taskRole);
-      [this.dsql, this.limiter] = [dsql, limiter];
-      store = {
-        host: dsql.connectHost,
-        tokenEndpoint: dsql.endpoint,
-        wiring: { engine: 'dsql', rateLimiterTable: limiter.table.tableName, tokenEndpoint: dsql.endpoint },
-        secrets: {},
-        // Every new DSQL connection first takes a slot in the limiter table; a DynamoDB error
-        // fails the connection, so the table and the route to it come before any server. The
-        // PrivateLink name resolves only once the endpoint exists.
-        ready: [limiter, this.network.dynamoDbEndpoint, ...(dsql.privateEndpoint ? [dsql.privateEndpoint] : [])],
-      };
-    } else {
-      const aurora = new AuroraHistoryStore(this, 'Aurora', {
-        vpc,
-        subnets,
-        settings: e.auroraPostgresql,
-        clusterIdentifier: e.names.auroraCluster,
-        secretName: e.names.auroraSecret,
-        writer: preset.store.writer,
-        protect: scenario.protect,
-      });
-      this.historyGuard.guard(aurora);
-      aurora.allowFrom(servers);
-      this.aurora = aurora;
-      store = { host: aurora.host, wiring: { engine: 'aurora-postgresql' }, secrets: { [PASSWORD_VARIABLE]: aurora.password }, password: aurora.password, ready: [aurora.cluster] };
-    }
+    const store = (this.historyStore = new HistoryStore(this, {
+      environment: e,
+      store: preset.store,
+      protect: scenario.protect,
+      vpc,
+      subnets,
+      servers,
+      taskRole,
+      dynamoDbEndpoint: this.network.dynamoDbEndpoint,
+      logGroup: schemaLogs,
+    }));
     // Two execution roles: the servers' (with the schema task's) reads the Aurora store's
     // secret where there is one; the benchmark's never can.
-    const executionRoleFor = (id: string, who: string) => {
-      const role = new iam.Role(this, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'), description: `ECS agent: pull images, write logs and hand over secrets for the ${who}` });
-      acknowledgeNag(role, 'IAM5[Resource::*]', 'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.');
-      return role;
-    };
-    const executionRole = executionRoleFor('ExecutionRole', 'Temporal server and schema tasks');
+    const serverExecutionRole = executionRole(this, 'ExecutionRole', 'Temporal server and schema tasks');
 
     const aurora = preset.store.engine === 'aurora-postgresql';
     const serverImage = containerImage(this, 'ServerImage', aurora ? e.auroraPostgresql.images.server : e.images.server);
@@ -194,7 +142,7 @@ export class TemporalDsqlStack extends Stack {
       securityGroup: servers,
       image: schemaImage,
       taskRole,
-      executionRole,
+      executionRole: serverExecutionRole,
       ...e.schemaSetupTask,
       command: schemaCommand(e, preset.store.engine),
       environment: schemaEnvironment(e, preset.store.engine, { storeHost: store.host, tokenEndpoint: store.tokenEndpoint, visibilityHost: this.visibility.domain.domainEndpoint }),
@@ -226,7 +174,7 @@ export class TemporalDsqlStack extends Stack {
         name: temporalServiceName(role),
         image: serverImage,
         taskRole,
-        executionRole,
+        executionRole: serverExecutionRole,
         size,
         desiredCount: size.replicas,
         deployment: rollingDeployment(size.replicas, e.deployment.minimumHealthyPercent, maximumPercent),
@@ -249,83 +197,49 @@ export class TemporalDsqlStack extends Stack {
     this.services = services;
 
     // The benchmark fleet, on its own pool. `fleet` decides who owns the worker count.
-    const bench = preset.benchmark;
-    const benchRole = new iam.Role(this, 'BenchmarkTaskRole', {
-      assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
-      description: 'Benchmark workers and load generator: metrics only',
-    });
-    const benchImage = containerImage(this, 'BenchmarkImage', e.images.benchmark);
-    const benchExecutionRole = executionRoleFor('BenchmarkExecutionRole', 'benchmark worker and load generator');
-    const benchEnv = (mode: BenchmarkMode) => benchmarkEnvironment(preset, mode, { frontendAddress, metricsPort: e.ports.metrics });
-    this.benchmarkWorker = new EcsService(this, 'BenchmarkWorker', {
+    this.fleet = new BenchmarkFleet(this, {
+      environment: e,
+      preset,
+      fleet: scenario.fleet,
       cluster,
       capacityProvider: this.capacity.benchmark,
       subnets,
       securityGroup: clients,
-      name: BENCHMARK_WORKER_SERVICE,
-      image: benchImage,
-      taskRole: benchRole,
-      executionRole: benchExecutionRole,
-      size: bench.workers,
-      desiredCount: scenario.fleet === 'running' ? bench.workers.replicas : scenario.fleet === 'parked' ? 0 : undefined,
-      deployment: rollingDeployment(bench.workers.replicas, e.deployment.minimumHealthyPercent, maximumPercent),
-      ports: { metrics: e.ports.metrics },
-      environment: benchEnv('worker'),
+      frontendAddress,
+      prometheus: this.prometheus,
       logRetention: retention,
       stopTimeout,
+      maximumPercent,
+      probe: { taskRole, executionRole: serverExecutionRole, store },
     });
-    this.prometheus.addCollector(this.benchmarkWorker.taskDefinition, BENCHMARK_WORKER_SERVICE, e.ports.metrics, this.benchmarkWorker.logGroup);
-    this.benchmarkWorker.service.node.addDependency(previous);
+    this.fleet.worker.service.node.addDependency(previous);
 
-    const generatorLogs = new logs.LogGroup(this, 'GeneratorLogs', { retention });
-    this.generator = arm64TaskDefinition(this, 'Generator', {
-      family: BENCHMARK_GENERATOR_FAMILY,
-      ...bench.generator,
-      taskRole: benchRole,
-      executionRole: benchExecutionRole,
-    });
-    this.generator.addContainer('Generator', {
-      image: benchImage,
-      environment: benchEnv('generator'),
-      logging: ecs.LogDrivers.awsLogs({ logGroup: generatorLogs, streamPrefix: 'generator' }),
-    });
-    this.prometheus.addCollector(this.generator, BENCHMARK_GENERATOR_FAMILY, e.ports.metrics, generatorLogs);
-
-    // The store probe runs as a server would: the servers' role, credential and (at run time) security group.
-    const probeLogs = new logs.LogGroup(this, 'ProbeLogs', { retention });
-    this.storeProbe = arm64TaskDefinition(this, 'StoreProbe', { family: 'store-probe', vcpu: 0.25, memoryGiB: 0.5, taskRole, executionRole });
-    this.storeProbe.addContainer('Probe', {
-      image: benchImage,
-      environment: probeEnvironment(e, preset.store.engine, { storeHost: store.host, tokenEndpoint: store.tokenEndpoint }),
-      secrets: store.password ? { [PROBE_PASSWORD_VARIABLE]: store.password } : undefined,
-      logging: ecs.LogDrivers.awsLogs({ logGroup: probeLogs, streamPrefix: 'probe' }),
-    });
-
-    const out = (name: string, value: string, description?: string) => new CfnOutput(this, name, { value, description });
-    out('Scenario', scenario.name, 'The preset this stack was last deployed with');
-    out('ClusterName', cluster.clusterName);
-    out('FrontendAddress', frontendAddress, 'Temporal frontend gRPC, inside the VPC');
-    out('HistoryStoreEngine', preset.store.engine, "Where Temporal's history is kept, for the life of this environment");
-    if (this.dsql && this.limiter) {
-      out('DsqlEndpoint', this.dsql.endpoint);
-      out('DsqlClusterId', this.dsql.identifier, 'Dimension ClusterId of the AWS/AuroraDSQL metrics');
-      out('RateLimiterTable', this.limiter.table.tableName);
+    const O = TEMPORAL_OUTPUTS;
+    const out = (name: TemporalOutput, value: string, description?: string) => new CfnOutput(this, name, { value, description });
+    out(O.scenario, scenario.name, 'The preset this stack was last deployed with');
+    out(O.clusterName, cluster.clusterName);
+    out(O.frontendAddress, frontendAddress, 'Temporal frontend gRPC, inside the VPC');
+    out(O.historyStoreEngine, preset.store.engine, "Where Temporal's history is kept, for the life of this environment");
+    if (store.dsql && store.limiter) {
+      out(O.dsqlEndpoint, store.dsql.endpoint);
+      out(O.dsqlClusterId, store.dsql.identifier, 'Dimension ClusterId of the AWS/AuroraDSQL metrics');
+      out(O.rateLimiterTable, store.limiter.table.tableName);
     }
-    if (this.aurora) {
-      out('AuroraEndpoint', this.aurora.host, 'The Aurora writer, reachable from the server tasks only');
-      out('AuroraClusterId', this.aurora.identifier, 'Dimension DBClusterIdentifier of the AWS/RDS metrics');
-      out('AuroraSecretArn', this.aurora.secret.secretArn, 'The master credential (read by ECS for the server and schema tasks)');
+    if (store.aurora) {
+      out(O.auroraEndpoint, store.aurora.host, 'The Aurora writer, reachable from the server tasks only');
+      out(O.auroraClusterId, store.aurora.identifier, 'Dimension DBClusterIdentifier of the AWS/RDS metrics');
+      out(O.auroraSecretArn, store.aurora.secret.secretArn, 'The master credential (read by ECS for the server and schema tasks)');
     }
-    out('VisibilityEndpoint', this.visibility.domain.domainEndpoint);
-    out('PrometheusWorkspaceId', this.prometheus.workspace.attrWorkspaceId);
-    out('BenchmarkWorkerService', this.benchmarkWorker.service.serviceName);
-    out('BenchmarkAsgName', this.capacity.benchmark.autoScalingGroup.autoScalingGroupName);
-    out('BenchmarkCapacityProvider', this.capacity.benchmark.capacityProviderName);
-    out('GeneratorTaskDefinition', this.generator.taskDefinitionArn);
-    out('BenchmarkSecurityGroupId', clients.securityGroupId);
-    out('StoreProbeTaskDefinition', this.storeProbe.taskDefinitionArn, "bench run's store round-trip probe");
-    out('ServerSecurityGroupId', servers.securityGroupId, 'The Temporal servers (and the store probe) run in it');
-    out('PrivateSubnets', vpc.selectSubnets(subnets).subnetIds.join(','));
+    out(O.visibilityEndpoint, this.visibility.domain.domainEndpoint);
+    out(O.prometheusWorkspaceId, this.prometheus.workspace.attrWorkspaceId);
+    out(O.benchmarkWorkerService, this.fleet.worker.service.serviceName);
+    out(O.benchmarkAsgName, this.capacity.benchmark.autoScalingGroup.autoScalingGroupName);
+    out(O.benchmarkCapacityProvider, this.capacity.benchmark.capacityProviderName);
+    out(O.generatorTaskDefinition, this.fleet.generator.taskDefinitionArn);
+    out(O.benchmarkSecurityGroupId, clients.securityGroupId);
+    out(O.storeProbeTaskDefinition, this.fleet.storeProbe.taskDefinitionArn, "bench run's store round-trip probe");
+    out(O.serverSecurityGroupId, servers.securityGroupId, 'The Temporal servers (and the store probe) run in it');
+    out(O.privateSubnets, vpc.selectSubnets(subnets).subnetIds.join(','));
   }
 
   /** Pinned in config, so synth never performs an availability-zone lookup. */

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -19,4 +21,37 @@ test('dependency-cruiser finds no violation of the layout rules', async () => {
   const { summary } = JSON.parse(stdout);
   expect(summary.totalCruised).toBeGreaterThan(100);
   expect(summary.violations.map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
+}, 60_000);
+
+/** A small tree that breaks each layering rule once: the rules must name every break. */
+test('the layering rules refuse a helper importing a stack, a stack importing the assembly, and the app importing a command', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'layout-'));
+  try {
+    copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }));
+    const files: Record<string, string> = {
+      'bin/app.ts': "import '../lib/assembly/app';",
+      'lib/assembly/app.ts': "import '../a-stack';",
+      'lib/a-stack.ts': "import './assembly/app'; import './constructs/thing';",
+      'lib/constructs/thing.ts': "import '../a-stack'; import '../contract/names';",
+      'lib/contract/names.ts': "import '../constructs/thing'; import '../commands/cmd';",
+      'lib/commands/cmd.ts': 'export const x = 1;',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), `${text}\nexport {};\n`);
+    }
+    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', '--output-type', 'json'], { cwd: dir }).catch((e) => e);
+    const broken = new Set(JSON.parse(stdout).summary.violations.map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} -> ${v.to}`));
+    for (const expected of [
+      'helpers-never-import-stacks: lib/constructs/thing.ts -> lib/a-stack.ts',
+      'stacks-never-import-the-assembly: lib/a-stack.ts -> lib/assembly/app.ts',
+      'the-contract-holds-no-constructs: lib/contract/names.ts -> lib/constructs/thing.ts',
+      'the-app-never-imports-commands: lib/contract/names.ts -> lib/commands/cmd.ts',
+    ]) {
+      expect(broken).toContain(expected);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 60_000);

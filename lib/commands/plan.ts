@@ -7,7 +7,7 @@ import type { CatalogInput } from '../../config/schema';
 import { markdownTable } from './markdown';
 import { type MovePlan, planPhaseSwitch } from './move/plan';
 import { renderMovePlan } from './move/render';
-import { scenarioApp } from '../app/scenario-app';
+import { scenarioApp } from '../assembly/scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './transition';
 
 /*

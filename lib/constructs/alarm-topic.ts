@@ -1,6 +1,6 @@
 import { RemovalPolicy, Duration, Stack, aws_cloudwatch as cloudwatch, aws_cloudwatch_actions as actions, aws_iam as iam, aws_kms as kms, aws_sns as sns, aws_sns_subscriptions as subs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { MetricCatalog } from '../app/metrics';
+import type { MetricCatalog } from '../contract/metrics';
 import { catalogMetric } from './catalog-metric';
 
 export interface AlarmTopicProps {

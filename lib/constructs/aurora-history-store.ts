@@ -1,8 +1,8 @@
 import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecs as ecs, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { TemporalEnvironment } from '../../config';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
-import { writerInstanceIdentifier } from '../app/physical-names';
+import { acknowledgeNag } from './lint-acknowledgements';
+import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters } from './aurora-postgres';
 
 export interface AuroraHistoryStoreProps {

@@ -8,8 +8,8 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment } from '../../config';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
-import { writerInstanceIdentifier } from '../app/physical-names';
+import { acknowledgeNag } from './lint-acknowledgements';
+import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters } from './aurora-postgres';
 
 export interface AuroraPairProps {

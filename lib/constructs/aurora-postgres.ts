@@ -1,6 +1,6 @@
 import { aws_iam as iam, aws_rds as rds } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { acknowledgeNag } from './lint-acknowledgements';
 
 /*
  * What every Aurora PostgreSQL cluster of this project shares, whichever stack it is in (the

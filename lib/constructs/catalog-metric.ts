@@ -1,5 +1,5 @@
 import { Duration, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
-import { type MetricCatalog, type Statistic, seriesById } from '../app/metrics';
+import { type MetricCatalog, type Statistic, seriesById } from '../contract/metrics';
 
 /** One-minute periods: the finest every catalog metric is published at. */
 export const METRIC_PERIOD = Duration.minutes(1);

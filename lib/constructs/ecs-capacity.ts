@@ -1,6 +1,6 @@
 import { aws_autoscaling as autoscaling, aws_ec2 as ec2, aws_ecs as ecs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { acknowledgeNag } from './lint-acknowledgements';
 
 export interface PoolProps {
   readonly instanceType: string;

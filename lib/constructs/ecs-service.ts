@@ -1,6 +1,6 @@
 import { Duration, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { acknowledgeNag } from './lint-acknowledgements';
 
 export interface ServiceSize {
   readonly replicas: number;
@@ -128,4 +128,14 @@ export function arm64TaskDefinition(scope: Construct, id: string, props: TaskSiz
     'The environment holds non-secret settings only (addresses, ports, rates, names). Credentials come from the task role (IAM tokens for DSQL, SigV4 for OpenSearch); no secret is passed in the environment.',
   );
   return taskDefinition;
+}
+
+/**
+ * A task execution role: the ECS agent's, which pulls images, writes logs and hands over the
+ * task's secrets. `who` names the tasks it serves in its description.
+ */
+export function executionRole(scope: Construct, id: string, who: string): iam.Role {
+  const role = new iam.Role(scope, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'), description: `ECS agent: pull images, write logs and hand over secrets for the ${who}` });
+  acknowledgeNag(role, 'IAM5[Resource::*]', 'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.');
+  return role;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CustomResource, Duration, aws_lambda as lambda, aws_logs as logs, custom_resources as cr } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
 import type { HistoryStore } from '../../config/temporal-schema';
-import { acknowledgeNag, nagResource } from '../app/lint-acknowledgements';
+import { acknowledgeNag, nagResource } from './lint-acknowledgements';
 
 export interface HistoryStoreGuardProps {
   readonly store: HistoryStore;

@@ -1,6 +1,6 @@
 import { Duration, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { MetricCatalog } from '../app/metrics';
+import type { MetricCatalog } from '../contract/metrics';
 import { catalogMetric } from './catalog-metric';
 
 export interface MetricDashboardProps {

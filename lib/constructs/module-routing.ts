@@ -1,7 +1,7 @@
 import { SecretValue, aws_kms as kms, aws_secretsmanager as secretsmanager, aws_ssm as ssm } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, ModuleRoute } from '../../config';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { acknowledgeNag } from './lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 
 export interface ModuleRoutingProps {

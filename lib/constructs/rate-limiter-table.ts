@@ -1,6 +1,6 @@
 import { RemovalPolicy, aws_dynamodb as dynamodb, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { acknowledgeNag } from './lint-acknowledgements';
 
 export interface RateLimiterTableProps {
   readonly tableName: string;

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_ecs as ecs, aws_logs as logs, aws_secretsmanager as secretsmanager } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../config';
-import { MOVER_ENDPOINTS } from '../app/endpoints';
-import { MOVER_CONTAINER } from '../app/physical-names';
-import { acknowledgeNag } from '../app/lint-acknowledgements';
+import { MOVER_ENDPOINTS } from '../contract/endpoints';
+import { MOVER_CONTAINER } from '../contract/physical-names';
+import { acknowledgeNag } from './lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 
 /**

@@ -12,7 +12,7 @@ import {
   custom_resources as cr,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag, nagResource } from '../app/lint-acknowledgements';
+import { acknowledgeNag, nagResource } from './lint-acknowledgements';
 import { arm64TaskDefinition } from './ecs-service';
 
 export interface SchemaSetupProps {

@@ -1,6 +1,6 @@
 import { aws_ec2 as ec2 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { SERVICE_NETWORK_ENDPOINTS } from '../app/endpoints';
+import { SERVICE_NETWORK_ENDPOINTS } from '../contract/endpoints';
 import { acknowledgePinnedZones, logRejectedTraffic } from './network';
 
 export interface ServiceNetworkProps {

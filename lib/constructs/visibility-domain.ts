@@ -1,6 +1,6 @@
 import { RemovalPolicy, aws_ec2 as ec2, aws_iam as iam, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
-import { acknowledgeNag, nagResource } from '../app/lint-acknowledgements';
+import { acknowledgeNag, nagResource } from './lint-acknowledgements';
 
 export interface VisibilityDomainProps {
   readonly vpc: ec2.IVpc;

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { loadCatalog, resolveScenario } from '../../config';
-import { catalogFor, metricsOf } from '../../lib/app/metrics';
+import { catalogFor, metricsOf } from '../../lib/contract/metrics';
 import { FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES, editedCatalog, synthObservability, synthScenario } from '../support/synth';
 
 /*

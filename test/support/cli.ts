@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CLI_CONTEXT } from '../../lib/app/scenario-app';
+import { CLI_CONTEXT } from '../../lib/assembly/scenario-app';
 
 const ROOT = join(__dirname, '../..');
 

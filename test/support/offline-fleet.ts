@@ -2,6 +2,8 @@ import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigura
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CreateClusterCommand as CreateDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../lib/contract/physical-names';
+import { TEMPORAL_OUTPUTS as O } from '../../lib/contract/stack-outputs';
 
 /*
  * What a deployed temporal-150wps environment shows the bench commands, created on moto: the
@@ -19,9 +21,9 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
   const ecs = new ECSClient(config);
   await ecs.send(new CreateClusterCommand({ clusterName: 'temporal-dsql' }));
   const { taskDefinition } = await ecs.send(
-    new RegisterTaskDefinitionCommand({ family: 'benchmark-worker', containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }] }),
+    new RegisterTaskDefinitionCommand({ family: BENCHMARK_WORKER_SERVICE, containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }] }),
   );
-  await ecs.send(new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: 'benchmark-worker', taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: 0 }));
+  await ecs.send(new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: BENCHMARK_WORKER_SERVICE, taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: 0 }));
   const asg = new AutoScalingClient(config);
   await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
   await asg.send(
@@ -30,15 +32,15 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
   const cluster = await new DSQLClient(config).send(new CreateDsqlClusterCommand({ deletionProtectionEnabled: false }));
   const dsqlClusterId = cluster.identifier!;
   const outputs = {
-    Scenario: 'temporal-150wps',
-    ClusterName: 'temporal-dsql',
-    BenchmarkWorkerService: 'benchmark-worker',
-    BenchmarkAsgName: 'bench-asg',
-    BenchmarkCapacityProvider: 'bench-cp',
-    GeneratorTaskDefinition: 'benchmark-generator:1',
-    BenchmarkSecurityGroupId: 'sg-0123456789abcdef0',
-    PrivateSubnets: 'subnet-0a,subnet-0b,subnet-0c',
-    DsqlClusterId: dsqlClusterId,
+    [O.scenario]: 'temporal-150wps',
+    [O.clusterName]: 'temporal-dsql',
+    [O.benchmarkWorkerService]: BENCHMARK_WORKER_SERVICE,
+    [O.benchmarkAsgName]: 'bench-asg',
+    [O.benchmarkCapacityProvider]: 'bench-cp',
+    [O.generatorTaskDefinition]: `${BENCHMARK_GENERATOR_FAMILY}:1`,
+    [O.benchmarkSecurityGroupId]: 'sg-0123456789abcdef0',
+    [O.privateSubnets]: 'subnet-0a,subnet-0b,subnet-0c',
+    [O.dsqlClusterId]: dsqlClusterId,
   };
   await new CloudFormationClient(config).send(
     new CreateStackCommand({

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CloudWatchClient, GetMetricDataCommand, type GetMetricDataCommandOutput } from '@aws-sdk/client-cloudwatch';
 import type { AwsStub } from 'aws-sdk-client-mock';
 import { resolveScenario } from '../../config';
-import { type MetricSeries, catalogFor } from '../../lib/app/metrics';
+import { type MetricSeries, catalogFor } from '../../lib/contract/metrics';
 import { fetchMetrics } from '../../lib/commands/report/fetch';
 import { summarize } from '../../lib/commands/report/summarize';
 import type { ReportWindow } from '../../lib/commands/report/window';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { scenarioApp } from '../../lib/app/scenario-app';
+import { scenarioApp } from '../../lib/assembly/scenario-app';
 import { parseVariant } from './synth-cache';
 
 /*

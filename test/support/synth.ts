@@ -3,11 +3,11 @@ import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CATALOG } from '../../config';
 import type { CatalogInput } from '../../config/schema';
-import { scenarioApp } from '../../lib/app/scenario-app';
+import { scenarioApp } from '../../lib/assembly/scenario-app';
 import { ALL_SCENARIO_NAMES } from './catalog';
 import { type CachedStack, cachedAssembly, cachedStacks } from './synth-cache';
 
-export { CLI_CONTEXT } from '../../lib/app/scenario-app';
+export { CLI_CONTEXT } from '../../lib/assembly/scenario-app';
 export { ALL_SCENARIO_NAMES, editedCatalog, FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES } from './catalog';
 
 /**

@@ -3,6 +3,7 @@ import { GetClusterCommand } from '@aws-sdk/client-dsql';
 import { DescribeTaskDefinitionCommand, DescribeTasksCommand, RunTaskCommand, type Task } from '@aws-sdk/client-ecs';
 import { z } from 'zod';
 import { CommandFailure, EXIT_FAILED } from '../cli';
+import { GENERATOR_CONTAINER, PROBE_CONTAINER } from '../../contract/physical-names';
 import { type BenchRun, generatorSeriesSchema } from '../report/window';
 import { fleetStatus } from './fleet';
 import type { BenchClients, BenchTargets } from './targets';
@@ -15,9 +16,6 @@ import { type Waiting, waitUntil } from './wait';
  * record it returns is what `report --run` reads.
  */
 
-/** The containers of the generator and store-probe task definitions (lib/temporal-dsql-stack.ts). */
-export const GENERATOR_CONTAINER = 'Generator';
-export const PROBE_CONTAINER = 'Probe';
 
 export interface RunSettings {
   readonly scenario: string;

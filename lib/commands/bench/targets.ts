@@ -5,6 +5,7 @@ import type { DSQLClient } from '@aws-sdk/client-dsql';
 import type { ECSClient } from '@aws-sdk/client-ecs';
 import type { TemporalScenario } from '../../../config';
 import { autoScalingClient, type AwsTarget, dsqlClient, ecsClient, logsClient } from '../aws/clients';
+import { TEMPORAL_OUTPUTS as O } from '../../contract/stack-outputs';
 import { requiredOutputs, stackOutputs } from '../aws/stack-outputs';
 
 /** The SDK clients the bench commands call. */
@@ -39,21 +40,28 @@ export interface BenchTargets {
   readonly deployedScenario: string;
 }
 
+/** The outputs the bench commands need, by target field. */
 const OUTPUTS = {
-  cluster: 'ClusterName',
-  workerService: 'BenchmarkWorkerService',
-  asgName: 'BenchmarkAsgName',
-  capacityProvider: 'BenchmarkCapacityProvider',
-  generatorTaskDefinition: 'GeneratorTaskDefinition',
-  securityGroup: 'BenchmarkSecurityGroupId',
-  subnets: 'PrivateSubnets',
-  deployedScenario: 'Scenario',
+  cluster: O.clusterName,
+  workerService: O.benchmarkWorkerService,
+  asgName: O.benchmarkAsgName,
+  capacityProvider: O.benchmarkCapacityProvider,
+  generatorTaskDefinition: O.generatorTaskDefinition,
+  securityGroup: O.benchmarkSecurityGroupId,
+  subnets: O.privateSubnets,
+  deployedScenario: O.scenario,
 } as const;
 
+/** Every output the bench commands read from a stack with this store (the probe's two are optional: older stacks lack them). */
+export function benchOutputKeys(engine: TemporalScenario['preset']['store']['engine']): { required: string[]; optional: string[] } {
+  return { required: [...Object.values<string>(OUTPUTS), ...(engine === 'dsql' ? [O.dsqlClusterId] : [])], optional: [O.storeProbeTaskDefinition, O.serverSecurityGroupId] };
+}
+
 export async function benchTargets(cfn: CloudFormationClient, scenario: TemporalScenario): Promise<BenchTargets> {
-  const keys: Record<string, string> = scenario.preset.store.engine === 'dsql' ? { ...OUTPUTS, dsqlClusterId: 'DsqlClusterId' } : OUTPUTS;
+  const keys: Record<string, string> = scenario.preset.store.engine === 'dsql' ? { ...OUTPUTS, dsqlClusterId: O.dsqlClusterId } : OUTPUTS;
   const outputs = await stackOutputs(cfn, scenario.stackName);
   const o: Record<string, string> = await requiredOutputs(cfn, scenario.stackName, keys, 'deployed with an older version? redeploy it', outputs);
-  const probe = outputs.StoreProbeTaskDefinition && outputs.ServerSecurityGroupId ? { taskDefinition: outputs.StoreProbeTaskDefinition, securityGroup: outputs.ServerSecurityGroupId } : undefined;
+  const [probeTask, probeGroup] = [outputs[O.storeProbeTaskDefinition], outputs[O.serverSecurityGroupId]];
+  const probe = probeTask && probeGroup ? { taskDefinition: probeTask, securityGroup: probeGroup } : undefined;
   return { ...(o as Record<keyof typeof OUTPUTS, string>), dsqlClusterId: o.dsqlClusterId, subnets: o.subnets.split(','), ...(probe ? { probe } : {}) };
 }

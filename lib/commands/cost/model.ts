@@ -1,10 +1,10 @@
 import { ConfigError, type FolioScenario, type Scenario, type TemporalPreset, type TemporalScenario } from '../../../config';
 import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../config/cost-assumptions';
 import { type PriceFile, priceOf } from '../../../config/prices';
-import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../app/endpoints';
+import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../contract/endpoints';
 
 type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresql' }>['writer'];
-import { catalogFor } from '../../app/metrics';
+import { catalogFor } from '../../contract/metrics';
 
 /*
  * The daily cost of a scenario, line by line, in the shape of seed 000's "Daily Cost

@@ -5,7 +5,8 @@ import type { FolioScenario } from '../../../config';
 import { requiredOutputs } from '../aws/stack-outputs';
 import { waitUntil, type Waiting } from '../bench/wait';
 import { CommandFailure, EXIT_FAILED } from '../cli';
-import { MOVER_CONTAINER } from '../../app/physical-names';
+import { MOVER_CONTAINER } from '../../contract/physical-names';
+import { FOLIO_OUTPUTS } from '../../contract/stack-outputs';
 import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves } from './plan';
 
 /*
@@ -30,17 +31,18 @@ export interface MoveTargets {
   readonly deployedPhase: string;
 }
 
-const OUTPUTS = {
-  cluster: 'MoverCluster',
-  taskDefinition: 'MoverTaskDefinition',
-  securityGroup: 'MoverSecurityGroupId',
-  subnets: 'MoverSubnets',
-  logGroup: 'MoverLogGroup',
-  deployedPhase: 'Phase',
+/** The outputs `move` reads, by target field. */
+export const MOVE_OUTPUTS = {
+  cluster: FOLIO_OUTPUTS.moverCluster,
+  taskDefinition: FOLIO_OUTPUTS.moverTaskDefinition,
+  securityGroup: FOLIO_OUTPUTS.moverSecurityGroupId,
+  subnets: FOLIO_OUTPUTS.moverSubnets,
+  logGroup: FOLIO_OUTPUTS.moverLogGroup,
+  deployedPhase: FOLIO_OUTPUTS.phase,
 } as const;
 
 export async function moveTargets(cfn: CloudFormationClient, scenario: FolioScenario): Promise<MoveTargets> {
-  const o = await requiredOutputs(cfn, scenario.stackName, OUTPUTS, 'deployed before the schema mover existed? redeploy it');
+  const o = await requiredOutputs(cfn, scenario.stackName, MOVE_OUTPUTS, 'deployed before the schema mover existed? redeploy it');
   return { ...o, subnets: o.subnets.split(',') };
 }
 

@@ -1,7 +1,7 @@
 import * as echarts from 'echarts';
 import { TEMPORAL_ROLES } from '../../../config';
-import type { MetricCatalog } from '../../app/metrics';
-import { seriesById } from '../../app/metrics';
+import type { MetricCatalog } from '../../contract/metrics';
+import { seriesById } from '../../contract/metrics';
 import type { Points } from './fetch';
 import { pointsOf } from './summarize';
 import type { GeneratorSeries, ReportWindow } from './window';

@@ -1,5 +1,5 @@
 import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
-import { type MetricCatalog, type Series, seriesById, temporalServices } from '../../app/metrics';
+import { type MetricCatalog, type Series, seriesById, temporalServices } from '../../contract/metrics';
 import type { HistoryStore } from '../../../config/temporal-schema';
 import type { PeakAverage, Points } from './fetch';
 import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlenecks';

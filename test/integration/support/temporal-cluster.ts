@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { durationSeconds } from '../../../config/fields';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
-import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
+import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../../../lib/contract/temporal-config';
 import { freePort, listening } from '../../support/ports';
 import { stopProcess } from '../../support/processes';
 import type { Postgres } from '../../support/postgres';

@@ -2,7 +2,7 @@ import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwat
 import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
 import { cloudWatchClient } from '../../../../lib/commands/aws/clients';
-import { type MetricSeries, catalogFor } from '../../../../lib/app/metrics';
+import { type MetricSeries, catalogFor } from '../../../../lib/contract/metrics';
 import { renderCharts } from '../../../../lib/commands/report/charts';
 import { compareReports, flatten } from '../../../../lib/commands/report/compare';
 import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../../lib/commands/report/fetch';

@@ -8,7 +8,7 @@ import { histogramQuantile, queriesFor, readServerView, summarizeServer } from '
 import { bottleneckFigures, findBottlenecks } from '../../../../lib/commands/report/bottlenecks';
 import { renderMarkdown } from '../../../../lib/commands/report/markdown';
 import { summarize } from '../../../../lib/commands/report/summarize';
-import { catalogFor } from '../../../../lib/app/metrics';
+import { catalogFor } from '../../../../lib/contract/metrics';
 import { fixtureServerView, loadQueryRange, shiftedAnswers } from '../../../support/query-range-fixture';
 
 /*

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../../config';
-import { schemaCommand, serverEnvironment, startCommand, staticConfig } from '../../../lib/app/temporal-config';
+import { schemaCommand, serverEnvironment, startCommand, staticConfig } from '../../../lib/contract/temporal-config';
 import { editedCatalog, logicalId, synthScenario } from '../../support/synth';
 
 /*

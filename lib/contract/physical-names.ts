@@ -17,5 +17,12 @@ export const BENCHMARK_WORKER_SERVICE = 'benchmark-worker';
 /** Task family of the load generator; also its collector's Prometheus job, as the workers' is their service name. */
 export const BENCHMARK_GENERATOR_FAMILY = 'benchmark-generator';
 
+/** Task family of the store probe (`bench run`'s store round trip). */
+export const STORE_PROBE_FAMILY = 'store-probe';
+
+/** The generator's and the store probe's containers: `bench run` overrides and reads them by name. */
+export const GENERATOR_CONTAINER = 'Generator';
+export const PROBE_CONTAINER = 'Probe';
+
 /** The schema mover's container: `npm run move` overrides its MOVE_* variables per run. */
 export const MOVER_CONTAINER = 'Mover';

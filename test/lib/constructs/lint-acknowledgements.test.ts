@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKOV_SKIPS_FILE, loadCheckovSkips } from '../../../lib/app/lint-acknowledgements';
+import { CHECKOV_SKIPS_FILE, loadCheckovSkips } from '../../../lib/constructs/lint-acknowledgements';
 import { synthObservability, synthScenario } from '../../support/synth';
 
 // One scenario per family: every resource a skip can name exists in one of them.

@@ -1,7 +1,7 @@
 import { type App, Aspects, type Stack } from 'aws-cdk-lib';
 import type { Scenario } from '../../config';
 import { HybridAuroraStack } from '../hybrid-aurora-stack';
-import { AcknowledgeCdkDependsOn, CheckovSkips } from './lint-acknowledgements';
+import { AcknowledgeCdkDependsOn, CheckovSkips } from '../constructs/lint-acknowledgements';
 import { ObservabilityStack } from '../observability-stack';
 import { TemporalDsqlStack } from '../temporal-dsql-stack';
 
@@ -28,7 +28,7 @@ export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks 
       const data = new TemporalDsqlStack(app, scenario.stackName, { scenario, env: scenario.env });
       const observability = new ObservabilityStack(app, scenario.environment.observability.stackName, {
         ...observabilityProps,
-        dsqlClusterId: data.dsql?.identifier,
+        dsqlClusterId: data.historyStore.dsql?.identifier,
       });
       stacks = { data, observability };
       break;

@@ -1,0 +1,94 @@
+import { aws_ec2 as ec2, type aws_ecs as ecs, type aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { TemporalEnvironment, TemporalPreset } from '../../config';
+import { PASSWORD_VARIABLE, type StoreWiring } from '../contract/temporal-config';
+import { AuroraHistoryStore } from './aurora-history-store';
+import { DsqlCluster } from './dsql-cluster';
+import { HistoryStoreGuard } from './history-store-guard';
+import { RateLimiterTable } from './rate-limiter-table';
+
+export interface HistoryStoreProps {
+  readonly environment: TemporalEnvironment;
+  /** The preset's store: its engine, and for aurora-postgresql its writer. */
+  readonly store: TemporalPreset['store'];
+  readonly protect: boolean;
+  readonly vpc: ec2.IVpc;
+  readonly subnets: ec2.SubnetSelection;
+  /** The servers' security group: the only one that reaches the store. */
+  readonly servers: ec2.SecurityGroup;
+  /** The servers' task role: DSQL connect and the limiter's counter are granted to it. */
+  readonly taskRole: iam.IRole;
+  /** The DynamoDB gateway endpoint the limiter is reached through. */
+  readonly dynamoDbEndpoint: Construct;
+  /** The schema task's log group, where the guard reports a refused change. */
+  readonly logGroup: logs.ILogGroup;
+}
+
+/**
+ * Temporal's history store, the one an environment keeps for life: Aurora DSQL with the
+ * DynamoDB table that rate-limits its new connections (the fork's plugin), or an Aurora
+ * PostgreSQL writer (upstream's driver), behind the guard that refuses a changed store or
+ * shard count before any store resource changes.
+ *
+ * It adds its resources to the scope it is given, not to a child scope: their construct paths,
+ * and so their logical IDs, stay those every deployed environment has, so moving this code
+ * replaces no cluster.
+ */
+export class HistoryStore {
+  readonly guard: HistoryStoreGuard;
+  readonly dsql?: DsqlCluster;
+  readonly limiter?: RateLimiterTable;
+  readonly aurora?: AuroraHistoryStore;
+  /** The host the servers connect to. */
+  readonly host: string;
+  /** DSQL's endpoint, for which the servers sign their IAM tokens. */
+  readonly tokenEndpoint?: string;
+  /** What the server's environment needs to reach the store. */
+  readonly wiring: StoreWiring;
+  /** Secrets a server or schema task gets: Aurora's password, none for DSQL. */
+  readonly secrets: Record<string, ecs.Secret>;
+  readonly password?: ecs.Secret;
+  /** What must exist before any task connects. */
+  readonly ready: Construct[];
+
+  constructor(scope: Construct, props: HistoryStoreProps) {
+    const { environment: e, store } = props;
+    this.guard = new HistoryStoreGuard(scope, 'HistoryStore', { store: store.engine, numHistoryShards: e.persistence.numHistoryShards, logGroup: props.logGroup });
+    if (store.engine === 'dsql') {
+      const dsql = new DsqlCluster(scope, 'Dsql', { name: e.names.cluster, protect: props.protect });
+      const limiter = new RateLimiterTable(scope, 'RateLimiter', { tableName: e.names.rateLimiterTable });
+      this.guard.guard(dsql);
+      if (e.persistence.network === 'privatelink') dsql.connectThroughPrivateLink(props.vpc, props.subnets, props.servers, e.persistence.port);
+      else props.servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
+      dsql.grantConnectAdmin(props.taskRole);
+      limiter.grantCount(props.taskRole);
+      [this.dsql, this.limiter] = [dsql, limiter];
+      this.host = dsql.connectHost;
+      this.tokenEndpoint = dsql.endpoint;
+      this.wiring = { engine: 'dsql', rateLimiterTable: limiter.table.tableName, tokenEndpoint: dsql.endpoint };
+      this.secrets = {};
+      // Every new DSQL connection first takes a slot in the limiter table; a DynamoDB error
+      // fails the connection, so the table and the route to it come before any server. The
+      // PrivateLink name resolves only once the endpoint exists.
+      this.ready = [limiter, props.dynamoDbEndpoint, ...(dsql.privateEndpoint ? [dsql.privateEndpoint] : [])];
+    } else {
+      const aurora = new AuroraHistoryStore(scope, 'Aurora', {
+        vpc: props.vpc,
+        subnets: props.subnets,
+        settings: e.auroraPostgresql,
+        clusterIdentifier: e.names.auroraCluster,
+        secretName: e.names.auroraSecret,
+        writer: store.writer,
+        protect: props.protect,
+      });
+      this.guard.guard(aurora);
+      aurora.allowFrom(props.servers);
+      this.aurora = aurora;
+      this.host = aurora.host;
+      this.wiring = { engine: 'aurora-postgresql' };
+      this.secrets = { [PASSWORD_VARIABLE]: aurora.password };
+      this.password = aurora.password;
+      this.ready = [aurora.cluster];
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { App, Duration, Stack, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { resolveScenario, type FleetState, type TemporalScenario } from '../../../config';
+import { BenchmarkFleet } from '../../../lib/constructs/benchmark-fleet';
+import { EcsCapacity } from '../../../lib/constructs/ecs-capacity';
+import { HistoryStore } from '../../../lib/constructs/history-store';
+import { Prometheus } from '../../../lib/constructs/prometheus';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../../lib/contract/physical-names';
+
+function fleetOf(name: string, fleet: FleetState) {
+  const scenario = resolveScenario({ scenario: name }) as TemporalScenario;
+  const e = scenario.environment;
+  const stack = new Stack(new App(), 'S', { env: scenario.env });
+  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'private', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
+  const subnets = { subnets: vpc.isolatedSubnets };
+  const capacity = new EcsCapacity(stack, 'Capacity', {
+    vpc,
+    subnets,
+    clusterName: 'c',
+    main: { instanceType: 'm7g.large', minInstances: 1, maxInstances: 1 },
+    benchmark: { instanceType: 'm7g.large', minInstances: 0, maxInstances: 2 },
+    reservedMemoryMiB: 0,
+  });
+  const servers = new ec2.SecurityGroup(stack, 'Servers', { vpc, allowAllOutbound: false });
+  const serverRole = new iam.Role(stack, 'ServerRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
+  const serverExecutionRole = new iam.Role(stack, 'ServerExecutionRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
+  const store = new HistoryStore(stack, {
+    environment: e,
+    store: scenario.preset.store,
+    protect: true,
+    vpc,
+    subnets,
+    servers,
+    taskRole: serverRole,
+    dynamoDbEndpoint: vpc.addGatewayEndpoint('DynamoDb', { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB }),
+    logGroup: new logs.LogGroup(stack, 'Logs'),
+  });
+  const made = new BenchmarkFleet(stack, {
+    environment: e,
+    preset: scenario.preset,
+    fleet,
+    cluster: capacity.cluster,
+    capacityProvider: capacity.benchmark,
+    subnets,
+    securityGroup: new ec2.SecurityGroup(stack, 'Clients', { vpc, allowAllOutbound: false }),
+    frontendAddress: 'frontend.temporal:7233',
+    prometheus: new Prometheus(stack, 'Prometheus', { alias: 'p', collectorImage: ecs.ContainerImage.fromRegistry('collector'), scrapeInterval: '15s' }),
+    logRetention: logs.RetentionDays.ONE_WEEK,
+    stopTimeout: Duration.seconds(60),
+    maximumPercent: 200,
+    probe: { taskRole: serverRole, executionRole: serverExecutionRole, store },
+  });
+  return { stack, fleet: made, scenario, template: Template.fromStack(stack), serverRole };
+}
+
+const taskDefinition = (template: Template, family: string) => Object.values(template.findResources('AWS::ECS::TaskDefinition', { Properties: { Family: family } }))[0];
+
+test('the worker service, generator and store probe under the names the bench command looks up', () => {
+  const { template } = fleetOf('temporal-150wps', 'external');
+  template.hasResourceProperties('AWS::ECS::Service', { ServiceName: BENCHMARK_WORKER_SERVICE });
+  const names = (family: string) => (taskDefinition(template, family).Properties.ContainerDefinitions as { Name: string }[]).map((c) => c.Name);
+  expect(names(BENCHMARK_GENERATOR_FAMILY)).toContain(GENERATOR_CONTAINER);
+  expect(names(STORE_PROBE_FAMILY)).toContain(PROBE_CONTAINER);
+});
+
+test('the store probe runs with the servers\' task role; the worker and generator with a role of their own', () => {
+  const { stack, template, serverRole } = fleetOf('temporal-150wps', 'external');
+  const serverRoleId = stack.getLogicalId(serverRole.node.defaultChild as iam.CfnRole);
+  expect(taskDefinition(template, STORE_PROBE_FAMILY).Properties.TaskRoleArn).toEqual({ 'Fn::GetAtt': [serverRoleId, 'Arn'] });
+  expect(taskDefinition(template, BENCHMARK_GENERATOR_FAMILY).Properties.TaskRoleArn['Fn::GetAtt'][0]).toMatch(/^BenchmarkTaskRole/);
+});
+
+test('the Aurora store hands the probe its password as a secret; DSQL hands it none', () => {
+  const secretsOf = (name: string) => {
+    const { template } = fleetOf(name, 'external');
+    return (taskDefinition(template, STORE_PROBE_FAMILY).Properties.ContainerDefinitions as { Name: string; Secrets?: unknown[] }[]).find((c) => c.Name === PROBE_CONTAINER)!.Secrets;
+  };
+  expect(secretsOf('temporal-aurora-150wps')).toHaveLength(1);
+  expect(secretsOf('temporal-150wps')).toBeUndefined();
+});
+
+test.each([
+  ['running', 'the preset\'s worker count'],
+  ['parked', '0'],
+  ['external', 'no count (bench up/down own it)'],
+] as const)('fleet=%s: %s', (fleet, _what) => {
+  const { template, scenario } = fleetOf('temporal-150wps', fleet);
+  const service = Object.values(template.findResources('AWS::ECS::Service', { Properties: { ServiceName: BENCHMARK_WORKER_SERVICE } }))[0];
+  const expected = { running: scenario.preset.benchmark.workers.replicas, parked: 0, external: undefined }[fleet];
+  expect(service.Properties.DesiredCount).toEqual(expected);
+});
