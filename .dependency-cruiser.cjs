@@ -6,6 +6,7 @@
  *   lib/*-stack.ts  stacks that wire constructs
  *   lib/assembly/   the app: which stacks a scenario gets; the only place that imports the stacks
  *   lib/commands/   the companion commands and their AWS clients; they read the app, never the reverse
+ *   harness/        real servers and emulators on loopback, for the tests and the measurement scripts
  *   bin/            entry points only
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -56,8 +57,15 @@ module.exports = {
     {
       name: 'the-product-never-imports-tests',
       severity: 'error',
-      comment: 'Test support serves tests and the dev scripts (scripts/), never the app or the commands.',
+      comment: 'The harness serves the tests and the measurement scripts, never the app or the commands.',
       from: { path: '^(bin|lib|config)/' },
+      to: { path: '^(test|harness)/' },
+    },
+    {
+      name: 'only-tests-import-tests',
+      severity: 'error',
+      comment: 'What a script or the harness needs from test/ belongs in harness/.',
+      from: { path: '^(scripts|harness)/' },
       to: { path: '^test/' },
     },
     {

@@ -2,15 +2,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { ConfigError, resolveScenario, type TemporalScenario } from '../config';
-import { durationSeconds } from '../config/fields';
+import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../config';
 import { cloudFormationClient } from '../lib/commands/aws/clients';
 import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/commands/bench/fleet';
 import { renderRun, renderStatus } from '../lib/commands/bench/render';
 import { benchRun } from '../lib/commands/bench/run';
 import { benchClients, benchTargets } from '../lib/commands/bench/targets';
 import type { Waiting } from '../lib/commands/bench/wait';
-import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/commands/cli';
+import { CommandFailure, durationOption, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/commands/cli';
 import { writableDir, writableFile } from '../lib/commands/files';
 
 interface Common {
@@ -35,22 +34,11 @@ const common = (c: Command, timeout: string) =>
     .option('--interval <duration>', 'how often to poll', '10s')
     .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
 
-function temporal(o: Common): TemporalScenario {
-  const scenario = resolveScenario({ scenario: o.scenario!, envName: o.envName });
-  if (scenario.family !== 'temporal') throw new ConfigError(`"${scenario.name}" is a FOLIO phase; bench works on Temporal presets`);
-  return scenario;
-}
-
-/** A Go duration option in seconds, or one ConfigError line. */
-function seconds(option: string, value: string, min = 1): number {
-  const s = durationSeconds(value);
-  if (!Number.isFinite(s) || s < min) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration such as 90s, 5m or 1h, at least ${min} s)`);
-  return s;
-}
+const temporal = (o: Common): TemporalScenario => resolveScenarioOf('temporal', { scenario: o.scenario!, envName: o.envName }, { option: '--scenario', command: 'bench' });
 
 async function setup(o: Common) {
   const scenario = temporal(o);
-  const waiting: Waiting = { timeoutSeconds: seconds('--timeout', o.timeout!), intervalSeconds: seconds('--interval', o.interval!), onProgress: status.update };
+  const waiting: Waiting = { timeoutSeconds: durationOption('--timeout', o.timeout!), intervalSeconds: durationOption('--interval', o.interval!), onProgress: status.update };
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const targets = await benchTargets(cloudFormationClient(target), scenario);
   if (targets.deployedScenario !== scenario.name)
@@ -106,8 +94,8 @@ common(program.command('run').description('run the load generator once and write
       const rate = numberOption('--rate', o.rate, { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' }) ?? b.targetRate;
       const duration = o.duration ?? b.duration;
       const rampUp = o.rampUp ?? b.rampUp;
-      const runSeconds = seconds('--duration', duration);
-      if (seconds('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
+      const runSeconds = durationOption('--duration', duration);
+      if (durationOption('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
       // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
       const timeout = o.timeout === '0' ? `${runSeconds + 20 * 60}s` : o.timeout!;
       // Where the record goes is checked before the run starts: a run costs money.

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { ConfigError, resolveScenario } from '../config';
+import { ConfigError, resolveScenarioOf } from '../config';
 import { loadPrices } from '../config/prices';
-import { capacityReport, renderCapacity, temporalOnly } from '../lib/commands/capacity';
+import { capacityReport, renderCapacity } from '../lib/commands/capacity';
 import { runCommand } from '../lib/commands/cli';
 
 const program = new Command('capacity')
@@ -29,8 +29,7 @@ interface Options {
 void runCommand(async () => {
   const o = program.parse().opts<Options>();
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
-  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
-  temporalOnly(scenario);
+  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
   const prices = loadPrices(scenario.env.region);
   // Loaded only when asked for: the SDK client is most of the start-up.
   const vcpuQuota = o.quotaFromAws

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenario } from '../config';
-import { durationSeconds } from '../config/fields';
+import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../config';
 import { cloudFormationClient, ecsClient, logsClient } from '../lib/commands/aws/clients';
-import { EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/commands/cli';
+import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/commands/cli';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
 import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
 import { moveTargets, runMoves } from '../lib/commands/move/run';
@@ -43,18 +42,7 @@ const program = new Command('move')
   .option('--interval <duration>', 'how often to poll the task and its log', '10s')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
 
-function phase(option: string, name: string, envName?: string): FolioScenario {
-  const s = resolveScenario({ scenario: name, envName });
-  if (s.family !== 'folio') throw new ConfigError(`${option} "${name}" is a Temporal preset (valid: a FOLIO phase: baseline, test1..test13)`);
-  return s;
-}
-
-function seconds(option: string, value: string): number {
-  // A unit is required: a bare "90" could mean seconds or minutes.
-  const s = /^\d+(s|m|h)$/.test(value) ? durationSeconds(value) : NaN;
-  if (!Number.isFinite(s) || s < 1) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h)`);
-  return s;
-}
+const phase = (option: string, name: string, envName?: string): FolioScenario => resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
 
 /** Every argument checked before anything is read or started. */
 function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name: string; to: ClusterRole } } {
@@ -75,7 +63,7 @@ function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name
 program.action((o: Options) =>
   runCommand(async () => {
     const { flags, plan: phasePlan, module } = parse(o);
-    const waiting = { timeoutSeconds: seconds('--timeout', o.timeout), intervalSeconds: seconds('--interval', o.interval) };
+    const waiting = { timeoutSeconds: durationOption('--timeout', o.timeout), intervalSeconds: durationOption('--interval', o.interval) };
     if (o.dryRun && phasePlan) return void process.stdout.write(renderMovePlan(phasePlan, flags));
     if (o.dryRun && module && !o.scenario) throw new ConfigError('--dry-run with --module needs --scenario <deployed phase> (it reads no stack)');
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 const positive = z.number().positive();
 const nonNegative = z.number().nonnegative();
 
-export const temporalCostAssumptionsSchema = z.strictObject({
+const temporalCostAssumptionsSchema = z.strictObject({
   /** Hours a day the benchmark load runs; the seed extrapolates a 5-minute run to 24 h. */
   loadHoursPerDay: z.number().min(0).max(24),
   /** DSQL transactions per completed workflow: seed 000 saw 4,533 tx/s at 136.74 wps. */

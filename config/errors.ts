@@ -1,4 +1,5 @@
 import { distance } from 'fastest-levenshtein';
+import { z } from 'zod';
 
 /** A problem in config or in what the user passed: shown as one line, never as a stack trace. */
 export class ConfigError extends Error {
@@ -34,5 +35,107 @@ export function exitOnConfigError<T>(fn: () => T): T {
       process.exit(1);
     }
     throw e;
+  }
+}
+
+/*
+ * Config problems as one line each: where (the scenario, or the section every scenario of a
+ * family shares) and what is valid, in the words the rest of config uses.
+ */
+
+export type Family = 'folio' | 'temporal';
+export const TABLE = { folio: 'phases', temporal: 'scenarios' } as const;
+/** What one scenario of each family is called in messages. */
+export const FAMILY_NAME = { folio: 'FOLIO phase', temporal: 'Temporal preset' } as const;
+
+export const rowsOf = (input: unknown, family: Family): { name?: unknown }[] => {
+  const rows = (input as Record<string, Record<string, unknown>> | undefined)?.[family]?.[TABLE[family]];
+  return Array.isArray(rows) ? rows : [];
+};
+export const rawNames = (input: unknown) => (['folio', 'temporal'] as const).flatMap((f) => rowsOf(input, f).map((r) => String(r?.name)));
+
+/** The scenario an issue is about, or only its family's section (shared by all its scenarios). */
+export function scopeOf(issue: z.core.$ZodIssue, input: unknown): { family?: Family; scenario?: string } {
+  const [family, table, index] = issue.path;
+  if (family !== 'folio' && family !== 'temporal') return {};
+  if (table === TABLE[family] && typeof index === 'number') return { family, scenario: String(rowsOf(input, family)[index]?.name) };
+  return { family };
+}
+
+/** Zod's own wording for its built-in checks, said the way the rest of config says things. */
+function wording(issue: z.core.$ZodIssue, got: unknown): string {
+  const value = JSON.stringify(got);
+  if (!/^(Invalid|Too (small|big)|Expected|Unrecognized)/.test(issue.message)) return issue.code === 'custom' ? issue.message : `${issue.message} (got ${value})`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${value} is not valid (valid: a ${issue.expected})`;
+    case 'too_small':
+      return Array.isArray(got) ? `needs at least ${String(issue.minimum)} entries (got ${got.length})` : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
+    case 'too_big':
+      return Array.isArray(got) ? `takes at most ${String(issue.maximum)} entries (got ${got.length})` : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
+    case 'invalid_value':
+      return `${value} is not valid (valid: ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`;
+    default:
+      return `${value} is not valid here`;
+  }
+}
+
+/**
+ * `config error in scenario "test7" (serverlessAcu.max): 32.3 ACU is off the 0.5 grid (...)`:
+ * every issue of a parse against `schema` (the catalog's), each where it is and what is valid.
+ */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown, schema: z.ZodType, target?: { family: Family; name: string }): string {
+  // A misspelled field also shows up as a missing one; the misspelling is the one to report.
+  const misspelt = new Set(issues.filter((i) => i.code === 'unrecognized_keys').map((i) => i.path.join('.')));
+  const shown = issues.filter((i) => !(i.code === 'invalid_type' && misspelt.has(i.path.slice(0, -1).join('.'))));
+  const parts = shown.map((i) => describeIssue(i, input, schema, target));
+  return `config error in ${[...new Set(parts)].join('; in ')}`;
+}
+
+function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodType, target?: { family: Family; name: string }): string {
+  let where = first.path.join('.');
+  const [family, table, index] = first.path;
+  if ((`${String(family)}.${String(table)}` === 'folio.phases' || `${String(family)}.${String(table)}` === 'temporal.scenarios') && typeof index === 'number') {
+    const rows = family === 'folio' ? rowsOf(input, 'folio') : rowsOf(input, 'temporal');
+    const phaseName = rows[index]?.name;
+    const rest = first.path.slice(3).join('.');
+    where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
+  }
+  const scope = scopeOf(first, input);
+  const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)` : '';
+  let message: string;
+  if (first.code === 'unrecognized_keys') {
+    const valid = keysAt(schema, first.path);
+    message = `unknown field "${first.keys[0]}"${didYouMean(first.keys[0], valid)}; valid: ${valid.join(', ')}`;
+  } else if (first.code === 'invalid_type' && valueAt(input, first.path) === undefined) {
+    message = `missing field "${String(first.path.at(-1))}" (valid: ${first.expected})`;
+  } else {
+    message = wording(first, valueAt(input, first.path));
+  }
+  return `${where}: ${message}${shared}`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, k) => (v == null ? v : (v as Record<PropertyKey, unknown>)[k]), root);
+}
+
+/** The field names the schema allows at `path` (for "valid: ..." in unknown-field errors). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let s: z.ZodType = schema;
+  for (const k of path) {
+    s = unwrap(s);
+    if (s instanceof z.ZodArray) s = s.element as z.ZodType;
+    else if (s instanceof z.ZodObject) s = (s.shape as Record<string, z.ZodType>)[String(k)];
+    if (!s) return [];
+  }
+  s = unwrap(s);
+  return s instanceof z.ZodObject ? Object.keys(s.shape) : [];
+}
+
+function unwrap(s: z.ZodType): z.ZodType {
+  for (;;) {
+    if (s instanceof z.ZodReadonly || s instanceof z.ZodOptional) s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+    else return s;
   }
 }

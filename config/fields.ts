@@ -97,3 +97,16 @@ export const acuRange = z
       return `min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`;
     },
   });
+
+/** Where a container image comes from. An asset is built by `cdk deploy`, never by synth. */
+export const imageRefSchema = z.union(
+  [
+    z.strictObject({
+      ecr: z.strictObject({ repository: physicalName(/^[a-z0-9][a-z0-9._/-]{1,255}$/, 'ECR repository name'), tag: z.string().min(1) }),
+    }),
+    z.strictObject({ registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') }),
+    z.strictObject({ asset: z.string().min(1) }),
+  ],
+  { error: 'an image is one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }' },
+);
+export type ImageRef = z.output<typeof imageRefSchema>;

@@ -1,4 +1,4 @@
-import type { FolioEnvironmentInput } from './schema';
+import type { FolioEnvironmentInput } from './folio-schema';
 
 /**
  * What every FOLIO phase shares. Nothing here may depend on the phase: these values are

@@ -1,4 +1,4 @@
-import type { FolioModuleInput } from './schema';
+import type { FolioModuleInput } from './folio-schema';
 
 /**
  * FOLIO modules with a database schema that this stack gives a connection secret.

@@ -1,4 +1,4 @@
-import type { CrossSchemaAckInput, FolioPhaseInput } from './schema';
+import type { CrossSchemaAckInput, FolioPhaseInput } from './folio-schema';
 
 /*
  * The phases of PTF's hybrid-database test (PERF-1229, seed 002): baseline and test1..test13.

@@ -29,7 +29,7 @@ interface HeadroomPreset {
   readonly deployment?: { readonly maximumPercent: number };
 }
 
-export interface Figure {
+interface Figure {
   readonly used: number;
   readonly limit: number;
   /** The limit less the configured headroom: what a preset may use. */

@@ -1,37 +1,18 @@
 import { z } from 'zod';
-import { ConfigError, didYouMean } from './errors';
+import { ConfigError, describeIssues, didYouMean, FAMILY_NAME, type Family, rawNames, rowsOf, scopeOf, TABLE } from './errors';
 import { FOLIO_ENVIRONMENT } from './folio-environment';
 import { FOLIO_MODULES } from './folio-modules';
 import { FOLIO_PHASES } from './folio-phases';
-import {
-  catalogSchema,
-  familyCatalogSchemas,
-  type Catalog,
-  type CatalogInput,
-  type ClusterRole,
-  type FleetState,
-  type FolioEnvironment,
-  type FolioModule,
-  type FolioPhase,
-  type TemporalEnvironment,
-  type TemporalPreset,
-} from './schema';
+import { catalogSchema, familyCatalogSchemas, type Catalog, type CatalogInput } from './catalog-schema';
+import type { ImageRef } from './fields';
+import type { ClusterRole, FolioEnvironment, FolioModule, FolioPhase } from './folio-schema';
+import type { FleetState, TemporalEnvironment, TemporalPreset, TemporalRole } from './temporal-schema';
 import { TEMPORAL_ENVIRONMENT } from './temporal-environment';
 import { TEMPORAL_SCENARIOS } from './temporal-scenarios';
 import { FLEET_STATES } from './temporal-schema';
 
-export { ConfigError, exitOnConfigError } from './errors';
-export type {
-  ClusterRole,
-  FleetState,
-  FolioEnvironment,
-  FolioModule,
-  FolioPhase,
-  ImageRef,
-  TemporalEnvironment,
-  TemporalPreset,
-  TemporalRole,
-} from './schema';
+export { ConfigError, exitOnConfigError, FAMILY_NAME } from './errors';
+export type { ClusterRole, FleetState, FolioEnvironment, ImageRef, TemporalEnvironment, TemporalPreset, TemporalRole };
 export { TEMPORAL_ROLES } from './temporal-roles';
 
 /** Everything in config/, as written. */
@@ -104,7 +85,7 @@ const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 export function loadCatalog(input: CatalogInput = CATALOG): Catalog {
   const parsed = catalogSchema.safeParse(input);
   if (parsed.success) return deepFreeze(parsed.data);
-  throw new ConfigError(describeIssues(parsed.error.issues, input));
+  throw new ConfigError(describeIssues(parsed.error.issues, input, catalogSchema));
 }
 
 export function scenarioNames(catalog: Catalog): string[] {
@@ -145,6 +126,27 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   const preset = catalog.temporal.scenarios.find((s) => s.name === name);
   if (preset) return deepFreeze(resolveTemporal(catalog, preset, envName, protect, ctx.data.fleet));
   throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
+}
+
+/** The scenarios of one family. */
+export type ScenarioOf<F extends Scenario['family']> = Extract<Scenario, { family: F }>;
+
+/**
+ * A scenario for a command that works on one family: one of the other family is a ConfigError
+ * naming the option, the value, what the command takes and that family's names (from config).
+ */
+export function resolveScenarioOf<F extends Scenario['family']>(
+  family: F,
+  context: Record<string, unknown>,
+  use: { readonly option: string; readonly command: string },
+  input: CatalogInput = CATALOG,
+): ScenarioOf<F> {
+  const scenario = resolveScenario(context, input);
+  if (scenario.family !== family) {
+    const valid = rowsOf(input, family).map((r) => String(r?.name));
+    throw new ConfigError(`${use.option} "${scenario.name}" is a ${FAMILY_NAME[scenario.family]}; ${use.command} takes a ${FAMILY_NAME[family]} (valid: ${valid.join(', ')})`);
+  }
+  return scenario as ScenarioOf<F>;
 }
 
 function resolveTemporal(
@@ -234,26 +236,6 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
   };
 }
 
-/** `config error in scenario "test7" (serverlessAcu.max): 32.3 ACU is off the 0.5 grid (...)`. */
-type Family = 'folio' | 'temporal';
-const TABLE = { folio: 'phases', temporal: 'scenarios' } as const;
-/** What one scenario of each family is called in messages. */
-export const FAMILY_NAME = { folio: 'FOLIO phase', temporal: 'Temporal preset' } as const;
-
-const rowsOf = (input: unknown, family: Family): { name?: unknown }[] => {
-  const rows = (input as Record<string, Record<string, unknown>> | undefined)?.[family]?.[TABLE[family]];
-  return Array.isArray(rows) ? rows : [];
-};
-const rawNames = (input: unknown) => (['folio', 'temporal'] as const).flatMap((f) => rowsOf(input, f).map((r) => String(r?.name)));
-
-/** The scenario an issue is about, or only its family's section (shared by all its scenarios). */
-function scopeOf(issue: z.core.$ZodIssue, input: unknown): { family?: Family; scenario?: string } {
-  const [family, table, index] = issue.path;
-  if (family !== 'folio' && family !== 'temporal') return {};
-  if (table === TABLE[family] && typeof index === 'number') return { family, scenario: String(rowsOf(input, family)[index]?.name) };
-  return { family };
-}
-
 /**
  * The catalog a scenario is resolved from. When config has problems, only those the scenario
  * depends on stop it (its own row, its family's shared sections); other broken scenarios are
@@ -270,88 +252,14 @@ function catalogFor(name: string | undefined, input: CatalogInput): Catalog | un
     const s = scopeOf(i, input);
     return s.family === undefined || (s.family === family && (s.scenario === undefined || s.scenario === name));
   });
-  if (relevant.length) throw new ConfigError(describeIssues(relevant, input, { family, name: name! }));
+  if (relevant.length) throw new ConfigError(describeIssues(relevant, input, catalogSchema, { family, name: name! }));
   const broken = new Set(issues.map((i) => scopeOf(i, input)).filter((s) => s.family === family && s.scenario !== undefined).map((s) => s.scenario));
   const section = (input as unknown as Record<Family, Record<string, unknown>>)[family];
   const pruned = { ...input, [family]: { ...section, [TABLE[family]]: rowsOf(input, family).filter((r) => !broken.has(String(r?.name))) } };
   const again = familyCatalogSchemas[family].safeParse(pruned);
-  if (!again.success) throw new ConfigError(describeIssues(again.error.issues, pruned, { family, name: name! }));
+  if (!again.success) throw new ConfigError(describeIssues(again.error.issues, pruned, catalogSchema, { family, name: name! }));
   // The other family is not checked and is never read for this scenario.
   return deepFreeze(again.data) as unknown as Catalog;
-}
-
-/** Zod's own wording for its built-in checks, said the way the rest of config says things. */
-function wording(issue: z.core.$ZodIssue, got: unknown): string {
-  const value = JSON.stringify(got);
-  if (!/^(Invalid|Too (small|big)|Expected|Unrecognized)/.test(issue.message)) return issue.code === 'custom' ? issue.message : `${issue.message} (got ${value})`;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `${value} is not valid (valid: a ${issue.expected})`;
-    case 'too_small':
-      return Array.isArray(got) ? `needs at least ${String(issue.minimum)} entries (got ${got.length})` : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
-    case 'too_big':
-      return Array.isArray(got) ? `takes at most ${String(issue.maximum)} entries (got ${got.length})` : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
-    case 'invalid_value':
-      return `${value} is not valid (valid: ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`;
-    default:
-      return `${value} is not valid here`;
-  }
-}
-
-function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown, target?: { family: Family; name: string }): string {
-  // A misspelled field also shows up as a missing one; the misspelling is the one to report.
-  const misspelt = new Set(issues.filter((i) => i.code === 'unrecognized_keys').map((i) => i.path.join('.')));
-  const shown = issues.filter((i) => !(i.code === 'invalid_type' && misspelt.has(i.path.slice(0, -1).join('.'))));
-  const parts = shown.map((i) => describeIssue(i, input, target));
-  return `config error in ${[...new Set(parts)].join('; in ')}`;
-}
-
-function describeIssue(first: z.core.$ZodIssue, input: unknown, target?: { family: Family; name: string }): string {
-  let where = first.path.join('.');
-  const [family, table, index] = first.path;
-  if ((`${String(family)}.${String(table)}` === 'folio.phases' || `${String(family)}.${String(table)}` === 'temporal.scenarios') && typeof index === 'number') {
-    const rows = family === 'folio' ? (input as CatalogInput).folio.phases : (input as CatalogInput).temporal.scenarios;
-    const phaseName = rows[index]?.name;
-    const rest = first.path.slice(3).join('.');
-    where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
-  }
-  const scope = scopeOf(first, input);
-  const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)` : '';
-  let message: string;
-  if (first.code === 'unrecognized_keys') {
-    const valid = keysAt(first.path);
-    message = `unknown field "${first.keys[0]}"${didYouMean(first.keys[0], valid)}; valid: ${valid.join(', ')}`;
-  } else if (first.code === 'invalid_type' && valueAt(input, first.path) === undefined) {
-    message = `missing field "${String(first.path.at(-1))}" (valid: ${first.expected})`;
-  } else {
-    message = wording(first, valueAt(input, first.path));
-  }
-  return `${where}: ${message}${shared}`;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((v, k) => (v == null ? v : (v as Record<PropertyKey, unknown>)[k]), root);
-}
-
-/** The field names the schema allows at `path` (for "valid: ..." in unknown-field errors). */
-function keysAt(path: readonly PropertyKey[]): string[] {
-  let s: z.ZodType = catalogSchema;
-  for (const k of path) {
-    s = unwrap(s);
-    if (s instanceof z.ZodArray) s = s.element as z.ZodType;
-    else if (s instanceof z.ZodObject) s = (s.shape as Record<string, z.ZodType>)[String(k)];
-    if (!s) return [];
-  }
-  s = unwrap(s);
-  return s instanceof z.ZodObject ? Object.keys(s.shape) : [];
-}
-
-function unwrap(s: z.ZodType): z.ZodType {
-  for (;;) {
-    if (s instanceof z.ZodReadonly || s instanceof z.ZodOptional) s = s.unwrap() as z.ZodType;
-    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
-    else return s;
-  }
 }
 
 function deepFreeze<T>(o: T): T {

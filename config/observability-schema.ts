@@ -40,7 +40,7 @@ export const folioObservabilitySchema = z.strictObject({
  * The figures the report computes for "Where the bottleneck was" (lib/commands/report/bottlenecks.ts),
  * from the servers' and workers' own metrics (Prometheus) and CloudWatch.
  */
-export const BOTTLENECK_FIGURES = [
+const BOTTLENECK_FIGURES = [
   /** The benchmark workers' SDK: how long a task waited for a worker to take it (P50), workflow tasks or activities, whichever is longer. */
   'workerScheduleToStartP50Ms',
   /** The benchmark workers' lowest share of task slots free (0: every slot busy). */
@@ -67,7 +67,7 @@ export const BOTTLENECK_FIGURES = [
   'generatorStartErrors',
 ] as const;
 export type BottleneckFigure = (typeof BOTTLENECK_FIGURES)[number];
-export const BOTTLENECK_COMPONENTS = ['workers', 'matching', 'history', 'store', 'generator'] as const;
+const BOTTLENECK_COMPONENTS = ['workers', 'matching', 'history', 'store', 'generator'] as const;
 export type BottleneckComponent = (typeof BOTTLENECK_COMPONENTS)[number];
 
 const figure = z.enum(BOTTLENECK_FIGURES, { error: (iss) => `"${String(iss.input)}" is not a figure the report computes (valid: ${BOTTLENECK_FIGURES.join(', ')})` });
@@ -111,5 +111,3 @@ export const temporalObservabilitySchema = z.strictObject({
   }),
 });
 
-export type FolioObservability = z.output<typeof folioObservabilitySchema>;
-export type TemporalObservability = z.output<typeof temporalObservabilitySchema>;

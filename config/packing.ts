@@ -18,7 +18,7 @@ export interface TaskShape {
   readonly memoryMiB: number;
 }
 
-export interface ServiceDemand {
+interface ServiceDemand {
   readonly name: string;
   readonly task: TaskShape;
   readonly replicas: number;
@@ -26,7 +26,7 @@ export interface ServiceDemand {
   readonly surge: number;
 }
 
-export interface OneShotDemand {
+interface OneShotDemand {
   readonly name: string;
   readonly task: TaskShape;
 }
@@ -48,7 +48,7 @@ export interface PoolSpec {
   readonly oneShots?: readonly OneShotDemand[];
 }
 
-export interface InstanceLoad {
+interface InstanceLoad {
   readonly tasks: string[];
   cpu: number;
   memoryMiB: number;
@@ -62,7 +62,7 @@ export interface Packing {
   readonly blockedBy: Map<Limit, number>;
 }
 
-export type Limit = 'CPU' | 'memory' | 'awsvpc task slots';
+type Limit = 'CPU' | 'memory' | 'awsvpc task slots';
 
 export interface PoolPlan {
   readonly spec: PoolSpec;

@@ -10,7 +10,7 @@ import { region } from './fields';
  * ones the AWS Price List API can answer (lib/commands/cost/price-list.ts); the rest keep their source.
  */
 
-export const PRICES_DIR = join(__dirname, 'prices');
+const PRICES_DIR = join(__dirname, 'prices');
 
 const priceSchema = z.strictObject({
   usd: z.number().nonnegative(),
@@ -36,7 +36,7 @@ export function pricedRegions(): string[] {
     .sort();
 }
 
-export const priceFilePath = (regionName: string) => join(PRICES_DIR, `${regionName}.json`);
+const priceFilePath = (regionName: string) => join(PRICES_DIR, `${regionName}.json`);
 
 /** A region's prices, validated; a missing or malformed file is one ConfigError line. */
 export function loadPrices(regionName: string): PriceFile {

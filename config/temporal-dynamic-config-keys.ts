@@ -7,7 +7,7 @@
  * checking it is registered in the server version of the image. Keys are compared
  * case-insensitively, as the server does.
  */
-export type DynamicConfigKind = 'int' | 'float' | 'bool' | 'duration';
+type DynamicConfigKind = 'int' | 'float' | 'bool' | 'duration';
 
 export interface DynamicConfigKey {
   readonly kind: DynamicConfigKind;

@@ -1,4 +1,4 @@
-import type { TemporalEnvironmentInput } from './schema';
+import type { TemporalEnvironmentInput } from './temporal-schema';
 
 /**
  * What every Temporal scenario shares. Nothing here may depend on the preset: these values

@@ -1,4 +1,4 @@
-import type { TemporalScenarioInput } from './schema';
+import type { TemporalScenarioInput } from './temporal-schema';
 
 /*
  * Temporal on Aurora DSQL, one preset per target rate. temporal-150wps is the seed's

@@ -3,9 +3,9 @@ import { headroomProblems, temporalHeadroom } from './headroom';
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean } from './errors';
-import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, imageRefSchema, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
-export { TEMPORAL_ROLES, type TemporalRole } from './temporal-roles';
+export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
 import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
 
@@ -16,7 +16,7 @@ import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-d
  */
 
 /** Aurora DSQL's cluster-wide rate of new connections: a fixed quota, not configurable. */
-export const DSQL_CONNECTIONS_PER_SECOND = 100;
+const DSQL_CONNECTIONS_PER_SECOND = 100;
 
 const port = z.number().int().min(1024).max(65535);
 function taskSize() {
@@ -24,20 +24,8 @@ function taskSize() {
 }
 const roleRecord = <T extends z.ZodType>(t: T) => z.strictObject({ history: t, matching: t, frontend: t, worker: t });
 
-/** Where a container image comes from. An asset is built by `cdk deploy`, never by synth. */
-export const imageRefSchema = z.union(
-  [
-    z.strictObject({
-      ecr: z.strictObject({ repository: physicalName(/^[a-z0-9][a-z0-9._/-]{1,255}$/, 'ECR repository name'), tag: z.string().min(1) }),
-    }),
-    z.strictObject({ registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') }),
-    z.strictObject({ asset: z.string().min(1) }),
-  ],
-  { error: 'an image is one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }' },
-);
-
 /** Where a preset keeps Temporal's history: the fork's DSQL plugin, or upstream's PostgreSQL plugin on Aurora. */
-export const HISTORY_STORES = ['dsql', 'aurora-postgresql'] as const;
+const HISTORY_STORES = ['dsql', 'aurora-postgresql'] as const;
 export type HistoryStore = (typeof HISTORY_STORES)[number];
 
 const historyStoreSchema = z.discriminatedUnion(
@@ -165,7 +153,7 @@ export const temporalEnvironmentSchema = z.strictObject({
 });
 
 /** What a server does after SIGTERM beyond its drain: the gRPC server's own 2 s grace, and slack. */
-export const SHUTDOWN_SLACK_SECONDS = 5;
+const SHUTDOWN_SLACK_SECONDS = 5;
 
 type Shutdown = TemporalEnvironment['deployment']['shutdown'];
 /** deployment.shutdown as the dynamic-config keys it renders into every preset. */
@@ -269,7 +257,6 @@ export type TemporalEnvironmentInput = z.input<typeof temporalEnvironmentSchema>
 export type TemporalEnvironment = z.output<typeof temporalEnvironmentSchema>;
 export type TemporalScenarioInput = z.input<typeof temporalScenarioSchema>;
 export type TemporalPreset = z.output<typeof temporalScenarioSchema>;
-export type ImageRef = z.output<typeof imageRefSchema>;
 
 /** Cross-field rules of the Temporal section; issues are reported under `temporal`. */
 export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: readonly TemporalPreset[] }, ctx: z.core.$RefinementCtx): void {

@@ -15,11 +15,11 @@ import { durationSeconds } from '../config/fields';
 import { DYNAMIC_CONFIG_KEYS } from '../config/temporal-dynamic-config-keys';
 import { runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
-import { runGenerator, startWorker } from '../test/integration/support/benchmark';
-import { type FaultOutcome, describeOutcome, faultSuite, runFault } from '../test/integration/support/faults';
-import { startCluster } from '../test/integration/support/temporal-cluster';
-import { freePort } from '../test/support/ports';
-import { startPostgres } from '../test/support/postgres';
+import { runGenerator, startWorker } from '../harness/benchmark';
+import { type FaultOutcome, describeOutcome, faultSuite, runFault } from '../harness/faults';
+import { startCluster } from '../harness/temporal-cluster';
+import { freePort } from '../harness/ports';
+import { startPostgres } from '../harness/postgres';
 
 const program = new Command('bench:faults')
   .description('Fault suite against a local Temporal cluster started from the rendered config: what each fault costs')

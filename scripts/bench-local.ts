@@ -13,10 +13,10 @@ import { ConfigError, type TemporalScenario, resolveScenario } from '../config';
 import { durationSeconds } from '../config/fields';
 import { runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
-import { type GeneratorRun, runGenerator, startWorker } from '../test/integration/support/benchmark';
-import { startCluster, startStockServer } from '../test/integration/support/temporal-cluster';
-import { freePort } from '../test/support/ports';
-import { startPostgres } from '../test/support/postgres';
+import { type GeneratorRun, runGenerator, startWorker } from '../harness/benchmark';
+import { startCluster, startStockServer } from '../harness/temporal-cluster';
+import { freePort } from '../harness/ports';
+import { startPostgres } from '../harness/postgres';
 
 interface Step {
   readonly rate: number;

@@ -1,6 +1,6 @@
 /*
  * How fast the schema mover copies, against FOLIO's own schema-migration runbook, on this
- * machine: FOLIO-shaped data (test/support/folio-data.ts, SRS with its list-partitioned
+ * machine: FOLIO-shaped data (harness/folio-data.ts, SRS with its list-partitioned
  * marc_indexers) in a source PostgreSQL, then
  *   - the mover's own script moving mod-inventory-storage and mod-source-record-storage the
  *     way `npm run move` does (one run per module, MOVE_JOBS schemas at once, fenced, verified by
@@ -26,9 +26,9 @@ import { runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 import { moverEnvironment, planPhaseSwitch, waves } from '../lib/commands/move/plan';
 import { moverJobs } from '../lib/constructs/schema-mover';
-import { editedCatalog } from '../test/support/catalog';
-import { folioSeedSql } from '../test/support/folio-data';
-import { type Postgres, startPostgres } from '../test/support/postgres';
+import { editedCatalog } from '../harness/catalog';
+import { folioSeedSql } from '../harness/folio-data';
+import { type Postgres, startPostgres } from '../harness/postgres';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, '../lib/constructs/schema-mover/move.sh');

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/integration.env
-# Where test/support/postgres.ts looks (postgres16Dir): keep the two in step.
+# Where harness/postgres.ts looks (postgres16Dir): keep the two in step.
 if [ -n "${DB_BENCH_PG16:-}" ]; then dir=$DB_BENCH_PG16
 elif [ "$(id -u)" -eq 0 ]; then dir=/opt/db-bench-infra/postgresql-16
 else dir="${DB_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/db-bench-infra}/postgresql-16"; fi

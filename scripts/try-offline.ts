@@ -12,10 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { minuteSeries, putMetrics } from '../test/support/cloudwatch-seed';
-import { CREDENTIALS, startMoto } from '../test/support/moto';
-import { seedTemporalFleet } from '../test/support/offline-fleet';
-import { serveRecordedPrometheus } from '../test/support/query-range-fixture';
+import { minuteSeries, putMetrics } from '../harness/cloudwatch-seed';
+import { CREDENTIALS, startMoto } from '../harness/moto';
+import { seedTemporalFleet } from '../harness/offline-fleet';
+import { serveRecordedPrometheus } from '../harness/query-range-fixture';
 import { type TemporalScenario, resolveScenario } from '../config';
 
 const MINUTES = 30;

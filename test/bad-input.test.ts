@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOnConfigError, resolveScenario } from '../config';
-import type { CatalogInput } from '../config/schema';
+import type { CatalogInput } from '../config/catalog-schema';
 import { runCommand } from '../lib/commands/cli';
 import { reportWindow, type WindowOptions } from '../lib/commands/report/window';
 import { type CliResult, inProcess, runApp, runCli, runCliInProcess } from './support/cli';
-import { editedCatalog } from './support/catalog';
+import { editedCatalog } from '../harness/catalog';
 
 /*
  * Every kind of bad input, in one table: config (scenarios, ACU, instance classes, modules,
@@ -186,12 +186,13 @@ const BAD_INPUTS: readonly BadInput[] = [
   spawned('report: misspelled scenario', 'report.ts', ['--scenario', 'tset10', '--last', '1h'], [/^error: unknown scenario "tset10" \(did you mean "test10"\?\); valid: baseline, test1, /]),
   command('report: a duration in words', 'report.ts', ['--scenario', 'test10', '--last', '1 hour'], [/^error: --last "1 hour" is not a duration \(valid: /]),
   command('report: one file to compare', 'report.ts', ['--compare', 'only-one.json'], [/^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/]),
-  spawned('move: a Temporal preset as the target', 'move.ts', ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'], [/^error: --to "temporal-150wps" is a Temporal preset \(valid: a FOLIO phase: baseline, test1\.\.test13\)$/]),
+  spawned('move: a Temporal preset as the target', 'move.ts', ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'], [/^error: --to "temporal-150wps" is a Temporal preset; move takes a FOLIO phase \(valid: baseline, test1, test2, [a-z0-9, ]+, test13\)$/]),
+  command('bench: a FOLIO phase', 'bench.ts', ['status', '--scenario', 'test4'], [/^error: --scenario "test4" is a FOLIO phase; bench takes a Temporal preset \(valid: temporal-25wps, [a-z0-9, -]+\)$/]),
   command('move: a module to an unknown cluster', 'move.ts', ['--module', 'mod-lists', '--to', 'aurora', '--dry-run'], [/^error: --to "aurora" is not a cluster \(valid with --module: provisioned, serverless\)$/]),
   command('move: a module that cannot leave the provisioned cluster', 'move.ts', ['--module', 'mod-users', '--to', 'serverless', '--scenario', 'test4', '--dry-run'], [/^error: --module "mod-users" stays on the provisioned cluster \(valid: mod-source-record-manager, /]),
   command('move: a module whose views would read across the split', 'move.ts', ['--module', 'mod-data-export', '--to', 'serverless', '--scenario', 'test4', '--dry-run'], [/^error: moving mod-data-export to serverless is refused: mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-inventory-storage, mod-users; route them together or add/]),
   command('move: --replace with --drop-source', 'move.ts', ['--from', 'test4', '--to', 'test5', '--replace', '--drop-source'], [/^error: --replace and --drop-source cannot be combined/]),
-  command('move: a timeout without a unit', 'move.ts', ['--from', 'test4', '--to', 'test5', '--timeout', '90'], [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h\)$/]),
+  command('move: a timeout without a unit', 'move.ts', ['--from', 'test4', '--to', 'test5', '--timeout', '90'], [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/]),
   command('move: no source phase', 'move.ts', ['--to', 'test5'], [/^error: --from is required with --to <phase>/]),
   command('report: workflows on a FOLIO phase', 'report.ts', ['--scenario', 'test10', '--last', '1h', '--workflows', '41052'], [/^error: --workflows does not apply to test10 \(a FOLIO phase: it runs no workflows and has no DSQL cluster\)$/]),
   command('report: a Prometheus URL that is not one', 'report.ts', ['--scenario', 'temporal-150wps', '--last', '1h', '--prometheus-url', 'localhost:9090'], [/^error: --prometheus-url "localhost:9090" is not http or https \(valid: http\(s\):\/\/host/]),
@@ -200,7 +201,7 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('report: an output directory under a file', 'report.ts', ['--scenario', 'test10', '--last', '1h', '--out', join(file('plain.txt', 'x'), 'report')], [/^error: --out ".*plain.txt\/report": cannot write there \(a part of the path is a file\)$/]),
   command('report: a report to compare that is missing', 'report.ts', ['--compare', join(work, 'a.json'), join(work, 'b.json')], [/^error: --compare ".*a.json": cannot read it \(no such file or directory\)$/]),
   command('cost: an observed ACU outside the phase\'s range', 'cost.ts', ['--scenario', 'test10', '--observed-acu', '40'], [/^error: --observed-acu 40 is outside test10's range \(valid: 0.5-32 ACU, the phase's Serverless v2 range\)$/]),
-  command('bench: a timeout without a unit', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', '90'], [/^error: --timeout "90" is not valid \(valid: a duration such as 90s, 5m or 1h, at least 1 s\)$/]),
+  command('bench: a timeout without a unit', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', '90'], [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/]),
   command('bench: a run record under a file', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--out', join(file('plain2.txt', 'x'), 'run.json')], [/^error: --out ".*plain2.txt": cannot write there \(a part of the path is a file\)$/]),
   spawned('scenarios: a file to check that is missing', 'scenarios.ts', ['--check', join(work, 'NO-README.md')], [/^error: --check ".*NO-README.md": cannot read it \(no such file or directory\)$/]),
   spawned('plan: no target scenario', 'plan.ts', ['--from', 'test11'], [/^error: required option '--to <scenario>' not specified$/]),
@@ -214,9 +215,9 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('cost: more than 24 hours a day', 'cost.ts', ['--scenario', 'temporal-150wps', '--load-hours', '25'], [/^error: --load-hours "25" is not valid \(valid: a number from 0 to 24\)$/]),
   command('cost: a Temporal option for a FOLIO phase', 'cost.ts', ['--scenario', 'test10', '--tx-rate', '5'], [/^error: --tx-rate does not apply to test10 \(a FOLIO phase; valid here: --observed-acu\)$/]),
   command('cost: a report that does not exist', 'cost.ts', ['--scenario', 'test10', '--report', 'no-such.json'], [/^error: --report "no-such.json": cannot read it \(no such file or directory\)$/]),
-  command('capacity: a FOLIO phase', 'capacity.ts', ['--scenario', 'test3'], [/^error: capacity plans ECS capacity pools; "test3" is a FOLIO phase with none \(valid: a Temporal preset\)$/]),
+  command('capacity: a FOLIO phase', 'capacity.ts', ['--scenario', 'test3'], [/^error: --scenario "test3" is a FOLIO phase; capacity takes a Temporal preset \(valid: temporal-25wps, [a-z0-9, -]+\)$/]),
   command('bench: zero workers', 'bench.ts', ['up', '--scenario', 'temporal-150wps', '--workers', '0'], [/^error: --workers "0" is not valid \(valid: a whole number from 1 to 200\)$/]),
-  command('bench: a timeout in words', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'], [/^error: --timeout "soon" is not valid \(valid: a duration such as 90s, 5m or 1h, at least 1 s\)$/]),
+  command('bench: a timeout in words', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'], [/^error: --timeout "soon" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/]),
   spawned('bench: a rate of zero', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--rate', '0'], [/^error: --rate "0" is not valid \(valid: a whole number of workflows per second from 1 to 100000\)$/]),
   command('bench: ramp-up longer than the run', 'bench.ts', ['run', '--scenario', 'temporal-150wps', '--ramp-up', '10m'], [/^error: --ramp-up 10m is not shorter than --duration 5m \(valid: a ramp-up shorter than the run\)$/]),
 ];

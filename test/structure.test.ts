@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ const ROOT = join(__dirname, '..');
 const CACHE = ['--cache', join(ROOT, 'node_modules/.cache/db-bench-infra/depcruise'), '--cache-strategy', 'content'];
 
 test('dependency-cruiser finds no violation of the layout rules', async () => {
-  const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', 'config', 'scripts', 'test', '--output-type', 'json', ...CACHE], {
+  const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', 'config', 'harness', 'scripts', 'test', '--output-type', 'json', ...CACHE], {
     cwd: ROOT,
     maxBuffer: 256 * 1024 * 1024,
   }).catch((e) => e);
@@ -24,7 +24,7 @@ test('dependency-cruiser finds no violation of the layout rules', async () => {
 }, 60_000);
 
 /** A small tree that breaks each layering rule once: the rules must name every break. */
-test('the layering rules refuse a helper importing a stack, a stack importing the assembly, and the app importing a command', async () => {
+test('the layering rules refuse a helper importing a stack, a stack importing the assembly, the app importing a command, and the harness importing a test', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'layout-'));
   try {
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
@@ -36,21 +36,51 @@ test('the layering rules refuse a helper importing a stack, a stack importing th
       'lib/constructs/thing.ts': "import '../a-stack'; import '../contract/names';",
       'lib/contract/names.ts': "import '../constructs/thing'; import '../commands/cmd';",
       'lib/commands/cmd.ts': 'export const x = 1;',
+      'scripts/bench.ts': "import '../harness/server';",
+      'harness/server.ts': "import '../test/support/helper';",
+      'test/support/helper.ts': 'export const y = 1;',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(dir, path, '..'), { recursive: true });
       writeFileSync(join(dir, path), `${text}\nexport {};\n`);
     }
-    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', '--output-type', 'json'], { cwd: dir }).catch((e) => e);
+    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', 'harness', 'scripts', 'test', '--output-type', 'json'], { cwd: dir }).catch((e) => e);
     const broken = new Set(JSON.parse(stdout).summary.violations.map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} -> ${v.to}`));
     for (const expected of [
       'helpers-never-import-stacks: lib/constructs/thing.ts -> lib/a-stack.ts',
       'stacks-never-import-the-assembly: lib/a-stack.ts -> lib/assembly/app.ts',
       'the-contract-holds-no-constructs: lib/contract/names.ts -> lib/constructs/thing.ts',
       'the-app-never-imports-commands: lib/contract/names.ts -> lib/commands/cmd.ts',
+      'only-tests-import-tests: harness/server.ts -> test/support/helper.ts',
     ]) {
       expect(broken).toContain(expected);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+/** knip over the project: no export that nothing imports (knip.json names the entry points). */
+test('knip finds no unused export or exported type', async () => {
+  const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/knip'), ['--reporter', 'compact', '--no-progress'], { cwd: ROOT }).catch((e) => e);
+  expect(`${stdout}${stderr}`.trim()).toBe('');
+}, 60_000);
+
+test('knip refuses an export nothing imports', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'knip-'));
+  try {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'probe', private: true }));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true } }));
+    const config = JSON.parse(readFileSync(join(ROOT, 'knip.json'), 'utf8'));
+    writeFileSync(join(dir, 'knip.json'), JSON.stringify({ ...config, entry: ['bin/*.ts'], project: ['**/*.ts'] }));
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'bin/app.ts'), "import { used } from '../lib/helpers';\nconsole.log(used);\n");
+    writeFileSync(join(dir, 'lib/helpers.ts'), 'export const used = 1;\nexport const forgotten = 2;\nexport type Forgotten = { a: number };\n');
+    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/knip'), ['--reporter', 'compact', '--no-progress'], { cwd: dir }).catch((e) => e);
+    expect(stdout).toContain('lib/helpers.ts: forgotten');
+    expect(stdout).toContain('lib/helpers.ts: Forgotten');
+    expect(stdout).not.toMatch(/: used\b/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

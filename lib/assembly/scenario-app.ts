@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { CATALOG, resolveScenario, validatesTemplates } from '../../config';
-import type { CatalogInput } from '../../config/schema';
+import { CATALOG, resolveScenario, type Scenario, validatesTemplates } from '../../config';
+import type { CatalogInput } from '../../config/catalog-schema';
 import { addScenarioStacks, type ScenarioStacks } from './scenario-stacks';
 
 /** cdk.json's context (feature flags) plus path metadata: what the CDK CLI gives the app. */
@@ -16,8 +16,12 @@ export const CLI_CONTEXT: Readonly<Record<string, unknown>> = {
  * path through config, no CLI, no credentials. The plan command and the tests use it.
  */
 export function scenarioApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string): ScenarioStacks & { app: App } {
+  return appOf(resolveScenario({ ...CLI_CONTEXT, ...context }, catalog), context, outdir);
+}
+
+/** The same app for a scenario already resolved from `context` (a caller that resolved it to check it first). */
+export function appOf(scenario: Scenario, context: Record<string, string>, outdir?: string): ScenarioStacks & { app: App } {
   const all = { ...CLI_CONTEXT, ...context };
-  const scenario = resolveScenario(all, catalog);
   const app = new App({ context: all, outdir, builtinCloudFormationValidation: validatesTemplates(all) });
   return { app, ...addScenarioStacks(app, scenario) };
 }

@@ -1,4 +1,4 @@
-import { ConfigError, type Scenario, type TemporalScenario } from '../../config';
+import type { TemporalScenario } from '../../config';
 import { EC2_INSTANCE_TYPES } from '../../config/ec2-instance-types';
 import { type PriceFile, priceOf } from '../../config/prices';
 import { type Headroom, temporalHeadroom } from '../../config/headroom';
@@ -12,7 +12,7 @@ import { markdownTable } from './markdown';
  * instance size of the catalog, priced per day.
  */
 
-export interface PoolOption {
+interface PoolOption {
   readonly instanceType: string;
   readonly trunking: boolean;
   /** Fewest instances that hold steady state, every rolling deploy and every one-shot task. */
@@ -20,7 +20,7 @@ export interface PoolOption {
   readonly usdPerDay?: number;
 }
 
-export interface PoolReport {
+interface PoolReport {
   readonly plan: PoolPlan;
   readonly usdPerDay: number;
   /** The configured instance type, with the other trunking setting. */
@@ -30,7 +30,7 @@ export interface PoolReport {
 }
 
 /** One instance family's price per vCPU-hour, at the size a pool is configured with. */
-export interface FamilyPrice {
+interface FamilyPrice {
   readonly family: string;
   readonly instanceType: string;
   readonly usdPerVcpuHour: number;
@@ -52,15 +52,7 @@ export interface CapacityOptions {
   readonly vcpuQuota?: { readonly value: number; readonly source: string };
 }
 
-/** The scenario, if it is a Temporal preset: FOLIO phases have no capacity pools. */
-export function temporalOnly(scenario: Scenario): TemporalScenario {
-  if (scenario.family !== 'temporal')
-    throw new ConfigError(`capacity plans ECS capacity pools; "${scenario.name}" is a FOLIO phase with none (valid: a Temporal preset)`);
-  return scenario;
-}
-
-export function capacityReport(s: Scenario, prices: PriceFile, options: CapacityOptions = {}): CapacityReport {
-  const scenario = temporalOnly(s);
+export function capacityReport(scenario: TemporalScenario, prices: PriceFile, options: CapacityOptions = {}): CapacityReport {
   const hourly = (type: string) => priceOf(prices, `ec2:${type}`).usd;
   const option = (spec: PoolSpec, instanceType: string, trunking: boolean): PoolOption => {
     const smallestFitting = planPool({ ...spec, instanceTypeName: instanceType, instanceType: EC2_INSTANCE_TYPES[instanceType], trunking }).smallestFitting;
@@ -94,7 +86,7 @@ export function capacityReport(s: Scenario, prices: PriceFile, options: Capacity
 }
 
 /** Seed 000's "Scaling Headroom" table, for any preset. */
-export function renderHeadroom(r: CapacityReport): string[] {
+function renderHeadroom(r: CapacityReport): string[] {
   const h = r.headroom;
   const n = (v: number) => v.toLocaleString('en-US');
   const row = (what: string, used: number, limit: number, note: string) => [what, n(used), n(limit), pct(used, limit), note];

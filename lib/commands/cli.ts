@@ -1,4 +1,5 @@
 import { ConfigError } from '../../config';
+import { durationSeconds } from '../../config/fields';
 
 /*
  * What every companion command shares: one line and exit code 1 for a mistake in what the
@@ -7,8 +8,8 @@ import { ConfigError } from '../../config';
  * but its outcome is a no, and the stack trace only for a bug.
  */
 
-export const EXIT_USAGE = 1;
-export const EXIT_AWS = 2;
+const EXIT_USAGE = 1;
+const EXIT_AWS = 2;
 /** `plan`: a stateful resource would be replaced or destroyed. */
 export const EXIT_UNSAFE = 3;
 /** `bench`: a wait ran past its --timeout. */
@@ -37,6 +38,7 @@ export function runCommand(main: () => Promise<number | void>): Promise<void> {
 
 /** The commands this process started: what a caller that loads a command in process waits for (the tests). */
 const runs: Promise<void>[] = [];
+/** @public loaded lazily with require(), which knip does not follow */
 export const commandRuns = (): Promise<void[]> => Promise.all(runs);
 
 async function settle(main: () => Promise<number | void>): Promise<void> {
@@ -119,6 +121,16 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, o: Progres
  * A numeric option within [min, max], or one ConfigError line naming the option, what it got
  * and what is valid. Undefined when the option was not given.
  */
+/**
+ * A duration option in seconds: Go's form with a unit (90s, 30m, 2h; a bare "90" could mean
+ * seconds or minutes), at least `min` seconds, or one ConfigError line.
+ */
+export function durationOption(option: string, value: string, min = 1): number {
+  const s = durationSeconds(value);
+  if (!Number.isFinite(s) || s < min) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h, ${min > 0 ? `at least ${min} s` : 'or 0'})`);
+  return s;
+}
+
 export function numberOption(name: string, raw: string | undefined, o: { min: number; max: number; integer?: boolean; what?: string }): number | undefined {
   if (raw === undefined) return undefined;
   const v = Number(raw);

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { CATALOG, ConfigError, FAMILY_NAME, resolveScenario, type Scenario } from '../../config';
-import type { CatalogInput } from '../../config/schema';
+import type { CatalogInput } from '../../config/catalog-schema';
 import { markdownTable } from './markdown';
 import { type MovePlan, planPhaseSwitch } from './move/plan';
 import { renderMovePlan } from './move/render';
-import { scenarioApp } from '../assembly/scenario-app';
+import { appOf } from '../assembly/scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './transition';
 
 /*
@@ -17,7 +17,7 @@ import { type CfnTemplate, type ResourceChange, resourceChanges } from './transi
  * updates replace a resource). No account, no change set.
  */
 
-export interface StackPlan {
+interface StackPlan {
   readonly stackName: string;
   readonly changes: readonly ResourceChange[];
 }
@@ -52,7 +52,7 @@ export function planTransition(from: string, to: string, options: PlanOptions = 
         `(the switch would orphan the history, and its deploy is refused); deploy "${b.name}" as a second environment: -c envName=<name>`,
     );
 
-  return comparePlans(a, b, templates(context(from), catalog), templates(context(to), catalog));
+  return comparePlans(a, b, templates(a, context(from)), templates(b, context(to)));
 }
 
 /** The plan between two sets of templates, by stack name (a stack only in `after` is all new). */
@@ -65,11 +65,11 @@ export function comparePlans(from: Scenario, to: Scenario, before: ReadonlyMap<s
 const titleOf = (s: Scenario) => (s.family === 'folio' ? s.phase.title : s.preset.title);
 const familyName = (s: Scenario) => FAMILY_NAME[s.family];
 
-/** Every stack's template, by stack name, synthesized into a directory removed afterwards. */
-export function templates(context: Record<string, string>, catalog: CatalogInput): Map<string, CfnTemplate> {
+/** Every stack's template of a resolved scenario, by stack name, synthesized into a directory removed afterwards. */
+export function templates(scenario: Scenario, context: Record<string, string>): Map<string, CfnTemplate> {
   const outdir = mkdtempSync(join(tmpdir(), 'plan-'));
   try {
-    const { app } = scenarioApp(context, catalog, outdir);
+    const { app } = appOf(scenario, context, outdir);
     return new Map(app.synth().stacks.map((s) => [s.stackName, s.template as CfnTemplate]));
   } finally {
     rmSync(outdir, { recursive: true, force: true });

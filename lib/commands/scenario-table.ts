@@ -1,5 +1,5 @@
 import { markdownTable } from './markdown';
-import type { Catalog } from '../../config/schema';
+import type { Catalog } from '../../config/catalog-schema';
 
 /** The generated sections of a markdown file, each between its own pair of markers. */
 const SECTIONS = {

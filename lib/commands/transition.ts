@@ -6,7 +6,7 @@ import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
  */
 
 /** Resources whose replacement or removal loses data, or strands something that holds data. */
-export const STATEFUL_TYPES: ReadonlySet<string> = new Set([
+const STATEFUL_TYPES: ReadonlySet<string> = new Set([
   'AWS::RDS::DBCluster',
   'AWS::RDS::DBInstance',
   'AWS::RDS::DBSubnetGroup',
@@ -24,7 +24,7 @@ export const STATEFUL_TYPES: ReadonlySet<string> = new Set([
  * Property updates that CloudFormation applies in place but with an interruption ("Update
  * requires: Some interruptions" in the resource reference), and what that means here.
  */
-export const INTERRUPTING: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const INTERRUPTING: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'AWS::RDS::DBInstance': {
     DBInstanceClass: 'the instance restarts on the new class: a few minutes without it (for a writer, no writes to its cluster; Aurora fails over to a reader when there is one)',
     DBParameterGroupName: 'the instance reboots to apply the new parameter group: about a minute without it',

@@ -2,7 +2,7 @@ import { Duration, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
 import { type MetricCatalog, type Statistic, seriesById } from '../contract/metrics';
 
 /** One-minute periods: the finest every catalog metric is published at. */
-export const METRIC_PERIOD = Duration.minutes(1);
+const METRIC_PERIOD = Duration.minutes(1);
 
 /**
  * A catalog series as a CDK metric: the dashboards and alarms draw through this one

@@ -2,7 +2,7 @@ import { Duration, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as l
 import { Construct } from 'constructs';
 import { acknowledgeNag } from './lint-acknowledgements';
 
-export interface ServiceSize {
+interface ServiceSize {
   readonly replicas: number;
   readonly vcpu: number;
   readonly memoryGiB: number;

@@ -9,7 +9,7 @@ import { BENCHMARK_WORKER_SERVICE, temporalServiceName, writerInstanceIdentifier
  * drift apart. Plain data, no CDK: the report loads it without synthesizing anything.
  */
 
-export const NAMESPACES = {
+const NAMESPACES = {
   rds: 'AWS/RDS',
   dsql: 'AWS/AuroraDSQL',
   usage: 'AWS/Usage',
@@ -19,7 +19,7 @@ export const NAMESPACES = {
 } as const;
 
 export type Statistic = 'Average' | 'Sum' | 'Maximum' | 'Minimum';
-export type Unit = 'ACU' | '%' | 'count' | 'tasks' | 'bytes' | 'ms' | 'per minute' | 'per second' | 'sessions';
+type Unit = 'ACU' | '%' | 'count' | 'tasks' | 'bytes' | 'ms' | 'per minute' | 'per second' | 'sessions';
 
 /** One CloudWatch metric at one statistic. `id` is its GetMetricData id and its JSON key. */
 export interface MetricSeries {
@@ -34,7 +34,7 @@ export interface MetricSeries {
 }
 
 /** A series CloudWatch does not publish: `minuend - subtrahend`, period by period. */
-export interface DifferenceSeries {
+interface DifferenceSeries {
   readonly kind: 'difference';
   readonly id: string;
   readonly label: string;
@@ -46,12 +46,12 @@ export interface DifferenceSeries {
 export type Series = MetricSeries | DifferenceSeries;
 
 /** A horizontal line drawn on a panel: a configured range or threshold. */
-export interface Limit {
+interface Limit {
   readonly value: number;
   readonly label: string;
 }
 
-export interface Panel {
+interface Panel {
   readonly id: string;
   readonly title: string;
   readonly unit: Unit;
@@ -62,7 +62,7 @@ export interface Panel {
 }
 
 /** `value <op> threshold` for `minutes` one-minute periods in a row. */
-export interface AlarmSpec {
+interface AlarmSpec {
   readonly id: string;
   readonly description: string;
   readonly series: string;
@@ -117,7 +117,7 @@ export function instanceVcpus(instanceClass: string): number | undefined {
   return m ? 4 * Number(m[1] || 1) : undefined;
 }
 
-export function folioCatalog(scenario: FolioScenario): MetricCatalog {
+function folioCatalog(scenario: FolioScenario): MetricCatalog {
   const { names, observability } = scenario.environment;
   const { serverlessAcu: acu, writerInstanceClass } = scenario.phase;
   const { serverlessAtCeiling, cpuHigh } = observability.alarms;
@@ -304,7 +304,7 @@ function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<M
   };
 }
 
-export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): MetricCatalog {
+function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): MetricCatalog {
   const { names, observability } = scenario.environment;
   const { cpuHigh, tasksBelowDesired } = observability.alarms;
   const services = temporalServices();

@@ -45,4 +45,3 @@ export const FOLIO_OUTPUTS = {
 } as const;
 
 export type TemporalOutput = (typeof TEMPORAL_OUTPUTS)[keyof typeof TEMPORAL_OUTPUTS];
-export type FolioOutput = (typeof FOLIO_OUTPUTS)[keyof typeof FOLIO_OUTPUTS];

@@ -14,7 +14,7 @@ import { type HistoryStore, shutdownDynamicConfig } from '../../config/temporal-
 /** Replaced with the task's own IP by the container's start command. */
 export const TASK_IP_PLACEHOLDER = '__TASK_IP__';
 /** Where the start command writes the two files inside the container. */
-export const CONFIG_DIR = '/tmp/temporal';
+const CONFIG_DIR = '/tmp/temporal';
 
 /**
  * The variable that carries the Aurora store's password: ECS sets it from Secrets Manager in

@@ -1,6 +1,6 @@
 import { type TemporalScenario, resolveScenario } from '../../config';
 import { headroomProblems, temporalHeadroom } from '../../config/headroom';
-import { editedCatalog } from '../support/catalog';
+import { editedCatalog } from '../../harness/catalog';
 
 /* Seed 000's "Scaling Headroom" table and the reference's 800 wps plan, as the model computes them. */
 

@@ -1,5 +1,5 @@
 import { resolveScenario, type FolioScenario } from '../../config';
-import { editedCatalog } from '../support/catalog';
+import { editedCatalog } from '../../harness/catalog';
 
 // Bad input of every kind: test/bad-input.test.ts.
 

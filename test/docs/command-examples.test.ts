@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveScenario, type TemporalScenario } from '../../config';
+import { resolveScenario, resolveScenarioOf, type TemporalScenario } from '../../config';
 import { loadPrices } from '../../config/prices';
 import { renderRun, renderStatus } from '../../lib/commands/bench/render';
 import { findResult, type RunRecord } from '../../lib/commands/bench/run';
@@ -48,12 +48,14 @@ function benchExamples(): Record<string, string> {
   return { 'bench-status.md': `${status}\n`, 'bench-run.md': renderRun(record, 'reports/runs/temporal-150wps-20260121T100003Z.json') };
 }
 
+const temporalPreset = (scenario: string) => resolveScenarioOf('temporal', { scenario }, { option: '--scenario', command: 'capacity' });
+
 const EXAMPLES: Record<string, () => string> = {
   'plan-test11-test12.md': () => renderPlan(planTransition('test11', 'test12')),
   'cost-temporal-150wps.md': () => renderCost(costOf(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'))),
   'cost-test10.md': () => renderCost(costOf(resolveScenario({ scenario: 'test10' }), loadPrices('us-east-1'), { observedAverageAcu: 25.6, observedFrom: 'report of the test10 example' })),
-  'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'))),
-  'capacity-temporal-800wps.md': () => renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-800wps' }), loadPrices('eu-west-1'))),
+  'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-150wps'), loadPrices('eu-west-1'))),
+  'capacity-temporal-800wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-800wps'), loadPrices('eu-west-1'))),
   ...Object.fromEntries(Object.entries(benchExamples()).map(([k, v]) => [k, () => v])),
 };
 

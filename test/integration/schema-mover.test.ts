@@ -2,9 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { type FolioScenario, resolveScenario } from '../../config';
 import { type MoveFlags, type MovePlan, moverEnvironment, planPhaseSwitch, schemaName } from '../../lib/commands/move/plan';
-import { editedCatalog } from '../support/catalog';
-import { folioSeedSql } from '../support/folio-data';
-import { type Postgres, type Session, startPostgres } from '../support/postgres';
+import { editedCatalog } from '../../harness/catalog';
+import { folioSeedSql } from '../../harness/folio-data';
+import { type Postgres, type Session, startPostgres } from '../../harness/postgres';
 
 /*
  * The mover's own script, the one the stack's task runs, moving FOLIO-shaped schemas between

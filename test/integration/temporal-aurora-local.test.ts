@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, PROBE_PASSWORD_VARIABLE, probeEnvironment } from '../../lib/contract/temporal-config';
 import { probeResultSchema } from '../../lib/commands/bench/run';
-import { type Postgres, startPostgres } from '../support/postgres';
-import { type Worker, runGenerator, startWorker } from './support/benchmark';
-import { binaries } from './support/binaries';
-import { type LocalCluster, membersOnceFormed, roleFile, runSchemaTask, startCluster } from './support/temporal-cluster';
+import { type Postgres, startPostgres } from '../../harness/postgres';
+import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
+import { binaries } from '../../harness/binaries';
+import { type LocalCluster, membersOnceFormed, roleFile, runSchemaTask, startCluster } from '../../harness/temporal-cluster';
 
 /*
  * The aurora-postgresql store's rendering run for real: upstream's temporal-sql-tool runs the

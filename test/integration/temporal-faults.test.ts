@@ -1,10 +1,10 @@
 import { type TemporalScenario, resolveScenario } from '../../config';
 import { durationSeconds } from '../../config/fields';
-import { freePort } from '../support/ports';
-import { type Postgres, startPostgres } from '../support/postgres';
-import { type Worker, runGenerator, startWorker } from './support/benchmark';
-import { type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from './support/faults';
-import { type LocalCluster, startCluster } from './support/temporal-cluster';
+import { freePort } from '../../harness/ports';
+import { type Postgres, startPostgres } from '../../harness/postgres';
+import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
+import { type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from '../../harness/faults';
+import { type LocalCluster, startCluster } from '../../harness/temporal-cluster';
 
 /*
  * The rendered cluster under the faults a user meets: every role rolled as a deploy rolls it,

@@ -5,16 +5,16 @@ import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
 import { BENCHMARK_WORKFLOW_TYPES } from '../../config/temporal-schema';
 import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvironment } from '../../lib/contract/temporal-config';
-import { type Postgres, startPostgres } from '../support/postgres';
-import { type Worker, runGenerator, startWorker } from './support/benchmark';
-import { binaries } from './support/binaries';
-import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from './support/temporal-cluster';
+import { type Postgres, startPostgres } from '../../harness/postgres';
+import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
+import { binaries } from '../../harness/binaries';
+import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
 import { type LocalPrometheus, startPrometheus } from './support/prometheus';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/contract/physical-names';
 import { PrometheusReader } from '../../lib/commands/report/prometheus';
 import { type ServerView, readServerView } from '../../lib/commands/report/server-view';
 import { bottleneckFigures, findBottlenecks } from '../../lib/commands/report/bottlenecks';
-import { recordQueryRange } from '../support/query-range-fixture';
+import { recordQueryRange } from '../../harness/query-range-fixture';
 
 /*
  * A real Temporal cluster (upstream server, four processes) started from the stack's own

@@ -55,7 +55,7 @@ export async function runApp(context: Record<string, unknown>): Promise<CliResul
 }
 
 /** process.exit, as a command calls it in process: it ends the command, not the test worker. */
-export class Exited extends Error {
+class Exited extends Error {
   constructor(readonly code: number) {
     super(`exit ${code}`);
   }

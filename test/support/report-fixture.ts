@@ -7,7 +7,7 @@ import { type MetricSeries, catalogFor } from '../../lib/contract/metrics';
 import { fetchMetrics } from '../../lib/commands/report/fetch';
 import { summarize } from '../../lib/commands/report/summarize';
 import type { ReportWindow } from '../../lib/commands/report/window';
-import { fixtureServerView } from './query-range-fixture';
+import { fixtureServerView } from '../../harness/query-range-fixture';
 
 /*
  * Recorded GetMetricData responses (test/fixtures/get-metric-data): realistic series, paged

@@ -49,7 +49,7 @@ function* filesUnder(path: string): Generator<string> {
 }
 
 /** A hash of every file synth reads (paths and contents). */
-export function sourceKey(): string {
+function sourceKey(): string {
   const hash = createHash('sha256');
   for (const top of SOURCES)
     for (const file of filesUnder(join(ROOT, top))) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
@@ -57,7 +57,7 @@ export function sourceKey(): string {
 }
 
 /** A context as a directory name: `scenario=test12,envName=perf2`. */
-export const variantId = (context: Readonly<Record<string, string>>): string =>
+const variantId = (context: Readonly<Record<string, string>>): string =>
   Object.entries(context)
     .map(([k, v]) => `${k}=${v}`)
     .join(',');

@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CATALOG } from '../../config';
-import type { CatalogInput } from '../../config/schema';
+import type { CatalogInput } from '../../config/catalog-schema';
 import { scenarioApp } from '../../lib/assembly/scenario-app';
-import { ALL_SCENARIO_NAMES } from './catalog';
+import { ALL_SCENARIO_NAMES } from '../../harness/catalog';
 import { type CachedStack, cachedAssembly, cachedStacks } from './synth-cache';
 
-export { CLI_CONTEXT } from '../../lib/assembly/scenario-app';
-export { ALL_SCENARIO_NAMES, editedCatalog, FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES } from './catalog';
+export { ALL_SCENARIO_NAMES, editedCatalog, FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES } from '../../harness/catalog';
 
 /**
  * The contexts Jest's globalSetup synthesizes once per source state (test/support/synth-cache.ts)
@@ -24,7 +23,7 @@ export const CACHED_VARIANTS: ReadonlyArray<Readonly<Record<string, string>>> = 
 ];
 
 /** What a test reads of a stack besides its template (from the cloud assembly's manifest). */
-export type StackArtifact = Omit<CachedStack, 'templateFile'>;
+type StackArtifact = Omit<CachedStack, 'templateFile'>;
 
 export interface Synthesized {
   readonly artifact: StackArtifact;

@@ -30,4 +30,5 @@ export const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(targe
 export const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
 export const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
 export const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
+/** @public loaded lazily with require(), which knip does not follow */
 export const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));

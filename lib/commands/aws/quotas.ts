@@ -2,7 +2,7 @@ import { GetAWSDefaultServiceQuotaCommand, GetServiceQuotaCommand, type ServiceQ
 import { CommandFailure, EXIT_FAILED } from '../cli';
 
 /** EC2's "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances" quota, in vCPUs: m7g and m8g count against it. */
-export const ON_DEMAND_STANDARD_VCPUS = { ServiceCode: 'ec2', QuotaCode: 'L-1216C47A' } as const;
+const ON_DEMAND_STANDARD_VCPUS = { ServiceCode: 'ec2', QuotaCode: 'L-1216C47A' } as const;
 
 /**
  * The account's applied On-Demand standard vCPU quota in the client's region; where the

@@ -17,7 +17,7 @@ export async function stackOutputs(client: CloudFormationClient, stackName: stri
   }
 }
 
-/** One output, or a ConfigError that names the stack and the outputs it has. */
+/** One output, or a ConfigError that names the stack and the outputs it has. @public (loaded lazily with require(), which knip does not follow) */
 export async function stackOutput(client: CloudFormationClient, stackName: string, key: string): Promise<string> {
   const outputs = await stackOutputs(client, stackName);
   const value = outputs[key];

@@ -26,7 +26,7 @@ export interface RunSettings {
 }
 
 /** The generator's result JSON (its results package), the fields the run record keeps. */
-export const generatorResultSchema = z.object({
+const generatorResultSchema = z.object({
   results: z.object({
     workflowsStarted: z.number(),
     workflowsCompleted: z.number(),
@@ -48,7 +48,7 @@ export type GeneratorResult = z.infer<typeof generatorResultSchema>;
 export const probeResultSchema = z.object({
   probe: z.object({ host: z.string(), queries: z.number().int(), connectMs: z.number(), medianMs: z.number(), p99Ms: z.number(), minMs: z.number(), maxMs: z.number() }),
 });
-export type ProbeResult = z.infer<typeof probeResultSchema>['probe'];
+type ProbeResult = z.infer<typeof probeResultSchema>['probe'];
 
 export interface RunRecord extends BenchRun {
   readonly targetRate: number;
@@ -63,7 +63,7 @@ export interface RunRecord extends BenchRun {
   readonly storeRoundTripNote?: string;
 }
 
-export async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
+async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
   const cluster = await c.dsql.send(new GetClusterCommand({ identifier })).catch((e: Error) => {
     if (e.name === 'ResourceNotFoundException')
       throw new CommandFailure(`Aurora DSQL cluster ${identifier} (the stack's DsqlClusterId output) does not exist: deleted outside the stack?`, EXIT_FAILED);
@@ -73,7 +73,7 @@ export async function checkDsqlActive(c: BenchClients, identifier: string): Prom
     throw new CommandFailure(`Aurora DSQL cluster ${identifier} is ${cluster.status ?? 'in an unknown state'}, not ACTIVE; wait for it (or check why) before a run`, EXIT_FAILED);
 }
 
-export async function startGenerator(c: BenchClients, t: BenchTargets, s: RunSettings): Promise<string> {
+async function startGenerator(c: BenchClients, t: BenchTargets, s: RunSettings): Promise<string> {
   const { tasks, failures } = await c.ecs.send(
     new RunTaskCommand({
       cluster: t.cluster,

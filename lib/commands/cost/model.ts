@@ -18,13 +18,13 @@ export const HOURS_PER_DAY = 24;
 const HOURS_PER_MONTH = 730;
 const perDayFromMonthly = (usdPerMonth: number) => (usdPerMonth * HOURS_PER_DAY) / HOURS_PER_MONTH;
 
-export interface CostLine {
+interface CostLine {
   /** The table's cells, in the section's column order, the cost last. */
   readonly cells: readonly string[];
   readonly usdPerDay: number;
 }
 
-export interface CostSection {
+interface CostSection {
   /** The name in the summary table (`EC2 (Compute)`). */
   readonly category: string;
   /** The section heading (`Compute (EC2)`). */
@@ -38,7 +38,7 @@ export interface CostSection {
 }
 
 /** The same deployment with one thing changed: the benchmark fleet parked, ACUs at the ceiling. */
-export interface CostVariant {
+interface CostVariant {
   readonly label: string;
   readonly total: number;
   /** Change against the estimate's total. */
@@ -60,7 +60,7 @@ export interface CostEstimate {
   readonly notes: readonly string[];
 }
 
-export interface PerMillionWorkflows {
+interface PerMillionWorkflows {
   /** Workflows per second under load: the preset's recorded rate, else its target. */
   readonly workflowsPerSecond: number;
   readonly basis: 'recorded' | 'target';
@@ -82,7 +82,7 @@ export interface FolioCostInputs {
 
 export const usd = (v: number) => `$${v.toFixed(2)}`;
 /** A unit price with the digits it needs: $0.3638, $0.0000095. */
-export const unitPrice = (v: number) => `$${v >= 0.01 ? Number(v.toFixed(4)).toFixed(Math.max(2, decimals(Number(v.toFixed(4))))) : v.toPrecision(2).replace(/0+$/, '')}`;
+const unitPrice = (v: number) => `$${v >= 0.01 ? Number(v.toFixed(4)).toFixed(Math.max(2, decimals(Number(v.toFixed(4))))) : v.toPrecision(2).replace(/0+$/, '')}`;
 const decimals = (v: number) => (String(v).split('.')[1] ?? '').length;
 const count = (v: number) => Math.round(v).toLocaleString('en-US');
 

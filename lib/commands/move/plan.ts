@@ -1,5 +1,5 @@
 import { type ClusterRole, ConfigError, type FolioScenario } from '../../../config';
-import { splitReads } from '../../../config/schema';
+import { splitReads } from '../../../config/folio-schema';
 
 /*
  * Which schemas a phase switch moves, derived from the two phases' routes and the
@@ -38,7 +38,7 @@ export interface MovePlan {
   readonly restart: readonly string[];
 }
 
-export const schemaSuffix = (module: string): string => `_${module.replace(/-/g, '_')}`;
+const schemaSuffix = (module: string): string => `_${module.replace(/-/g, '_')}`;
 export const schemaName = (tenant: string, module: string): string => `${tenant}${schemaSuffix(module)}`;
 
 function clusterIn(s: FolioScenario): (module: string) => ClusterRole {

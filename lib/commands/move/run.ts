@@ -80,7 +80,7 @@ async function readLog(c: MoveClients, group: string, stream: string, token: str
 }
 
 /** One wave as one run of the mover task: a result per module, read from the schemas' lines. */
-export async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMove[], flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
+async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMove[], flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
   const now = w.now ?? Date.now;
   const started = now();
   const label = wave.map((m) => m.module).join(', ');

@@ -9,7 +9,7 @@ import type { ServerView } from './server-view';
  * says which figures it could not judge.
  */
 
-export interface Finding {
+interface Finding {
   readonly component: BottleneckComponent;
   /** How many times past its threshold the leading rule's figure went. */
   readonly severity: number;

@@ -54,7 +54,7 @@ export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string
 }
 
 /** A chart to draw: lines over the window and levels (limits) drawn over them. */
-export interface DrawnPanel {
+interface DrawnPanel {
   readonly id: string;
   readonly title: string;
   readonly unit: string;
@@ -64,7 +64,7 @@ export interface DrawnPanel {
   readonly periodSeconds: number;
 }
 
-export function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subtitle: string): Chart {
+function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subtitle: string): Chart {
   const start = window.start.getTime();
   const end = window.end.getTime();
   // A window across midnight (UTC) labels its axis with dates too.

@@ -24,7 +24,7 @@ export interface FetchProgress {
 /** GetMetricData takes at most 500 queries per call. */
 export const MAX_QUERIES_PER_CALL = 500;
 
-export function metricDataQuery(m: MetricSeries, periodSeconds: number): MetricDataQuery {
+function metricDataQuery(m: MetricSeries, periodSeconds: number): MetricDataQuery {
   return {
     Id: m.id,
     Label: m.label,

@@ -10,9 +10,9 @@ import { SignatureV4 } from '@smithy/signature-v4';
  */
 
 /** Prometheus refuses a range query that would return more than 11,000 points per series. */
-export const MAX_POINTS_PER_SERIES = 11_000;
+const MAX_POINTS_PER_SERIES = 11_000;
 /** What the report draws at most per series: one point a pixel and a half on a 960-pixel chart. */
-export const TARGET_POINTS = 600;
+const TARGET_POINTS = 600;
 
 /** One series of a range query's answer: its labels and its points (epoch ms, value). */
 export interface RangeSeries {

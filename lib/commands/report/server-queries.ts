@@ -13,7 +13,7 @@ import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../cont
  * window and take percentiles of the whole run, and per step for the charts.
  */
 
-export type QueryShape = 'gauge' | 'count' | 'histogram';
+type QueryShape = 'gauge' | 'count' | 'histogram';
 
 export interface ServerQuery {
   readonly id: string;

@@ -10,7 +10,7 @@ import { type ServerQuery, serverQueries } from './server-queries';
  * polls, worker slots). A figure with no sample behind it is null ("no data"), never zero.
  */
 
-export type Health = 'healthy' | 'saturated' | 'contended' | 'failing' | 'unknown';
+type Health = 'healthy' | 'saturated' | 'contended' | 'failing' | 'unknown';
 
 export interface Percentiles {
   readonly p50: number | null;
@@ -18,7 +18,7 @@ export interface Percentiles {
   readonly p99: number | null;
 }
 
-export interface PersistenceRow {
+interface PersistenceRow {
   /** Connections the role's pools allow, all its tasks (persistence_sql_max_open_conn). */
   readonly poolMax: number | null;
   readonly open: PeakAverage;
@@ -78,7 +78,7 @@ export interface ServerWindow {
 }
 
 /** The range step for a window: four scrapes at least, so every increase spans enough samples. */
-export function serverStep(window: ServerWindow, scrapeSeconds: number): number {
+function serverStep(window: ServerWindow, scrapeSeconds: number): number {
   return rangeStep((window.end.getTime() - window.start.getTime()) / 1000, 4 * scrapeSeconds);
 }
 
@@ -91,7 +91,7 @@ export function queriesFor(scenario: TemporalScenario, stepSeconds: number): Ser
  * first point is evaluated one step after the window's start: each point's `increase(x[step])`
  * looks back one step, so the points cover the window and nothing before it.
  */
-export async function fetchServerMetrics(reader: PrometheusReader, queries: readonly ServerQuery[], window: ServerWindow, stepSeconds: number): Promise<Map<string, RangeSeries[]>> {
+async function fetchServerMetrics(reader: PrometheusReader, queries: readonly ServerQuery[], window: ServerWindow, stepSeconds: number): Promise<Map<string, RangeSeries[]>> {
   const answers = new Map<string, RangeSeries[]>();
   const first = new Date(window.start.getTime() + stepSeconds * 1000);
   if (first > window.end) throw new PrometheusError(`the window (${(window.end.getTime() - window.start.getTime()) / 1000} s) is shorter than one step (${stepSeconds} s, four scrapes)`);

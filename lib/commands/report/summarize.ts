@@ -17,12 +17,12 @@ import type { BenchmarkOutcome, ReportWindow } from './window';
 
 export type { PeakAverage };
 
-export interface Coverage {
+interface Coverage {
   readonly points: number;
   readonly expected: number;
 }
 
-export interface ReportBase {
+interface ReportBase {
   readonly schemaVersion: 1;
   readonly scenario: string;
   readonly stackName: string;
@@ -58,7 +58,7 @@ export interface FolioReport extends ReportBase {
   };
 }
 
-export interface ServiceUsage {
+interface ServiceUsage {
   readonly replicas: number;
   readonly cpu: PeakAverage;
   readonly memory: PeakAverage;

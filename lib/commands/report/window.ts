@@ -40,7 +40,7 @@ export const generatorSeriesSchema = z.object({ intervalSeconds: z.number().int(
  * What `bench run` records and the report reads with `--run`: the scenario and the window
  * of one benchmark run.
  */
-export const benchRunSchema = z.object({
+const benchRunSchema = z.object({
   scenario: z.string().min(1),
   start: z.iso.datetime({ offset: true }),
   end: z.iso.datetime({ offset: true }),

@@ -1,8 +1,8 @@
 import { AutoScalingClient, SetDesiredCapacityCommand } from '@aws-sdk/client-auto-scaling';
 import { DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { runCli } from '../../support/cli';
-import { CREDENTIALS, type Moto, startMoto } from '../../support/moto';
-import { seedTemporalFleet } from '../../support/offline-fleet';
+import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
+import { seedTemporalFleet } from '../../../harness/offline-fleet';
 
 /*
  * The bench commands end to end against moto on loopback: CloudFormation outputs, ECS

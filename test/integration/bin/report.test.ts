@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { runCli } from '../../support/cli';
-import { minuteSeries, putMetrics } from '../../support/cloudwatch-seed';
-import { CREDENTIALS, type Moto, startMoto } from '../../support/moto';
+import { minuteSeries, putMetrics } from '../../../harness/cloudwatch-seed';
+import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
 
 /*
  * The report command end to end, against moto's server mode on loopback: a real

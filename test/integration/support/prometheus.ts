@@ -3,8 +3,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { freePort } from '../../support/ports';
-import { stopProcess } from '../../support/processes';
+import { freePort } from '../../../harness/ports';
+import { stopProcess } from '../../../harness/processes';
 
 /*
  * A real Prometheus server (Debian's `prometheus` package, installed by setup-integration)
@@ -13,7 +13,7 @@ import { stopProcess } from '../../support/processes';
  * temporary data directory, always stopped.
  */
 
-export const PROMETHEUS_BIN = '/usr/bin/prometheus';
+const PROMETHEUS_BIN = '/usr/bin/prometheus';
 
 export interface LocalPrometheus {
   readonly url: string;

@@ -1,16 +1,17 @@
 import { GetAWSDefaultServiceQuotaCommand, GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ConfigError, loadCatalog, resolveScenario } from '../../../config';
+import { ConfigError, loadCatalog, resolveScenarioOf } from '../../../config';
 import { loadPrices } from '../../../config/prices';
 import { planPool, temporalPoolSpecs } from '../../../config/packing';
 import { onDemandVcpuQuota } from '../../../lib/commands/aws/quotas';
 import { capacityReport, renderCapacity } from '../../../lib/commands/capacity';
-import { editedCatalog } from '../../support/catalog';
+import { editedCatalog } from '../../../harness/catalog';
 
 const eu = loadPrices('eu-west-1');
+const temporalPreset = (scenario: string) => resolveScenarioOf('temporal', { scenario }, { option: '--scenario', command: 'capacity' });
 
 describe('temporal-150wps', () => {
-  const report = capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), eu);
+  const report = capacityReport(temporalPreset('temporal-150wps'), eu);
   const [main, bench] = report.pools;
 
   test('main: fits on its 10 instances, which is also the fewest; 8 with ENI trunking', () => {
@@ -60,14 +61,14 @@ test('the command and the synth-time check are one model: the same shortfall, wo
 });
 
 test('a FOLIO phase has no ECS pools: one line saying what is valid', () => {
-  expect(() => capacityReport(resolveScenario({ scenario: 'test3' }), loadPrices('us-east-1'))).toThrow(
-    'capacity plans ECS capacity pools; "test3" is a FOLIO phase with none (valid: a Temporal preset)',
+  expect(() => temporalPreset('test3')).toThrow(
+    new ConfigError(`--scenario "test3" is a FOLIO phase; capacity takes a Temporal preset (valid: ${loadCatalog().temporal.scenarios.map((s) => s.name).join(', ')})`),
   );
 });
 
 describe('the Scaling Headroom table', () => {
   test("temporal-150wps against the seed's 128-vCPU quota: its own table, 1,000 of 10,000 and 112 of 128", () => {
-    const seed = capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), eu, { vcpuQuota: { value: 128, source: 'the seed' } });
+    const seed = capacityReport(temporalPreset('temporal-150wps'), eu, { vcpuQuota: { value: 128, source: 'the seed' } });
     const md = renderCapacity(seed);
     expect(md).toContain('| DSQL connections (steady) | 1,000 | 10,000 | 10% | every pool full: history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |');
     expect(md).toContain("| DSQL connections, rolling history | 1,200 | 10,000 | 12% | +200: its extra tasks' pools, one service rolling at a time |");
@@ -76,7 +77,7 @@ describe('the Scaling Headroom table', () => {
   });
 
   test('temporal-800wps from config: 8,250 and 8,550 of 10,000; 320 of 384', () => {
-    const md = renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-800wps' }), eu));
+    const md = renderCapacity(capacityReport(temporalPreset('temporal-800wps'), eu));
     expect(md).toContain('| DSQL connections (steady) | 8,250 | 10,000 | 83% |');
     expect(md).toContain('| DSQL connections, rolling history | 8,550 | 10,000 | 86% |');
     expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 320 | 384 | 83% | both pools at their maximum: 160 main + 160 benchmark; quota from config (limits.ec2VcpuQuota) |');
@@ -84,7 +85,7 @@ describe('the Scaling Headroom table', () => {
   });
 
   test('the Aurora store: vCPUs only, and why', () => {
-    const md = renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-aurora-150wps' }), eu));
+    const md = renderCapacity(capacityReport(temporalPreset('temporal-aurora-150wps'), eu));
     expect(md).not.toContain('| DSQL connections');
     expect(md).toContain("The Aurora store's connection limit is its writer's max_connections; DSQL's does not apply.");
   });
@@ -92,7 +93,7 @@ describe('the Scaling Headroom table', () => {
 
 describe('m7g or m8g', () => {
   test('per vCPU at the configured size, cheapest first: m7g, with m8g at its 10% premium', () => {
-    const r = capacityReport(resolveScenario({ scenario: 'temporal-800wps' }), eu);
+    const r = capacityReport(temporalPreset('temporal-800wps'), eu);
     expect(r.perVcpu.main.map((f) => [f.instanceType, Number(f.usdPerVcpuHour.toFixed(4))])).toEqual([
       ['m7g.4xlarge', 0.0455],
       ['m8g.4xlarge', 0.05],
@@ -121,7 +122,7 @@ describe('the vCPU quota from Service Quotas (recorded responses)', () => {
     const q = await onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }));
     expect(q).toEqual({ value: 5, source: 'Service Quotas, the AWS default of L-1216C47A in eu-west-1 (none applied to the account)' });
     // And the table counts against it.
-    const md = renderCapacity(capacityReport(resolveScenario({ scenario: 'temporal-150wps' }), eu, { vcpuQuota: q }));
+    const md = renderCapacity(capacityReport(temporalPreset('temporal-150wps'), eu, { vcpuQuota: q }));
     expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 5 | 2240% |');
   });
 

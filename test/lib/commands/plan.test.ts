@@ -1,5 +1,5 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
-import { CATALOG, resolveScenario } from '../../../config';
+import { resolveScenario } from '../../../config';
 import { comparePlans, planTransition, renderPlan, templates } from '../../../lib/commands/plan';
 
 /* The plan command's logic on real synthesized scenario pairs (no account, no change set). */
@@ -76,7 +76,7 @@ test('temporal-100wps -> temporal-150wps: new task-definition revisions are show
 
 test('a stateful replacement is reported as unsafe, by resource', () => {
   // The same synthesized stacks, with the Serverless cluster renamed: a replacement-only property.
-  const before = templates({ scenario: 'test11' }, CATALOG);
+  const before = templates(resolveScenario({ scenario: 'test11' }), { scenario: 'test11' });
   const after = new Map([...before].map(([name, t]) => [name, structuredClone(t)]));
   const data = after.get('FolioHybridAurora')!;
   const id = Object.keys(data.Resources).find((k) => k.startsWith('AuroraServerless') && data.Resources[k].Type === 'AWS::RDS::DBCluster')!;

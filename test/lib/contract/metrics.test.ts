@@ -1,6 +1,6 @@
 import { resolveScenario } from '../../../config';
 import { catalogFor, instanceVcpus, metricsOf, seriesById } from '../../../lib/contract/metrics';
-import { ALL_SCENARIO_NAMES } from '../../support/catalog';
+import { ALL_SCENARIO_NAMES } from '../../../harness/catalog';
 
 const catalogs = ALL_SCENARIO_NAMES.map((name) => [name, catalogFor(resolveScenario({ scenario: name }), { dsqlClusterId: 'cluster-id' })] as const);
 

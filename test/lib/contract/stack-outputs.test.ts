@@ -75,7 +75,7 @@ describe('FOLIO (baseline)', () => {
 
 test('no command, stack or test fleet spells an output key itself: each reads it from the contract', () => {
   const keys = new Set<string>([...Object.values(TEMPORAL_OUTPUTS), ...Object.values(FOLIO_OUTPUTS)]);
-  const files = globSync(['bin/*.ts', 'lib/**/*.ts', 'test/support/offline-fleet.ts'], { cwd: ROOT, ignore: ['lib/contract/stack-outputs.ts'] });
+  const files = globSync(['bin/*.ts', 'lib/**/*.ts', 'harness/offline-fleet.ts'], { cwd: ROOT, ignore: ['lib/contract/stack-outputs.ts'] });
   expect(files.length).toBeGreaterThan(50);
   const spelled = files.flatMap((f) =>
     [...readFileSync(join(ROOT, f), 'utf8').matchAll(/'([A-Za-z]+)'/g)].filter((m) => keys.has(m[1]) && !['Phase', 'Scenario'].includes(m[1])).map((m) => `${f}: '${m[1]}'`),

@@ -2,7 +2,7 @@ import { ConfigError, resolveScenario, type FolioScenario, type TemporalScenario
 import { loadPrices, type PriceFile, priceFileSchema } from '../../../../config/prices';
 import { costOf, folioCost, temporalCost } from '../../../../lib/commands/cost/model';
 import { renderCost } from '../../../../lib/commands/cost/render';
-import { editedCatalog } from '../../../support/catalog';
+import { editedCatalog } from '../../../../harness/catalog';
 
 /* The cost model against seed 000's "Daily Cost Estimate" and the FOLIO phases' ACU ranges. */
 

@@ -1,6 +1,6 @@
 import { type FolioScenario, resolveScenario } from '../../../../config';
 import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName, waves, withoutReferences } from '../../../../lib/commands/move/plan';
-import { editedCatalog } from '../../../support/catalog';
+import { editedCatalog } from '../../../../harness/catalog';
 
 /*
  * Which schemas a phase switch moves, in which order, and what the mover task is told: derived

@@ -8,7 +8,7 @@ import { planPhaseSwitch } from '../../../../lib/commands/move/plan';
 import { renderMoveResults } from '../../../../lib/commands/move/render';
 import { type MoveClients, type MoveTargets, moveTargets, runMoves } from '../../../../lib/commands/move/run';
 import { fakeTime } from '../../../support/fake-time';
-import { editedCatalog } from '../../../support/catalog';
+import { editedCatalog } from '../../../../harness/catalog';
 
 /*
  * `npm run move` against recorded-shape SDK responses on a fake clock: RunTask with the

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../../../config';
-import { editedCatalog } from '../../../support/catalog';
+import { editedCatalog } from '../../../../harness/catalog';
 import { type Fetch, PrometheusError, PrometheusReader, isLoopback, rangeStep, workspaceEndpoint } from '../../../../lib/commands/report/prometheus';
 import { metricNames, serverQueries } from '../../../../lib/commands/report/server-queries';
 import { histogramQuantile, queriesFor, readServerView, summarizeServer } from '../../../../lib/commands/report/server-view';
@@ -9,7 +9,7 @@ import { bottleneckFigures, findBottlenecks } from '../../../../lib/commands/rep
 import { renderMarkdown } from '../../../../lib/commands/report/markdown';
 import { summarize } from '../../../../lib/commands/report/summarize';
 import { catalogFor } from '../../../../lib/contract/metrics';
-import { fixtureServerView, loadQueryRange, shiftedAnswers } from '../../../support/query-range-fixture';
+import { fixtureServerView, loadQueryRange, shiftedAnswers } from '../../../../harness/query-range-fixture';
 
 /*
  * The report's reading of the servers' own metrics, offline: the recorded query_range answers

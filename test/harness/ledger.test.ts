@@ -1,4 +1,4 @@
-import { type StoredWorkflow, judgeLedger } from './ledger';
+import { type StoredWorkflow, judgeLedger } from '../../harness/ledger';
 
 /* The exactly-once judge fed bad stores: each way a workflow can be lost or done twice is refused. */
 

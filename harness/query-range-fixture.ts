@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { join } from 'node:path';
-import type { TemporalScenario } from '../../config';
-import type { RangeSeries } from '../../lib/commands/report/prometheus';
-import { queriesFor, summarizeServer } from '../../lib/commands/report/server-view';
+import type { TemporalScenario } from '../config';
+import type { RangeSeries } from '../lib/commands/report/prometheus';
+import { queriesFor, summarizeServer } from '../lib/commands/report/server-view';
 
 /*
  * Recorded query_range answers of a real run (test/fixtures/query-range): the local cluster's
@@ -12,7 +12,7 @@ import { queriesFor, summarizeServer } from '../../lib/commands/report/server-vi
  * them as a Prometheus would, moved in time to the window it is asked for.
  */
 
-const DIR = join(__dirname, '../fixtures/query-range');
+const DIR = join(__dirname, '../test/fixtures/query-range');
 
 export interface QueryRangeFixture {
   readonly scenario: string;

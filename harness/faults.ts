@@ -1,8 +1,8 @@
-import { TEMPORAL_ROLES, type TemporalRole } from '../../../config';
-import { durationSeconds } from '../../../config/fields';
-import { rollingDeployment } from '../../../config/packing';
-import type { Postgres } from '../../support/postgres';
-import { freePort } from '../../support/ports';
+import { TEMPORAL_ROLES, type TemporalRole } from '../config';
+import { durationSeconds } from '../config/fields';
+import { rollingDeployment } from '../config/packing';
+import type { Postgres } from './postgres';
+import { freePort } from './ports';
 import { type GeneratorRun, runGenerator } from './benchmark';
 import { type Ledger, judgeLedger, readStored } from './ledger';
 import type { LocalCluster, RoleProcess, TaskStop } from './temporal-cluster';
@@ -22,7 +22,7 @@ export interface FaultContext {
 }
 
 /** What a fault did, as it happened. */
-export interface FaultNotes {
+interface FaultNotes {
   /** Each task stopped the ECS way. */
   readonly stops: readonly (TaskStop & { readonly task: string })[];
   /** Tasks started while the fault ran. */
@@ -43,7 +43,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * minimumHealthyPercent 100 it starts the surge's new tasks, waits for their health checks,
  * then stops as many old ones (SIGTERM, SIGKILL after stopTimeout); one task per role here.
  */
-export function rollingDeploy(role: TemporalRole): Fault {
+function rollingDeploy(role: TemporalRole): Fault {
   return {
     name: `rolling deploy: ${role}`,
     graceful: true,
@@ -66,7 +66,7 @@ export function rollingDeploy(role: TemporalRole): Fault {
 }
 
 /** SIGKILL, unannounced; ECS starts a replacement (a new address) after delayMs. */
-export function killAndReplace(role: TemporalRole, delayMs: number): Fault {
+function killAndReplace(role: TemporalRole, delayMs: number): Fault {
   return {
     name: `SIGKILL ${role}, replaced after ${delayMs / 1000} s`,
     graceful: false,
@@ -80,7 +80,7 @@ export function killAndReplace(role: TemporalRole, delayMs: number): Fault {
 }
 
 /** The store restarted: a fast shutdown (every session ended), then a start on the same data. */
-export function storeRestart(): Fault {
+function storeRestart(): Fault {
   return {
     name: 'PostgreSQL restarted (fast shutdown, start)',
     graceful: false,
@@ -93,7 +93,7 @@ export function storeRestart(): Fault {
 }
 
 /** The frontend service scaled out by one task, then back in (the older task stopped the ECS way). */
-export function frontendScale(settleMs: number): Fault {
+function frontendScale(settleMs: number): Fault {
   return {
     name: 'frontend scaled 1 → 2 → 1',
     graceful: true,

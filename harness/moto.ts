@@ -9,7 +9,7 @@ import { freePort } from './ports';
  * (requirements-dev.txt, installed into .venv by `npm run setup`).
  */
 
-const ROOT = join(__dirname, '../..');
+const ROOT = join(__dirname, '..');
 const PYTHON = join(ROOT, '.venv/bin/python');
 const MOTO_SERVER = join(__dirname, 'moto_server.py');
 export const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };

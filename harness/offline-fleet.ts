@@ -2,8 +2,8 @@ import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigura
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CreateClusterCommand as CreateDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../lib/contract/physical-names';
-import { TEMPORAL_OUTPUTS as O } from '../../lib/contract/stack-outputs';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../lib/contract/physical-names';
+import { TEMPORAL_OUTPUTS as O } from '../lib/contract/stack-outputs';
 
 /*
  * What a deployed temporal-150wps environment shows the bench commands, created on moto: the

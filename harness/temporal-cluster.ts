@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
-import { durationSeconds } from '../../../config/fields';
-import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../../config';
-import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../../../lib/contract/temporal-config';
-import { freePort, listening } from '../../support/ports';
-import { stopProcess } from '../../support/processes';
-import type { Postgres } from '../../support/postgres';
+import { durationSeconds } from '../config/fields';
+import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../config';
+import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../lib/contract/temporal-config';
+import { freePort, listening } from './ports';
+import { stopProcess } from './processes';
+import type { Postgres } from './postgres';
 import { type Binaries, binaries } from './binaries';
 
 /*
@@ -28,7 +28,7 @@ import { type Binaries, binaries } from './binaries';
 const run = promisify(execFile);
 
 /** The local stand-ins for the stores that only exist on AWS. */
-export interface LocalStores {
+interface LocalStores {
   readonly postgres: Postgres;
   /** Persistence database (replaces Aurora DSQL). */
   readonly database: string;
@@ -53,7 +53,7 @@ export interface LocalStores {
  * Every other key (ports, membership, broadcast address, dynamic config, clients) is used as
  * rendered, and so is the template header that makes the server read the password.
  */
-export function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number): string {
+function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number): string {
   const header = rendered.split('\n').filter((l) => l.startsWith('#'));
   const c = parse(rendered);
   const p = c.persistence;
@@ -86,7 +86,7 @@ export function localStaticConfig(rendered: string, s: LocalStores, metricsPort:
  * the shape and the indentation of the example in the ECS documentation, so the start
  * command's parsing is held to the pretty-printed form as well as the compact one.
  */
-export function taskMetadata(taskId: string, ip: string): string {
+function taskMetadata(taskId: string, ip: string): string {
   const body = {
     Cluster: 'temporal-dsql',
     TaskARN: `arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/${taskId}`,
@@ -124,7 +124,7 @@ async function serveMetadata(addresses: ReadonlyMap<string, string>): Promise<{ 
  * system: every role writes its config to the same rendered path (/tmp/temporal).
  * Root gets a private mount namespace; anyone else a user namespace mapped to root.
  */
-export function inPrivateTmp(command: string, dir: string): [string, string[]] {
+function inPrivateTmp(command: string, dir: string): [string, string[]] {
   const ns = process.getuid?.() === 0 ? ['--mount'] : ['--user', '--map-root-user', '--mount'];
   return ['unshare', [...ns, '--propagation', 'private', '/bin/sh', '-c', 'mount --bind "$1" /tmp || exit 1; exec /bin/sh -c "$0"', command, dir]];
 }
@@ -261,7 +261,7 @@ async function setUpDatabase(b: Binaries, pg: Postgres, db: string, schema: stri
 }
 
 /** Creates both databases with the server's own SQL tool, as the stock setup does. */
-export async function setUpDatabases(b: Binaries, pg: Postgres, database: string, visibilityDatabase: string): Promise<void> {
+async function setUpDatabases(b: Binaries, pg: Postgres, database: string, visibilityDatabase: string): Promise<void> {
   await setUpDatabase(b, pg, database, 'postgresql/v12/temporal');
   await setUpDatabase(b, pg, visibilityDatabase, 'postgresql/v12/visibility');
 }

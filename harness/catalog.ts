@@ -1,5 +1,5 @@
-import { CATALOG, loadCatalog, scenarioNames } from '../../config';
-import type { CatalogInput } from '../../config/schema';
+import { CATALOG, loadCatalog, scenarioNames } from '../config';
+import type { CatalogInput } from '../config/catalog-schema';
 
 /* The catalog's names and edited copies, for tests that need no synthesis (synth.ts loads the CDK app). */
 

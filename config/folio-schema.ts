@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { didYouMean } from './errors';
-import { account, acu, acuRange, auroraInstanceClass, availabilityZones, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { account, acu, acuRange, auroraInstanceClass, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
-import { checkTemporal, imageRefSchema, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 
 /*
- * The one schema for everything in config/. Field rules live on the fields; rules that
- * relate fields to each other or to other tables (module names, routing, cross-schema
- * reads) live in the catalog's superRefine, so a single parse validates the whole catalog.
- * Each message names the bad value and what is valid: it is shown to the user as is.
+ * The FOLIO family's schema: its environment, modules and phases. Field rules live on the
+ * fields; rules that relate fields to each other or to other tables (module names, routing,
+ * cross-schema reads) live in checkFolio, which the catalog's superRefine runs
+ * (catalog-schema.ts), so a single parse validates the whole catalog. Each message names the
+ * bad value and what is valid: it is shown to the user as is.
  */
 
 export const folioModuleSchema = z.strictObject({
@@ -74,7 +74,7 @@ export const folioEnvironmentSchema = z.strictObject({
     ctx.addIssue({ code: 'custom', path: ['mover', 'image'], message: `mover image tag "${image}" is PostgreSQL ${major}, the engine is ${engine} (valid: a ${engine}.x client)`, input: image });
 });
 
-export const crossSchemaAckSchema = z.strictObject({
+const crossSchemaAckSchema = z.strictObject({
   module: z.string(),
   readsFrom: z.array(z.string()).min(1),
   reason: z.string().min(20, { error: 'an acknowledgement needs a reason (20 characters or more)' }),
@@ -112,7 +112,7 @@ export const folioPhaseSchema = z.strictObject({
 export type ClusterRole = 'provisioned' | 'serverless';
 
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
-function checkFolio(
+export function checkFolio(
   folio: { modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
   ctx: z.core.$RefinementCtx,
 ): void {
@@ -192,36 +192,6 @@ function unknownModule(name: string, known: readonly string[]): string {
   return `unknown module "${name}"${didYouMean(name, known)}; valid: ${[...known].sort().join(', ')}`;
 }
 
-const folioSection = z.strictObject({
-  environment: folioEnvironmentSchema,
-  modules: z.array(folioModuleSchema).min(1).readonly(),
-  phases: z.array(folioPhaseSchema).min(1).readonly(),
-});
-const temporalSection = z.strictObject({
-  environment: temporalEnvironmentSchema,
-  scenarios: z.array(temporalScenarioSchema).min(1).readonly(),
-});
-
-export const catalogSchema = z
-  .strictObject({ folio: folioSection, temporal: temporalSection })
-  .superRefine((catalog, ctx) => {
-    checkFolio(catalog.folio, ctx);
-    checkTemporal(catalog.temporal, ctx);
-    // One `-c scenario=` namespace across families.
-    const temporal = new Set(catalog.temporal.scenarios.map((s) => s.name));
-    for (const p of catalog.folio.phases)
-      if (temporal.has(p.name)) ctx.addIssue({ code: 'custom', path: ['temporal', 'scenarios'], message: `scenario "${p.name}" is both a FOLIO phase and a Temporal scenario`, input: p.name });
-  });
-
-/**
- * One family's part of the catalog, the other left unchecked: how a scenario is resolved when
- * something elsewhere in config is broken that it does not depend on.
- */
-export const familyCatalogSchemas = {
-  folio: z.object({ folio: folioSection, temporal: z.unknown() }).superRefine((c, ctx) => checkFolio(c.folio, ctx)),
-  temporal: z.object({ folio: z.unknown(), temporal: temporalSection }).superRefine((c, ctx) => checkTemporal(c.temporal, ctx)),
-};
-
 export type FolioModuleInput = z.input<typeof folioModuleSchema>;
 export type FolioModule = z.output<typeof folioModuleSchema>;
 export type FolioEnvironmentInput = z.input<typeof folioEnvironmentSchema>;
@@ -229,14 +199,3 @@ export type FolioEnvironment = z.output<typeof folioEnvironmentSchema>;
 export type CrossSchemaAckInput = z.input<typeof crossSchemaAckSchema>;
 export type FolioPhaseInput = z.input<typeof folioPhaseSchema>;
 export type FolioPhase = z.output<typeof folioPhaseSchema>;
-export type CatalogInput = z.input<typeof catalogSchema>;
-export type Catalog = z.output<typeof catalogSchema>;
-export type {
-  ImageRef,
-  TemporalEnvironment,
-  TemporalEnvironmentInput,
-  TemporalPreset,
-  TemporalRole,
-  TemporalScenarioInput,
-  FleetState,
-} from './temporal-schema';

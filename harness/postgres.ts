@@ -41,7 +41,7 @@ export interface Postgres {
 }
 
 /** What a session is doing, as pg_stat_activity shows it. */
-export type SessionState = 'connected' | 'idle in transaction' | 'waiting on a lock';
+type SessionState = 'connected' | 'idle in transaction' | 'waiting on a lock';
 
 export interface Session {
   /** Its server process. */
@@ -66,7 +66,7 @@ export interface PostgresOptions {
 }
 
 /** The newest server installed from the distribution's packages, or a clear error. */
-export function postgresBin(): string {
+function postgresBin(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin/initdb'))) : [];
   if (!versions.length) throw new Error('PostgreSQL server packages are not installed: run `npm run setup:integration`');
@@ -76,7 +76,7 @@ export function postgresBin(): string {
 const asRoot = process.getuid?.() === 0;
 
 /** Where scripts/setup-postgres16.sh installs PostgreSQL 16: keep the two in step. */
-export function postgres16Dir(): string {
+function postgres16Dir(): string {
   if (process.env.DB_BENCH_PG16) return process.env.DB_BENCH_PG16;
   if (asRoot) return '/opt/db-bench-infra/postgresql-16';
   return join(process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra'), 'postgresql-16');

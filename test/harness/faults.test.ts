@@ -1,4 +1,4 @@
-import { recovery } from './faults';
+import { recovery } from '../../harness/faults';
 
 /* The recovery figure fed runs that did and did not come back. */
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { TemporalPreset } from '../../../config';
-import { type GeneratorResult, findResult } from '../../../lib/commands/bench/run';
-import { type BenchmarkMode, benchmarkEnvironment } from '../../../lib/contract/temporal-config';
-import { stopProcess } from '../../support/processes';
+import type { TemporalPreset } from '../config';
+import { type GeneratorResult, findResult } from '../lib/commands/bench/run';
+import { type BenchmarkMode, benchmarkEnvironment } from '../lib/contract/temporal-config';
+import { stopProcess } from './processes';
 import { binaries } from './binaries';
 
 /*

@@ -1,4 +1,4 @@
-import type { Postgres } from '../../support/postgres';
+import type { Postgres } from './postgres';
 
 /*
  * Exactly once, counted from the store rather than from the generator: every workflow ID a

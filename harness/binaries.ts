@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * versions in scripts/integration.env, so a version bump builds afresh and nothing stale runs.
  */
 
-const ROOT = join(__dirname, '../../..');
+const ROOT = join(__dirname, '..');
 
 function integrationEnv(): Record<string, string> {
   const text = readFileSync(join(ROOT, 'scripts/integration.env'), 'utf8');
@@ -19,9 +19,9 @@ function integrationEnv(): Record<string, string> {
   );
 }
 
-export const TEMPORAL_SERVER_VERSION = integrationEnv().TEMPORAL_SERVER_VERSION;
+const TEMPORAL_SERVER_VERSION = integrationEnv().TEMPORAL_SERVER_VERSION;
 
-export function cacheDir(): string {
+function cacheDir(): string {
   return process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra');
 }
 
