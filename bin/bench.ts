@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../config';
+import { benchmarkWorkerCapacity } from '../config/packing';
 import { cloudFormationClient } from '../lib/commands/aws/clients';
 import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/commands/bench/fleet';
 import { renderRun, renderStatus } from '../lib/commands/bench/render';
 import { benchRun } from '../lib/commands/bench/run';
 import { benchClients, benchTargets } from '../lib/commands/bench/targets';
 import type { Waiting } from '../lib/commands/bench/wait';
-import { CommandFailure, durationOption, EXIT_FAILED, EXIT_TIMEOUT, numberOption, progress, runCommand } from '../lib/commands/cli';
-import { writableDir, writableFile } from '../lib/commands/files';
+import { CommandFailure, durationOption, EXIT_FAILED, EXIT_TIMEOUT, numberOption, onInterrupt, progress, runCommand, newCommand, once } from '../lib/commands/cli';
+import { shownPath, writableDir, writableFile, writeOutput } from '../lib/commands/files';
 
 interface Common {
   scenario?: string;
@@ -20,29 +20,36 @@ interface Common {
   interval?: string;
 }
 
-const program = new Command('bench')
+const program = newCommand('bench')
   .description(
     'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, and run the load generator.\n' +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
 );
 
-const common = (c: Command, timeout: string) =>
+const common = (c: Command, timeout: string | undefined, timeoutText = 'how long to wait, a Go duration such as 30m') =>
   c
-    .requiredOption('-s, --scenario <name>', 'the Temporal preset deployed (its stack and its defaults)')
-    .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
-    .option('--timeout <duration>', 'how long to wait, a Go duration such as 30m', timeout)
+    .requiredOption('-s, --scenario <name>', 'the Temporal preset deployed (its stack and its defaults)', once('--scenario'))
+    .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
+    .option('--timeout <duration>', timeoutText, timeout)
     .option('--interval <duration>', 'how often to poll', '10s')
-    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
+    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'));
 
 const temporal = (o: Common): TemporalScenario => resolveScenarioOf('temporal', { scenario: o.scenario!, envName: o.envName }, { option: '--scenario', command: 'bench' });
 
-async function setup(o: Common) {
+/**
+ * The scenario, the waits and the deployed stack's targets. `acts` marks a command that sizes
+ * or loads the fleet: it works only on the preset deployed, whose sizes the stack has.
+ */
+async function setup(o: Common, acts = false) {
   const scenario = temporal(o);
   const waiting: Waiting = { timeoutSeconds: durationOption('--timeout', o.timeout!), intervalSeconds: durationOption('--interval', o.interval!), onProgress: status.update };
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const targets = await benchTargets(cloudFormationClient(target), scenario);
-  if (targets.deployedScenario !== scenario.name)
-    process.stderr.write(`note: ${scenario.stackName} was last deployed with ${targets.deployedScenario}, not ${scenario.name}\n`);
+  if (targets.deployedScenario !== scenario.name) {
+    const line = `${scenario.stackName} was last deployed with ${targets.deployedScenario}, not ${scenario.name}`;
+    if (acts) throw new ConfigError(`${line}; its pool and task sizes are ${targets.deployedScenario}'s (valid: --scenario ${targets.deployedScenario}, or deploy ${scenario.name} first: npx cdk deploy --all -c scenario=${scenario.name})`);
+    process.stderr.write(`note: ${line}\n`);
+  }
   return { scenario, waiting, targets, clients: benchClients(target) };
 }
 
@@ -63,30 +70,39 @@ common(program.command('down').description('park the fleet: workers to 0 tasks, 
   .option('--no-wait', 'set the workers to 0 and return without waiting')
   .action((o: Common & { wait: boolean }) =>
     runCommand(async () => {
-      const { clients, targets, waiting } = await setup(o);
+      const { clients, targets, waiting, scenario } = await setup(o);
+      onInterrupt(() => `the workers are set to 0: ECS goes on stopping them and the benchmark ASG drains to 0 instances; see: npm run bench -- status --scenario ${scenario.name}`);
       const s = await benchDown(clients, targets, { ...waiting, wait: o.wait });
       done(`${o.wait ? 'parked' : 'parking'}: ${describeFleet(s)}`);
     }),
   );
 
 common(program.command('up').description("restore the workers to the preset's size and wait until they run"), '20m')
-  .option('--workers <count>', 'workers to run (default: the preset\'s replicas)')
+  .option('--workers <count>', 'workers to run (default: the preset\'s replicas)', once('--workers'))
   .action((o: Common & { workers?: string }) =>
     runCommand(async () => {
       // Every argument is checked before the first AWS call.
-      const workers = numberOption('--workers', o.workers, { min: 1, max: 200, integer: true });
-      const { clients, targets, waiting, scenario } = await setup(o);
+      const scenario = temporal(o);
+      const pool = benchmarkWorkerCapacity(scenario.environment, scenario.preset);
+      const workers = numberOption('--workers', o.workers, {
+        min: 1,
+        max: pool.workers,
+        integer: true,
+        what: `a whole number of workers, as many as the benchmark pool (${pool.instances} × ${pool.instanceType} at most) holds beside the load generator,`,
+      });
+      const { clients, targets, waiting } = await setup(o, true);
       const count = workers ?? scenario.preset.benchmark.workers.replicas;
+      onInterrupt(() => `the workers are set to ${count}: ECS goes on starting them (and the benchmark ASG its instances); see: npm run bench -- status --scenario ${scenario.name}, park them: npm run bench -- down --scenario ${scenario.name}`);
       const s = await benchUp(clients, targets, count, waiting);
       done(`up: ${describeFleet(s)}`);
     }),
   );
 
-common(program.command('run').description('run the load generator once and write the run record the report command reads'), '0')
-  .option('--rate <wps>', 'target workflows per second (default: the preset\'s targetRate)')
-  .option('--duration <duration>', 'how long the load runs (default: the preset\'s duration)')
-  .option('--ramp-up <duration>', 'time to reach the rate (default: the preset\'s rampUp)')
-  .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)')
+common(program.command('run').description('run the load generator once and write the run record the report command reads'), undefined, 'how long to wait for the run, a Go duration (default: the run plus 20m, for placing the task and draining)')
+  .option('--rate <wps>', 'target workflows per second (default: the preset\'s targetRate)', once('--rate'))
+  .option('--duration <duration>', 'how long the load runs (default: the preset\'s duration)', once('--duration'))
+  .option('--ramp-up <duration>', 'time to reach the rate (default: the preset\'s rampUp)', once('--ramp-up'))
+  .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)', once('--out'))
   .action((o: Common & { rate?: string; duration?: string; rampUp?: string; out?: string }) =>
     runCommand(async () => {
       const scenario = temporal(o);
@@ -97,23 +113,34 @@ common(program.command('run').description('run the load generator once and write
       const runSeconds = durationOption('--duration', duration);
       if (durationOption('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
       // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
-      const timeout = o.timeout === '0' ? `${runSeconds + 20 * 60}s` : o.timeout!;
+      const timeout = o.timeout ?? `${runSeconds + 20 * 60}s`;
+      if (o.timeout !== undefined && durationOption('--timeout', o.timeout) <= runSeconds)
+        throw new ConfigError(`--timeout ${o.timeout} is not longer than the run (--duration ${duration}); the wait would give up while the load still runs (valid: more than ${duration}, or leave it out: the run plus 20m)`);
       // Where the record goes is checked before the run starts: a run costs money.
-      if (o.out) writableFile('--out', o.out);
-      else writableDir('--out', join('reports', 'runs'));
-      const { clients, targets, waiting } = await setup({ ...o, timeout });
+      const outDir = o.out ? undefined : writableDir('--out', join('reports', 'runs'));
+      const outFile = o.out ? writableFile('--out', o.out) : undefined;
+      const { clients, targets, waiting } = await setup({ ...o, timeout }, true);
+      let generator: string | undefined;
+      onInterrupt(() =>
+        generator
+          ? `the load generator task ${generator} still runs in cluster ${targets.cluster} and no run record is written; stop it: aws ecs stop-task --cluster ${targets.cluster} --task ${generator}`
+          : undefined,
+      );
       const record = await benchRun(clients, targets, { scenario: scenario.name, rate, duration, rampUp }, {
         ...waiting,
-        onStarted: (arn) => process.stderr.write(`generator task: ${arn}\n`),
+        onStarted: (arn) => {
+          generator = arn;
+          process.stderr.write(`generator task: ${arn}\n`);
+        },
       });
       status.done();
-      const out = o.out ?? join('reports', 'runs', `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
-      writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
-      process.stdout.write(renderRun(record, out));
+      const out = outFile ?? join(outDir!, `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
+      writeOutput(out, `${JSON.stringify(record, null, 2)}\n`);
+      process.stdout.write(renderRun(record, shownPath(out)));
       if (record.exitCode !== 0 || !record.result)
         throw new CommandFailure(
           `the generator ${record.exitCode === null ? 'stopped without an exit code' : `exited ${record.exitCode}`}${record.stoppedReason ? ` (${record.stoppedReason})` : ''}` +
-            `${record.result ? '' : '; no result found in its log'}; the record is in ${out}`,
+            `${record.result ? '' : '; no result found in its log'}; the record is in ${shownPath(out)}`,
           EXIT_FAILED,
         );
     }),

@@ -1,20 +1,19 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
 import { ConfigError, resolveScenarioOf } from '../config';
 import { loadPrices } from '../config/prices';
 import { capacityReport, renderCapacity } from '../lib/commands/capacity';
-import { runCommand } from '../lib/commands/cli';
+import { runCommand, newCommand, once } from '../lib/commands/cli';
 
-const program = new Command('capacity')
+const program = newCommand('capacity')
   .description(
     "Packs a Temporal preset's tasks (CPU, memory, awsvpc ENI slots with and without ENI trunking) onto its capacity providers'\n" +
       'instances: how full each ASG is, the smallest ASG that fits with room for a rolling deploy, and what it costs per day.\n' +
       'The same model refuses an undersized preset at synth time. Offline.',
   )
-  .option('-s, --scenario <name>', 'a Temporal preset')
-  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .option('-s, --scenario <name>', 'a Temporal preset', once('--scenario'))
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any', once('--env-name'))
   .option('--quota-from-aws', "read the account's On-Demand standard vCPU quota from Service Quotas (servicequotas:GetServiceQuota) instead of config")
-  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)', once('--endpoint-url'))
   .option('--json', 'print the plan as JSON')
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 
@@ -29,6 +28,7 @@ interface Options {
 void runCommand(async () => {
   const o = program.parse().opts<Options>();
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
+  if (o.endpointUrl !== undefined && !o.quotaFromAws) throw new ConfigError('--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)');
   const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
   const prices = loadPrices(scenario.env.region);
   // Loaded only when asked for: the SDK client is most of the start-up.

@@ -1,31 +1,30 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
 import { pricingClient } from '../lib/commands/aws/clients';
-import { numberOption, progress, runCommand } from '../lib/commands/cli';
+import { numberOption, progress, runCommand, newCommand, once } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 import { costOf } from '../lib/commands/cost/model';
 import { refreshPrices } from '../lib/commands/cost/price-list';
 import { renderCost } from '../lib/commands/cost/render';
 import { readReport } from '../lib/commands/report/compare';
 
-const program = new Command('cost')
+const program = newCommand('cost')
   .description(
     "A scenario's daily cost, line by line, in the shape of seed 000's Daily Cost Estimate: compute per ASG, DSQL, OpenSearch,\n" +
       'CloudWatch, Prometheus, NAT and endpoints (Temporal); the provisioned writer and Serverless v2 at its floor, its ceiling and an\n' +
       'observed average (FOLIO). Prices come from config/prices/<region>.json; --refresh-prices updates them from the AWS Price List API.',
   )
-  .option('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset')
-  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
-  .option('--tx-rate <per-second>', 'Temporal: DSQL transactions per second under load (default: the preset\'s recorded rate, else target × tx per workflow)')
-  .option('--load-hours <hours>', 'Temporal: hours a day the benchmark load runs (default: 24, as the seed extrapolates)')
+  .option('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset', once('--scenario'))
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any', once('--env-name'))
+  .option('--tx-rate <per-second>', 'Temporal: DSQL transactions per second under load (default: the preset\'s recorded rate, else target × tx per workflow)', once('--tx-rate'))
+  .option('--load-hours <hours>', 'Temporal: hours a day the benchmark load runs (default: 24, as the seed extrapolates)', once('--load-hours'))
   .option('--observed-acu <acu>', 'FOLIO: the average Serverless v2 capacity of a run')
-  .option('--report <report.json>', 'a report the report command wrote: its average tx rate (Temporal) or average ACU (FOLIO)')
+  .option('--report <report.json>', 'a report the report command wrote: its average tx rate (Temporal) or average ACU (FOLIO)', once('--report'))
   .option('--json', 'print the estimate as JSON')
   .option('--refresh-prices', 'update config/prices/<region>.json from the AWS Price List API, then exit')
   .option('--region <region>', 'with --refresh-prices: the region to refresh (default: every priced region)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'))
   .addHelpText(
     'after',
     '\nExamples:\n' +
@@ -66,7 +65,7 @@ async function main(o: Options): Promise<number> {
   if (o.refreshPrices) return refresh(o);
   if (o.region) throw new ConfigError('--region applies to --refresh-prices only; a scenario\'s region comes from its config');
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
-  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
+  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName }, undefined, '--scenario');
   const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
   const folioOnly = { '--observed-acu': o.observedAcu };
   const [kind, own, other] = scenario.family === 'folio' ? ['FOLIO phase', folioOnly, temporalOnly] : ['Temporal preset', temporalOnly, folioOnly];

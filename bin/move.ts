@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../config';
 import { cloudFormationClient, ecsClient, logsClient } from '../lib/commands/aws/clients';
-import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, progress, runCommand } from '../lib/commands/cli';
+import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, onInterrupt, progress, runCommand, newCommand, once } from '../lib/commands/cli';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
 import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
 import { moveTargets, runMoves } from '../lib/commands/move/run';
@@ -24,23 +23,23 @@ interface Options {
 
 const CLUSTERS: readonly ClusterRole[] = ['provisioned', 'serverless'];
 
-const program = new Command('move')
+const program = newCommand('move')
   .description(
     "Moves FOLIO modules' schemas between the two Aurora clusters with the stack's mover task: before a phase switch's deploy (stop the modules first), or one module by hand.\n" +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
   )
-  .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
-  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: provisioned or serverless')
-  .option('--module <name>', 'move one module (with --to <cluster>)')
-  .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)")
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .option('--from <phase>', 'the phase deployed now (with --to <phase>)', once('--from'))
+  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: provisioned or serverless', once('--to'))
+  .option('--module <name>', 'move one module (with --to <cluster>)', once('--module'))
+  .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)", once('--scenario'))
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
   .option('--dry-run', 'print what would move and run nothing')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
   .option('--force', 'move although sessions on the source still use a schema')
   .option('--drop-source', "drop the source's copies instead, each only if the target's verified copy still matches it")
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
   .option('--interval <duration>', 'how often to poll the task and its log', '10s')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'));
 
 const phase = (option: string, name: string, envName?: string): FolioScenario => resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
 
@@ -83,10 +82,17 @@ program.action((o: Options) =>
       process.stderr.write(`note: ${reference.stackName} was last deployed with ${targets!.deployedPhase}, not ${o.from}\n`);
 
     const status = progress();
+    const started: string[] = [];
+    onInterrupt(() =>
+      started.length
+        ? `mover task ${started.at(-1)} still runs in cluster ${targets!.cluster} (the source is untouched until it verifies its copy; run the move again after it ends); stop it: aws ecs stop-task --cluster ${targets!.cluster} --task ${started.at(-1)}`
+        : undefined,
+    );
     const results = await runMoves({ ecs: ecsClient(target), logs: logsClient(target) }, targets!, plan!, flags, {
       ...waiting,
       onProgress: status.update,
       onStarted: (m, arn) => {
+        started.push(arn);
         status.done();
         process.stderr.write(`${m}: mover task ${arn}\n`);
       },

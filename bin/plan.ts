@@ -1,17 +1,16 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { EXIT_UNSAFE, runCommand } from '../lib/commands/cli';
+import { EXIT_UNSAFE, runCommand, newCommand, once } from '../lib/commands/cli';
 import { planTransition, renderPlan } from '../lib/commands/plan';
 
-const program = new Command('plan')
+const program = newCommand('plan')
   .description(
     'What deploying one scenario over another would do, stack by stack: resources added, modified (with the properties and\n' +
       "CloudFormation's update impact), replaced or destroyed. Offline: synthesizes both scenarios, needs no AWS account.\n" +
       `Exits ${EXIT_UNSAFE} when a stateful resource would be replaced or destroyed.`,
   )
-  .requiredOption('--from <scenario>', 'the scenario deployed now')
-  .requiredOption('--to <scenario>', 'the scenario to deploy next')
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .requiredOption('--from <scenario>', 'the scenario deployed now', once('--from'))
+  .requiredOption('--to <scenario>', 'the scenario to deploy next', once('--to'))
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
   .option('--json', 'print the plan as JSON instead of markdown')
   .addHelpText('after', '\nExample:\n  npm run plan -- --from test11 --to test12');
 

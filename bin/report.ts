@@ -1,36 +1,34 @@
 #!/usr/bin/env node
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
-import { CommandFailure, EXIT_NO_DATA, progress, runCommand } from '../lib/commands/cli';
-import { writableDir } from '../lib/commands/files';
+import { CommandFailure, EXIT_NO_DATA, progress, runCommand, newCommand, once } from '../lib/commands/cli';
+import { shownPath, writableDir, writeOutput } from '../lib/commands/files';
 import { type MetricSeries, catalogFor } from '../lib/contract/metrics';
 import { TEMPORAL_OUTPUTS } from '../lib/contract/stack-outputs';
 import { compareReports, readReport } from '../lib/commands/report/compare';
 import { renderMarkdown } from '../lib/commands/report/markdown';
 import { summarize } from '../lib/commands/report/summarize';
-import { reportWindow } from '../lib/commands/report/window';
+import { reportWindow, runScenario } from '../lib/commands/report/window';
 import type { ServerView } from '../lib/commands/report/server-view';
 import { durationSeconds } from '../config/fields';
 
-const program = new Command('report')
+const program = newCommand('report')
   .description(
     'Fetch a scenario\'s CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n' +
       `Or compare two report JSONs. Exits ${EXIT_NO_DATA} when the window holds no datapoint at all (the report, written anyway, says so).`,
   )
-  .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset)')
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
-  .option('--start <time>', 'window start, ISO 8601 with a zone (with --end)')
-  .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)')
-  .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h')
-  .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count')
-  .option('--period <duration>', 'time per point, whole minutes: 1m, 5m, 1h (default: the finest CloudWatch keeps for the window)')
-  .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
-  .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
-  .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
-  .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)")
+  .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset; with --run, the record names it)', once('--scenario'))
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
+  .option('--start <time>', 'window start, ISO 8601 with a zone (with --end)', once('--start'))
+  .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)', once('--end'))
+  .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h', once('--last'))
+  .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count', once('--run'))
+  .option('--period <duration>', 'time per point, whole minutes: 1m, 5m, 1h (default: the finest CloudWatch keeps for the window)', once('--period'))
+  .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow', once('--workflows'))
+  .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)', once('--dsql-cluster-id'))
+  .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)', once('--out'))
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'))
+  .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)", once('--prometheus-url'))
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
   .addHelpText(
     'after',
@@ -71,12 +69,16 @@ function prometheusUrl(text: string): string {
 async function main(o: Options): Promise<number> {
   if (o.compare) {
     if (o.compare.length !== 2) throw new ConfigError(`--compare takes two report files, got ${o.compare.length}; valid: --compare <a.json> <b.json>`);
+    const others = Object.entries(o).filter(([k, v]) => k !== 'compare' && v !== undefined).map(([k]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    if (others.length) throw new ConfigError(`--compare cannot be combined with ${others.join(', ')}: it reads two finished reports (valid: --compare <a.json> <b.json> alone)`);
     const [a, b] = o.compare;
     process.stdout.write(compareReports(readReport(a), readReport(b), [a, b]));
     return 0;
   }
-  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --compare <a.json> <b.json>)');
-  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName });
+  // A run record names its scenario; --scenario, when given as well, must agree (reportWindow checks).
+  const name = o.scenario ?? (o.run !== undefined ? runScenario(o.run) : undefined);
+  if (!name) throw new ConfigError('no scenario given: pass --scenario <name>, --run <file> (which names it) or --compare <a.json> <b.json>');
+  const scenario = resolveScenario({ scenario: name, envName: o.envName }, undefined, '--scenario');
   if (scenario.family === 'folio') {
     const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId, '--prometheus-url': o.prometheusUrl }).find(([, v]) => v !== undefined);
     if (temporalOnly) throw new ConfigError(`${temporalOnly[0]} does not apply to ${scenario.name} (a FOLIO phase: it runs no workflows and has no DSQL cluster)`);
@@ -97,7 +99,7 @@ async function main(o: Options): Promise<number> {
   let dsqlClusterId = o.dsqlClusterId;
   // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
   if (scenario.family === 'temporal' && scenario.preset.store.engine === 'dsql' && dsqlClusterId === undefined)
-    dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, TEMPORAL_OUTPUTS.dsqlClusterId);
+    dsqlClusterId = await stackOutput(cloudFormationClient(target), scenario.stackName, TEMPORAL_OUTPUTS.dsqlClusterId, '--dsql-cluster-id <id>');
   const catalog = catalogFor(scenario, { dsqlClusterId });
   const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
 
@@ -118,7 +120,7 @@ async function main(o: Options): Promise<number> {
     } else {
       const endpoint = promUrl
         ? { url: promUrl, region: isLoopback(promUrl) ? undefined : scenario.env.region }
-        : workspaceEndpoint(scenario.env.region, await stackOutput(cloudFormationClient(target), scenario.stackName, TEMPORAL_OUTPUTS.prometheusWorkspaceId));
+        : workspaceEndpoint(scenario.env.region, await stackOutput(cloudFormationClient(target), scenario.stackName, TEMPORAL_OUTPUTS.prometheusWorkspaceId, '--prometheus-url <url>'));
       const reading = progress();
       reading.update(`Prometheus: query_range at ${endpoint.url}`);
       server = (await readServerView(scenario, new PrometheusReader(endpoint), window, scrapeSeconds)).view;
@@ -134,13 +136,12 @@ async function main(o: Options): Promise<number> {
     ...(window.generatorSeries ? renderGeneratorCharts(window.generatorSeries, window, subtitle) : []),
     ...(server && !server.unread ? renderServerCharts(server, window, subtitle) : []),
   ];
-  mkdirSync(join(out, 'charts'), { recursive: true });
-  for (const c of charts) writeFileSync(join(out, 'charts', c.file), c.svg);
+  for (const c of charts) writeOutput(join(out, 'charts', c.file), c.svg);
   const markdown = renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title })));
-  writeFileSync(join(out, 'report.md'), markdown);
-  writeFileSync(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeOutput(join(out, 'report.md'), markdown);
+  writeOutput(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(markdown);
-  process.stderr.write(`wrote ${join(out, 'report.md')}, report.json and ${charts.length} charts\n`);
+  process.stderr.write(`wrote ${shownPath(join(out, 'report.md'))}, report.json and ${charts.length} charts\n`);
   if (report.missing.length === Object.keys(report.coverage).length)
     throw new CommandFailure(`no datapoint at all in ${report.window.start} to ${report.window.end} for ${scenario.name} in ${scenario.env.region}: check the window, the region and --env-name, or whether anything ran`, EXIT_NO_DATA);
   return 0;

@@ -1,30 +1,26 @@
 #!/usr/bin/env node
 /** Lists the scenarios in config/, and keeps the README's scenario table in step with them. */
-import { writeFileSync } from 'node:fs';
-import { Command } from 'commander';
-import { exitOnConfigError, loadCatalog } from '../config';
+import { ConfigError, loadCatalog } from '../config';
+import { runCommand, newCommand, once } from '../lib/commands/cli';
+import { readTextFile, writableFile, writeOutput } from '../lib/commands/files';
 import { generatedSections, withScenarioTables } from '../lib/commands/scenario-table';
-import { readTextFile, writableFile } from '../lib/commands/files';
 
-const program = new Command('scenarios')
+const program = newCommand('scenarios')
   .description('Print the scenario tables generated from config/')
-  .option('--update <file>', 'rewrite the generated section of a markdown file')
-  .option('--check <file>', 'exit 1 if the generated section of a markdown file is out of date')
-  .parse();
-const opts = program.opts<{ update?: string; check?: string }>();
+  .option('--update <file>', 'rewrite the generated section of a markdown file', once('--update'))
+  .option('--check <file>', 'exit 1 if the generated section of a markdown file is out of date', once('--check'));
 
-const tables = generatedSections(exitOnConfigError(() => loadCatalog()));
-if (opts.update) {
-  const file = opts.update;
-  const doc = exitOnConfigError(() => readTextFile('--update', writableFile('--update', file)));
-  writeFileSync(file, withScenarioTables(doc, tables));
-} else if (opts.check) {
-  const file = opts.check;
-  const doc = exitOnConfigError(() => readTextFile('--check', file));
-  if (withScenarioTables(doc, tables) !== doc) {
-    process.stderr.write(`error: the scenario table in ${opts.check} is out of date; run: npm run scenarios -- --update ${opts.check}\n`);
-    process.exit(1);
+void runCommand(async () => {
+  const o = program.parse().opts<{ update?: string; check?: string }>();
+  if (o.update !== undefined && o.check !== undefined) throw new ConfigError('--update and --check cannot be combined (valid: one of them, or neither to print the tables)');
+  const tables = generatedSections(loadCatalog());
+  if (o.update !== undefined) {
+    const file = writableFile('--update', o.update);
+    writeOutput(file, withScenarioTables(readTextFile('--update', o.update), tables, `--update "${o.update}"`));
+  } else if (o.check !== undefined) {
+    const doc = readTextFile('--check', o.check);
+    if (withScenarioTables(doc, tables, `--check "${o.check}"`) !== doc) throw new ConfigError(`the scenario table in ${o.check} is out of date; run: npm run scenarios -- --update ${o.check}`);
+  } else {
+    process.stdout.write(`${tables.folio}\n\n${tables.temporal}\n`);
   }
-} else {
-  process.stdout.write(`${tables.folio}\n\n${tables.temporal}\n`);
-}
+});

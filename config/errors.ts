@@ -22,6 +22,25 @@ export function didYouMean(value: string, candidates: readonly string[]): string
   return best.same === 0 || best.d <= Math.max(2, Math.floor(value.length / 3)) ? ` (did you mean "${best.c}"?)` : '';
 }
 
+/** A quoted value longer than this is shortened when shown; a line longer than LINE_LIMIT is cut. */
+const QUOTED_LIMIT = 120;
+const LINE_LIMIT = 2000;
+
+/**
+ * A message as the terminal shows it: one line whatever the user typed. A quoted value longer
+ * than 120 characters is shortened (its length said), control characters (escape sequences,
+ * newlines) are shown as escapes rather than acting on the terminal, and the line is cut at
+ * 2,000 characters.
+ */
+export function forDisplay(message: string): string {
+  // A quoted value opens after a space, bracket, '=' or ':' and closes before one (or the end):
+  // the text between two values' quotes is never taken for a value.
+  const quoted = new RegExp(`(^|[\\s(=:])"([^"]{${QUOTED_LIMIT + 1},})"(?=$|[\\s;),:.])`, 'g');
+  const shortened = message.replace(quoted, (_, before: string, v: string) => `${before}"${v.slice(0, 100)}..." (${v.length} characters)`);
+  const escaped = shortened.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return escaped.length > LINE_LIMIT ? `${escaped.slice(0, LINE_LIMIT)}... (${escaped.length} characters)` : escaped;
+}
+
 /**
  * Runs `fn`; a ConfigError becomes one line on stderr and exit code 1. Anything else is a bug
  * and keeps its stack trace.
@@ -31,7 +50,7 @@ export function exitOnConfigError<T>(fn: () => T): T {
     return fn();
   } catch (e) {
     if (e instanceof ConfigError) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${forDisplay(e.message)}\n`);
       process.exit(1);
     }
     throw e;

@@ -102,8 +102,11 @@ export function validatesTemplates(context: Record<string, unknown>): boolean {
   return v === true || v === 'true';
 }
 
-/** The one path from CDK context to a scenario: validates context and config, then resolves. */
-export function resolveScenario(context: Record<string, unknown>, input: CatalogInput = CATALOG): Scenario {
+/**
+ * The one path from CDK context to a scenario: validates context and config, then resolves.
+ * `option` is the command-line option the name came from, for a command's messages (the app's say `-c scenario=`).
+ */
+export function resolveScenario(context: Record<string, unknown>, input: CatalogInput = CATALOG, option?: string): Scenario {
   const unknown = Object.keys(context).filter((k) => !/[:@/]/.test(k) && !CONTEXT_KEYS.includes(k) && !CDK_OWN_CONTEXT_KEYS.includes(k));
   if (unknown.length)
     throw new ConfigError(`unknown context key "${unknown[0]}"${didYouMean(unknown[0], CONTEXT_KEYS)}; valid: ${CONTEXT_KEYS.join(', ')}`);
@@ -114,7 +117,7 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   const catalog = catalogFor(name, input);
   const names = catalog ? scenarioNames(catalog) : rawNames(input);
   if (name === undefined || name === '')
-    throw new ConfigError(`no scenario given: pass -c scenario=<name>; valid: ${names.join(', ')}`);
+    throw new ConfigError(option ? `${option} is empty; valid: ${names.join(', ')}` : `no scenario given: pass -c scenario=<name>; valid: ${names.join(', ')}`);
   if (!catalog) throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
   const envName = ctx.data.envName;
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
@@ -141,7 +144,7 @@ export function resolveScenarioOf<F extends Scenario['family']>(
   use: { readonly option: string; readonly command: string },
   input: CatalogInput = CATALOG,
 ): ScenarioOf<F> {
-  const scenario = resolveScenario(context, input);
+  const scenario = resolveScenario(context, input, use.option);
   if (scenario.family !== family) {
     const valid = rowsOf(input, family).map((r) => String(r?.name));
     throw new ConfigError(`${use.option} "${scenario.name}" is a ${FAMILY_NAME[scenario.family]}; ${use.command} takes a ${FAMILY_NAME[family]} (valid: ${valid.join(', ')})`);

@@ -1,4 +1,6 @@
+import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../../config';
+import { forDisplay } from '../../config/errors';
 import { durationSeconds } from '../../config/fields';
 
 /*
@@ -30,6 +32,19 @@ export class CommandFailure extends Error {
   }
 }
 
+/** A command line program whose own parse errors (an unknown option, a missing value) are shown as the command's are: one line, user text escaped. */
+export function newCommand(name: string): Command {
+  return new Command(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
+}
+
+/** An option's parser that refuses it given twice (commander would keep the last one silently). */
+export const once =
+  (option: string) =>
+  (value: string, previous?: string): string => {
+    if (previous !== undefined) throw new InvalidArgumentError(`${option} is given twice ("${previous}", then "${value}"); valid: one ${option}`);
+    return value;
+  };
+
 export function runCommand(main: () => Promise<number | void>): Promise<void> {
   const run = settle(main);
   runs.push(run);
@@ -43,20 +58,39 @@ export const commandRuns = (): Promise<void[]> => Promise.all(runs);
 
 async function settle(main: () => Promise<number | void>): Promise<void> {
   try {
+    await decide(main);
+  } finally {
+    for (const stop of interruptHandlers.splice(0)) {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  }
+}
+
+async function decide(main: () => Promise<number | void>): Promise<void> {
+  try {
     process.exitCode = (await main()) ?? 0;
   } catch (e) {
     for (const clear of [...shownProgress]) clear();
     if (e instanceof ConfigError || e instanceof CommandFailure) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${forDisplay(e.message)}\n`);
       process.exitCode = e instanceof CommandFailure ? e.exitCode : EXIT_USAGE;
+    } else if (e instanceof Error && e.name === 'CredentialsProviderError') {
+      process.stderr.write(`error: ${NO_CREDENTIALS}\n`);
+      process.exitCode = EXIT_AWS;
     } else if (isAwsError(e)) {
-      process.stderr.write(`error: AWS ${e.name}: ${e.message.split('\n')[0]}\n`);
+      process.stderr.write(`error: AWS ${e.name}: ${forDisplay(e.message.split('\n')[0])}\n`);
       process.exitCode = EXIT_AWS;
     } else {
       throw e;
     }
   }
 }
+
+/** What to do when the SDK finds no credentials (its own message names no variable). */
+export const NO_CREDENTIALS =
+  'no AWS credentials found: set AWS_PROFILE (a profile from `aws configure` or `aws configure sso`), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; ' +
+  'or pass --endpoint-url <url> to reach a local emulator such as moto';
 
 /** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
 function isAwsError(e: unknown): e is Error {
@@ -65,6 +99,29 @@ function isAwsError(e: unknown): e is Error {
   const code = (e as { code?: unknown }).code;
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
 }
+
+/** Exit code of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it. */
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * While a command has started something in AWS that goes on without it, Ctrl-C (or SIGTERM)
+ * says in one line what is still running and how to stop it, then exits 130. `running`
+ * returns that line's substance, or undefined while nothing has been started.
+ */
+export function onInterrupt(running: () => string | undefined): void {
+  const stop = (signal: NodeJS.Signals) => {
+    for (const clear of [...shownProgress]) clear();
+    const what = running();
+    process.stderr.write(`interrupted (${signal}): ${what ?? 'nothing had been started in AWS'}\n`);
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  interruptHandlers.push(stop);
+}
+
+/** The handlers onInterrupt added: removed when the command settles, so that nothing outlives it. */
+const interruptHandlers: ((signal: NodeJS.Signals) => void)[] = [];
 
 /** Progress lines on screen now, so that an error can clear them before it is printed. */
 const shownProgress = new Set<() => void>();

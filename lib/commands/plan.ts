@@ -42,7 +42,7 @@ export function planTransition(from: string, to: string, options: PlanOptions = 
   const context = (scenario: string) => ({ scenario, ...(options.envName ? { envName: options.envName } : {}) });
   const catalog = options.catalog ?? CATALOG;
   // Resolve both first: a bad name is one line before anything is synthesized.
-  const [a, b] = [resolveScenario(context(from), catalog), resolveScenario(context(to), catalog)];
+  const [a, b] = [resolveScenario(context(from), catalog, '--from'), resolveScenario(context(to), catalog, '--to')];
   if (a.family !== b.family)
     throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`);
   if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);

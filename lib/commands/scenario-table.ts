@@ -1,3 +1,4 @@
+import { ConfigError } from '../../config';
 import { markdownTable } from './markdown';
 import type { Catalog } from '../../config/catalog-schema';
 
@@ -58,14 +59,15 @@ export function generatedSections(catalog: Catalog): Record<Section, string> {
   return { folio: scenarioTable(catalog), temporal: temporalScenarioTable(catalog) };
 }
 
-/** `doc` with each generated section replaced by its table. */
-export function withScenarioTables(doc: string, tables: Record<Section, string>): string {
+/** `doc` with each generated section replaced by its table; `where` names the document in the error when a section is missing. */
+export function withScenarioTables(doc: string, tables: Record<Section, string>, where = 'the document'): string {
   let out = doc;
   for (const [section, table] of Object.entries(tables) as Array<[Section, string]>) {
     const [START, END] = SECTIONS[section];
     const start = out.indexOf(START);
     const end = out.indexOf(END);
-    if (start < 0 || end < start) throw new Error(`the document has no "${START}" ... "${END}" section`);
+    if (start < 0 || end < start)
+      throw new ConfigError(`${where} has no generated ${section} scenario section (valid: a markdown file with the "${START}" and "${END}" markers, such as README.md)`);
     out = `${out.slice(0, start + START.length)}\n${table}\n${out.slice(end)}`;
   }
   return out;

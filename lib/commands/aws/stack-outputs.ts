@@ -5,21 +5,25 @@ import { ConfigError } from '../../../config';
  * The outputs of a deployed stack. A stack that does not exist is the user's problem (not
  * deployed yet, wrong envName or region), so it becomes a one-line ConfigError.
  */
-export async function stackOutputs(client: CloudFormationClient, stackName: string): Promise<Record<string, string>> {
+export async function stackOutputs(client: CloudFormationClient, stackName: string, instead?: string): Promise<Record<string, string>> {
   try {
     const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: stackName }));
     const outputs = Stacks?.[0]?.Outputs ?? [];
     return Object.fromEntries(outputs.filter((o) => o.OutputKey && o.OutputValue !== undefined).map((o) => [o.OutputKey!, o.OutputValue!]));
   } catch (e) {
     if (e instanceof Error && e.name === 'ValidationError' && /does not exist/.test(e.message))
-      throw new ConfigError(`stack "${stackName}" is not deployed in ${await client.config.region()}; deploy it first, or pass the value the command needs explicitly`);
+      throw new ConfigError(`stack "${stackName}" is not deployed in ${await client.config.region()}; deploy it first${instead ? `, or pass ${instead}` : ''}, or check --env-name and the scenario's region`);
     throw e;
   }
 }
 
-/** One output, or a ConfigError that names the stack and the outputs it has. @public (loaded lazily with require(), which knip does not follow) */
-export async function stackOutput(client: CloudFormationClient, stackName: string, key: string): Promise<string> {
-  const outputs = await stackOutputs(client, stackName);
+/**
+ * One output, or a ConfigError that names the stack and the outputs it has; `instead` names
+ * the option that gives the value without a deployed stack, where there is one.
+ * @public loaded lazily with require(), which knip does not follow
+ */
+export async function stackOutput(client: CloudFormationClient, stackName: string, key: string, instead?: string): Promise<string> {
+  const outputs = await stackOutputs(client, stackName, instead);
   const value = outputs[key];
   if (value === undefined)
     throw new ConfigError(`stack "${stackName}" has no output "${key}"; it has: ${Object.keys(outputs).join(', ') || 'none'} (deployed with an older version?)`);

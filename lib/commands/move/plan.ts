@@ -1,5 +1,6 @@
 import { type ClusterRole, ConfigError, type FolioScenario } from '../../../config';
 import { splitReads } from '../../../config/folio-schema';
+import { didYouMean } from '../../../config/errors';
 
 /*
  * Which schemas a phase switch moves, derived from the two phases' routes and the
@@ -102,7 +103,10 @@ export function planPhaseSwitch(from: FolioScenario, to: FolioScenario): MovePla
  */
 export function planModuleMove(current: FolioScenario, module: string, cluster: ClusterRole): MovePlan {
   const m = current.modules.find((x) => x.name === module);
-  if (!m) throw new ConfigError(`--module "${module}" is not a FOLIO module of this stack (valid: ${current.modules.map((x) => x.name).join(', ')})`);
+  if (!m) {
+    const names = current.modules.map((x) => x.name);
+    throw new ConfigError(`--module "${module}" is not a FOLIO module of this stack${didYouMean(module, names)} (valid: ${names.join(', ')})`);
+  }
   if (!m.routable && cluster === 'serverless')
     throw new ConfigError(`--module "${module}" stays on the provisioned cluster (valid: ${current.modules.filter((x) => x.routable).map((x) => x.name).join(', ')})`);
   const before = clusterIn(current);

@@ -100,6 +100,15 @@ function readRun(path: string): BenchRun {
   return parsed.data;
 }
 
+/** The scenario a run record names: what `report --run` reports on when --scenario is not given. */
+export const runScenario = (path: string): string => readRun(path).scenario;
+
+/** A span of seconds as the user would write it: 90s, 30m, 2h, 1h30m. */
+const span = (seconds: number) => {
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), Math.round(seconds % 60)];
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+};
+
 /** Resolves the window options of the report command; each mistake is one ConfigError. */
 export function reportWindow(o: WindowOptions, scenario: string, now = new Date()): ReportWindow {
   const ways = [o.start !== undefined || o.end !== undefined ? '--start/--end' : '', o.last ? '--last' : '', o.run ? '--run' : ''].filter(Boolean);
@@ -140,13 +149,19 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   if (o.workflows !== undefined) {
     if (!/^\d+$/.test(o.workflows) || Number(o.workflows) === 0)
       throw new ConfigError(`--workflows "${o.workflows}" is not valid (valid: a whole number above 0)`);
+    // The run's own count is what ran; another would make every per-workflow figure wrong.
+    if (workflows !== undefined)
+      throw new ConfigError(`--workflows ${o.workflows} cannot replace the ${workflows} workflows --run ${o.run} records (valid: --run alone, or --workflows with --start/--end or --last)`);
     workflows = Number(o.workflows);
   }
 
   // The finest period CloudWatch still holds for the window's start.
   const ageDays = (now.getTime() - start.getTime()) / DAY_MS;
   const finest = RETENTION.find((r) => ageDays <= r.days);
-  if (!finest) throw new ConfigError(`the window starts ${Math.floor(ageDays)} days ago; CloudWatch keeps metrics for 455 days (valid: a later --start)`);
+  if (!finest) {
+    const valid = o.last ? 'a --last of at most 455 days (10920h)' : o.run ? 'a run from the last 455 days' : 'a --start within the last 455 days';
+    throw new ConfigError(`the window starts ${Math.floor(ageDays)} days ago; CloudWatch keeps metrics for 455 days (valid: ${valid})`);
+  }
   let periodSeconds = finest.periodSeconds;
   let note: string | undefined;
   if (o.period !== undefined) {
@@ -155,6 +170,12 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
       throw new ConfigError(`--period "${o.period}" is not valid (valid: a duration with a unit, a whole number of minutes: 60s, 5m, 1h)`);
     if (p < finest.periodSeconds)
       throw new ConfigError(`--period ${o.period} is finer than CloudWatch keeps for a window ${Math.floor(ageDays)} days old (valid: ${finest.periodSeconds / 60}m or a multiple of it)`);
+    // A point spans one period: one longer than the window, or one the window ends inside,
+    // is part empty, and every per-minute rate drawn from it comes out too low.
+    const windowSeconds = (end.getTime() - start.getTime()) / 1000;
+    if (p > windowSeconds) throw new ConfigError(`--period ${o.period} is longer than the window (${span(windowSeconds)}); valid: a period the window holds a whole number of, e.g. 1m`);
+    if (windowSeconds % p !== 0)
+      throw new ConfigError(`the window (${span(windowSeconds)}) is not a whole number of --period ${o.period}: its last point would be part empty (valid: a period that divides the window, e.g. 1m)`);
     periodSeconds = p;
   } else if (finest.periodSeconds > 60) {
     note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;

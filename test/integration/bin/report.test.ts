@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
@@ -88,6 +88,17 @@ describe('report command against moto on loopback', () => {
     expect(temporal.stdout).toContain('| ReadOnlyTx | 193,100/min | 190,270/min | 71% of total |');
     expect(readdirSync(join(work, 'temporal', 'charts')).sort()).toEqual(['commitLatency.svg', 'dsqlConnections.svg', 'serviceCpu.svg', 'transactions.svg']);
   });
+
+  test('--run alone: the record names the scenario and carries the count; --workflows beside it is refused', async () => {
+    const run = join(work, 'run.json');
+    writeFileSync(run, JSON.stringify({ scenario: 'temporal-150wps', start: START.toISOString(), end: END.toISOString(), workflowsCompleted: 82_000 }));
+    const out = await report('--run', run, '--endpoint-url', endpoint, '--out', join(work, 'from-run'));
+    expect(out.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(work, 'from-run', 'report.json'), 'utf8')).metrics.transactions.perWorkflow).toBeCloseTo(2_680_000 / 82_000, 6);
+    const refused = await report('--run', run, '--workflows', '5', '--endpoint-url', endpoint);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^error: --workflows 5 cannot replace the 82000 workflows --run .*run.json records/);
+  }, 30_000);
 
   test('FOLIO: ACU against the phase\'s range, time at the ceiling, and the chart with the max line', () => {
     expect(folio.status).toBe(0);

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../../config';
-import { progress, runCommand } from '../../../lib/commands/cli';
+import { EXIT_INTERRUPTED, NO_CREDENTIALS, onInterrupt, once, progress, runCommand } from '../../../lib/commands/cli';
 
 /* Long waits talk in every setting: a line in place on a terminal, lines with elapsed time in a log. */
 
@@ -43,4 +43,73 @@ test('on a terminal: one line rewritten in place, cleared before an error is pri
     stderr.mockRestore();
     process.exitCode = before;
   }
+});
+
+/** Runs `main` through runCommand and returns what it printed and the exit code it set. */
+async function outcome(main: () => Promise<void>): Promise<{ stderr: string; exitCode: number | string | undefined }> {
+  const written: string[] = [];
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+  const before = process.exitCode;
+  try {
+    await runCommand(main);
+    return { stderr: written.join(''), exitCode: process.exitCode };
+  } finally {
+    stderr.mockRestore();
+    process.exitCode = before;
+  }
+}
+
+test("no credentials: says which variables or profile to set and that --endpoint-url reaches an emulator (exit 2), not the SDK's words", async () => {
+  const r = await outcome(async () => {
+    throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+  });
+  expect(r).toEqual({ stderr: `error: ${NO_CREDENTIALS}\n`, exitCode: 2 });
+  expect(NO_CREDENTIALS).toMatch(/AWS_PROFILE.*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.*--endpoint-url/);
+});
+
+test('user text in a message is shown on one line: escapes escaped, newlines shown, long values shortened', async () => {
+  const r = await outcome(async () => {
+    throw new ConfigError(`unknown scenario "te\x1b[31mst\nx"; also "${'a'.repeat(100_000)}"`);
+  });
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toBe(`error: unknown scenario "te\\x1b[31mst\\nx"; also "${'a'.repeat(100)}..." (100000 characters)\n`);
+});
+
+test('an AWS error message is one line even when the service sends more', async () => {
+  const r = await outcome(async () => {
+    throw Object.assign(new Error('Access denied\nsecond line'), { name: 'AccessDeniedException', $metadata: {} });
+  });
+  expect(r).toEqual({ stderr: 'error: AWS AccessDeniedException: Access denied\n', exitCode: 2 });
+});
+
+test('an option given twice is refused, naming both values', () => {
+  expect(once('--scenario')('test1', undefined)).toBe('test1');
+  expect(() => once('--scenario')('test2', 'test1')).toThrow('--scenario is given twice ("test1", then "test2"); valid: one --scenario');
+});
+
+describe('Ctrl-C while something runs in AWS', () => {
+  test('says what still runs and how to stop it, and exits 130', async () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw Object.assign(new Error('exit'), { code });
+    }) as never);
+    const written: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    let started: string | undefined;
+    const listeners = process.listenerCount('SIGINT');
+    try {
+      const run = runCommand(async () => {
+        onInterrupt(() => (started ? `task ${started} still runs; stop it: aws ecs stop-task --task ${started}` : undefined));
+        started = 'arn:task/1';
+        expect(() => process.emit('SIGINT', 'SIGINT')).toThrow('exit');
+      });
+      await run;
+      expect(exit).toHaveBeenCalledWith(EXIT_INTERRUPTED);
+      expect(written).toContain('interrupted (SIGINT): task arn:task/1 still runs; stop it: aws ecs stop-task --task arn:task/1\n');
+      // Nothing outlives the command: its handlers are gone once it settles.
+      expect(process.listenerCount('SIGINT')).toBe(listeners);
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+    }
+  });
 });
