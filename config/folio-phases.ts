@@ -2,7 +2,7 @@ import type { CrossSchemaAckInput, FolioPhaseInput } from './folio-schema';
 
 /*
  * The phases of PTF's hybrid-database test (PERF-1229, seed 002): baseline and test1..test13.
- * Each phase is one `cdk deploy -c scenario=<name>`. Numbers in `recorded` are the ones the
+ * Each phase is one `cdk deploy --all -c scenario=<name>`. Numbers in `recorded` are the ones the
  * seed report states for that phase; a missing field means the report gives none.
  */
 

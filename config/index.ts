@@ -77,7 +77,8 @@ const contextSchema = z.object({
     .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `validate "${String(iss.input)}" is not valid (valid: true, false)` })
     .optional(),
 });
-const CONTEXT_KEYS = Object.keys(contextSchema.shape);
+/** The context keys the app reads (`-c key=value`). */
+export const CONTEXT_KEYS = Object.keys(contextSchema.shape);
 /** Context keys the CDK CLI itself writes without a ':' in them. */
 const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 

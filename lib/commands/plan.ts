@@ -11,7 +11,7 @@ import { appOf } from '../assembly/scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './transition';
 
 /*
- * What `cdk deploy -c scenario=<to>` would do to stacks deployed with `<from>`, worked out
+ * What `cdk deploy --all -c scenario=<to>` would do to stacks deployed with `<from>`, worked out
  * offline: both scenarios are synthesized in process, as `cdk synth` would, and each stack's
  * two templates are compared with CloudFormation's resource specification (which property
  * updates replace a resource). No account, no change set.

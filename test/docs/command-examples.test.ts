@@ -71,3 +71,21 @@ test('every table row the README quotes from a command example is in that exampl
   expect(quoted.length).toBeGreaterThanOrEqual(15);
   for (const line of quoted) expect(examples).toContain(line);
 });
+
+test('every markdown block the README quotes from a command example is in that example, whole', () => {
+  const examples = Object.keys(EXAMPLES).map((n) => readFileSync(join(DIR, n), 'utf8'));
+  const blocks = [...README.matchAll(/```markdown\n([\s\S]*?)```/g)].map((m) => m[1]);
+  expect(blocks.length).toBeGreaterThan(0);
+  for (const block of blocks) expect(examples.some((e) => e.includes(block))).toBe(true);
+});
+
+test("the README's first-screen cost table is what `npm run cost` totals for each scenario", () => {
+  const table = README.slice(README.indexOf('| Scenario | Per day |'), README.indexOf('One Temporal experiment'));
+  const rows = [...table.matchAll(/^\| `([a-z0-9-]+)`[^|]*\| (\$[\d,.]+) \|$/gm)].map((m) => [m[1], m[2]]);
+  expect(rows.length).toBeGreaterThanOrEqual(4);
+  for (const [name, perDay] of rows) {
+    const scenario = resolveScenario({ scenario: name });
+    const total = /\| \*\*Total\*\* \| \*\*(\$[\d,.]+)\*\* \|/.exec(renderCost(costOf(scenario, loadPrices(scenario.env.region))))![1];
+    expect(`${name} ${perDay}`).toBe(`${name} ${total}`);
+  }
+});

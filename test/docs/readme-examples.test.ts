@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveScenario } from '../../config';
+import { CONTEXT_KEYS, resolveScenario } from '../../config';
 import { TEMPORAL_ENVIRONMENT } from '../../config/temporal-environment';
 import { type CliResult, runCliInProcess } from '../support/cli';
 
@@ -55,6 +55,10 @@ test.each(npmRuns)('`%s`: the npm script exists, and so does every flag it passe
   for (const flag of args.filter((a) => a.startsWith('--'))) expect(`${example}: ${h.stdout.includes(flag)}`).toBe(`${example}: true`);
 }, 60_000);
 
+test.each(cdk.filter((e) => /^npx cdk (deploy|destroy)\b/.test(e)))('`%s`: names the stacks (--all): the app has a data and an observability stack, and the CLI refuses to pick', (example) => {
+  expect(example).toMatch(/^npx cdk (deploy|destroy) --all /);
+});
+
 test.each(cdk)('`%s`: a scenario and context the app accepts', (example) => {
   const context = Object.fromEntries([...example.matchAll(/-c (\S+?)=(\S+)/g)].map((m) => [m[1], m[2]]));
   expect(context.scenario).toBeDefined();
@@ -79,7 +83,8 @@ test('image builds use the project\'s build contexts and the repositories config
 const offline = npmRuns.filter((e) => {
   const { name, args } = parse(e);
   if (name === 'plan' || name === 'capacity') return true;
-  if (name === 'cost') return !args.includes('--refresh-prices') && !args.includes('--report');
+  // A report a cost example reads must be one the repository ships.
+  if (name === 'cost') return !args.includes('--refresh-prices') && (!args.includes('--report') || existsSync(join(ROOT, args[args.indexOf('--report') + 1])));
   return name === 'move' && args.includes('--dry-run');
 });
 
@@ -90,6 +95,12 @@ const PRINTS: Record<string, string> = {
   'npm run cost -- --scenario temporal-150wps': '| **Total** | **$246.20** |',
   'npm run capacity -- --scenario temporal-150wps': '| benchmark | 4 × m7g.2xlarge |',
 };
+
+test('every cost example that reads a report reads one the repository ships, and runs', () => {
+  const withReport = npmRuns.filter((e) => e.startsWith('npm run cost') && e.includes('--report'));
+  expect(withReport.length).toBeGreaterThan(0);
+  for (const e of withReport) expect(offline).toContain(e);
+});
 
 test('the examples whose output is checked are examples of the README', () => {
   for (const example of Object.keys(PRINTS)) expect(offline).toContain(example);
@@ -102,3 +113,46 @@ test.each(offline)('`%s` runs as written (it needs no AWS account)', async (exam
   expect(r.stdout.length).toBeGreaterThan(0);
   if (PRINTS[example]) expect(r.stdout).toContain(PRINTS[example]);
 }, 60_000);
+
+/** Every flag a command takes, its subcommands' included. */
+async function flagsOf(name: string): Promise<Set<string>> {
+  const subs = name === 'bench' ? ['status', 'up', 'down', 'run'] : [undefined];
+  const helps = await Promise.all(subs.map((sub) => help(COMMANDS[name], sub)));
+  return new Set(helps.flatMap((h) => [...h.stdout.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0])));
+}
+
+/**
+ * Flags the prose names in inline code: one in a span that starts `npm run <command>` is that
+ * command's; any other, in a command's own section (`### <command>: ...`), is the section's.
+ * Spans about other tools (npx, aws, docker, node) are theirs.
+ */
+function proseFlags(): { command: string; flag: string; span: string }[] {
+  const found: { command: string; flag: string; span: string }[] = [];
+  let section: string | undefined;
+  for (const part of README.replace(/```[\s\S]*?```/g, '').split(/^(?=#{2,3} )/m)) {
+    const heading = /^### ([a-z]+):/.exec(part);
+    section = heading && COMMANDS[heading[1]] ? heading[1] : part.startsWith('## ') || part.startsWith('### ') ? undefined : section;
+    for (const [, span] of part.matchAll(/`([^`\n]+)`/g)) {
+      const own = /^npm run ([a-z:]+)(?:\s|$)/.exec(span)?.[1];
+      // A script (bench:move, bench:tooling) or another tool is not a command's.
+      const command = own ? (COMMANDS[own] ? own : undefined) : /^(npx|aws|docker|node|npm)\b/.test(span) ? undefined : section;
+      if (!command) continue;
+      for (const [flag] of span.matchAll(/(?<![\w-])--[a-z][a-z0-9-]*/g)) found.push({ command, flag, span });
+    }
+  }
+  return found;
+}
+
+test('every flag the prose names exists on the command it is named for', async () => {
+  const named = proseFlags();
+  expect(named.length).toBeGreaterThan(10);
+  const missing: string[] = [];
+  for (const { command, flag, span } of named) if (!(await flagsOf(command)).has(flag)) missing.push(`${command}: ${flag} (in \`${span}\`)`);
+  expect(missing).toEqual([]);
+}, 60_000);
+
+test('the context keys the README lists are the ones the app reads', () => {
+  const line = /Context keys: ([\s\S]*?)\n\n/.exec(README)![1];
+  const listed = [...line.matchAll(/`([a-zA-Z]+)` \(/g)].map((m) => m[1]);
+  expect(listed.sort()).toEqual([...CONTEXT_KEYS].sort());
+});

@@ -62,3 +62,14 @@ test("every path in the README's layout exists", () => {
   expect(paths.length).toBeGreaterThan(40);
   expect(paths.filter((p) => !existsSync(join(__dirname, '../..', p)))).toEqual([]);
 });
+
+test('the Node.js versions engines declares are the ones CI tests and the README names', () => {
+  const engines: string = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')).engines.node;
+  const majors = [...engines.matchAll(/\^(\d+)/g)].map((m) => m[1]);
+  expect(majors.length).toBeGreaterThanOrEqual(2);
+  const ci = readFileSync(join(__dirname, '../../.ci/run'), 'utf8');
+  for (const major of majors) {
+    expect(ci).toContain(`npm run test:node -- ${major}`);
+    expect(README).toContain(`Node.js ${majors.slice(0, -1).join(', ')} or ${majors.at(-1)}`);
+  }
+});

@@ -23,7 +23,11 @@ async function example(fixture: string, scenario: string, workflows?: number) {
   const { catalog, points, window, report, server } = await fixtureReport(cw, fixture, scenario, { workflows });
   const subtitle = `${scenario}, ${report.window.start} to ${report.window.end}`;
   const charts = [...renderCharts(catalog, points, window, subtitle), ...(server ? renderServerCharts(server, window, subtitle) : [])];
-  const files: Record<string, string> = { [`${scenario}/report.md`]: renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title }))) };
+  const files: Record<string, string> = {
+    [`${scenario}/report.md`]: renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title }))),
+    // As bin/report.ts writes it: what `cost --report` and `report --compare` read.
+    [`${scenario}/report.json`]: `${JSON.stringify(report, null, 2)}\n`,
+  };
   for (const c of charts) files[`${scenario}/charts/${c.file}`] = c.svg;
   return files;
 }

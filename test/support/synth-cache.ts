@@ -48,9 +48,9 @@ function* filesUnder(path: string): Generator<string> {
   for (const name of readdirSync(path).sort()) yield* filesUnder(join(path, name));
 }
 
-/** A hash of every file synth reads (paths and contents). */
+/** A hash of every file synth reads (paths and contents), and the Node.js that runs it (each supported version synthesizes for itself). */
 function sourceKey(): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(process.version).update('\0');
   for (const top of SOURCES)
     for (const file of filesUnder(join(ROOT, top))) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
