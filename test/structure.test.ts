@@ -13,7 +13,7 @@ const ROOT = join(__dirname, '..');
 /** dependency-cruiser's own cache, by file content: a run with few changed files reads the rest. */
 const CACHE = ['--cache', join(ROOT, 'node_modules/.cache/db-bench-infra/depcruise'), '--cache-strategy', 'content'];
 
-test('dependency-cruiser finds no violation of the layout rules', async () => {
+test.concurrent('dependency-cruiser finds no violation of the layout rules', async () => {
   const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', 'config', 'harness', 'scripts', 'test', '--output-type', 'json', ...CACHE], {
     cwd: ROOT,
     maxBuffer: 256 * 1024 * 1024,
@@ -24,7 +24,7 @@ test('dependency-cruiser finds no violation of the layout rules', async () => {
 }, 60_000);
 
 /** A small tree that breaks each layering rule once: the rules must name every break. */
-test('the layering rules refuse a helper importing a stack, a stack importing the assembly, the app importing a command, and the harness importing a test', async () => {
+test.concurrent('the layering rules refuse a helper importing a stack, a stack importing the assembly, the app importing a command, and the harness importing a test', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'layout-'));
   try {
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
@@ -61,12 +61,12 @@ test('the layering rules refuse a helper importing a stack, a stack importing th
 }, 60_000);
 
 /** knip over the project: no export that nothing imports (knip.json names the entry points). */
-test('knip finds no unused export or exported type', async () => {
+test.concurrent('knip finds no unused export or exported type', async () => {
   const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/knip'), ['--reporter', 'compact', '--no-progress'], { cwd: ROOT }).catch((e) => e);
   expect(`${stdout}${stderr}`.trim()).toBe('');
 }, 60_000);
 
-test('knip refuses an export nothing imports', async () => {
+test.concurrent('knip refuses an export nothing imports', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'knip-'));
   try {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'probe', private: true }));
