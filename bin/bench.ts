@@ -47,7 +47,7 @@ async function setup(o: Common, acts = false) {
   const targets = await benchTargets(cloudFormationClient(target), scenario);
   if (targets.deployedScenario !== scenario.name) {
     const line = `${scenario.stackName} was last deployed with ${targets.deployedScenario}, not ${scenario.name}`;
-    if (acts) throw new ConfigError(`${line}; its pool and task sizes are ${targets.deployedScenario}'s (valid: --scenario ${targets.deployedScenario}, or deploy ${scenario.name} first: npx cdk deploy --all -c scenario=${scenario.name})`);
+    if (acts) throw new ConfigError(`${line}; its pool and task sizes are ${targets.deployedScenario}'s (valid: --scenario ${targets.deployedScenario}, or deploy ${scenario.name} first: npx cdk deploy --all -c scenario=${scenario.name}${scenario.envName ? ` -c envName=${scenario.envName}` : ''})`);
     process.stderr.write(`note: ${line}\n`);
   }
   return { scenario, waiting, targets, clients: benchClients(target) };
