@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { synthSources } from './support/synth-cache';
 
 /*
  * The layout's rules (.dependency-cruiser.cjs) over the whole tree: no import circles, config/
@@ -84,4 +85,18 @@ test.concurrent('knip refuses an export nothing imports', async () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}, 60_000);
+
+/** The synth cache is keyed by the files synth reads: every module the app loads must be one of them, or a change to it would reuse stale templates. */
+test.concurrent("the synth cache's key covers every module bin/app.ts loads", async () => {
+  const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin/app.ts', '--output-type', 'json', '--do-not-follow', 'node_modules'], {
+    cwd: ROOT,
+    maxBuffer: 256 * 1024 * 1024,
+  }).catch((e) => e);
+  const loaded = (JSON.parse(stdout).modules as { source: string; coreModule?: boolean; couldNotResolve?: boolean }[])
+    .map((m) => m.source)
+    .filter((m) => !m.startsWith('node_modules/') && /\.(ts|js)$/.test(m));
+  expect(loaded.length).toBeGreaterThan(30);
+  const covered = new Set(synthSources());
+  expect(loaded.filter((m) => !covered.has(m))).toEqual([]);
 }, 60_000);
