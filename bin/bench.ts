@@ -9,7 +9,7 @@ import { renderRun, renderStatus } from '../lib/commands/bench/render';
 import { benchRun } from '../lib/commands/bench/run';
 import { benchClients, benchTargets } from '../lib/commands/bench/targets';
 import type { Waiting } from '../lib/commands/bench/wait';
-import { CommandFailure, durationOption, EXIT_FAILED, EXIT_TIMEOUT, numberOption, onInterrupt, progress, runCommand, newCommand, once } from '../lib/commands/cli';
+import { CommandFailure, durationOption, EXIT_FAILED, EXIT_TIMEOUT, numberOption, onInterrupt, progress, runCommand, newCommand } from '../lib/commands/cli';
 import { shownPath, writableDir, writableFile, writeOutput } from '../lib/commands/files';
 
 interface Common {
@@ -28,11 +28,11 @@ const program = newCommand('bench')
 
 const common = (c: Command, timeout: string | undefined, timeoutText = 'how long to wait, a Go duration such as 30m') =>
   c
-    .requiredOption('-s, --scenario <name>', 'the Temporal preset deployed (its stack and its defaults)', once('--scenario'))
-    .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
+    .requiredOption('-s, --scenario <name>', 'the Temporal preset deployed (its stack and its defaults)')
+    .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
     .option('--timeout <duration>', timeoutText, timeout)
     .option('--interval <duration>', 'how often to poll', '10s')
-    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'));
+    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
 
 const temporal = (o: Common): TemporalScenario => resolveScenarioOf('temporal', { scenario: o.scenario!, envName: o.envName }, { option: '--scenario', command: 'bench' });
 
@@ -78,7 +78,7 @@ common(program.command('down').description('park the fleet: workers to 0 tasks, 
   );
 
 common(program.command('up').description("restore the workers to the preset's size and wait until they run"), '20m')
-  .option('--workers <count>', 'workers to run (default: the preset\'s replicas)', once('--workers'))
+  .option('--workers <count>', 'workers to run (default: the preset\'s replicas)')
   .action((o: Common & { workers?: string }) =>
     runCommand(async () => {
       // Every argument is checked before the first AWS call.
@@ -99,10 +99,10 @@ common(program.command('up').description("restore the workers to the preset's si
   );
 
 common(program.command('run').description('run the load generator once and write the run record the report command reads'), undefined, 'how long to wait for the run, a Go duration (default: the run plus 20m, for placing the task and draining)')
-  .option('--rate <wps>', 'target workflows per second (default: the preset\'s targetRate)', once('--rate'))
-  .option('--duration <duration>', 'how long the load runs (default: the preset\'s duration)', once('--duration'))
-  .option('--ramp-up <duration>', 'time to reach the rate (default: the preset\'s rampUp)', once('--ramp-up'))
-  .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)', once('--out'))
+  .option('--rate <wps>', 'target workflows per second (default: the preset\'s targetRate)')
+  .option('--duration <duration>', 'how long the load runs (default: the preset\'s duration)')
+  .option('--ramp-up <duration>', 'time to reach the rate (default: the preset\'s rampUp)')
+  .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)')
   .action((o: Common & { rate?: string; duration?: string; rampUp?: string; out?: string }) =>
     runCommand(async () => {
       const scenario = temporal(o);

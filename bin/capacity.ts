@@ -2,7 +2,7 @@
 import { ConfigError, resolveScenarioOf } from '../config';
 import { loadPrices } from '../config/prices';
 import { capacityReport, renderCapacity } from '../lib/commands/capacity';
-import { runCommand, newCommand, once } from '../lib/commands/cli';
+import { runCommand, newCommand } from '../lib/commands/cli';
 
 const program = newCommand('capacity')
   .description(
@@ -10,10 +10,10 @@ const program = newCommand('capacity')
       'instances: how full each ASG is, the smallest ASG that fits with room for a rolling deploy, and what it costs per day.\n' +
       'The same model refuses an undersized preset at synth time. Offline.',
   )
-  .option('-s, --scenario <name>', 'a Temporal preset', once('--scenario'))
-  .option('--env-name <name>', 'the envName the stacks are deployed with, if any', once('--env-name'))
+  .option('-s, --scenario <name>', 'a Temporal preset')
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
   .option('--quota-from-aws', "read the account's On-Demand standard vCPU quota from Service Quotas (servicequotas:GetServiceQuota) instead of config")
-  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)', once('--endpoint-url'))
+  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)')
   .option('--json', 'print the plan as JSON')
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 

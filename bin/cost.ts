@@ -2,7 +2,7 @@
 import { ConfigError, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
 import { pricingClient } from '../lib/commands/aws/clients';
-import { numberOption, progress, runCommand, newCommand, once } from '../lib/commands/cli';
+import { numberOption, progress, runCommand, newCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 import { costOf } from '../lib/commands/cost/model';
 import { refreshPrices } from '../lib/commands/cost/price-list';
@@ -15,16 +15,16 @@ const program = newCommand('cost')
       'CloudWatch, Prometheus, NAT and endpoints (Temporal); the provisioned writer and Serverless v2 at its floor, its ceiling and an\n' +
       'observed average (FOLIO). Prices come from config/prices/<region>.json; --refresh-prices updates them from the AWS Price List API.',
   )
-  .option('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset', once('--scenario'))
-  .option('--env-name <name>', 'the envName the stacks are deployed with, if any', once('--env-name'))
-  .option('--tx-rate <per-second>', 'Temporal: DSQL transactions per second under load (default: the preset\'s recorded rate, else target × tx per workflow)', once('--tx-rate'))
-  .option('--load-hours <hours>', 'Temporal: hours a day the benchmark load runs (default: 24, as the seed extrapolates)', once('--load-hours'))
+  .option('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset')
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .option('--tx-rate <per-second>', 'Temporal: DSQL transactions per second under load (default: the preset\'s recorded rate, else target × tx per workflow)')
+  .option('--load-hours <hours>', 'Temporal: hours a day the benchmark load runs (default: 24, as the seed extrapolates)')
   .option('--observed-acu <acu>', 'FOLIO: the average Serverless v2 capacity of a run')
-  .option('--report <report.json>', 'a report the report command wrote: its average tx rate (Temporal) or average ACU (FOLIO)', once('--report'))
+  .option('--report <report.json>', 'a report the report command wrote: its average tx rate (Temporal) or average ACU (FOLIO)')
   .option('--json', 'print the estimate as JSON')
   .option('--refresh-prices', 'update config/prices/<region>.json from the AWS Price List API, then exit')
   .option('--region <region>', 'with --refresh-prices: the region to refresh (default: every priced region)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'))
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
   .addHelpText(
     'after',
     '\nExamples:\n' +

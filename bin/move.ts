@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../config';
 import { cloudFormationClient, ecsClient, logsClient } from '../lib/commands/aws/clients';
-import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, onInterrupt, progress, runCommand, newCommand, once } from '../lib/commands/cli';
+import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, onInterrupt, progress, runCommand, newCommand } from '../lib/commands/cli';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
 import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
 import { moveTargets, runMoves } from '../lib/commands/move/run';
@@ -28,18 +28,18 @@ const program = newCommand('move')
     "Moves FOLIO modules' schemas between the two Aurora clusters with the stack's mover task: before a phase switch's deploy (stop the modules first), or one module by hand.\n" +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
   )
-  .option('--from <phase>', 'the phase deployed now (with --to <phase>)', once('--from'))
-  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: provisioned or serverless', once('--to'))
-  .option('--module <name>', 'move one module (with --to <cluster>)', once('--module'))
-  .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)", once('--scenario'))
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
+  .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
+  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: provisioned or serverless')
+  .option('--module <name>', 'move one module (with --to <cluster>)')
+  .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)")
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
   .option('--dry-run', 'print what would move and run nothing')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
   .option('--force', 'move although sessions on the source still use a schema')
   .option('--drop-source', "drop the source's copies instead, each only if the target's verified copy still matches it")
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
   .option('--interval <duration>', 'how often to poll the task and its log', '10s')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'));
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
 
 const phase = (option: string, name: string, envName?: string): FolioScenario => resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
 

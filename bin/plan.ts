@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { EXIT_UNSAFE, runCommand, newCommand, once } from '../lib/commands/cli';
+import { EXIT_UNSAFE, runCommand, newCommand } from '../lib/commands/cli';
 import { planTransition, renderPlan } from '../lib/commands/plan';
 
 const program = newCommand('plan')
@@ -8,9 +8,9 @@ const program = newCommand('plan')
       "CloudFormation's update impact), replaced or destroyed. Offline: synthesizes both scenarios, needs no AWS account.\n" +
       `Exits ${EXIT_UNSAFE} when a stateful resource would be replaced or destroyed.`,
   )
-  .requiredOption('--from <scenario>', 'the scenario deployed now', once('--from'))
-  .requiredOption('--to <scenario>', 'the scenario to deploy next', once('--to'))
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
+  .requiredOption('--from <scenario>', 'the scenario deployed now')
+  .requiredOption('--to <scenario>', 'the scenario to deploy next')
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
   .option('--json', 'print the plan as JSON instead of markdown')
   .addHelpText('after', '\nExample:\n  npm run plan -- --from test11 --to test12');
 

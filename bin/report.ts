@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { ConfigError, resolveScenario } from '../config';
-import { CommandFailure, EXIT_NO_DATA, progress, runCommand, newCommand, once } from '../lib/commands/cli';
+import { CommandFailure, EXIT_NO_DATA, progress, runCommand, newCommand } from '../lib/commands/cli';
 import { shownPath, writableDir, writeOutput } from '../lib/commands/files';
 import { type MetricSeries, catalogFor } from '../lib/contract/metrics';
 import { TEMPORAL_OUTPUTS } from '../lib/contract/stack-outputs';
@@ -17,18 +17,18 @@ const program = newCommand('report')
     'Fetch a scenario\'s CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n' +
       `Or compare two report JSONs. Exits ${EXIT_NO_DATA} when the window holds no datapoint at all (the report, written anyway, says so).`,
   )
-  .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset; with --run, the record names it)', once('--scenario'))
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any', once('--env-name'))
-  .option('--start <time>', 'window start, ISO 8601 with a zone (with --end)', once('--start'))
-  .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)', once('--end'))
-  .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h', once('--last'))
-  .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count', once('--run'))
-  .option('--period <duration>', 'time per point, whole minutes: 1m, 5m, 1h (default: the finest CloudWatch keeps for the window)', once('--period'))
-  .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow', once('--workflows'))
-  .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)', once('--dsql-cluster-id'))
-  .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)', once('--out'))
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', once('--endpoint-url'))
-  .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)", once('--prometheus-url'))
+  .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset; with --run, the record names it)')
+  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .option('--start <time>', 'window start, ISO 8601 with a zone (with --end)')
+  .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)')
+  .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h')
+  .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count')
+  .option('--period <duration>', 'time per point, whole minutes: 1m, 5m, 1h (default: the finest CloudWatch keeps for the window)')
+  .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
+  .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
+  .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)")
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
   .addHelpText(
     'after',

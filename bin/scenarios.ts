@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 /** Lists the scenarios in config/, and keeps the README's scenario table in step with them. */
 import { ConfigError, loadCatalog } from '../config';
-import { runCommand, newCommand, once } from '../lib/commands/cli';
+import { runCommand, newCommand } from '../lib/commands/cli';
 import { readTextFile, writableFile, writeOutput } from '../lib/commands/files';
 import { generatedSections, withScenarioTables } from '../lib/commands/scenario-table';
 
 const program = newCommand('scenarios')
   .description('Print the scenario tables generated from config/')
-  .option('--update <file>', 'rewrite the generated section of a markdown file', once('--update'))
-  .option('--check <file>', 'exit 1 if the generated section of a markdown file is out of date', once('--check'));
+  .option('--update <file>', 'rewrite the generated section of a markdown file')
+  .option('--check <file>', 'exit 1 if the generated section of a markdown file is out of date');
 
 void runCommand(async () => {
   const o = program.parse().opts<{ update?: string; check?: string }>();

@@ -32,13 +32,34 @@ export class CommandFailure extends Error {
   }
 }
 
-/** A command line program whose own parse errors (an unknown option, a missing value) are shown as the command's are: one line, user text escaped. */
-export function newCommand(name: string): Command {
-  return new Command(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
+/**
+ * A command line program whose own parse errors (an unknown option, a missing value) are shown
+ * as the command's are (one line, user text escaped), and which refuses a value option given
+ * twice: commander would keep the last one silently. Subcommands are the same kind.
+ */
+class CliCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CliCommand(name);
+  }
+
+  override parse(argv?: readonly string[], options?: { from: 'node' | 'electron' | 'user' }): this {
+    refuseRepeats(this);
+    return super.parse(argv, options);
+  }
 }
 
-/** An option's parser that refuses it given twice (commander would keep the last one silently). */
-export const once =
+/** Every value option with no default and no parser of its own refuses a second value (before parsing). */
+function refuseRepeats(c: Command): void {
+  for (const o of c.options) if ((o.required || o.optional) && !o.variadic && o.defaultValue === undefined && !o.parseArg && o.long) o.argParser(once(o.long));
+  for (const sub of c.commands) refuseRepeats(sub);
+}
+
+export function newCommand(name: string): Command {
+  return new CliCommand(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
+}
+
+/** An option's parser that refuses it given twice. */
+const once =
   (option: string) =>
   (value: string, previous?: string): string => {
     if (previous !== undefined) throw new InvalidArgumentError(`${option} is given twice ("${previous}", then "${value}"); valid: one ${option}`);

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../../config';
-import { EXIT_INTERRUPTED, NO_CREDENTIALS, onInterrupt, once, progress, runCommand } from '../../../lib/commands/cli';
+import { EXIT_INTERRUPTED, NO_CREDENTIALS, newCommand, onInterrupt, progress, runCommand } from '../../../lib/commands/cli';
 
 /* Long waits talk in every setting: a line in place on a terminal, lines with elapsed time in a log. */
 
@@ -82,9 +82,16 @@ test('an AWS error message is one line even when the service sends more', async 
   expect(r).toEqual({ stderr: 'error: AWS AccessDeniedException: Access denied\n', exitCode: 2 });
 });
 
-test('an option given twice is refused, naming both values', () => {
-  expect(once('--scenario')('test1', undefined)).toBe('test1');
-  expect(() => once('--scenario')('test2', 'test1')).toThrow('--scenario is given twice ("test1", then "test2"); valid: one --scenario');
+test('a value option given twice is refused, naming both values, in a subcommand too; one given once, or with a default, is not', () => {
+  const program = () => newCommand('x').exitOverride().configureOutput({ writeErr: () => undefined }).option('-s, --scenario <name>').option('--interval <d>', 'poll', '10s');
+  const withRun = () => {
+    const p = program();
+    p.command('run').option('--rate <n>').action(() => undefined);
+    return p;
+  };
+  expect(program().parse(['--scenario', 'a', '--interval', '5s'], { from: 'user' }).opts()).toEqual({ scenario: 'a', interval: '5s' });
+  expect(() => program().parse(['--scenario', 'test1', '--scenario', 'test2'], { from: 'user' })).toThrow('--scenario is given twice ("test1", then "test2"); valid: one --scenario');
+  expect(() => withRun().parse(['run', '--rate', '1', '--rate', '2'], { from: 'user' })).toThrow('--rate is given twice ("1", then "2"); valid: one --rate');
 });
 
 describe('Ctrl-C while something runs in AWS', () => {
