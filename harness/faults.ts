@@ -127,7 +127,7 @@ export interface FaultOutcome {
   readonly ledger: Ledger;
   /** Seconds from the generator's start when the fault began and ended. */
   readonly faultWindow: { readonly start: number; readonly end: number };
-  /** Worst per-second P99 of the completions before the fault (steady) and from its start to recovery. */
+  /** Worst per-second P99 of the workflows started before the fault (steady) and from its start to recovery. */
   readonly steadyP99Ms: number;
   readonly faultP99Ms: number;
   /** Seconds from the fault's start until completions held the rate again; null: not within the run. */
@@ -147,17 +147,28 @@ const RECOVERED_FOR = 5;
 /** Seconds at the start of a run that do not count as steady (connections, caches). */
 const WARM_UP = 3;
 
+/** A generator's series, as far as the judge reads it. */
+interface RunSeries {
+  readonly intervalSeconds: number;
+  /** Completions by the interval their result arrived in. */
+  readonly completed: readonly number[];
+  /** P99 latency of the completions by the interval their start was due (0: none). */
+  readonly latencyP99MsByStart: readonly number[];
+}
+
 /**
  * When the run was back: the end of the last second, from the fault's start to the last
  * start, whose completions (averaged with the seconds either side: at 10/s one second holds
- * 8 or 12 by chance) fell under 90% of the rate, or whose P99 was above twice the steady one
- * (or 250 ms above it, for a fast steady state); 0 when no second was. null when the run was
- * not back for RECOVERED_FOR seconds before the load ended.
+ * 8 or 12 by chance) fell under 90% of the rate, or whose starts had a P99 above twice the
+ * steady one (or 250 ms above it, for a fast steady state); 0 when no second was. null when the
+ * run was not back for RECOVERED_FOR seconds before the load ended. Latency counts by start:
+ * a workflow the fault stalled arrives late and would mark the second it arrives in as bad
+ * although the system serves new work well by then; its latency counts in the P99 during.
  */
-export function recovery(series: { completed: readonly number[]; latencyP99Ms: readonly number[]; intervalSeconds: number }, rate: number, from: number, steadyP99Ms: number, lastStart: number): number | null {
+export function recovery(series: RunSeries, rate: number, from: number, steadyP99Ms: number, lastStart: number): number | null {
   const c = series.completed;
   const perSecond = (i: number) => (c[i - 1] ?? c[i]) / 3 + c[i] / 3 + (c[i + 1] ?? c[i]) / 3;
-  const bad = (i: number) => perSecond(i) / series.intervalSeconds < 0.9 * rate || series.latencyP99Ms[i] > Math.max(2 * steadyP99Ms, steadyP99Ms + 250);
+  const bad = (i: number) => perSecond(i) / series.intervalSeconds < 0.9 * rate || (series.latencyP99MsByStart[i] ?? 0) > Math.max(2 * steadyP99Ms, steadyP99Ms + 250);
   const first = Math.floor(from / series.intervalSeconds);
   const end = Math.min(c.length, Math.floor(lastStart / series.intervalSeconds));
   let lastBad = -1;
@@ -194,10 +205,11 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
   const at = (t: number) => (t - begin) / 1000;
   const series = raw.series;
   const faultWindow = { start: at(faultStart), end: at(faultEnd) };
-  const steadyP99Ms = worst(series.latencyP99Ms, WARM_UP, Math.floor(faultWindow.start));
+  // Starts due in the second the fault began in may already meet it.
+  const steadyP99Ms = worst(series.latencyP99MsByStart, WARM_UP, Math.floor(faultWindow.start));
   const lastStart = at(new Date(raw.window.lastStart).getTime());
   const recoverySeconds = recovery(series, load.rate, faultWindow.start, steadyP99Ms, lastStart);
-  const faultP99Ms = worst(series.latencyP99Ms, Math.floor(faultWindow.start), Math.ceil(faultWindow.start + (recoverySeconds ?? lastStart - faultWindow.start)) + 1);
+  const faultP99Ms = worst(series.latencyP99MsByStart, Math.floor(faultWindow.start), Math.ceil(faultWindow.start + (recoverySeconds ?? lastStart - faultWindow.start)) + 1);
   const ledger = judgeLedger(
     { workflowIdPrefix: raw.config.workflowIdPrefix, workflowsOffered: x.workflowsOffered, startErrorIds: x.startErrorIds, startErrors: x.startErrors },
     await readStored(c.postgres, cluster.stores.database, raw.config.workflowIdPrefix),
@@ -250,7 +262,7 @@ export function describeOutcome(o: FaultOutcome): string {
   return (
     `${o.fault}: ${l.completedOnce}/${l.offered} completed once, missing ${l.missing.length}, duplicates ${l.duplicates.length}, not completed ${l.notCompleted.length}; ` +
     `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
-    `recovered after ${o.recoverySeconds ?? 'never'} s; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
+    `${o.recoverySeconds === null ? 'not back at the rate before the load ended' : `recovered after ${o.recoverySeconds} s`}; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
     (stops ? `; ${stops}` : '')
   );
 }

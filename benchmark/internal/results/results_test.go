@@ -50,9 +50,10 @@ func TestSeriesCountsEachSecondAndWidensForLongRuns(t *testing.T) {
 	b.Started(begin.Add(900 * time.Millisecond))
 	b.StartError(begin.Add(2500 * time.Millisecond))
 	b.Completed(begin.Add(2600*time.Millisecond), 40*time.Millisecond)
+	// Due at 0.7 s: its latency counts in second 2 by arrival and in second 0 by start.
 	b.Completed(begin.Add(2700*time.Millisecond), 2*time.Second)
 	s := b.Build(begin.Add(4 * time.Second))
-	want := Series{IntervalSeconds: 1, Started: []int{2, 0, 0, 0, 0}, StartErrors: []int{0, 0, 1, 0, 0}, Completed: []int{0, 0, 2, 0, 0}, LatencyP99Ms: []float64{0, 0, 2000, 0, 0}}
+	want := Series{IntervalSeconds: 1, Started: []int{2, 0, 0, 0, 0}, StartErrors: []int{0, 0, 1, 0, 0}, Completed: []int{0, 0, 2, 0, 0}, LatencyP99Ms: []float64{0, 0, 2000, 0, 0}, LatencyP99MsByStart: []float64{2000, 0, 40, 0, 0}}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("series = %+v, want %+v", s, want)
 	}
