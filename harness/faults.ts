@@ -197,6 +197,9 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
   const faultStart = Date.now();
   const notes = await fault.inject(c);
   const faultEnd = Date.now();
+  // Watched while the load runs on, from the fault's end: looking only after the run would time the run.
+  const settling = membershipSettles(cluster, faultEnd);
+  settling.catch(() => undefined);
   const run = await running;
   const raw = run.raw;
   if (!raw) throw new Error(`${fault.name}: no result from the generator (exit ${run.exitCode}):\n${run.lines.slice(-30).join('\n')}`);
@@ -214,7 +217,7 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
     { workflowIdPrefix: raw.config.workflowIdPrefix, workflowsOffered: x.workflowsOffered, startErrorIds: x.startErrorIds, startErrors: x.startErrors },
     await readStored(c.postgres, cluster.stores.database, raw.config.workflowIdPrefix),
   );
-  const { membership, settledAfter } = await membershipSettles(cluster, faultEnd);
+  const { membership, settledAfter } = await settling;
   return {
     fault: fault.name,
     notes,
@@ -236,8 +239,9 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
 const HEARTBEAT_CUTOFF_SECONDS = 20;
 
 /**
- * Waits (up to the heartbeat cutoff and as long again) until each role's live membership rows
- * are exactly the addresses of its running tasks; how long after the fault ended that was.
+ * Polls each second, from the fault's end, until each role's live membership rows are exactly
+ * the addresses of its running tasks (up to the heartbeat cutoff and as long again); how long
+ * after the fault ended that was.
  */
 async function membershipSettles(cluster: LocalCluster, faultEnd: number): Promise<{ membership: Partial<Record<TemporalRole, string[]>>; settledAfter: number | null }> {
   const deadline = faultEnd + 2 * HEARTBEAT_CUTOFF_SECONDS * 1000;
