@@ -130,7 +130,7 @@ export interface FaultOutcome {
   /** Worst per-second P99 of the workflows started before the fault (steady) and from its start to recovery. */
   readonly steadyP99Ms: number;
   readonly faultP99Ms: number;
-  /** Seconds from the fault's start until completions held the rate again; null: not within the run. */
+  /** Seconds from the fault's start until completions held the rate and new starts the steady latency again (recovery()); null: not within the run. */
   readonly recoverySeconds: number | null;
   /** Start errors by cause. */
   readonly startErrors: Readonly<Record<string, number>>;
@@ -243,14 +243,18 @@ const HEARTBEAT_CUTOFF_SECONDS = 20;
  * the addresses of its running tasks (up to the heartbeat cutoff and as long again); how long
  * after the fault ended that was.
  */
-async function membershipSettles(cluster: LocalCluster, faultEnd: number): Promise<{ membership: Partial<Record<TemporalRole, string[]>>; settledAfter: number | null }> {
+export async function membershipSettles(
+  cluster: Pick<LocalCluster, 'memberAddresses' | 'tasks'>,
+  faultEnd: number,
+  clock = { now: Date.now, sleep },
+): Promise<{ membership: Partial<Record<TemporalRole, string[]>>; settledAfter: number | null }> {
   const deadline = faultEnd + 2 * HEARTBEAT_CUTOFF_SECONDS * 1000;
   for (;;) {
     const membership = await cluster.memberAddresses(HEARTBEAT_CUTOFF_SECONDS);
     if (TEMPORAL_ROLES.every((role) => sameSet(membership[role] ?? [], cluster.tasks(role).map((t: RoleProcess) => t.ip))))
-      return { membership, settledAfter: Math.max(0, Math.round((Date.now() - faultEnd) / 1000)) };
-    if (Date.now() > deadline) return { membership, settledAfter: null };
-    await sleep(1000);
+      return { membership, settledAfter: Math.max(0, Math.round((clock.now() - faultEnd) / 1000)) };
+    if (clock.now() > deadline) return { membership, settledAfter: null };
+    await clock.sleep(1000);
   }
 }
 

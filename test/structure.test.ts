@@ -14,12 +14,14 @@ const ROOT = join(__dirname, '..');
 /** dependency-cruiser's own cache, by file content: a run with few changed files reads the rest. */
 const CACHE = ['--cache', join(ROOT, 'node_modules/.cache/db-bench-infra/depcruise'), '--cache-strategy', 'content'];
 
+/** dependency-cruiser's JSON result (it exits non-zero when it finds violations, and still prints them). */
+async function depcruise(args: readonly string[], cwd = ROOT): Promise<any> {
+  const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), [...args, '--output-type', 'json'], { cwd, maxBuffer: 256 * 1024 * 1024 }).catch((e) => e);
+  return JSON.parse(stdout);
+}
+
 test.concurrent('dependency-cruiser finds no violation of the layout rules', async () => {
-  const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', 'config', 'harness', 'scripts', 'test', '--output-type', 'json', ...CACHE], {
-    cwd: ROOT,
-    maxBuffer: 256 * 1024 * 1024,
-  }).catch((e) => e);
-  const { summary } = JSON.parse(stdout);
+  const { summary } = await depcruise(['bin', 'lib', 'config', 'harness', 'scripts', 'test', ...CACHE]);
   expect(summary.totalCruised).toBeGreaterThan(100);
   expect(summary.violations.map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
 }, 60_000);
@@ -45,8 +47,8 @@ test.concurrent('the layering rules refuse a helper importing a stack, a stack i
       mkdirSync(join(dir, path, '..'), { recursive: true });
       writeFileSync(join(dir, path), `${text}\nexport {};\n`);
     }
-    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin', 'lib', 'harness', 'scripts', 'test', '--output-type', 'json'], { cwd: dir }).catch((e) => e);
-    const broken = new Set(JSON.parse(stdout).summary.violations.map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} -> ${v.to}`));
+    const result = await depcruise(['bin', 'lib', 'harness', 'scripts', 'test'], dir);
+    const broken = new Set(result.summary.violations.map((v: { rule: { name: string }; from: string; to: string }) => `${v.rule.name}: ${v.from} -> ${v.to}`));
     for (const expected of [
       'helpers-never-import-stacks: lib/constructs/thing.ts -> lib/a-stack.ts',
       'stacks-never-import-the-assembly: lib/a-stack.ts -> lib/assembly/app.ts',
@@ -89,11 +91,7 @@ test.concurrent('knip refuses an export nothing imports', async () => {
 
 /** The synth cache is keyed by the files synth reads: every module the app loads must be one of them, or a change to it would reuse stale templates. */
 test.concurrent("the synth cache's key covers every module bin/app.ts loads", async () => {
-  const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/depcruise'), ['bin/app.ts', '--output-type', 'json', '--do-not-follow', 'node_modules'], {
-    cwd: ROOT,
-    maxBuffer: 256 * 1024 * 1024,
-  }).catch((e) => e);
-  const loaded = (JSON.parse(stdout).modules as { source: string; coreModule?: boolean; couldNotResolve?: boolean }[])
+  const loaded = ((await depcruise(['bin/app.ts', '--do-not-follow', 'node_modules'])).modules as { source: string; coreModule?: boolean; couldNotResolve?: boolean }[])
     .map((m) => m.source)
     .filter((m) => !m.startsWith('node_modules/') && /\.(ts|js)$/.test(m));
   expect(loaded.length).toBeGreaterThan(30);

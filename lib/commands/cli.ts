@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, type Option } from 'commander';
 import { ConfigError } from '../../config';
 import { forDisplay } from '../../config/errors';
 import { durationSeconds } from '../../config/fields';
@@ -35,7 +35,8 @@ export class CommandFailure extends Error {
 /**
  * A command line program whose own parse errors (an unknown option, a missing value) are shown
  * as the command's are (one line, user text escaped), and which refuses a value option given
- * twice: commander would keep the last one silently. Subcommands are the same kind.
+ * twice, with or without a default: commander would keep the last one silently. Subcommands
+ * are the same kind.
  */
 class CliCommand extends Command {
   override createCommand(name?: string): Command {
@@ -43,28 +44,33 @@ class CliCommand extends Command {
   }
 
   override parse(argv?: readonly string[], options?: { from: 'node' | 'electron' | 'user' }): this {
-    refuseRepeats(this);
+    refuseRepeats(this, new Map());
     return super.parse(argv, options);
   }
 }
 
-/** Every value option with no default and no parser of its own refuses a second value (before parsing). */
-function refuseRepeats(c: Command): void {
-  for (const o of c.options) if ((o.required || o.optional) && !o.variadic && o.defaultValue === undefined && !o.parseArg && o.long) o.argParser(once(o.long));
-  for (const sub of c.commands) refuseRepeats(sub);
+/** The parsers refuseRepeats installed: a second parse replaces them, with a fresh record of what was given. */
+const refusing = new WeakSet<(value: string, previous: unknown) => unknown>();
+
+/** Every value option without a parser of its own refuses a second value; `given` holds each one's first value in this parse. */
+function refuseRepeats(c: Command, given: Map<Option, string>): void {
+  for (const o of c.options) {
+    if (!(o.required || o.optional) || o.variadic || !o.long || (o.parseArg && !refusing.has(o.parseArg))) continue;
+    const parser = (value: string): string => {
+      const first = given.get(o);
+      if (first !== undefined) throw new InvalidArgumentError(`${o.long} is given twice ("${first}", then "${value}"); valid: one ${o.long}`);
+      given.set(o, value);
+      return value;
+    };
+    refusing.add(parser);
+    o.argParser(parser);
+  }
+  for (const sub of c.commands) refuseRepeats(sub, given);
 }
 
 export function newCommand(name: string): Command {
   return new CliCommand(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
 }
-
-/** An option's parser that refuses it given twice. */
-const once =
-  (option: string) =>
-  (value: string, previous?: string): string => {
-    if (previous !== undefined) throw new InvalidArgumentError(`${option} is given twice ("${previous}", then "${value}"); valid: one ${option}`);
-    return value;
-  };
 
 export function runCommand(main: () => Promise<number | void>): Promise<void> {
   const run = settle(main);

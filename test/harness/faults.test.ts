@@ -1,6 +1,9 @@
-import { recovery } from '../../harness/faults';
+import { TEMPORAL_ROLES, type TemporalRole } from '../../config';
+import { membershipSettles, recovery } from '../../harness/faults';
+import type { RoleProcess } from '../../harness/temporal-cluster';
+import { fakeTime } from '../support/fake-time';
 
-/* The recovery figure fed runs that did and did not come back. */
+/* The recovery figure fed runs that did and did not come back; the membership check fed rows that did and did not settle. */
 
 const series = (completed: number[], latencyP99MsByStart = completed.map(() => 100)) => ({ completed, latencyP99MsByStart, intervalSeconds: 1 });
 const steady = Array(10).fill(10);
@@ -31,4 +34,29 @@ test('a workflow the fault stalled counts against the second it started in, not 
   // Started at second 11, back 20 s later: the seconds after it served new work at the rate.
   const lat = [...Array(11).fill(100), 20_000, ...Array(18).fill(100)];
   expect(recovery(series(Array(30).fill(10), lat), 10, 10, 100, 30)).toBe(2);
+});
+
+describe('membership', () => {
+  const running = Object.fromEntries(TEMPORAL_ROLES.map((r, i) => [r, [`127.0.0.${20 + i}`]])) as Record<TemporalRole, string[]>;
+  /** A cluster whose membership table answers `rows(seconds since the fault ended)`. */
+  const cluster = (clock: ReturnType<typeof fakeTime>, end: number, rows: (seconds: number) => Partial<Record<TemporalRole, string[]>>) => ({
+    memberAddresses: async () => rows((clock.now() - end) / 1000),
+    tasks: (role?: TemporalRole) => (role ? running[role] : []).map((ip) => ({ ip }) as RoleProcess),
+  });
+
+  test('settles when the stopped task ages out, and says how long after the fault that was', async () => {
+    const clock = fakeTime();
+    const end = clock.now();
+    const rows = (s: number) => ({ ...running, history: s < 12 ? [...running.history, '127.0.0.10'] : running.history });
+    expect(await membershipSettles(cluster(clock, end, rows), end, clock)).toEqual({ membership: running, settledAfter: 12 });
+  });
+
+  test('a stopped task that stays a member, or a running one that never joins, is not settled', async () => {
+    for (const rows of [() => ({ ...running, matching: [...running.matching, '127.0.0.11'] }), () => ({ ...running, worker: [] })]) {
+      const clock = fakeTime();
+      const end = clock.now();
+      expect((await membershipSettles(cluster(clock, end, rows), end, clock)).settledAfter).toBeNull();
+      expect(clock.now() - end).toBeGreaterThan(40_000);
+    }
+  });
 });

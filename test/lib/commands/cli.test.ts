@@ -82,7 +82,7 @@ test('an AWS error message is one line even when the service sends more', async 
   expect(r).toEqual({ stderr: 'error: AWS AccessDeniedException: Access denied\n', exitCode: 2 });
 });
 
-test('a value option given twice is refused, naming both values, in a subcommand too; one given once, or with a default, is not', () => {
+test('a value option given twice is refused, naming both values, with a default and in a subcommand too; one given once is not', () => {
   const program = () => newCommand('x').exitOverride().configureOutput({ writeErr: () => undefined }).option('-s, --scenario <name>').option('--interval <d>', 'poll', '10s');
   const withRun = () => {
     const p = program();
@@ -92,6 +92,12 @@ test('a value option given twice is refused, naming both values, in a subcommand
   expect(program().parse(['--scenario', 'a', '--interval', '5s'], { from: 'user' }).opts()).toEqual({ scenario: 'a', interval: '5s' });
   expect(() => program().parse(['--scenario', 'test1', '--scenario', 'test2'], { from: 'user' })).toThrow('--scenario is given twice ("test1", then "test2"); valid: one --scenario');
   expect(() => withRun().parse(['run', '--rate', '1', '--rate', '2'], { from: 'user' })).toThrow('--rate is given twice ("1", then "2"); valid: one --rate');
+  expect(() => program().parse(['--interval', '5s', '--interval', '7s'], { from: 'user' })).toThrow('--interval is given twice ("5s", then "7s"); valid: one --interval');
+  expect(program().parse([], { from: 'user' }).opts()).toEqual({ interval: '10s' });
+  // A program parsed twice starts each parse with nothing given.
+  const twice = program();
+  twice.parse(['--scenario', 'a'], { from: 'user' });
+  expect(twice.parse(['--scenario', 'b'], { from: 'user' }).opts()).toMatchObject({ scenario: 'b' });
 });
 
 describe('Ctrl-C while something runs in AWS', () => {
