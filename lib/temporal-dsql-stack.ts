@@ -1,21 +1,21 @@
-import { CfnOutput, type CfnResource, Duration, Stack, type StackProps, aws_ec2 as ec2, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { CfnOutput, type CfnResource, Duration, Stack, type StackProps, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../config';
-import { rollingDeployment } from '../config/packing';
+import type { TemporalScenario } from '../config';
 import { durationSeconds } from '../config/fields';
 import { BenchmarkFleet } from './constructs/benchmark-fleet';
 import { EcsCapacity } from './constructs/ecs-capacity';
-import { EcsService, executionRole } from './constructs/ecs-service';
+import { executionRole } from './constructs/ecs-service';
 import { HistoryStore } from './constructs/history-store';
 import { LogEncryption } from './constructs/log-encryption';
 import { Prometheus } from './constructs/prometheus';
 import { SchemaSetup } from './constructs/schema-setup';
 import { ServiceNetwork } from './constructs/service-network';
+import { TemporalSecurityGroups } from './constructs/temporal-security-groups';
+import { TemporalServices } from './constructs/temporal-services';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { containerImage } from './contract/images';
-import { temporalServiceName } from './contract/physical-names';
 import { TEMPORAL_OUTPUTS, type TemporalOutput } from './contract/stack-outputs';
-import { dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from './contract/temporal-config';
+import { schemaCommand, schemaEnvironment } from './contract/temporal-config';
 
 export interface TemporalDsqlStackProps extends StackProps {
   readonly scenario: TemporalScenario;
@@ -35,7 +35,9 @@ export class TemporalDsqlStack extends Stack {
   readonly visibility: VisibilityDomain;
   readonly prometheus: Prometheus;
   readonly schema: SchemaSetup;
-  readonly services: Record<TemporalRole, EcsService>;
+  readonly securityGroups: TemporalSecurityGroups;
+  /** History, matching, frontend and worker, started in that order after the schema task. */
+  readonly services: TemporalServices;
   /** The benchmark worker service, load generator and store probe, on their own pool. */
   readonly fleet: BenchmarkFleet;
   private readonly azs: readonly string[];
@@ -66,25 +68,7 @@ export class TemporalDsqlStack extends Stack {
     const { cluster } = this.capacity;
     cluster.addDefaultCloudMapNamespace({ name: e.names.serviceNamespace, type: sd.NamespaceType.DNS_PRIVATE, vpc });
 
-    // Security groups: servers reach each other on every role's gRPC and membership port and
-    // nothing else; benchmark clients reach the frontend's gRPC port only.
-    const servers = new ec2.SecurityGroup(this, 'ServerSecurityGroup', {
-      vpc,
-      description: 'Temporal servers: role-to-role gRPC and membership; out to DSQL and AWS APIs',
-      allowAllOutbound: false,
-    });
-    for (const role of TEMPORAL_ROLES) {
-      servers.connections.allowInternally(ec2.Port.tcp(e.ports[role].grpc), `${role} gRPC`);
-      servers.connections.allowInternally(ec2.Port.tcp(e.ports[role].membership), `${role} membership`);
-    }
-    servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS: AWS APIs and OpenSearch');
-    const clients = new ec2.SecurityGroup(this, 'BenchmarkSecurityGroup', {
-      vpc,
-      description: 'Benchmark workers and load generator: the Temporal frontend and AWS APIs only',
-      allowAllOutbound: false,
-    });
-    clients.connections.allowTo(servers, ec2.Port.tcp(e.ports.frontend.grpc), 'Temporal frontend gRPC');
-    clients.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS: AWS APIs');
+    const { servers, clients } = (this.securityGroups = new TemporalSecurityGroups(this, { vpc, ports: e.ports }));
 
     this.visibility = new VisibilityDomain(this, 'Visibility', {
       vpc,
@@ -131,9 +115,6 @@ export class TemporalDsqlStack extends Stack {
     // The fork's image carries its schema tool; upstream's tools come in admin-tools.
     const schemaImage = aurora ? containerImage(this, 'SchemaToolImage', e.auroraPostgresql.images.schemaTool) : serverImage;
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;
-    const endpoints = { storeHost: store.host, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress };
-    // Each role's own pool size is in its static config.
-    const filesFor = (role: TemporalRole) => ({ staticConfig: staticConfig(e, preset.store.engine, endpoints, preset.pools[role]), dynamicConfig: dynamicConfig(e, preset) });
 
     this.schema = new SchemaSetup(this, 'Schema', {
       cluster,
@@ -159,42 +140,24 @@ export class TemporalDsqlStack extends Stack {
     // A preset may roll more gently than the environment: its surge counts against the limits.
     const maximumPercent = preset.deployment?.maximumPercent ?? e.deployment.maximumPercent;
     const stopTimeout = Duration.seconds(durationSeconds(e.deployment.stopTimeout));
-    // History first, then matching, frontend and worker: each service starts (and on later
-    // deploys, rolls) only after the one before it is stable, so ringpop forms in order.
-    let previous: Construct = this.schema.resource;
-    const services = {} as Record<TemporalRole, EcsService>;
-    for (const role of TEMPORAL_ROLES) {
-      const size = preset.services[role];
-      const ports = { grpc: e.ports[role].grpc, membership: e.ports[role].membership, ...('http' in e.ports[role] ? { http: e.ports.frontend.http } : {}), metrics: e.ports.metrics };
-      const svc = new EcsService(this, role.charAt(0).toUpperCase() + role.slice(1), {
-        cluster,
-        capacityProvider: this.capacity.main,
-        subnets,
-        securityGroup: servers,
-        name: temporalServiceName(role),
-        image: serverImage,
-        taskRole,
-        executionRole: serverExecutionRole,
-        size,
-        desiredCount: size.replicas,
-        deployment: rollingDeployment(size.replicas, e.deployment.minimumHealthyPercent, maximumPercent),
-        ports,
-        // The worker role serves no gRPC API: probe its membership port instead.
-        healthCheckPort: role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc,
-        entryPoint: ['/bin/sh', '-c'],
-        command: [startCommand()],
-        environment: serverEnvironment(e, role, filesFor(role), store.wiring),
-        secrets: store.secrets,
-        logRetention: retention,
-        stopTimeout,
-        dns: role === 'frontend' ? { name: 'frontend', ttl: Duration.seconds(durationSeconds(e.deployment.dnsTtl)) } : undefined,
-      });
-      this.prometheus.addCollector(svc.taskDefinition, temporalServiceName(role), e.ports.metrics, svc.logGroup);
-      svc.service.node.addDependency(previous, ...store.ready);
-      previous = svc.service;
-      services[role] = svc;
-    }
-    this.services = services;
+    this.services = new TemporalServices(this, {
+      environment: e,
+      preset,
+      cluster,
+      capacityProvider: this.capacity.main,
+      subnets,
+      securityGroup: servers,
+      image: serverImage,
+      taskRole,
+      executionRole: serverExecutionRole,
+      store,
+      endpoints: { storeHost: store.host, visibilityHost: this.visibility.domain.domainEndpoint, frontendAddress },
+      prometheus: this.prometheus,
+      logRetention: retention,
+      stopTimeout,
+      maximumPercent,
+      after: this.schema.resource,
+    });
 
     // The benchmark fleet, on its own pool. `fleet` decides who owns the worker count.
     this.fleet = new BenchmarkFleet(this, {
@@ -212,7 +175,7 @@ export class TemporalDsqlStack extends Stack {
       maximumPercent,
       probe: { taskRole, executionRole: serverExecutionRole, store },
     });
-    this.fleet.worker.service.node.addDependency(previous);
+    this.fleet.worker.service.node.addDependency(this.services.last);
 
     const O = TEMPORAL_OUTPUTS;
     const out = (name: TemporalOutput, value: string, description?: string) => new CfnOutput(this, name, { value, description });

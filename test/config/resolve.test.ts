@@ -1,5 +1,5 @@
-import { resolveScenario, type FolioScenario } from '../../config';
-import { editedCatalog } from '../../harness/catalog';
+import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../config';
+import { editedCatalog, TEMPORAL_SCENARIO_NAMES } from '../../harness/catalog';
 
 // Bad input of every kind: test/bad-input.test.ts.
 
@@ -18,6 +18,12 @@ describe('resolving a good scenario', () => {
     expect(other.stackName).toBe(s.stackName);
     expect(other.environment.names).toEqual(s.environment.names);
     expect(other.routes.map((r) => r.secretName)).toEqual(s.routes.map((r) => r.secretName));
+  });
+
+  test('every Temporal preset, on either store, deploys as the one stack TemporalDsql (a new name would be a second stack)', () => {
+    const presets = TEMPORAL_SCENARIO_NAMES.map((scenario) => resolveScenario({ scenario }) as TemporalScenario);
+    expect(new Set(presets.map((p) => p.preset.store.engine))).toEqual(new Set(['dsql', 'aurora-postgresql']));
+    expect([...new Set(presets.map((p) => p.stackName))]).toEqual(['TemporalDsql']);
   });
 
   test('envName prefixes every physical name and the stack', () => {

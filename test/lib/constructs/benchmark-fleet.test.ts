@@ -1,40 +1,16 @@
-import { App, Duration, Stack, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { Duration, aws_ec2 as ec2, type aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { resolveScenario, type FleetState, type TemporalScenario } from '../../../config';
+import type { FleetState } from '../../../config';
 import { BenchmarkFleet } from '../../../lib/constructs/benchmark-fleet';
-import { EcsCapacity } from '../../../lib/constructs/ecs-capacity';
-import { HistoryStore } from '../../../lib/constructs/history-store';
-import { Prometheus } from '../../../lib/constructs/prometheus';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../../lib/contract/physical-names';
+import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../support/temporal-scaffold';
 
 function fleetOf(name: string, fleet: FleetState) {
-  const scenario = resolveScenario({ scenario: name }) as TemporalScenario;
+  const scaffold = temporalScaffold(name);
+  const { scenario, stack, vpc, subnets, store, taskRole: serverRole } = scaffold;
   const e = scenario.environment;
-  const stack = new Stack(new App(), 'S', { env: scenario.env });
-  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'private', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
-  const subnets = { subnets: vpc.isolatedSubnets };
-  const capacity = new EcsCapacity(stack, 'Capacity', {
-    vpc,
-    subnets,
-    clusterName: 'c',
-    main: { instanceType: 'm7g.large', minInstances: 1, maxInstances: 1 },
-    benchmark: { instanceType: 'm7g.large', minInstances: 0, maxInstances: 2 },
-    reservedMemoryMiB: 0,
-  });
-  const servers = new ec2.SecurityGroup(stack, 'Servers', { vpc, allowAllOutbound: false });
-  const serverRole = new iam.Role(stack, 'ServerRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
-  const serverExecutionRole = new iam.Role(stack, 'ServerExecutionRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
-  const store = new HistoryStore(stack, {
-    environment: e,
-    store: scenario.preset.store,
-    protect: true,
-    vpc,
-    subnets,
-    servers,
-    taskRole: serverRole,
-    dynamoDbEndpoint: vpc.addGatewayEndpoint('DynamoDb', { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB }),
-    logGroup: new logs.LogGroup(stack, 'Logs'),
-  });
+  const capacity = scaffoldCapacity(scaffold);
+  const serverExecutionRole = scaffoldExecutionRole(stack, 'ServerExecutionRole');
   const made = new BenchmarkFleet(stack, {
     environment: e,
     preset: scenario.preset,
@@ -44,7 +20,7 @@ function fleetOf(name: string, fleet: FleetState) {
     subnets,
     securityGroup: new ec2.SecurityGroup(stack, 'Clients', { vpc, allowAllOutbound: false }),
     frontendAddress: 'frontend.temporal:7233',
-    prometheus: new Prometheus(stack, 'Prometheus', { alias: 'p', collectorImage: ecs.ContainerImage.fromRegistry('collector'), scrapeInterval: '15s' }),
+    prometheus: scaffoldPrometheus(stack),
     logRetention: logs.RetentionDays.ONE_WEEK,
     stopTimeout: Duration.seconds(60),
     maximumPercent: 200,

@@ -1,27 +1,9 @@
-import { App, Stack, aws_ec2 as ec2, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { resolveScenario, type TemporalScenario } from '../../../config';
-import { HistoryStore } from '../../../lib/constructs/history-store';
+import { temporalScaffold } from '../../support/temporal-scaffold';
 
 function storeOf(name: string) {
-  const scenario = resolveScenario({ scenario: name }) as TemporalScenario;
-  const e = scenario.environment;
-  const stack = new Stack(new App(), 'S', { env: scenario.env });
-  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'private', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
-  const servers = new ec2.SecurityGroup(stack, 'Servers', { vpc, allowAllOutbound: false });
-  const taskRole = new iam.Role(stack, 'TaskRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
-  const dynamoDbEndpoint = vpc.addGatewayEndpoint('DynamoDb', { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB });
-  const store = new HistoryStore(stack, {
-    environment: e,
-    store: scenario.preset.store,
-    protect: true,
-    vpc,
-    subnets: { subnets: vpc.isolatedSubnets },
-    servers,
-    taskRole,
-    dynamoDbEndpoint,
-    logGroup: new logs.LogGroup(stack, 'Logs'),
-  });
+  const { stack, store, taskRole, dynamoDbEndpoint } = temporalScaffold(name);
   return { stack, store, template: Template.fromStack(stack), taskRole, dynamoDbEndpoint };
 }
 
