@@ -58,6 +58,31 @@ export function exitOnConfigError<T>(fn: () => T): T {
 }
 
 /*
+ * What resolving a scenario from context says: the context keys, the scenario's name, its
+ * family, and names an envName would make too long.
+ */
+
+/** `unknown scenario "tset12" (did you mean "test12"?); valid: baseline, test1, ...` */
+export const unknownName = (what: string, value: string, valid: readonly string[]) => `unknown ${what} "${value}"${didYouMean(value, valid)}; valid: ${valid.join(', ')}`;
+
+/** `fleet "zero" is not valid (valid: running, parked, external)` */
+export const notValid = (key: string, value: unknown, valid: string) => `${key} "${String(value)}" is not valid (valid: ${valid})`;
+
+/** No scenario: the app asks for `-c scenario=`, a command names its own option. */
+export const noScenario = (option: string | undefined, valid: readonly string[]) =>
+  option ? `${option} is empty; valid: ${valid.join(', ')}` : `no scenario given: pass -c scenario=<name>; valid: ${valid.join(', ')}`;
+
+export const fleetOnFolio = (name: string, presets: readonly string[]) =>
+  `fleet applies to Temporal scenarios only; "${name}" is a FOLIO phase (valid: no fleet, or a Temporal preset: ${presets.join(', ')})`;
+
+/** A command that works on one family, given a scenario of the other. */
+export const wrongFamily = (use: { readonly option: string; readonly command: string }, name: string, got: Family, wanted: Family, valid: readonly string[]) =>
+  `${use.option} "${name}" is a ${FAMILY_NAME[got]}; ${use.command} takes a ${FAMILY_NAME[wanted]} (valid: ${valid.join(', ')})`;
+
+export const envNameTooLong = (envName: string, domain: string, limit: number, longest: number) =>
+  `envName "${envName}" makes the OpenSearch domain name "${domain}" longer than ${limit} characters; valid: an envName of at most ${longest} characters`;
+
+/*
  * Config problems as one line each: where (the scenario, or the section every scenario of a
  * family shares) and what is valid, in the words the rest of config uses.
  */
@@ -125,7 +150,7 @@ function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodTyp
   let message: string;
   if (first.code === 'unrecognized_keys') {
     const valid = keysAt(schema, first.path);
-    message = `unknown field "${first.keys[0]}"${didYouMean(first.keys[0], valid)}; valid: ${valid.join(', ')}`;
+    message = unknownName('field', first.keys[0], valid);
   } else if (first.code === 'invalid_type' && valueAt(input, first.path) === undefined) {
     message = `missing field "${String(first.path.at(-1))}" (valid: ${first.expected})`;
   } else {

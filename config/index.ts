@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, describeIssues, didYouMean, FAMILY_NAME, type Family, rawNames, rowsOf, scopeOf, TABLE } from './errors';
+import { ConfigError, describeIssues, envNameTooLong, type Family, fleetOnFolio, noScenario, notValid, rawNames, rowsOf, scopeOf, TABLE, unknownName, wrongFamily } from './errors';
 import { FOLIO_ENVIRONMENT } from './folio-environment';
 import { FOLIO_MODULES } from './folio-modules';
 import { FOLIO_PHASES } from './folio-phases';
@@ -67,18 +67,20 @@ const contextSchema = z.object({
   scenario: z.string().optional(),
   envName: z
     .string()
-    .regex(/^[a-z][a-z0-9-]{0,15}$/, { error: (iss) => `envName "${String(iss.input)}" is not valid (1-16 of a-z, 0-9, -, starting with a letter)` })
+    .regex(/^[a-z][a-z0-9-]{0,15}$/, { error: (iss) => notValid('envName', iss.input, '1-16 of a-z, 0-9, -, starting with a letter') })
     .optional(),
   unprotect: z
-    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `unprotect "${String(iss.input)}" is not valid (valid: true, false)` })
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('unprotect', iss.input, 'true, false') })
     .optional(),
-  fleet: z.enum(FLEET_STATES, { error: (iss) => `fleet "${String(iss.input)}" is not valid (valid: ${FLEET_STATES.join(', ')})` }).optional(),
+  fleet: z.enum(FLEET_STATES, { error: (iss) => notValid('fleet', iss.input, FLEET_STATES.join(', ')) }).optional(),
   validate: z
-    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => `validate "${String(iss.input)}" is not valid (valid: true, false)` })
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('validate', iss.input, 'true, false') })
     .optional(),
 });
 /** The context keys the app reads (`-c key=value`). */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape);
+/** OpenSearch's limit on a domain name, which an envName prefix eats into. */
+const OPENSEARCH_DOMAIN_LIMIT = 28;
 /** Context keys the CDK CLI itself writes without a ':' in them. */
 const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 
@@ -109,27 +111,25 @@ export function validatesTemplates(context: Record<string, unknown>): boolean {
  */
 export function resolveScenario(context: Record<string, unknown>, input: CatalogInput = CATALOG, option?: string): Scenario {
   const unknown = Object.keys(context).filter((k) => !/[:@/]/.test(k) && !CONTEXT_KEYS.includes(k) && !CDK_OWN_CONTEXT_KEYS.includes(k));
-  if (unknown.length)
-    throw new ConfigError(`unknown context key "${unknown[0]}"${didYouMean(unknown[0], CONTEXT_KEYS)}; valid: ${CONTEXT_KEYS.join(', ')}`);
+  if (unknown.length) throw new ConfigError(unknownName('context key', unknown[0], CONTEXT_KEYS));
   const ctx = contextSchema.safeParse(context);
   if (!ctx.success) throw new ConfigError(ctx.error.issues[0].message);
 
   const name = ctx.data.scenario;
   const catalog = catalogFor(name, input);
   const names = catalog ? scenarioNames(catalog) : rawNames(input);
-  if (name === undefined || name === '')
-    throw new ConfigError(option ? `${option} is empty; valid: ${names.join(', ')}` : `no scenario given: pass -c scenario=<name>; valid: ${names.join(', ')}`);
-  if (!catalog) throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
+  if (name === undefined || name === '') throw new ConfigError(noScenario(option, names));
+  if (!catalog) throw new ConfigError(unknownName('scenario', name, names));
   const envName = ctx.data.envName;
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
   const phase = catalog.folio.phases.find((p) => p.name === name);
   if (phase) {
-    if (ctx.data.fleet !== undefined) throw new ConfigError(`fleet applies to Temporal scenarios only; "${name}" is a FOLIO phase (valid: no fleet, or a Temporal preset: ${catalog.temporal.scenarios.map((s) => s.name).join(', ')})`);
+    if (ctx.data.fleet !== undefined) throw new ConfigError(fleetOnFolio(name, catalog.temporal.scenarios.map((s) => s.name)));
     return deepFreeze(resolveFolio(catalog, phase, envName, protect));
   }
   const preset = catalog.temporal.scenarios.find((s) => s.name === name);
   if (preset) return deepFreeze(resolveTemporal(catalog, preset, envName, protect, ctx.data.fleet));
-  throw new ConfigError(`unknown scenario "${name}"${didYouMean(name, names)}; valid: ${names.join(', ')}`);
+  throw new ConfigError(unknownName('scenario', name, names));
 }
 
 /** The scenarios of one family. */
@@ -147,8 +147,7 @@ export function resolveScenarioOf<F extends Scenario['family']>(
 ): ScenarioOf<F> {
   const scenario = resolveScenario(context, input, use.option);
   if (scenario.family !== family) {
-    const valid = rowsOf(input, family).map((r) => String(r?.name));
-    throw new ConfigError(`${use.option} "${scenario.name}" is a ${FAMILY_NAME[scenario.family]}; ${use.command} takes a ${FAMILY_NAME[family]} (valid: ${valid.join(', ')})`);
+    throw new ConfigError(wrongFamily(use, scenario.name, scenario.family, family, rowsOf(input, family).map((r) => String(r?.name))));
   }
   return scenario as ScenarioOf<F>;
 }
@@ -172,11 +171,8 @@ function resolveTemporal(
     auroraCluster: dash(n.auroraCluster),
     auroraSecret: prefixer(envName, '/')(n.auroraSecret),
   };
-  if (names.visibilityDomain.length > 28)
-    throw new ConfigError(
-      `envName "${envName}" makes the OpenSearch domain name "${names.visibilityDomain}" longer than 28 characters; ` +
-        `valid: an envName of at most ${27 - n.visibilityDomain.length} characters`,
-    );
+  if (names.visibilityDomain.length > OPENSEARCH_DOMAIN_LIMIT)
+    throw new ConfigError(envNameTooLong(envName!, names.visibilityDomain, OPENSEARCH_DOMAIN_LIMIT, OPENSEARCH_DOMAIN_LIMIT - 1 - n.visibilityDomain.length));
   return {
     family: 'temporal',
     ...scenarioBase(preset.name, environment, envName, protect),

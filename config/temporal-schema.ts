@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { headroomProblems, temporalHeadroom } from './headroom';
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
-import { didYouMean } from './errors';
+import { didYouMean, unknownName } from './errors';
 import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, imageRefSchema, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
 export type { TemporalRole } from './temporal-roles';
@@ -282,7 +282,7 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
     for (const pool of ['main', 'benchmark'] as const) {
       const type = s.capacity[pool].instanceType;
       const known = Object.keys(EC2_INSTANCE_TYPES);
-      if (!EC2_INSTANCE_TYPES[type]) issue(at('capacity', pool, 'instanceType'), `unknown instance type "${type}"${didYouMean(type, known)}; valid: ${known.join(', ')}`, type);
+      if (!EC2_INSTANCE_TYPES[type]) issue(at('capacity', pool, 'instanceType'), unknownName('instance type', type, known), type);
     }
     if (s.visibility.instances % zones !== 0)
       issue(at('visibility', 'instances'), `${s.visibility.instances} OpenSearch nodes cannot spread evenly over ${zones} availability zones (valid: a multiple of ${zones})`, s.visibility.instances);
