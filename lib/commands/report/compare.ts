@@ -34,9 +34,14 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
   const fa = flatten(a.metrics);
   const fb = flatten(b.metrics);
   const keys = [...new Set([...fa.keys(), ...fb.keys()])];
+  // A peak (or lowest) is of one point: over points of different lengths it measures the period, not the run.
+  const [pa, pb] = [a.window.periodSeconds, b.window.periodSeconds];
+  const periodsDiffer = pa !== pb;
+  const extreme = (k: string) => /peak|lowest/i.test(k);
   const rows = keys.map((k) => {
     const x = fa.get(k) ?? null;
     const y = fb.get(k) ?? null;
+    if (periodsDiffer && extreme(k)) return [k, num(x), num(y), 'n/a', `not comparable (${pa} s and ${pb} s points)`];
     const delta = x !== null && y !== null ? y - x : null;
     return [k, num(x), num(y), delta === null ? 'n/a' : signed(num(delta), delta), change(x, delta)];
   });
@@ -44,6 +49,12 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
   return [
     `# ${title(a)} -> ${title(b)}`,
     '',
+    ...(periodsDiffer
+      ? [
+          `A's points are ${pa} s and B's ${pb} s: peaks and lowest values are each of one point, so they are not compared; totals and averages are. Report both windows with the same --period to compare them.`,
+          '',
+        ]
+      : []),
     ...(a.family === 'temporal' && b.family === 'temporal' ? [runTable([a, b], names), '', ...bottleneckTable([a, b]), ''] : []),
     markdownTable(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
     '',

@@ -89,6 +89,9 @@ function folio(r: FolioReport): string[] {
   ];
 }
 
+/** What a peak is the peak of: a minute, or an average over a coarser point (`--period`). */
+const peakPoint = (periodSeconds: number) => (periodSeconds === 60 ? 'minute' : `${periodSeconds / 60}-minute point (its average)`);
+
 function temporal(r: TemporalReport): string[] {
   const t = r.metrics.transactions;
   const c = r.configured;
@@ -104,7 +107,7 @@ function temporal(r: TemporalReport): string[] {
     `**${dsql ? 'Transaction' : 'Commit'} analysis**`,
     '',
     t.total === null ? `- ${tx} in the window: no data (${dsql ? 'TotalTx' : 'CommitThroughput'} has no datapoint)` : `- ${num(t.total, 0)} ${tx} in the window`,
-    ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} ${tx}/second at the peak minute`]),
+    ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} ${tx}/second at the peak ${peakPoint(r.window.periodSeconds)}`]),
     ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(1 - t.readOnlyShare)} write`]),
     ...(t.total === null
       ? [`- ${tx} per workflow: not computed (no ${dsql ? 'transaction' : 'commit'} data)`]
@@ -112,7 +115,9 @@ function temporal(r: TemporalReport): string[] {
       ? [`- ${tx} per workflow: pass --workflows (or --run) to compute it`]
       : [
           `- ${num(t.perWorkflow, 1)} ${tx} per workflow (${num(t.total, 0)} ${tx} / ${num(r.workflows, 0)} workflows)`,
-          `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`,
+          r.window.periodSeconds === 60
+            ? `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`
+            : `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows, over ${r.window.periodSeconds / 60}-minute points: not seed 000's ratio, which takes the peak 1-minute point (a coarser period averages the peak away; --period 1m gives it)`,
         ]),
     '',
     '## Service CPU and memory (% of the tasks\' reservation)',

@@ -134,6 +134,16 @@ describe('Temporal report (seed 000 shape)', () => {
     expect(md).toContain('- 6.6 = peak transactions per minute / workflows');
   });
 
+  test("over 5-minute points the peak is that point's average, and the ratio says it is not the seed's", async () => {
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052 });
+    const coarse = { ...r, window: { ...r.window, periodSeconds: 300 } };
+    const md = renderMarkdown(coarse);
+    expect(md).toMatch(/transactions\/second at the peak 5-minute point \(its average\)/);
+    expect(md).toContain("= peak transactions per minute / workflows, over 5-minute points: not seed 000's ratio, which takes the peak 1-minute point");
+    expect(md).not.toContain('the ratio seed 000 reports');
+    expect(renderMarkdown(r)).toMatch(/transactions\/second at the peak minute\n/);
+  });
+
   test('without a workflow count there is no per-workflow figure, and the report says how to get one', async () => {
     const { report: r } = await report('temporal-150wps', 'temporal-150wps');
     expect((r as TemporalReport).metrics.transactions.perWorkflow).toBeNull();
@@ -257,6 +267,21 @@ describe('compare', () => {
     expect(md).toContain('| acu.peak | 32 | 30 | -2 | -6.3% |');
     expect(md).toContain('| cpu.serverless.peak | 80 | 40 | -40 | -50% |');
     expect(md).toContain('| cpu.provisioned.peak | 65 | 65 | 0 | 0% |');
+  });
+
+  test('over points of different lengths, peaks and lowest values are not compared; totals and averages are', async () => {
+    const a = (await report('folio-test10', 'test10')).report;
+    const b = structuredClone(a) as any;
+    b.window.periodSeconds = 300;
+    b.metrics.cpu.serverless.peak = 40;
+    b.metrics.cpu.serverless.average = 30;
+    const md = compareReports(a, b, ['a.json', 'b.json']);
+    expect(md).toContain("A's points are 60 s and B's 300 s: peaks and lowest values are each of one point, so they are not compared");
+    expect(md).toContain('| cpu.serverless.peak | 80 | 40 | n/a | not comparable (60 s and 300 s points) |');
+    expect(md).toMatch(/\| cpu\.serverless\.average \| [\d.]+ \| 30 \| -?[\d.]+ \| /);
+    expect(md).not.toMatch(/\| [^|]*(peak|lowest)[^|]* \|[^|]*\|[^|]*\| [-+]?\d/i);
+    // The same period: peaks compare as before.
+    expect(compareReports(a, { ...b, window: a.window }, ['a.json', 'b.json'])).toContain('| cpu.serverless.peak | 80 | 40 | -40 | -50% |');
   });
 
   test('reports of different families cannot be compared', async () => {
