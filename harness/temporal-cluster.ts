@@ -9,6 +9,7 @@ import { parse, stringify } from 'yaml';
 import { durationSeconds } from '../config/fields';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../config';
 import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../lib/contract/temporal-config';
+import { temporalServiceName } from '../lib/contract/physical-names';
 import { freePort, listening } from './ports';
 import { stopProcess } from './processes';
 import type { Postgres } from './postgres';
@@ -90,7 +91,7 @@ function taskMetadata(taskId: string, ip: string): string {
   const body = {
     Cluster: 'temporal-dsql',
     TaskARN: `arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/${taskId}`,
-    Family: `temporal-${taskId.split('-')[0]}`,
+    Family: temporalServiceName(taskId.split('-')[0] as TemporalRole),
     Revision: '1',
     DesiredStatus: 'RUNNING',
     KnownStatus: 'RUNNING',
