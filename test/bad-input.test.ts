@@ -174,7 +174,7 @@ const BAD_INPUTS: readonly BadInput[] = [
   reportWindowRow('report: period not whole minutes', { last: '1h', period: '90s' }, [/^error: --period "90s" is not valid \(valid: a duration with a unit, a whole number of minutes: 60s, 5m, 1h\)$/]),
   reportWindowRow('report: period without a unit', { last: '1h', period: '300' }, [/^error: --period "300" is not valid \(valid: a duration with a unit/]),
   reportWindowRow('report: duration without a unit', { last: '30' }, [/^error: --last "30" is not a duration \(valid: a whole number above 0 with s, m or h/]),
-  reportWindowRow('report: period finer than kept', { start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z', period: '1m' }, [/^error: --period 1m is finer than CloudWatch keeps for a window 50 days old \(valid: 5m or a multiple of it\)$/]),
+  reportWindowRow('report: period finer than kept', { start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z', period: '1m' }, [/^error: --period 1m is finer than the 5-minute points CloudWatch keeps for a window 50 days old, so it would answer with nothing \(valid: 5m or a multiple of it\)$/]),
   reportWindowRow('report: window older than retention', { start: '2024-01-01T10:00:00Z', end: '2024-01-01T12:00:00Z' }, [/^error: the window starts \d+ days ago; CloudWatch keeps metrics for 455 days/]),
   reportWindowRow('report: workflows not a count', { last: '1h', workflows: '4.5e4' }, [/^error: --workflows "4.5e4" is not valid \(valid: a whole number above 0\)$/]),
   reportWindowRow('report: run file missing', { run: join(work, 'nope.json') }, [/^error: --run ".*nope.json": cannot read it \(no such file or directory\)$/]),
@@ -235,6 +235,17 @@ const BAD_INPUTS: readonly BadInput[] = [
   reportWindowRow('report: a window that is not a whole number of periods', { last: '90m', period: '1h' }, [/^error: the window \(1h30m\) is not a whole number of --period 1h: its last point would be part empty/]),
   reportWindowRow('report: a workflow count that replaces the run\'s own', { run: file('counted.json', JSON.stringify({ scenario: 'test10', start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z', workflowsCompleted: 41052 })), workflows: '5' }, [
     /^error: --workflows 5 cannot replace the 41052 workflows --run .*counted.json records \(valid: --run alone, or --workflows with --start\/--end or --last\)$/,
+  ]),
+  reportWindowRow('report: a --start inside a minute', { start: '2026-11-20T10:00:30Z', end: '2026-11-20T10:30:00Z' }, [
+    /^error: --start 2026-11-20T10:00:30Z does not start on a whole 1-minute point, where CloudWatch starts them: the first point would take in time before the window \(valid: a start of 2026-11-20T10:00:00Z or 2026-11-20T10:01:00Z\)$/,
+  ]),
+  reportWindowRow('report: an --end inside a minute', { start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:00:30Z' }, [/^error: the window \(30s\) is not a whole number of 1-minute points: its last point would reach past --end \(valid: an --end of 2026-11-20T10:01:00Z\)$/]),
+  reportWindowRow('report: --last that is not whole minutes', { last: '90s' }, [/^error: --last 90s is not a whole number of 1-minute points \(valid: a multiple of 1m, e\.g\. 1m or 2m\)$/]),
+  reportWindowRow('report: --period that leaves no whole point inside the run', { run: file('short-run.json', JSON.stringify({ scenario: 'test10', start: '2026-11-20T10:00:03Z', end: '2026-11-20T10:05:11Z' })), period: '5m' }, [
+    /^error: --run .*short-run.json: the run \(5m8s\) holds no whole one of its 5-minute points, so no average could be taken \(valid: a shorter --period, e.g. 1m, or a longer run\)$/,
+  ]),
+  reportWindowRow('report: --period CloudWatch cannot answer for an older window', { start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z', period: '7m' }, [
+    /^error: --period 7m is not a multiple of the 5-minute points CloudWatch keeps for a window 50 days old, so it would answer with nothing \(valid: 5m or a multiple of it\)$/,
   ]),
   reportWindowRow('report: --last beyond what CloudWatch keeps', { last: '20000h' }, [/^error: the window starts 833 days ago; CloudWatch keeps metrics for 455 days \(valid: a --last of at most 455 days \(10920h\)\)$/]),
   command('bench: a timeout in words', 'bench.ts', ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'], [/^error: --timeout "soon" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/]),

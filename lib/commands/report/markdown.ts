@@ -38,7 +38,7 @@ function heading(title: string, r: Report): string[] {
   return [
     `# ${title}: ${r.scenario}`,
     '',
-    `Stack \`${r.stackName}\`; window ${w.start} to ${w.end} (${num(w.minutes, 1)} min, ${w.periodSeconds} s points).`,
+    `Stack \`${r.stackName}\`; window ${w.start} to ${w.end} (${num(w.minutes, 1)} min, ${w.periodSeconds} s points)${w.run ? `, covering the run ${w.run.start} to ${w.run.end}` : ''}.`,
     '',
   ];
 }

@@ -4,7 +4,7 @@ import type { HistoryStore } from '../../../config/temporal-schema';
 import type { PeakAverage, Points } from './fetch';
 import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlenecks';
 import type { ServerView } from './server-view';
-import type { BenchmarkOutcome, ReportWindow } from './window';
+import { type BenchmarkOutcome, type ReportWindow, wholeInRun } from './window';
 
 /*
  * The report's arithmetic, on points already fetched. Two kinds of series:
@@ -26,7 +26,8 @@ interface ReportBase {
   readonly schemaVersion: 1;
   readonly scenario: string;
   readonly stackName: string;
-  readonly window: { readonly start: string; readonly end: string; readonly periodSeconds: number; readonly minutes: number };
+  /** The points' span; `run`, when the window is a run's, is the run inside it that averages are taken over. */
+  readonly window: { readonly start: string; readonly end: string; readonly periodSeconds: number; readonly minutes: number; readonly run?: { readonly start: string; readonly end: string } };
   readonly coverage: Readonly<Record<string, Coverage>>;
   /** Series with no datapoint at all in the window: every figure from them is omitted. */
   readonly missing: readonly string[];
@@ -142,9 +143,19 @@ class Context {
     return p;
   }
 
+  /** The values of the points wholly inside a run (all of them when the window is not a run's): what an average is taken over. */
+  private whole({ t, v }: Points): number[] {
+    return v.filter((_, i) => wholeInRun(this.window, t[i]));
+  }
+
+  /** Peak over every point, average over the whole ones (null when none is whole: never an edge's part-idle figure). */
+  private peakAverage(p: Points, scale: number): PeakAverage {
+    const whole = this.whole(p);
+    return p.v.length ? { peak: Math.max(...p.v) * scale, average: whole.length ? mean(whole) * scale : null } : { peak: null, average: null };
+  }
+
   gauge(id: string): PeakAverage {
-    const { v } = this.points(id);
-    return v.length ? { peak: Math.max(...v), average: mean(v) } : { peak: null, average: null };
+    return this.peakAverage(this.points(id), 1);
   }
 
   lowest(id: string): number | null {
@@ -167,9 +178,7 @@ class Context {
 
   /** A count series as a rate per minute, over the periods that have a point. */
   perMinute(id: string): PeakAverage {
-    const { v } = this.points(id);
-    const scale = 60 / this.window.periodSeconds;
-    return v.length ? { peak: Math.max(...v) * scale, average: mean(v) * scale } : { peak: null, average: null };
+    return this.peakAverage(this.points(id), 60 / this.window.periodSeconds);
   }
 }
 
@@ -205,6 +214,7 @@ function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage' | '
       end: ctx.window.end.toISOString(),
       periodSeconds: ctx.window.periodSeconds,
       minutes: ctx.minutes,
+      ...(ctx.window.run ? { run: { start: ctx.window.run.start.toISOString(), end: ctx.window.run.end.toISOString() } } : {}),
     },
     notes: ctx.window.note ? [ctx.window.note] : [],
   };

@@ -3,11 +3,21 @@ import { readTextFile } from '../files';
 import { ConfigError } from '../../../config';
 import { durationSeconds } from '../../../config/fields';
 
-/** The time range a report covers, and the period its points are aggregated over. */
+/**
+ * The time range a report covers, and the period its points are aggregated over. `start` and
+ * `end` bound whole points on the grid CloudWatch starts its points on, so no point reaches
+ * outside them and none is cut short.
+ */
 export interface ReportWindow {
   readonly start: Date;
   readonly end: Date;
   readonly periodSeconds: number;
+  /**
+   * A run's own start and end (`--run`), which rarely fall on the grid: the points cover the
+   * run, and averages are taken over the points wholly inside it (a point at either edge is
+   * part idle, and would pull every average down).
+   */
+  readonly run?: { readonly start: Date; readonly end: Date };
   /** Workflows the run completed, when known: gives transactions per workflow. */
   readonly workflows?: number;
   /** Why the period is not the one asked for, when it is not. */
@@ -103,6 +113,14 @@ function readRun(path: string): BenchRun {
 /** The scenario a run record names: what `report --run` reports on when --scenario is not given. */
 export const runScenario = (path: string): string => readRun(path).scenario;
 
+/** Whether the point starting at `t` lies wholly inside the run; every point does when the window is not a run's. */
+export function wholeInRun(w: Pick<ReportWindow, 'periodSeconds' | 'run'>, t: number): boolean {
+  return !w.run || (t >= w.run.start.getTime() && t + w.periodSeconds * 1000 <= w.run.end.getTime());
+}
+
+/** A time as the user writes it: 2026-11-20T10:00:00Z (no milliseconds when there are none). */
+const stamp = (d: Date) => d.toISOString().replace('.000Z', 'Z');
+
 /** A span of seconds as the user would write it: 90s, 30m, 2h, 1h30m. */
 const span = (seconds: number) => {
   const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), Math.round(seconds % 60)];
@@ -136,7 +154,8 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
       };
   } else if (o.last) {
     const seconds = durationSeconds(o.last);
-    if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 90s, 30m, 2h)`);
+    if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 30m, 2h)`);
+    // Moved back to the last whole point below, once the grid is known.
     end = now;
     start = new Date(now.getTime() - seconds * 1000);
   } else {
@@ -164,26 +183,69 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   }
   let periodSeconds = finest.periodSeconds;
   let note: string | undefined;
+  const windowSeconds = (end.getTime() - start.getTime()) / 1000;
   if (o.period !== undefined) {
     const p = durationSeconds(o.period);
     if (!(p >= 60) || p % 60 !== 0)
       throw new ConfigError(`--period "${o.period}" is not valid (valid: a duration with a unit, a whole number of minutes: 60s, 5m, 1h)`);
-    if (p < finest.periodSeconds)
-      throw new ConfigError(`--period ${o.period} is finer than CloudWatch keeps for a window ${Math.floor(ageDays)} days old (valid: ${finest.periodSeconds / 60}m or a multiple of it)`);
+    // CloudWatch answers an older window only at a multiple of the finest period it keeps; any other returns nothing.
+    if (p % finest.periodSeconds !== 0)
+      throw new ConfigError(
+        `--period ${o.period} is ${p < finest.periodSeconds ? 'finer than' : 'not a multiple of'} the ${finest.periodSeconds / 60}-minute points CloudWatch keeps for a window ${Math.floor(ageDays)} days old, so it would answer with nothing (valid: ${finest.periodSeconds / 60}m or a multiple of it)`,
+      );
     // A point spans one period: one longer than the window, or one the window ends inside,
-    // is part empty, and every per-minute rate drawn from it comes out too low.
-    const windowSeconds = (end.getTime() - start.getTime()) / 1000;
-    if (p > windowSeconds) throw new ConfigError(`--period ${o.period} is longer than the window (${span(windowSeconds)}); valid: a period the window holds a whole number of, e.g. 1m`);
-    if (windowSeconds % p !== 0)
+    // reaches past it (part empty, or holding what came after), and every rate drawn from it is wrong.
+    if (p > windowSeconds) throw new ConfigError(`--period ${o.period} is longer than the ${o.run ? 'run' : 'window'} (${span(windowSeconds)}); valid: a period the window holds a whole number of, e.g. 1m`);
+    if (windowSeconds % p !== 0 && !o.run)
       throw new ConfigError(`the window (${span(windowSeconds)}) is not a whole number of --period ${o.period}: its last point would be part empty (valid: a period that divides the window, e.g. 1m)`);
     periodSeconds = p;
   } else if (finest.periodSeconds > 60) {
     note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;
   }
+
+  // CloudWatch starts a window's points at its start, rounded down to the grid of the finest
+  // period it keeps for that age; each point then spans one period.
+  const grid = finest.periodSeconds * 1000;
+  const p = periodSeconds * 1000;
+  const points = `${periodSeconds / 60}-minute points`;
+  let run: ReportWindow['run'];
+  if (o.run) {
+    // A run starts and ends when its task does: read the whole points that cover it.
+    run = { start, end };
+    start = new Date(Math.floor(start.getTime() / grid) * grid);
+    end = new Date(start.getTime() + Math.ceil((run.end.getTime() - start.getTime()) / p) * p);
+    const all = (end.getTime() - start.getTime()) / p;
+    const whole = Array.from({ length: all }, (_, k) => start.getTime() + k * p).filter((t) => wholeInRun({ periodSeconds, run }, t)).length;
+    if (whole === 0)
+      throw new ConfigError(`--run ${o.run}: the run (${span(windowSeconds)}) holds no whole one of its ${points}, so no average could be taken (valid: a shorter --period, e.g. 1m, or a longer run)`);
+    if (start.getTime() !== run.start.getTime() || end.getTime() !== run.end.getTime())
+      note = [note, `the run (${stamp(run.start)} to ${stamp(run.end)}) is read as the ${all} ${points} from ${stamp(start)} to ${stamp(end)} that cover it: totals and peaks over all ${all}, averages over the ${whole} wholly inside the run`].filter(Boolean).join('; ');
+  } else {
+    if (o.last) {
+      // Up to the last whole point: the one under way has only part of its data.
+      end = new Date(Math.floor(now.getTime() / grid) * grid);
+      start = new Date(end.getTime() - windowSeconds * 1000);
+      if ((windowSeconds * 1000) % p !== 0) {
+        const n = (windowSeconds * 1000) / p;
+        const near = [...new Set([Math.max(1, Math.floor(n)), Math.ceil(n)])].map((k) => span((k * p) / 1000));
+        throw new ConfigError(`--last ${o.last} is not a whole number of ${points} (valid: a multiple of ${span(periodSeconds)}, e.g. ${near.join(' or ')})`);
+      }
+    }
+    if (start.getTime() % grid !== 0) {
+      const [before, after] = [Math.floor(start.getTime() / grid) * grid, Math.ceil(start.getTime() / grid) * grid].map((t) => stamp(new Date(t)));
+      throw new ConfigError(`--start ${o.start} does not start on a whole ${finest.periodSeconds / 60}-minute point, where CloudWatch starts them: the first point would take in time before the window (valid: a start of ${before} or ${after})`);
+    }
+    if ((end.getTime() - start.getTime()) % p !== 0) {
+      const n = (end.getTime() - start.getTime()) / p;
+      const [shorter, longer] = [Math.floor(n), Math.ceil(n)].map((k) => stamp(new Date(start.getTime() + k * p)));
+      throw new ConfigError(`the window (${span(windowSeconds)}) is not a whole number of ${points}: its last point would reach past --end (valid: an --end of ${shorter === stamp(start) ? longer : `${shorter} or ${longer}`})`);
+    }
+  }
   return {
     start,
     end,
     periodSeconds,
+    ...(run ? { run } : {}),
     workflows,
     note,
     ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}),

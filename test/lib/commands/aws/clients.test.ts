@@ -14,7 +14,7 @@ const supported = [...engines.matchAll(/\^(\d+)/g)].map((m) => m[1]).includes(pr
  * commands make may print it; on any other it must still reach the user, who is told to upgrade.
  */
 test(`the SDK's Node.js version warning ${supported ? 'never reaches a user' : 'still reaches a user'} on ${process.version} (engines: ${engines})`, async () => {
-  const env = { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' };
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' };
   delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
   const script =
     "const m = await import('./lib/commands/aws/clients.ts'); const c = m.default ?? m;" +

@@ -124,6 +124,21 @@ describe('Temporal report (seed 000 shape)', () => {
     expect(r.notes).toContain('ReadOnlyTx has points in 4 of the 5 periods TotalTx has; the read-only share and write figures cover those 4');
   });
 
+  test("a run's window: totals and peaks over every point that covers it, averages over the points wholly inside it", async () => {
+    const run = { start: new Date('2026-01-21T12:00:20Z'), end: new Date('2026-01-21T12:04:40Z') };
+    const { report: r } = await report('temporal-150wps', 'temporal-150wps', { run });
+    const t = (r as TemporalReport).metrics.transactions;
+    // 12:00 starts before the run and 12:04 ends after it: 12:01, 12:02 and 12:03 are whole.
+    expect(t.totalPerMinute).toEqual({ peak: 272_000, average: (272_000 + 271_500 + 270_000) / 3 });
+    expect(t.total).toBe(1_350_000);
+    expect(r.window.run).toEqual({ start: '2026-01-21T12:00:20.000Z', end: '2026-01-21T12:04:40.000Z' });
+    expect(renderMarkdown(r)).toContain('(5 min, 60 s points), covering the run 2026-01-21T12:00:20.000Z to 2026-01-21T12:04:40.000Z.');
+    // Without the run, every point counts.
+    const { report: all } = await report('temporal-150wps', 'temporal-150wps');
+    expect((all as TemporalReport).metrics.transactions.totalPerMinute.average).toBe(1_350_000 / 5);
+    expect(all.window.run).toBeUndefined();
+  });
+
   test('transactions per workflow, and the seed\'s 6.6 ratio beside it', async () => {
     const { report: r } = await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052 });
     const t = (r as TemporalReport).metrics.transactions;

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportWindow } from '../../../../lib/commands/report/window';
+import { reportWindow, wholeInRun } from '../../../../lib/commands/report/window';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'window-'));
@@ -75,9 +75,43 @@ describe('report window', () => {
       const w = reportWindow({ last }, 'test10', NOW);
       return w.end.getTime() - w.start.getTime();
     };
-    expect(span('90s')).toBe(90_000);
+    expect(span('120s')).toBe(120_000);
     expect(span('30m')).toBe(1_800_000);
     expect(span('24h')).toBe(86_400_000);
+  });
+
+  test('--last ends at the last whole minute: the minute under way has only part of its data', () => {
+    const w = reportWindow({ last: '30m' }, 'test10', new Date('2026-11-20T12:00:42.5Z'));
+    expect(w.end).toEqual(new Date('2026-11-20T12:00:00Z'));
+    expect(w.start).toEqual(new Date('2026-11-20T11:30:00Z'));
+  });
+
+  test('a run is read as the whole points that cover it; averages come from the points wholly inside it', () => {
+    const run = file('run-unaligned.json', JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:03Z', end: '2026-11-20T10:05:11Z', workflowsCompleted: 41052 }));
+    const w = reportWindow({ run }, 'temporal-150wps', NOW);
+    expect([w.start, w.end]).toEqual([new Date('2026-11-20T10:00:00Z'), new Date('2026-11-20T10:06:00Z')]);
+    expect(w.run).toEqual({ start: new Date('2026-11-20T10:00:03Z'), end: new Date('2026-11-20T10:05:11Z') });
+    expect(w.note).toBe(
+      'the run (2026-11-20T10:00:03Z to 2026-11-20T10:05:11Z) is read as the 6 1-minute points from 2026-11-20T10:00:00Z to 2026-11-20T10:06:00Z that cover it: totals and peaks over all 6, averages over the 4 wholly inside the run',
+    );
+    const minute = (m: number) => new Date(`2026-11-20T10:0${m}:00Z`).getTime();
+    expect([0, 1, 2, 3, 4, 5].filter((m) => wholeInRun(w, minute(m)))).toEqual([1, 2, 3, 4]);
+    // --period 5m: 10:00-10:05 starts before the run and 10:05-10:10 ends after it; no point is whole.
+    expect(() => reportWindow({ run, period: '5m' }, 'temporal-150wps', NOW)).toThrow(/the run \(5m8s\) holds no whole one of its 5-minute points/);
+    // A run on whole minutes is its own window, without a note.
+    const aligned = reportWindow({ run: file('run-aligned.json', JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:05:00Z' })) }, 'temporal-150wps', NOW);
+    expect([aligned.start, aligned.end, aligned.note]).toEqual([new Date('2026-11-20T10:00:00Z'), new Date('2026-11-20T10:05:00Z'), undefined]);
+  });
+
+  test('a window that is not whole points is refused, naming the times that would be (1-minute and 5-minute grids)', () => {
+    expect(() => reportWindow({ start: '2026-11-20T10:00:30Z', end: '2026-11-20T10:30:00Z' }, 'test10', NOW)).toThrow(
+      '--start 2026-11-20T10:00:30Z does not start on a whole 1-minute point, where CloudWatch starts them: the first point would take in time before the window (valid: a start of 2026-11-20T10:00:00Z or 2026-11-20T10:01:00Z)',
+    );
+    expect(() => reportWindow({ start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:30:30Z' }, 'test10', NOW)).toThrow(
+      'the window (30m30s) is not a whole number of 1-minute points: its last point would reach past --end (valid: an --end of 2026-11-20T10:30:00Z or 2026-11-20T10:31:00Z)',
+    );
+    expect(() => reportWindow({ start: '2026-10-01T10:02:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW)).toThrow(/does not start on a whole 5-minute point.*2026-10-01T10:00:00Z or 2026-10-01T10:05:00Z/);
+    expect(() => reportWindow({ last: '90s' }, 'test10', NOW)).toThrow('--last 90s is not a whole number of 1-minute points (valid: a multiple of 1m, e.g. 1m or 2m)');
   });
   // Its mistakes, one line each through the command's error path: test/bad-input.test.ts.
 });
