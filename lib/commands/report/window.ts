@@ -207,7 +207,7 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   // period it keeps for that age; each point then spans one period.
   const grid = finest.periodSeconds * 1000;
   const p = periodSeconds * 1000;
-  const points = `${periodSeconds / 60}-minute points`;
+  const points = `${periodSeconds % 3600 === 0 ? `${periodSeconds / 3600}-hour` : `${periodSeconds / 60}-minute`} points`;
   let run: ReportWindow['run'];
   if (o.run) {
     // A run starts and ends when its task does: read the whole points that cover it.

@@ -128,10 +128,13 @@ describe('report command against moto on loopback', () => {
   }, 30_000);
 
   test('a window with no datapoint at all exits 6 after writing a report that says so', async () => {
-    const empty = ['--start', '2026-01-20T08:00:00Z', '--end', '2026-01-20T08:30:00Z', '--endpoint-url', endpoint];
+    // 200 days ago, two whole hours (CloudWatch keeps hourly points at that age): nothing was put there.
+    const start = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 200 * 86_400_000);
+    const end = new Date(start.getTime() + 2 * 3_600_000);
+    const empty = ['--start', start.toISOString(), '--end', end.toISOString(), '--endpoint-url', endpoint];
     const out = await report('--scenario', 'test10', ...empty, '--out', join(work, 'empty'));
     expect(out.status).toBe(6);
-    expect(out.stderr.trim().split('\n').at(-1)).toMatch(/^error: no datapoint at all in 2026-01-20T08:00:00.000Z to 2026-01-20T08:30:00.000Z for test10 in us-east-1: check the window, the region and --env-name/);
+    expect(out.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^error: no datapoint at all in ${start.toISOString()} to ${end.toISOString()} for test10 in us-east-1: check the window, the region and --env-name`));
     expect(readFileSync(join(work, 'empty', 'report.md'), 'utf8')).toContain('**No data at all** in this window');
   }, 30_000);
 

@@ -111,6 +111,10 @@ describe('report window', () => {
       'the window (30m30s) is not a whole number of 1-minute points: its last point would reach past --end (valid: an --end of 2026-11-20T10:30:00Z or 2026-11-20T10:31:00Z)',
     );
     expect(() => reportWindow({ start: '2026-10-01T10:02:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW)).toThrow(/does not start on a whole 5-minute point.*2026-10-01T10:00:00Z or 2026-10-01T10:05:00Z/);
+    // Older than 63 days: hourly points, so half an hour cannot be reported.
+    expect(() => reportWindow({ start: '2026-01-20T08:00:00Z', end: '2026-01-20T08:30:00Z' }, 'test10', NOW)).toThrow(
+      'the window (30m) is not a whole number of 1-hour points: its last point would reach past --end (valid: an --end of 2026-01-20T09:00:00Z)',
+    );
     expect(() => reportWindow({ last: '90s' }, 'test10', NOW)).toThrow('--last 90s is not a whole number of 1-minute points (valid: a multiple of 1m, e.g. 1m or 2m)');
   });
   // Its mistakes, one line each through the command's error path: test/bad-input.test.ts.
