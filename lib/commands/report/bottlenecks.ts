@@ -29,6 +29,7 @@ export interface Bottlenecks {
 export interface CloudWatchFigures {
   readonly historyCpuPeakPercent: number | null;
   readonly commitLatencyMs: number | null;
+  /** What per-minute figures divide by: the run's minutes when the window is a run's, else the window's. */
   readonly minutes: number;
 }
 

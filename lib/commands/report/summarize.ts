@@ -339,7 +339,8 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: Ser
   const figures = bottleneckFigures(server, {
     historyCpuPeakPercent: services.history?.cpu.peak ?? null,
     commitLatencyMs: commitLatencyMs.average,
-    minutes: ctx.minutes,
+    // Waits and conflicts come from the load: per minute of the run, when the window is a run's (its edges are idle).
+    minutes: ctx.window.run ? (ctx.window.run.end.getTime() - ctx.window.run.start.getTime()) / 60_000 : ctx.minutes,
   });
   return {
     family: 'temporal',

@@ -6,7 +6,7 @@ import { type MetricSeries, catalogFor } from '../../../../lib/contract/metrics'
 import { renderCharts } from '../../../../lib/commands/report/charts';
 import { compareReports, flatten } from '../../../../lib/commands/report/compare';
 import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../../lib/commands/report/fetch';
-import { unreadServer } from '../../../../lib/commands/report/server-view';
+import { type ServerView, unreadServer } from '../../../../lib/commands/report/server-view';
 import { renderMarkdown } from '../../../../lib/commands/report/markdown';
 import { type FolioReport, type TemporalReport, summarize } from '../../../../lib/commands/report/summarize';
 import type { ReportWindow } from '../../../../lib/commands/report/window';
@@ -133,6 +133,12 @@ describe('Temporal report (seed 000 shape)', () => {
     expect(t.total).toBe(1_350_000);
     expect(r.window.run).toEqual({ start: '2026-01-21T12:00:20.000Z', end: '2026-01-21T12:04:40.000Z' });
     expect(renderMarkdown(r)).toContain('(5 min, 60 s points), covering the run 2026-01-21T12:00:20.000Z to 2026-01-21T12:04:40.000Z.');
+    // Conflicts and pool waits come from the load: per minute of the run (4m20s), not of the window around it.
+    const { scenario, catalog, points, window, server } = await report('temporal-150wps', 'temporal-150wps', { run });
+    const busy: ServerView = { ...server!, persistence: Object.fromEntries(Object.entries(server!.persistence).map(([role, row]) => [role, { ...row, conflicts: role === 'history' ? 26 : 0 }])) as ServerView['persistence'] };
+    const perMinute = (w: ReportWindow) => (summarize(scenario, catalog, points, w, busy) as TemporalReport).bottlenecks.figures.storeConflictsPerMinute;
+    expect(perMinute(window)).toBeCloseTo(26 / (260 / 60), 9);
+    expect(perMinute({ ...window, run: undefined })).toBeCloseTo(26 / 5, 9);
     // Without the run, every point counts.
     const { report: all } = await report('temporal-150wps', 'temporal-150wps');
     expect((all as TemporalReport).metrics.transactions.totalPerMinute.average).toBe(1_350_000 / 5);
