@@ -1,6 +1,7 @@
 import { markdownTable } from '../markdown';
 import type { FolioReport, PeakAverage, Report, TemporalReport } from './summarize';
 import type { Percentiles } from './server-view';
+import { pointLength } from './window';
 
 /** Markdown tables in the shape of the seed reports. Deterministic: no clock, no locale. */
 export function renderMarkdown(report: Report, charts: readonly { file: string; title: string }[] = []): string {
@@ -90,7 +91,7 @@ function folio(r: FolioReport): string[] {
 }
 
 /** What a peak is the peak of: a minute, or an average over a coarser point (`--period`). */
-const peakPoint = (periodSeconds: number) => (periodSeconds === 60 ? 'minute' : `${periodSeconds / 60}-minute point (its average)`);
+const peakPoint = (periodSeconds: number) => (periodSeconds === 60 ? 'minute' : `${pointLength(periodSeconds)} point (its average)`);
 
 function temporal(r: TemporalReport): string[] {
   const t = r.metrics.transactions;
@@ -117,7 +118,7 @@ function temporal(r: TemporalReport): string[] {
           `- ${num(t.perWorkflow, 1)} ${tx} per workflow (${num(t.total, 0)} ${tx} / ${num(r.workflows, 0)} workflows)`,
           r.window.periodSeconds === 60
             ? `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`
-            : `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows, over ${r.window.periodSeconds / 60}-minute points: not seed 000's ratio, which takes the peak 1-minute point (a coarser period averages the peak away; --period 1m gives it)`,
+            : `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows, over ${pointLength(r.window.periodSeconds)} points: not seed 000's ratio, which takes the peak 1-minute point (a coarser period averages the peak away; --period 1m gives it)`,
         ]),
     '',
     '## Service CPU and memory (% of the tasks\' reservation)',

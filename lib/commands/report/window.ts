@@ -118,6 +118,9 @@ export function wholeInRun(w: Pick<ReportWindow, 'periodSeconds' | 'run'>, t: nu
   return !w.run || (t >= w.run.start.getTime() && t + w.periodSeconds * 1000 <= w.run.end.getTime());
 }
 
+/** How long one point is, as the report says it: 1-minute, 5-minute, 1-hour. */
+export const pointLength = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600}-hour` : `${seconds / 60}-minute`);
+
 /** A time as the user writes it: 2026-11-20T10:00:00Z (no milliseconds when there are none). */
 const stamp = (d: Date) => d.toISOString().replace('.000Z', 'Z');
 
@@ -191,7 +194,7 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     // CloudWatch answers an older window only at a multiple of the finest period it keeps; any other returns nothing.
     if (p % finest.periodSeconds !== 0)
       throw new ConfigError(
-        `--period ${o.period} is ${p < finest.periodSeconds ? 'finer than' : 'not a multiple of'} the ${finest.periodSeconds / 60}-minute points CloudWatch keeps for a window ${Math.floor(ageDays)} days old, so it would answer with nothing (valid: ${finest.periodSeconds / 60}m or a multiple of it)`,
+        `--period ${o.period} is ${p < finest.periodSeconds ? 'finer than' : 'not a multiple of'} the ${pointLength(finest.periodSeconds)} points CloudWatch keeps for a window ${Math.floor(ageDays)} days old, so it would answer with nothing (valid: ${finest.periodSeconds / 60}m or a multiple of it)`,
       );
     // A point spans one period: one longer than the window, or one the window ends inside,
     // reaches past it (part empty, or holding what came after), and every rate drawn from it is wrong.
@@ -200,14 +203,14 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
       throw new ConfigError(`the window (${span(windowSeconds)}) is not a whole number of --period ${o.period}: its last point would be part empty (valid: a period that divides the window, e.g. 1m)`);
     periodSeconds = p;
   } else if (finest.periodSeconds > 60) {
-    note = `the window is ${Math.floor(ageDays)} days old, so points are ${finest.periodSeconds / 60}-minute aggregates (CloudWatch's finest for that age)`;
+    note = `the window is ${Math.floor(ageDays)} days old, so points are ${pointLength(finest.periodSeconds)} aggregates (CloudWatch's finest for that age)`;
   }
 
   // CloudWatch starts a window's points at its start, rounded down to the grid of the finest
   // period it keeps for that age; each point then spans one period.
   const grid = finest.periodSeconds * 1000;
   const p = periodSeconds * 1000;
-  const points = `${periodSeconds % 3600 === 0 ? `${periodSeconds / 3600}-hour` : `${periodSeconds / 60}-minute`} points`;
+  const points = `${pointLength(periodSeconds)} points`;
   let run: ReportWindow['run'];
   if (o.run) {
     // A run starts and ends when its task does: read the whole points that cover it.
@@ -233,7 +236,7 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     }
     if (start.getTime() % grid !== 0) {
       const [before, after] = [Math.floor(start.getTime() / grid) * grid, Math.ceil(start.getTime() / grid) * grid].map((t) => stamp(new Date(t)));
-      throw new ConfigError(`--start ${o.start} does not start on a whole ${finest.periodSeconds / 60}-minute point, where CloudWatch starts them: the first point would take in time before the window (valid: a start of ${before} or ${after})`);
+      throw new ConfigError(`--start ${o.start} does not start on a whole ${pointLength(finest.periodSeconds)} point, where CloudWatch starts them: the first point would take in time before the window (valid: a start of ${before} or ${after})`);
     }
     if ((end.getTime() - start.getTime()) % p !== 0) {
       const n = (end.getTime() - start.getTime()) / p;

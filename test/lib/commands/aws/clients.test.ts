@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ENGINES, SUPPORTED_NODE_MAJORS } from '../../../support/node-versions';
 
 const ROOT = join(__dirname, '../../../..');
-const engines: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node;
-const supported = [...engines.matchAll(/\^(\d+)/g)].map((m) => m[1]).includes(process.versions.node.split('.')[0]);
+const supported = SUPPORTED_NODE_MAJORS.includes(process.versions.node.split('.')[0]);
 
 /*
  * The SDK warns on stderr, at the first client a process makes, when it runs on a Node.js it is
@@ -13,7 +12,7 @@ const supported = [...engines.matchAll(/\^(\d+)/g)].map((m) => m[1]).includes(pr
  * has it: on every Node.js `engines` declares (CI runs this file on each), no client the
  * commands make may print it; on any other it must still reach the user, who is told to upgrade.
  */
-test(`the SDK's Node.js version warning ${supported ? 'never reaches a user' : 'still reaches a user'} on ${process.version} (engines: ${engines})`, async () => {
+test(`the SDK's Node.js version warning ${supported ? 'never reaches a user' : 'still reaches a user'} on ${process.version} (engines: ${ENGINES})`, async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' };
   delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
   const script =
