@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
-import { type Socket, createServer as createTcpServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +10,7 @@ import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenar
 import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../lib/contract/temporal-config';
 import { temporalServiceName } from '../lib/contract/physical-names';
 import { freePort, listening } from './ports';
+import { ServiceName } from './service-name';
 import { stopProcess } from './processes';
 import type { Postgres } from './postgres';
 import { type Binaries, binaries } from './binaries';
@@ -180,59 +180,6 @@ export interface LocalCluster {
   /** Each role's addresses that heartbeat within the last `withinSeconds` (membership rows). */
   memberAddresses(withinSeconds: number): Promise<Partial<Record<TemporalRole, string[]>>>;
   stop(): Promise<void>;
-}
-
-/**
- * The frontends' Cloud Map name on one host: a TCP forwarder on the rendered frontend port
- * that hands each new connection to a registered task in turn. A deregistered task stays in
- * resolvers' answers for the record's TTL, as a DNS answer is cached (ttlMs).
- */
-class ServiceName {
-  private readonly targets = new Map<string, number>();
-  private readonly sockets = new Set<Socket>();
-  private next = 0;
-  private readonly server = createTcpServer((client) => {
-    const now = Date.now();
-    const live = [...this.targets].filter(([, until]) => until > now).map(([t]) => t);
-    if (!live.length) {
-      client.destroy();
-      return;
-    }
-    const [host, port] = live[this.next++ % live.length].split(':');
-    const upstream = connect(Number(port), host);
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ]) {
-      this.sockets.add(a);
-      a.pipe(b);
-      a.on('error', () => b.destroy());
-      a.on('close', () => {
-        b.destroy();
-        this.sockets.delete(a);
-      });
-    }
-  });
-
-  constructor(private readonly ttlMs: number) {}
-
-  listen(address: string): Promise<void> {
-    const [host, port] = address.split(':');
-    return new Promise((resolve, reject) => this.server.once('error', reject).listen(Number(port), host, () => resolve()));
-  }
-
-  register(target: string): void {
-    this.targets.set(target, Number.POSITIVE_INFINITY);
-  }
-
-  deregister(target: string): void {
-    if (this.targets.has(target)) this.targets.set(target, Date.now() + this.ttlMs);
-  }
-
-  close(): void {
-    for (const socket of this.sockets) socket.destroy();
-    this.server.close();
-  }
 }
 
 /** Temporal's persistence.ServiceType numbers (common/persistence/data_interfaces.go). */
