@@ -34,6 +34,16 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     worker: { grpc: 7239, membership: 6939 },
     metrics: 9090,
   },
+  servers: {
+    // temporalio/temporal's newest release: the aurora-postgresql store's images and every local
+    // test's server (scripts/setup-integration.sh builds it from the Go module proxy).
+    upstream: { release: '1.32.2', schemas: { history: '1.19', visibility: '1.14' } },
+    // The fork with the Aurora DSQL plugin at its newest commit (docker/temporal-dsql builds it;
+    // test/fixtures/dsql-fork records what its source expects). Its server code is upstream main
+    // of its last merge (2026-01-27), from which v1.30.0 was tagged: keys newer than that are
+    // refused on DSQL presets. Its ServerVersion constant still says 1.29.0.
+    dsqlFork: { repository: 'iw/temporal', commit: 'e74d6b6912b52dc1e9a1d17c8f8c203d9f2786df', upstreamBase: '1.30.0' },
+  },
   persistence: {
     // Static: the server keeps the value it first persisted. Never change it for a cluster
     // that holds data; a deploy that tries is refused (see lib/constructs/schema-setup.ts).
@@ -72,8 +82,8 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     performanceInsightsRetentionDays: 7,
     monitoringIntervalSeconds: 60,
     images: {
-      server: { registry: 'docker.io/temporalio/server:1.30.1' },
-      schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.30.1' },
+      server: { registry: 'docker.io/temporalio/server:1.32.2' },
+      schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.32.2' },
     },
     schema: { name: 'postgresql/v12/temporal' },
   },
@@ -114,7 +124,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   images: {
     // Build it from docker/temporal-dsql (README, "Server image") and push it to this
     // repository, or set { asset: 'docker/temporal-dsql' } to have `cdk deploy` build it.
-    server: { ecr: { repository: 'temporal-dsql', tag: '1.29.0-dsql' } },
+    server: { ecr: { repository: 'temporal-dsql', tag: '1.30.0-dsql-e74d6b69' } },
     collector: { registry: 'public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3' },
     // The project's own worker and load generator: build it from benchmark/ (README,
     // "Benchmark image") and push it here, or set { asset: 'benchmark' }.

@@ -19,6 +19,8 @@ import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-d
 const DSQL_CONNECTIONS_PER_SECOND = 100;
 
 const port = z.number().int().min(1024).max(65535);
+const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: (iss) => `"${String(iss.input)}" is not a release (valid: major.minor.patch, e.g. 1.32.2)` });
+const schemaVersion = z.string().regex(/^\d+\.\d+$/, { error: (iss) => `"${String(iss.input)}" is not a schema version (valid: major.minor, e.g. 1.19)` });
 function taskSize() {
   return { vcpu: stepped('vCPU', 0.125, 64), memoryGiB: stepped('GiB', 0.25, 512) };
 }
@@ -69,6 +71,25 @@ export const temporalEnvironmentSchema = z.strictObject({
     matching: z.strictObject({ grpc: port, membership: port }),
     worker: z.strictObject({ grpc: port, membership: port }),
     metrics: port,
+  }),
+  /**
+   * The Temporal server each store runs, as data: every image tag, the Dockerfile's pin, the
+   * local tests' build and the dynamic-config keys a preset may set are checked against it.
+   */
+  servers: z.strictObject({
+    /** Upstream temporalio/temporal: the aurora-postgresql store's images, and every local test's server. */
+    upstream: z.strictObject({
+      release: semver,
+      /** The PostgreSQL schemas that release's temporal-sql-tool brings a store to (schema/postgresql/v12/version.go). */
+      schemas: z.strictObject({ history: schemaVersion, visibility: schemaVersion }),
+    }),
+    /** The DSQL store's server: the fork that carries the Aurora DSQL plugin, built by docker/temporal-dsql. */
+    dsqlFork: z.strictObject({
+      repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+      commit: z.string().regex(/^[0-9a-f]{40}$/, { error: 'valid: the full 40-character commit hash' }),
+      /** The upstream release whose code the fork carries: its dynamic-config keys are the fork's. */
+      upstreamBase: semver,
+    }),
   }),
   persistence: z.strictObject({
     numHistoryShards: z.number().int().min(1).max(65536),
@@ -271,13 +292,15 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   const clash = ports.find((p, i) => ports.indexOf(p) !== i);
   if (clash !== undefined) issue(['environment', 'ports'], `port ${clash} is used twice; every role needs its own gRPC and membership ports`, clash);
 
+  for (const [path, problem] of imageVersionProblems(env)) issue(path, problem);
+
   const names = t.scenarios.map((s) => s.name);
   for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice (valid: each name once)`, d);
 
   const zones = Math.min(env.availabilityZones.length, 3);
   t.scenarios.forEach((s, si) => {
     const at = (...rest: PropertyKey[]) => ['scenarios', si, ...rest];
-    checkDynamicConfig(s.dynamicConfig, (key, message) => issue(at('dynamicConfig', key), message, key));
+    checkDynamicConfig(s.dynamicConfig, serverOf(env, s.store.engine), (key, message) => issue(at('dynamicConfig', key), message, key));
 
     for (const pool of ['main', 'benchmark'] as const) {
       const type = s.capacity[pool].instanceType;
@@ -315,7 +338,44 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   });
 }
 
-function checkDynamicConfig(dc: Record<string, unknown>, issue: (key: string, message: string) => void): void {
+/** The Temporal server a store's tasks run: its upstream release (the fork's is the code it carries) and what to call it. */
+function serverOf(env: TemporalEnvironment, store: HistoryStore): { release: string; name: string } {
+  const v = env.servers;
+  if (store === 'aurora-postgresql') return { release: v.upstream.release, name: `upstream Temporal ${v.upstream.release}` };
+  return { release: v.dsqlFork.upstreamBase, name: `the DSQL fork ${v.dsqlFork.repository}@${v.dsqlFork.commit.slice(0, 8)} (upstream ${v.dsqlFork.upstreamBase} code)` };
+}
+
+/** -1, 0 or 1 as release a is older than, the same as or newer than b (major.minor.patch). */
+function compareReleases(a: string, b: string): number {
+  const [x, y] = [a, b].map((r) => r.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/** The tag an image runs, where config names one (an asset's is the Dockerfile's, checked by test/lib/contract). */
+function imageTag(ref: z.output<typeof imageRefSchema>): string | undefined {
+  if ('ecr' in ref) return ref.ecr.tag;
+  if ('registry' in ref) return ref.registry.slice(ref.registry.lastIndexOf(':') + 1);
+  return undefined;
+}
+
+/** Every image that names its version names the one `servers` says it runs. */
+function imageVersionProblems(env: TemporalEnvironment): [PropertyKey[], string][] {
+  const out: [PropertyKey[], string][] = [];
+  const { upstream, dsqlFork } = env.servers;
+  for (const image of ['server', 'schemaTool'] as const) {
+    const tag = imageTag(env.auroraPostgresql.images[image]);
+    if (tag !== undefined && tag !== upstream.release)
+      out.push([['environment', 'auroraPostgresql', 'images', image], `auroraPostgresql.images.${image} is tagged ${tag}, but servers.upstream.release is ${upstream.release} (valid: the tag ${upstream.release}, or change the release)`]);
+  }
+  const tag = imageTag(env.images.server);
+  const short = dsqlFork.commit.slice(0, 8);
+  if (tag !== undefined && !tag.includes(short))
+    out.push([['environment', 'images', 'server'], `images.server is tagged ${tag}, which does not name the fork commit servers.dsqlFork.commit ${short} (valid: a tag that contains ${short}, e.g. ${dsqlFork.upstreamBase}-dsql-${short}, built from that commit)`]);
+  return out;
+}
+
+function checkDynamicConfig(dc: Record<string, unknown>, server: { release: string; name: string }, issue: (key: string, message: string) => void): void {
   const registered = Object.keys(DYNAMIC_CONFIG_KEYS);
   const byLower = new Map(registered.map((k) => [k.toLowerCase(), k]));
   const seen = new Map<string, string>();
@@ -338,6 +398,10 @@ function checkDynamicConfig(dc: Record<string, unknown>, issue: (key: string, me
     if (seen.has(canonical)) issue(key, `"${key}" and "${seen.get(canonical)}" are the same key (keys are case-insensitive)`);
     seen.set(canonical, key);
     const spec = DYNAMIC_CONFIG_KEYS[canonical];
+    if (spec.since && compareReleases(server.release, spec.since) < 0) {
+      issue(key, `"${key}" is registered from Temporal ${spec.since}, but this preset's store runs ${server.name}, which would ignore it (valid: leave it out, or a store whose server is ${spec.since} or newer)`);
+      continue;
+    }
     const ok =
       (spec.kind === 'int' && Number.isInteger(value)) ||
       (spec.kind === 'float' && typeof value === 'number') ||

@@ -1,25 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { TEMPORAL_ENVIRONMENT } from '../config/temporal-environment';
 
 /*
  * Where scripts/setup-integration.sh puts what it builds: one cache directory, keyed by the
- * versions in scripts/integration.env, so a version bump builds afresh and nothing stale runs.
+ * Temporal release in config (servers.upstream), so a version bump builds afresh and nothing
+ * stale runs.
  */
 
-const ROOT = join(__dirname, '..');
-
-function integrationEnv(): Record<string, string> {
-  const text = readFileSync(join(ROOT, 'scripts/integration.env'), 'utf8');
-  return Object.fromEntries(
-    text
-      .split('\n')
-      .filter((l) => /^[A-Z_]+=/.test(l))
-      .map((l) => l.split('=', 2) as [string, string]),
-  );
-}
-
-const TEMPORAL_SERVER_VERSION = integrationEnv().TEMPORAL_SERVER_VERSION;
+const TEMPORAL_SERVER_VERSION = `v${TEMPORAL_ENVIRONMENT.servers.upstream.release}`;
 
 function cacheDir(): string {
   return process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra');

@@ -98,7 +98,7 @@ function taskMetadata(taskId: string, ip: string): string {
     Containers: [
       {
         Name: 'temporal',
-        Image: 'temporal-dsql:1.29.0-dsql',
+        Image: 'temporal-dsql:1.30.0-dsql-e74d6b69',
         Networks: [{ NetworkMode: 'awsvpc', IPv4Addresses: [ip], AttachmentIndex: 0, IPv4SubnetCIDRBlock: `${ip}/32`, PrivateDNSName: 'localhost' }],
       },
     ],

@@ -2,15 +2,17 @@
 # Installs and builds what the integration suite runs, idempotently:
 #   - PostgreSQL from the distribution's packages (server binaries, psql, pg_dump, pg_restore);
 #   - Prometheus from the distribution's packages (the report reads a real one);
-#   - the upstream Temporal server and its SQL tool at TEMPORAL_SERVER_VERSION, from the Go
-#     module proxy, cached by version (about 3 minutes on 2 cores the first time);
+#   - the upstream Temporal server and its SQL tool at config's release (servers.upstream), from
+#     the Go module proxy, cached by version (about 4 minutes on 2 cores the first time); Go
+#     fetches the toolchain the release's go.mod asks for from the same proxy (GOTOOLCHAIN=auto);
 #   - the project's benchmark (benchmark/), rebuilt on every run (Go's cache makes it quick).
 # Build outputs go to $DB_BENCH_CACHE (default ~/.cache/db-bench-infra).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/integration.env
+TEMPORAL_SERVER_VERSION=$(node --import tsx scripts/temporal-release.ts)
 cache="${DB_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/db-bench-infra}"
-export GOFLAGS=-buildvcs=false
+export GOFLAGS=-buildvcs=false GOTOOLCHAIN=auto
 
 bash scripts/setup-postgres.sh
 bash scripts/setup-postgres16.sh

@@ -4,7 +4,7 @@ import type { App } from 'aws-cdk-lib';
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
-import { loadCatalog, TEMPORAL_ROLES } from '../../config';
+import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../config';
 import { resourceChanges } from '../../lib/commands/transition';
 import { buildApp, editedCatalog, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
@@ -442,7 +442,8 @@ describe('the server image', () => {
   test('defaults to an ECR repository in the account, with pulls granted on that repository only', () => {
     const { json } = synth('temporal-150wps');
     const image = taskOf(json, 'temporal-history').props.ContainerDefinitions[0].Image;
-    expect(flatten(image)).toMatch(/^<AWS::AccountId>\.dkr\.ecr\.eu-west-1\.<AWS::URLSuffix>\/temporal-dsql:1\.29\.0-dsql$/);
+    const ecr = (resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).environment.images.server as { ecr: { repository: string; tag: string } };
+    expect(flatten(image)).toBe(`<AWS::AccountId>.dkr.ecr.eu-west-1.<AWS::URLSuffix>/${ecr.ecr.repository}:${ecr.ecr.tag}`);
   });
 
   test('as an asset, synth stages the Dockerfile and builds nothing', () => {

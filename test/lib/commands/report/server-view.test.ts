@@ -54,9 +54,9 @@ describe('the queries read only metrics the emitting code defines', () => {
 
   test('the recording answers every query the report asks at its step, and its fork record is at the pinned commit', () => {
     expect(Object.keys(recorded.answers).sort()).toEqual(queriesFor(scenario, recorded.stepSeconds).map((q) => q.id).sort());
-    const dockerfile = readFileSync(join(ROOT, 'docker/temporal-dsql/Dockerfile'), 'utf8');
-    expect(contract.stores.dsql.commit.startsWith(/^ARG TEMPORAL_DSQL_REF=(\S+)$/m.exec(dockerfile)![1])).toBe(true);
-    expect(readFileSync(join(ROOT, 'scripts/integration.env'), 'utf8')).toContain(`TEMPORAL_SERVER_VERSION=${contract.stores['aurora-postgresql'].version}`);
+    const servers = scenario.environment.servers;
+    expect(contract.stores.dsql.commit).toBe(servers.dsqlFork.commit);
+    expect(contract.stores['aurora-postgresql'].version).toBe(`v${servers.upstream.release}`);
   });
 });
 
