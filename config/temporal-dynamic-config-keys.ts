@@ -50,7 +50,8 @@ export const DYNAMIC_CONFIG_KEYS: Readonly<Record<string, DynamicConfigKey>> = {
   'history.startupMembershipJoinDelay': { kind: 'duration', serverDefault: '0s' },
   'history.transferTaskBatchSize': { kind: 'int', min: 1, serverDefault: 100 },
   'history.timerTaskBatchSize': { kind: 'int', min: 1, serverDefault: 100 },
-  'system.enableActivityEagerExecution': { kind: 'bool', serverDefault: false },
+  // Off by default in 1.30 (and so in the DSQL fork), on from 1.32: presets set it, so a preset runs alike on either server.
+  'system.enableActivityEagerExecution': { kind: 'bool', serverDefault: true },
   'system.enableEagerWorkflowStart': { kind: 'bool', serverDefault: true },
   'system.transactionSizeLimit': { kind: 'int', min: 1, serverDefault: 4194304 },
 };

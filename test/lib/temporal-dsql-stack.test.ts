@@ -108,7 +108,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
     expect(json.Resources[domain].Properties.VPCOptions.SubnetIds).toEqual(privateSubnets);
   });
 
-  test("the seed's ten dynamic-config keys and the environment's shutdown drains, in {value, constraints} form, in every server container", () => {
+  test("the seed's ten dynamic-config keys, its server's eager-activity default, and the environment's shutdown drains, in {value, constraints} form, in every server container", () => {
     const expected = {
       'frontend.rps': 8000,
       'frontend.namespaceRPS': 8000,
@@ -120,6 +120,8 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
       'matching.forwarderMaxOutstandingTasks': 400,
       'matching.maxTaskBatchSize': 200,
       'matching.getTasksBatchSize': 2000,
+      // Off, as on the seed's server (1.30 code); upstream 1.32 defaults it on.
+      'system.enableActivityEagerExecution': false,
       // Measured by npm run bench:faults (README, "Faults and rolling deploys").
       'frontend.shutdownFailHealthCheckDuration': '15s',
       'frontend.shutdownDrainDuration': '10s',
