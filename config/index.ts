@@ -165,6 +165,7 @@ function resolveTemporal(
   const names: TemporalEnvironment['names'] = {
     cluster: dash(n.cluster),
     rateLimiterTable: dash(n.rateLimiterTable),
+    connectionLeaseTable: dash(n.connectionLeaseTable),
     visibilityDomain: dash(n.visibilityDomain),
     prometheusWorkspace: dash(n.prometheusWorkspace),
     serviceNamespace: prefixer(envName, '.')(n.serviceNamespace),

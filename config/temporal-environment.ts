@@ -20,6 +20,8 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   names: {
     cluster: 'temporal-dsql',
     rateLimiterTable: 'temporal-dsql-conn-limiter',
+    // The DSQL plugin's connection lease (slot blocks), for presets that use it.
+    connectionLeaseTable: 'temporal-dsql-conn-lease',
     visibilityDomain: 'temporal-visibility',
     prometheusWorkspace: 'temporal-dsql',
     serviceNamespace: 'temporal.internal',
@@ -37,7 +39,8 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   servers: {
     // temporalio/temporal's newest release: the aurora-postgresql store's images and every local
     // test's server (scripts/setup-integration.sh builds it from the Go module proxy).
-    upstream: { release: '1.32.2', schemas: { history: '1.19', visibility: '1.14' } },
+    // The upgrade test starts from the fork's base: the path DSQL users' code takes to upstream.
+    upstream: { release: '1.32.2', schemas: { history: '1.19', visibility: '1.14' }, upgradeTestedFrom: '1.30.0' },
     // The fork with the Aurora DSQL plugin at its newest commit (docker/temporal-dsql builds it;
     // test/fixtures/dsql-fork records what its source expects). Its server code is upstream main
     // of its last merge (2026-01-27), from which v1.30.0 was tagged: keys newer than that are
@@ -57,18 +60,15 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     iamAuth: true,
     // Per-role sizes are in each preset (pools); DSQL ends a connection at 60 minutes.
     pool: { maxConnLifetime: '55m', maxConnIdleTime: '0s' },
-    // Aurora DSQL takes at most 100 new connections/s per cluster. The plugin limits them one
-    // of two ways, never both: per task (connectionRateLimits, the seed's 8/6/4/2) or across
-    // the cluster through a DynamoDB counter (distributedRateLimiter). Per task, 150 wps's 20
-    // tasks could open 120/s together, so the cluster-wide limiter is on and the per-task
-    // rates apply only when it is turned off (config refuses them where they add up past 100/s).
+    // Each task's own connection limiter, per role (the seed's 8/6/4/2): used by presets whose
+    // store.connections.limiter is per-task, where config refuses rates that add up past
+    // Aurora DSQL's 100 new connections/s per cluster.
     connectionRateLimits: {
       history: { perSecond: 8, burst: 40 },
       matching: { perSecond: 6, burst: 30 },
       frontend: { perSecond: 4, burst: 20 },
       worker: { perSecond: 2, burst: 10 },
     },
-    distributedRateLimiter: { enabled: true, clusterLimitPerSecond: 100 },
     schema: { name: 'dsql/temporal', version: '1.1' },
   },
   // Presets with store.engine aurora-postgresql: upstream Temporal on Aurora PostgreSQL.

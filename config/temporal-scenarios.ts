@@ -28,7 +28,11 @@ const BENCHMARK_DYNAMIC_CONFIG = {
   'system.enableActivityEagerExecution': false,
 };
 
-const DSQL = { engine: 'dsql' } as const;
+/**
+ * The seed's connection controls: the cluster-wide counter at DSQL's 100 new connections/s, no
+ * reservoir, no lease (all three are the DSQL plugin's: test/fixtures/dsql-fork).
+ */
+const DSQL = { engine: 'dsql', connections: { limiter: { kind: 'counter', perSecond: 100, maxWait: '30s' } } } as const;
 /** The seed's pool: 50 connections per task, all kept warm, in every role. */
 const SEED_POOLS = {
   history: { maxConns: 50, maxIdleConns: 50 },
@@ -38,6 +42,24 @@ const SEED_POOLS = {
 };
 const VISIBILITY = { instanceType: 'm6g.large.search', instances: 3, volumeGiB: 50 };
 const WORKLOAD = { workflowType: 'simple' as const, namespace: 'benchmark', duration: '5m', rampUp: '30s' };
+
+/** The reservoir as the reference ran it at ~1,170 wps (11m, 2m jitter, 45s guard), at the fork's other defaults. */
+const FORK_RESERVOIR = { baseLifetime: '11m', lifetimeJitter: '2m', guardWindow: '45s', initialFillTimeout: '30s', inflightLimit: 8 };
+
+/** The reference's dynamic config for its 800 wps plan and ~1,170 wps run. */
+const REFERENCE_DYNAMIC_CONFIG = {
+  ...BENCHMARK_DYNAMIC_CONFIG,
+  'frontend.rps': 10_000,
+  'frontend.namespaceRPS': 5_000,
+  'matching.numTaskqueueWritePartitions': 16,
+  'matching.numTaskqueueReadPartitions': 16,
+  'matching.forwarderMaxOutstandingPolls': 10,
+  'matching.forwarderMaxOutstandingTasks': 10,
+  'history.transferTaskBatchSize': 200,
+  'history.timerTaskBatchSize': 200,
+  'system.enableActivityEagerExecution': true,
+  'system.enableEagerWorkflowStart': true,
+};
 
 /** The seed's environment; temporal-aurora-150wps differs from it only in the store. */
 const SEED_150WPS: TemporalScenarioInput = {
@@ -236,25 +258,98 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     },
     // At 150% a rolling deploy of history would open 8 × 300 more (10,650 in all): one extra task at a time.
     deployment: { maximumPercent: 110 },
-    dynamicConfig: {
-      ...BENCHMARK_DYNAMIC_CONFIG,
-      'frontend.rps': 10_000,
-      'frontend.namespaceRPS': 5_000,
-      'matching.numTaskqueueWritePartitions': 16,
-      'matching.numTaskqueueReadPartitions': 16,
-      'matching.forwarderMaxOutstandingPolls': 10,
-      'matching.forwarderMaxOutstandingTasks': 10,
-      'history.transferTaskBatchSize': 200,
-      'history.timerTaskBatchSize': 200,
-      'system.enableActivityEagerExecution': true,
-      'system.enableEagerWorkflowStart': true,
-    },
+    dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
       generator: { vcpu: 4, memoryGiB: 8 },
       targetRate: 800,
+      ...WORKLOAD,
+    },
+  },
+  {
+    name: 'temporal-1200wps',
+    title:
+      "Measured by the reference deployment: about 1,170 workflows/s sustained (iw/temporal-dsql-deploy-ecs, docs/bench-report-2026-02-06.md), its configuration: 10 + 10 × m8g.4xlarge, pools of 220/100/80, the reservoir and the connection lease",
+    store: {
+      engine: 'dsql',
+      connections: {
+        limiter: { kind: 'counter', perSecond: 100, maxWait: '30s' },
+        // The report's reservoir (11m lifetime, 2m jitter, 45s guard) at the plugin's other defaults.
+        reservoir: FORK_RESERVOIR,
+        lease: { blockSize: 100, blockCount: 100, ttl: '3m', renewInterval: '1m' },
+      },
+    },
+    capacity: {
+      main: { instanceType: 'm8g.4xlarge', instances: 10 },
+      benchmark: { instanceType: 'm8g.4xlarge', maxInstances: 10 },
+    },
+    services: {
+      history: { replicas: 16, vcpu: 4, memoryGiB: 8 },
+      matching: { replicas: 16, vcpu: 1, memoryGiB: 2 },
+      frontend: { replicas: 9, vcpu: 2, memoryGiB: 4 },
+      worker: { replicas: 4, vcpu: 0.5, memoryGiB: 1 },
+    },
+    // The report's per-replica pools; the worker role's it does not give (the plugin's 50).
+    pools: {
+      history: { maxConns: 220, maxIdleConns: 220 },
+      matching: { maxConns: 100, maxIdleConns: 100 },
+      frontend: { maxConns: 80, maxIdleConns: 80 },
+      worker: { maxConns: 50, maxIdleConns: 50 },
+    },
+    // One extra task at a time, as the 800 wps plan: a history task leases 300 slots.
+    deployment: { maximumPercent: 110 },
+    dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
+    visibility: VISIBILITY,
+    benchmark: {
+      fleet: 'external',
+      workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
+      generator: { vcpu: 4, memoryGiB: 8 },
+      targetRate: 1200,
+      ...WORKLOAD,
+    },
+  },
+  {
+    name: 'temporal-2000wps',
+    title:
+      'A plan past the reference, not yet measured: 2,000 workflows/s on 12 + 9 × m8g.4xlarge, the servers scaled with the rate, pools sized to what the reference used (its peak in use was 231 connections cluster-wide), the token bucket, the reservoir and a lease of 50-slot blocks',
+    store: {
+      engine: 'dsql',
+      connections: {
+        // Spends DSQL's burst of 1,000 first: a rolling deploy's new tasks fill at once.
+        limiter: { kind: 'token-bucket', perSecond: 100, burst: 1000, maxWait: '30s' },
+        reservoir: FORK_RESERVOIR,
+        // Blocks of 50 fit pools of 150 and 50 exactly: no slot leased and left idle.
+        lease: { blockSize: 50, blockCount: 200, ttl: '3m', renewInterval: '1m' },
+      },
+    },
+    capacity: {
+      main: { instanceType: 'm8g.4xlarge', instances: 12 },
+      benchmark: { instanceType: 'm8g.4xlarge', maxInstances: 9 },
+    },
+    services: {
+      history: { replicas: 24, vcpu: 4, memoryGiB: 8 },
+      matching: { replicas: 20, vcpu: 1, memoryGiB: 2 },
+      frontend: { replicas: 12, vcpu: 2, memoryGiB: 4 },
+      worker: { replicas: 4, vcpu: 0.5, memoryGiB: 1 },
+    },
+    pools: {
+      history: { maxConns: 150, maxIdleConns: 150 },
+      matching: { maxConns: 50, maxIdleConns: 50 },
+      frontend: { maxConns: 50, maxIdleConns: 50 },
+      worker: { maxConns: 50, maxIdleConns: 50 },
+    },
+    deployment: { maximumPercent: 110 },
+    dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
+    visibility: VISIBILITY,
+    benchmark: {
+      fleet: 'external',
+      // As many as the vCPU quota leaves (limits.ec2VcpuQuota): the reference's 30 were its
+      // bottleneck at 1,170/s (schedule-to-start P50 53 s), so a run past that wants more.
+      workers: { replicas: 32, vcpu: 4, memoryGiB: 8 },
+      generator: { vcpu: 4, memoryGiB: 8 },
+      targetRate: 2000,
       ...WORKLOAD,
     },
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { headroomProblems, temporalHeadroom } from './headroom';
+import { DSQL_CONNECTION_RATE, headroomProblems, temporalHeadroom } from './headroom';
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean, unknownName } from './errors';
@@ -15,8 +15,6 @@ import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-d
  * capacity) live in checkTemporal, which the catalog schema runs.
  */
 
-/** Aurora DSQL's cluster-wide rate of new connections: a fixed quota, not configurable. */
-const DSQL_CONNECTIONS_PER_SECOND = 100;
 
 const port = z.number().int().min(1024).max(65535);
 const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: (iss) => `"${String(iss.input)}" is not a release (valid: major.minor.patch, e.g. 1.32.2)` });
@@ -30,10 +28,56 @@ const roleRecord = <T extends z.ZodType>(t: T) => z.strictObject({ history: t, m
 const HISTORY_STORES = ['dsql', 'aurora-postgresql'] as const;
 export type HistoryStore = (typeof HISTORY_STORES)[number];
 
+const { perSecond: DSQL_RATE, burst: DSQL_BURST } = DSQL_CONNECTION_RATE;
+/** Aurora DSQL ends every connection after an hour. */
+const DSQL_SESSION_SECONDS = 3600;
+const perSecond = z.number().int().min(1).max(DSQL_RATE, { error: `Aurora DSQL accepts at most ${DSQL_RATE} new connections/s per cluster (valid: 1-${DSQL_RATE})` });
+
+/**
+ * How the DSQL plugin opens connections (test/fixtures/dsql-fork records each variable with
+ * file and line). `limiter` paces new connections: per task (environment.persistence's
+ * connectionRateLimits), a cluster-wide counter per second, or a cluster-wide token bucket
+ * that spends DSQL's burst of 1,000 first; the last two keep their state in the limiter table.
+ * `reservoir` keeps each task's pool's worth of connections open and ready beside those in
+ * use, retiring each after its lifetime. `lease` caps connections cluster-wide: each task takes
+ * blocks of slots from the lease table at start; the plugin reads it in reservoir mode only.
+ */
+const dsqlConnectionsSchema = z
+  .strictObject({
+    limiter: z.discriminatedUnion(
+      'kind',
+      [
+        z.strictObject({ kind: z.literal('per-task') }),
+        z.strictObject({ kind: z.literal('counter'), perSecond, maxWait: goDuration }),
+        z.strictObject({ kind: z.literal('token-bucket'), perSecond, burst: z.number().int().min(1).max(DSQL_BURST, { error: `Aurora DSQL's burst is ${DSQL_BURST.toLocaleString('en-US')} new connections (valid: 1-${DSQL_BURST})` }), maxWait: goDuration }),
+      ],
+      { error: 'unknown limiter kind (valid: per-task, counter, token-bucket)' },
+    ),
+    reservoir: z
+      .strictObject({ baseLifetime: goDuration, lifetimeJitter: goDuration, guardWindow: goDuration, initialFillTimeout: goDuration, inflightLimit: z.number().int().min(1).max(64) })
+      .optional(),
+    lease: z.strictObject({ blockSize: z.number().int().min(1).max(10_000), blockCount: z.number().int().min(1).max(10_000), ttl: goDuration, renewInterval: goDuration }).optional(),
+  })
+  .superRefine((c, ctx) => {
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
+    if (c.lease && !c.reservoir) problem('connections.lease needs connections.reservoir: the plugin sets the lease up in reservoir mode only and would ignore it (valid: add a reservoir, or leave the lease out)');
+    if (c.lease && durationSeconds(c.lease.renewInterval) >= durationSeconds(c.lease.ttl))
+      problem(`connections.lease.renewInterval ${c.lease.renewInterval} is not shorter than its ttl ${c.lease.ttl}: a task's blocks would expire between renewals and another task could take them (valid: a renewal well inside the ttl)`);
+    if (c.reservoir) {
+      const r = c.reservoir;
+      const longest = durationSeconds(r.baseLifetime) + durationSeconds(r.lifetimeJitter);
+      if (longest >= DSQL_SESSION_SECONDS)
+        problem(`connections.reservoir: baseLifetime ${r.baseLifetime} + lifetimeJitter ${r.lifetimeJitter} reaches Aurora DSQL's 60-minute session limit, which would end connections in use (valid: under 60 minutes together)`);
+      if (durationSeconds(r.guardWindow) >= durationSeconds(r.baseLifetime))
+        problem(`connections.reservoir.guardWindow ${r.guardWindow} is not shorter than baseLifetime ${r.baseLifetime}: every connection would be discarded on checkout (valid: a guard well inside the lifetime)`);
+    }
+  });
+export type DsqlConnections = z.output<typeof dsqlConnectionsSchema>;
+
 const historyStoreSchema = z.discriminatedUnion(
   'engine',
   [
-    z.strictObject({ engine: z.literal('dsql') }),
+    z.strictObject({ engine: z.literal('dsql'), connections: dsqlConnectionsSchema }),
     z.strictObject({
       engine: z.literal('aurora-postgresql'),
       /** The one writer instance: a provisioned class, or Serverless v2 within an ACU range. */
@@ -58,7 +102,8 @@ export const temporalEnvironmentSchema = z.strictObject({
   ecsReservedMemoryMiB: z.number().int().min(0).max(4096),
   names: z.strictObject({
     cluster: physicalName(/^[a-z][a-z0-9-]{0,40}$/, 'ECS cluster name'),
-    rateLimiterTable: physicalName(/^[A-Za-z0-9_.-]{3,200}$/, 'DynamoDB table name'),
+    rateLimiterTable: physicalName(/^[A-Za-z0-9_.-]{3,255}$/, 'DynamoDB table name (3-255 of A-Z, a-z, 0-9, _ . -)'),
+    connectionLeaseTable: physicalName(/^[A-Za-z0-9_.-]{3,255}$/, 'DynamoDB table name (3-255 of A-Z, a-z, 0-9, _ . -)'),
     visibilityDomain: physicalName(/^[a-z][a-z0-9-]{2,27}$/, 'OpenSearch domain name (3-28 of a-z, 0-9, -)'),
     prometheusWorkspace: physicalName(/^[A-Za-z0-9_.-]{1,100}$/, 'Prometheus workspace alias'),
     serviceNamespace: physicalName(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/, 'private DNS namespace'),
@@ -82,6 +127,8 @@ export const temporalEnvironmentSchema = z.strictObject({
       release: semver,
       /** The PostgreSQL schemas that release's temporal-sql-tool brings a store to (schema/postgresql/v12/version.go). */
       schemas: z.strictObject({ history: schemaVersion, visibility: schemaVersion }),
+      /** The release the integration suite upgrades from under load, to `release`. */
+      upgradeTestedFrom: semver,
     }),
     /** The DSQL store's server: the fork that carries the Aurora DSQL plugin, built by docker/temporal-dsql. */
     dsqlFork: z.strictObject({
@@ -113,11 +160,8 @@ export const temporalEnvironmentSchema = z.strictObject({
       // connections when it is 0, which is what a pre-warmed pool needs.
       maxConnIdleTime: z.literal('0s', { error: 'valid: "0s" (Temporal exposes no idle timeout; 0 is database/sql\'s default)' }),
     }),
+    /** Each task's own limiter, per role: used by presets whose connections.limiter is per-task. */
     connectionRateLimits: roleRecord(z.strictObject({ perSecond: z.number().int().min(1).max(100), burst: z.number().int().min(1).max(1000) })),
-    distributedRateLimiter: z.strictObject({
-      enabled: z.boolean(),
-      clusterLimitPerSecond: z.number().int().min(1).max(DSQL_CONNECTIONS_PER_SECOND, { error: `Aurora DSQL accepts at most ${DSQL_CONNECTIONS_PER_SECOND} new connections/s per cluster (valid: 1-${DSQL_CONNECTIONS_PER_SECOND})` }),
-    }),
     // The server image's temporal-dsql-tool: its embedded schema and version (test/fixtures/dsql-fork).
     schema: z.strictObject({ name: z.string().min(1), version: z.string().regex(/^\d+\.\d+$/) }),
   }),
@@ -314,19 +358,26 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   });
   if (problems) return;
 
-  // Without the cluster-wide limiter each task limits itself: the sum must fit DSQL's 100/s.
+  // Without a cluster-wide limiter each task limits itself: the sum must fit DSQL's 100/s.
   const p = env.persistence;
-  if (!p.distributedRateLimiter.enabled)
-    t.scenarios.forEach((s, si) => {
-      const parts = TEMPORAL_ROLES.map((role) => ({ role, replicas: s.services[role].replicas, perSecond: p.connectionRateLimits[role].perSecond }));
-      const total = parts.reduce((sum, x) => sum + x.replicas * x.perSecond, 0);
-      if (total > DSQL_CONNECTIONS_PER_SECOND)
-        issue(
-          ['scenarios', si, 'services'],
-          `with persistence.distributedRateLimiter off, ${s.name}'s tasks may open ${total} connections/s together (${parts.map((x) => `${x.role} ${x.replicas} × ${x.perSecond}`).join(', ')}), over Aurora DSQL's ${DSQL_CONNECTIONS_PER_SECOND}/s per cluster; lower persistence.connectionRateLimits or turn the distributed limiter on`,
-          total,
-        );
-    });
+  t.scenarios.forEach((s, si) => {
+    if (s.store.engine !== 'dsql') return;
+    const c = s.store.connections;
+    // The fork's deployment notes: in reservoir mode the pool borrows and returns, never closes, what it keeps idle.
+    if (c.reservoir)
+      for (const role of TEMPORAL_ROLES)
+        if (s.pools[role].maxIdleConns !== s.pools[role].maxConns)
+          issue(['scenarios', si, 'pools', role], `${s.name}: with the reservoir on, pools.${role}.maxIdleConns (${s.pools[role].maxIdleConns}) must equal maxConns (${s.pools[role].maxConns}): a pool that closes idle connections throws reservoir connections away`);
+    if (c.limiter.kind !== 'per-task') return;
+    const parts = TEMPORAL_ROLES.map((role) => ({ role, replicas: s.services[role].replicas, perSecond: p.connectionRateLimits[role].perSecond }));
+    const total = parts.reduce((sum, x) => sum + x.replicas * x.perSecond, 0);
+    if (total > DSQL_CONNECTION_RATE.perSecond)
+      issue(
+        ['scenarios', si, 'services'],
+        `with the per-task limiter, ${s.name}'s tasks may open ${total} connections/s together (${parts.map((x) => `${x.role} ${x.replicas} × ${x.perSecond}`).join(', ')}), over Aurora DSQL's ${DSQL_CONNECTION_RATE.perSecond}/s per cluster; lower persistence.connectionRateLimits or use a cluster-wide limiter (store.connections.limiter kind counter or token-bucket)`,
+        total,
+      );
+  });
 
   // Capacity last: it needs known instance types.
   t.scenarios.forEach((s, si) => {
@@ -363,6 +414,8 @@ function imageTag(ref: z.output<typeof imageRefSchema>): string | undefined {
 function imageVersionProblems(env: TemporalEnvironment): [PropertyKey[], string][] {
   const out: [PropertyKey[], string][] = [];
   const { upstream, dsqlFork } = env.servers;
+  if (compareReleases(upstream.upgradeTestedFrom, upstream.release) >= 0)
+    out.push([['environment', 'servers', 'upstream', 'upgradeTestedFrom'], `servers.upstream.upgradeTestedFrom ${upstream.upgradeTestedFrom} is not older than the release ${upstream.release} (valid: an older release, the one the upgrade test starts from)`]);
   for (const image of ['server', 'schemaTool'] as const) {
     const tag = imageTag(env.auroraPostgresql.images[image]);
     if (tag !== undefined && tag !== upstream.release)

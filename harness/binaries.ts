@@ -5,17 +5,19 @@ import { TEMPORAL_ENVIRONMENT } from '../config/temporal-environment';
 
 /*
  * Where scripts/setup-integration.sh puts what it builds: one cache directory, keyed by the
- * Temporal release in config (servers.upstream), so a version bump builds afresh and nothing
- * stale runs.
+ * Temporal releases in config (servers.upstream: the release, and the one the upgrade test
+ * starts from), so a version bump builds afresh and nothing stale runs.
  */
 
-const TEMPORAL_SERVER_VERSION = `v${TEMPORAL_ENVIRONMENT.servers.upstream.release}`;
+const { upstream } = TEMPORAL_ENVIRONMENT.servers;
 
 function cacheDir(): string {
   return process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra');
 }
 
 export interface Binaries {
+  /** The upstream release they were built from. */
+  readonly release: string;
   /** Holds temporal-server and temporal-sql-tool. */
   readonly serverDir: string;
   readonly sqlTool: string;
@@ -24,9 +26,13 @@ export interface Binaries {
   readonly serverSource: string;
 }
 
-export function binaries(): Binaries {
-  const serverDir = join(cacheDir(), `temporal-server-${TEMPORAL_SERVER_VERSION}`);
+/** A release's server and tools (config's release unless another is named: the upgrade test's older one). */
+export function binaries(release: string = upstream.release): Binaries {
+  if (release !== upstream.release && release !== upstream.upgradeTestedFrom)
+    throw new Error(`binaries: ${release} is not built here (setup builds ${upstream.release} and ${upstream.upgradeTestedFrom}, from config's servers.upstream)`);
+  const serverDir = join(cacheDir(), `temporal-server-v${release}`);
   const b = {
+    release,
     serverDir,
     sqlTool: join(serverDir, 'temporal-sql-tool'),
     benchmark: join(cacheDir(), 'benchmark/benchmark'),

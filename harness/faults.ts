@@ -5,7 +5,8 @@ import type { Postgres } from './postgres';
 import { freePort } from './ports';
 import { type GeneratorRun, runGenerator } from './benchmark';
 import { type Ledger, judgeLedger, readStored } from './ledger';
-import type { LocalCluster, RoleProcess, TaskStop } from './temporal-cluster';
+import { type LocalCluster, type RoleProcess, type TaskStop, runSchemaTask, updateLocalVisibility } from './temporal-cluster';
+import type { Binaries } from './binaries';
 
 /*
  * Faults injected into a local cluster while the benchmark offers a steady rate, and what
@@ -102,6 +103,27 @@ function frontendScale(settleMs: number): Fault {
       const added = await cluster.startTask('frontend');
       await sleep(settleMs);
       return { stops: [{ task: old.id, ...(await cluster.stopTask(old, stopTimeoutMs)) }], started: [added.id] };
+    },
+  };
+}
+
+/**
+ * A server upgrade as a deploy of a new release runs it: the schema task of the new release
+ * first (the store's schema, and the visibility index's, brought up to it), then every role
+ * rolled onto the new image in start order, each the way ECS rolls it.
+ */
+export function upgrade(to: Binaries): Fault {
+  return {
+    name: `upgrade to Temporal ${to.release}`,
+    graceful: true,
+    inject: async (c) => {
+      const { cluster, postgres } = c;
+      await runSchemaTask(to, cluster.scenario, postgres, cluster.stores.database, 'update');
+      await updateLocalVisibility(to, postgres, cluster.stores.visibilityDatabase);
+      cluster.setImage(to);
+      const notes: FaultNotes[] = [];
+      for (const role of TEMPORAL_ROLES) notes.push(await rollingDeploy(role).inject(c));
+      return { stops: notes.flatMap((n) => n.stops), started: notes.flatMap((n) => n.started) };
     },
   };
 }

@@ -134,6 +134,8 @@ function inPrivateTmp(command: string, dir: string): [string, string[]] {
 export interface RoleProcess {
   readonly id: string;
   readonly role: TemporalRole;
+  /** The upstream release whose server this task runs (its task definition's image). */
+  readonly release: string;
   readonly ip: string;
   readonly process: ChildProcess;
   readonly log: string;
@@ -166,6 +168,8 @@ export interface LocalCluster {
   tasks(role?: TemporalRole): RoleProcess[];
   /** Starts one more task of a role from the same rendered command; resolves once its health check passes. */
   startTask(role: TemporalRole, metricsPort?: number): Promise<RoleProcess>;
+  /** A new task definition revision with another image: tasks started from now on run this release's server. */
+  setImage(b: Binaries): void;
   /**
    * Stops a task as ECS does: out of the service's DNS name first (a frontend), SIGTERM to the
    * container's process, SIGKILL once stopTimeoutMs has passed.
@@ -194,6 +198,8 @@ export interface ClusterOptions {
   readonly startTimeoutMs?: number;
   /** Dynamic-config keys set over the rendering (a measurement of what a setting buys). */
   readonly dynamicConfigOverrides?: Readonly<Record<string, string | number | boolean>>;
+  /** The release to start on (its tools set up the schemas): config's, unless an upgrade starts from an older one. */
+  readonly binaries?: Binaries;
 }
 
 const sqlToolBase = (pg: Postgres) => ['--plugin', POSTGRES_PLUGIN, '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password, ...(pg.tls ? ['--tls', '--tls-disable-host-verification'] : [])];
@@ -206,6 +212,15 @@ async function setUpDatabase(b: Binaries, pg: Postgres, db: string, schema: stri
   await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'create-database']);
   await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'setup-schema', '-v', '0.0']);
   await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'update-schema', '--schema-name', schema]);
+}
+
+/**
+ * The local visibility database brought to a release's schema, as the schema task brings the
+ * OpenSearch index's template and mappings there on AWS (its tool is a stand-in here).
+ */
+export async function updateLocalVisibility(b: Binaries, pg: Postgres, db: string): Promise<string> {
+  const { stdout, stderr } = await run(b.sqlTool, [...sqlToolBase(pg), '--db', db, 'update-schema', '--schema-name', 'postgresql/v12/visibility']);
+  return stdout + stderr;
 }
 
 /** Creates both databases with the server's own SQL tool, as the stock setup does. */
@@ -281,7 +296,8 @@ const taskAddress = (n: number) => `127.0.0.${10 + n}`;
  * it answers on its health-check port (the stack's start order and health checks).
  */
 export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
-  const b = binaries();
+  const b = o.binaries ?? binaries();
+  let image = b;
   const scenario = resolveScenario({ scenario: o.scenario ?? 'temporal-150wps' }) as TemporalScenario;
   const e = scenario.environment;
   const prefix = o.databasePrefix ?? 'temporal';
@@ -306,7 +322,10 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   await frontends.listen(frontendAddress);
   const endpoints = { storeHost: 'store.invalid', visibilityHost: 'opensearch.invalid', frontendAddress };
   // What the stack gives each store: the DSQL plugin's settings, or the Aurora password (an ECS secret).
-  const wiring: StoreWiring = engine === 'dsql' ? { engine, rateLimiterTable: 'local-no-limiter', tokenEndpoint: '127.0.0.1' } : { engine };
+  const wiring: StoreWiring =
+    scenario.preset.store.engine === 'dsql'
+      ? { engine: 'dsql', rateLimiterTable: 'local-no-limiter', connectionLeaseTable: 'local-no-lease', tokenEndpoint: '127.0.0.1', connections: scenario.preset.store.connections }
+      : { engine: 'aurora-postgresql' };
   const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
     const all: RoleProcess[] = [];
   const first: RoleProcess[] = [];
@@ -325,9 +344,9 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     const rendered = staticConfig(e, engine, endpoints, scenario.preset.pools[role]);
     const files = { staticConfig: localStaticConfig(rendered, stores, port), dynamicConfig: withOverrides(dynamicConfig(e, scenario.preset), o.dynamicConfigOverrides) };
     const env = {
-      PATH: `${b.serverDir}:/usr/local/bin:/usr/bin:/bin`,
+      PATH: `${image.serverDir}:/usr/local/bin:/usr/bin:/bin`,
       HOME: tmp,
-      ...serverEnvironment(e, role, files, wiring),
+      ...serverEnvironment(e, role, files, wiring, scenario.preset.pools[role]),
       ...secrets,
       ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${id}`,
     };
@@ -339,7 +358,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
     );
-    const task: RoleProcess = { id, role, ip, process: child, log, tmp, metricsPort: port, exited };
+    const task: RoleProcess = { id, role, release: image.release, ip, process: child, log, tmp, metricsPort: port, exited };
     all.push(task);
     const why = () => (running(task) ? undefined : `exited (${child.exitCode ?? child.signalCode}):\n${tailOf(log)}`);
     await waitFor(`${id} listening on ${ip}:${healthPort(role)}`, o.startTimeoutMs ?? 90_000, () => listening(healthPort(role), ip), why);
@@ -393,6 +412,9 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     dir,
     tasks: (role) => all.filter((t) => running(t) && (role === undefined || t.role === role)),
     startTask,
+    setImage: (next) => {
+      image = next;
+    },
     stopTask,
     killTask,
     tail: (role, lines) => tailOf(first.find((t) => t.role === role)!.log, lines),

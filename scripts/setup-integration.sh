@@ -2,15 +2,17 @@
 # Installs and builds what the integration suite runs, idempotently:
 #   - PostgreSQL from the distribution's packages (server binaries, psql, pg_dump, pg_restore);
 #   - Prometheus from the distribution's packages (the report reads a real one);
-#   - the upstream Temporal server and its SQL tool at config's release (servers.upstream), from
-#     the Go module proxy, cached by version (about 4 minutes on 2 cores the first time); Go
+#   - the upstream Temporal server and its SQL tool at config's releases (servers.upstream: the
+#     release, and the one the upgrade test starts from), from the Go module proxy, cached by
+#     version (about 4 minutes each on 2 cores the first time); Go
 #     fetches the toolchain the release's go.mod asks for from the same proxy (GOTOOLCHAIN=auto);
 #   - the project's benchmark (benchmark/), rebuilt on every run (Go's cache makes it quick).
 # Build outputs go to $DB_BENCH_CACHE (default ~/.cache/db-bench-infra).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/integration.env
-TEMPORAL_SERVER_VERSION=$(node --import tsx scripts/temporal-release.ts)
+# The release, then the one the upgrade test starts from (config's servers.upstream).
+releases=$(node --import tsx scripts/temporal-release.ts)
 cache="${DB_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/db-bench-infra}"
 export GOFLAGS=-buildvcs=false GOTOOLCHAIN=auto
 
@@ -19,17 +21,19 @@ bash scripts/setup-postgres16.sh
 bash scripts/setup-prometheus.sh
 command -v go >/dev/null || { echo "setup-integration: Go is not installed (https://go.dev/doc/install); it builds the Temporal server and the benchmark" >&2; exit 1; }
 
-server="$cache/temporal-server-$TEMPORAL_SERVER_VERSION"
-if [ ! -x "$server/temporal-server" ] || [ ! -x "$server/temporal-sql-tool" ] || [ ! -d "$server/source" ]; then
-  echo "setup-integration: building go.temporal.io/server@$TEMPORAL_SERVER_VERSION (cached in $server)"
-  tmp="$server.tmp"; rm -rf "$tmp"; mkdir -p "$tmp"
-  GOBIN="$tmp" go install "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" "go.temporal.io/server/cmd/tools/sql@$TEMPORAL_SERVER_VERSION"
-  mv "$tmp/server" "$tmp/temporal-server"; mv "$tmp/sql" "$tmp/temporal-sql-tool"
-  # The module's own files: its stock development config, which the benchmark ladder compares against.
-  ln -s "$(go env GOMODCACHE)/go.temporal.io/server@$TEMPORAL_SERVER_VERSION" "$tmp/source"
-  rm -rf "$server"; mv "$tmp" "$server"
-fi
+for version in $releases; do
+  server="$cache/temporal-server-$version"
+  if [ ! -x "$server/temporal-server" ] || [ ! -x "$server/temporal-sql-tool" ] || [ ! -d "$server/source" ]; then
+    echo "setup-integration: building go.temporal.io/server@$version (cached in $server)"
+    tmp="$server.tmp"; rm -rf "$tmp"; mkdir -p "$tmp"
+    GOBIN="$tmp" go install "go.temporal.io/server/cmd/server@$version" "go.temporal.io/server/cmd/tools/sql@$version"
+    mv "$tmp/server" "$tmp/temporal-server"; mv "$tmp/sql" "$tmp/temporal-sql-tool"
+    # The module's own files: its stock development config, which the benchmark ladder compares against.
+    ln -s "$(go env GOMODCACHE)/go.temporal.io/server@$version" "$tmp/source"
+    rm -rf "$server"; mv "$tmp" "$server"
+  fi
+done
 
 echo "setup-integration: building the benchmark (benchmark/)"
 (cd benchmark && go build -trimpath -o "$cache/benchmark/benchmark" .)
-echo "setup-integration: ready ($("$server/temporal-server" --version), $(ls -d /usr/lib/postgresql/*/bin | tail -n1))"
+echo "setup-integration: ready (temporal $(echo $releases | tr '\n' ' '), $(ls -d /usr/lib/postgresql/*/bin | tail -n1))"

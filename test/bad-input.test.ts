@@ -46,6 +46,8 @@ const preset = (name: string, edit: (p: any) => void) =>
     edit(c.temporal.scenarios[i]);
   });
 
+/** A valid reservoir (the fork's defaults), for rows that break something beside it. */
+const RESERVOIR = { baseLifetime: '11m', lifetimeJitter: '2m', guardWindow: '45s', initialFillTimeout: '30s', inflightLimit: 8 };
 const config = (name: string, context: Record<string, unknown>, catalog: CatalogInput | undefined, expected: RegExp[]): BadInput => ({
   name,
   run: () => inProcess(() => exitOnConfigError(() => resolveScenario(context, catalog))),
@@ -122,15 +124,21 @@ const BAD_INPUTS: readonly BadInput[] = [
   config('unknown fleet state on the command line', { scenario: 'temporal-150wps', fleet: 'zero' }, undefined, [/fleet "zero" is not valid/, /valid: running, parked, external/]),
   config('fleet given for a FOLIO phase', { scenario: 'test12', fleet: 'parked' }, undefined, [/fleet applies to Temporal scenarios only; "test12" is a FOLIO phase \(valid: no fleet, or a Temporal preset: temporal-/]),
   config('ramp-up as long as the run', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.rampUp = '5m')), [/ramp-up 5m is not shorter than the run \(5m\) \(valid: a ramp-up shorter than the run\)/]),
-  config('DSQL connection rate above the service limit', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.clusterLimitPerSecond = 150)), [/at most 100 new connections\/s/, /valid: 1-100/]),
-  config('per-task connection rates over DSQL\'s 100/s once the cluster-wide limiter is off', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.distributedRateLimiter.enabled = false)), [/with persistence.distributedRateLimiter off, temporal-150wps's tasks may open 120 connections\/s together \(history 8 × 8, matching 6 × 6, frontend 4 × 4, worker 2 × 2\), over Aurora DSQL's 100\/s per cluster/]),
+  config('DSQL connection rate above the service limit', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.store.connections.limiter.perSecond = 150)), [/store.connections.limiter.perSecond/, /at most 100 new connections\/s/, /valid: 1-100/]),
+  config('a token bucket larger than DSQL\'s burst', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.store.connections.limiter = { kind: 'token-bucket', perSecond: 100, burst: 2000, maxWait: '30s' })), [/burst is 1,000 new connections \(valid: 1-1000\)/]),
+  config('an unknown limiter kind', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.store.connections.limiter = { kind: 'bucket' })), [/unknown limiter kind \(valid: per-task, counter, token-bucket\)/]),
+  config('a lease without the reservoir', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.store.connections.lease = { blockSize: 100, blockCount: 100, ttl: '3m', renewInterval: '1m' })), [/connections.lease needs connections.reservoir: the plugin sets the lease up in reservoir mode only and would ignore it/]),
+  config('a lease renewed no sooner than it expires', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => Object.assign(p.store.connections, { reservoir: RESERVOIR, lease: { blockSize: 100, blockCount: 100, ttl: '1m', renewInterval: '1m' } })), [/renewInterval 1m is not shorter than its ttl 1m/]),
+  config('reservoir connections that outlive a DSQL session', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.store.connections.reservoir = { ...RESERVOIR, baseLifetime: '55m', lifetimeJitter: '10m' })), [/baseLifetime 55m \+ lifetimeJitter 10m reaches Aurora DSQL's 60-minute session limit/]),
+  config('a reservoir with pools that close idle connections', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => Object.assign(p, { store: { engine: 'dsql', connections: { limiter: { kind: 'counter', perSecond: 100, maxWait: '30s' }, reservoir: RESERVOIR } }, pools: { ...p.pools, history: { maxConns: 50, maxIdleConns: 10 } } })), [/with the reservoir on, pools.history.maxIdleConns \(10\) must equal maxConns \(50\)/]),
+  config('per-task connection rates over DSQL\'s 100/s', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.store.connections.limiter = { kind: 'per-task' })), [/with the per-task limiter, temporal-150wps's tasks may open 120 connections\/s together \(history 8 × 8, matching 6 × 6, frontend 4 × 4, worker 2 × 2\), over Aurora DSQL's 100\/s per cluster/]),
   config('a database user the DSQL plugin would ignore', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.user = 'temporal')), [/persistence.user/, /always connects as the built-in admin role \(valid: "admin"\)/]),
   config('an unknown path to Aurora DSQL', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'vpn')), [/persistence.network "vpn" is not valid \(valid: privatelink, public\)/]),
   config('a preset over the vCPU quota less its headroom', { scenario: 'temporal-800wps' }, editedCatalog((c) => (c.temporal.environment.limits.ec2VcpuQuota = 128)), [
     /^error: config error in scenario "temporal-800wps": temporal-800wps needs 320 vCPUs at its pools' maximum \(160 main \+ 160 benchmark\), over 115: the account's 128 vCPU quota \(limits.ec2VcpuQuota\) less the 10% headroom/,
   ]),
   config('a preset whose rolling deploy would take DSQL past its connections', { scenario: 'temporal-800wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-800wps').deployment.maximumPercent = 150)), [
-    /temporal-800wps may hold 10,650 DSQL connections \(8,250 steady \+ 2,400 while history rolls\), over 9,000: the cluster's 10,000 less the 10% headroom \(valid: smaller pools or fewer replicas, or a lower deployment.maximumPercent\)/,
+    /temporal-800wps may hold 10,650 DSQL connections \(8,250 steady \+ 2,400 while history rolls; pools\), over 9,000: the cluster's 10,000 less the 10% headroom \(valid: smaller pools or fewer replicas, or a lower deployment.maximumPercent\)/,
   ]),
   config('a pool that keeps more idle connections than it opens', { scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-150wps').pools.matching.maxIdleConns = 80)), [
     /scenario "temporal-150wps" \(pools.matching\): maxIdleConns 80 is above maxConns 50 \(valid: at most maxConns/,

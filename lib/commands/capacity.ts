@@ -1,7 +1,7 @@
 import type { TemporalScenario } from '../../config';
 import { EC2_INSTANCE_TYPES } from '../../config/ec2-instance-types';
 import { type PriceFile, priceOf } from '../../config/prices';
-import { type Headroom, temporalHeadroom } from '../../config/headroom';
+import { DSQL_CONNECTION_RATE, type Headroom, temporalHeadroom } from '../../config/headroom';
 import { type Packing, type PoolPlan, type PoolSpec, planPool, temporalPoolSpecs } from '../../config/packing';
 import { HOURS_PER_DAY, usd } from './cost/model';
 import { markdownTable } from './markdown';
@@ -85,33 +85,48 @@ export function capacityReport(scenario: TemporalScenario, prices: PriceFile, op
   return { scenario, pools, headroom, quotaSource: options.vcpuQuota?.source ?? 'config (limits.ec2VcpuQuota)', perVcpu };
 }
 
-/** Seed 000's "Scaling Headroom" table, for any preset. */
+/** Seed 000's "Scaling Headroom" table, for any preset, with what the DSQL plugin's connection controls promise. */
 function renderHeadroom(r: CapacityReport): string[] {
   const h = r.headroom;
   const n = (v: number) => v.toLocaleString('en-US');
   const row = (what: string, used: number, limit: number, note: string) => [what, n(used), n(limit), pct(used, limit), note];
   const c = h.connections;
-  const roles = c ? Object.entries(c.byRole).map(([role, x]) => `${role} ${x.replicas} × ${x.maxConns}`).join(', ') : '';
+  const roles = c ? Object.entries(c.byRole).map(([role, x]) => `${role} ${x.replicas} × ${x.perTask}`).join(', ') : '';
   const rows = [
     ...(c
       ? [
-          row('DSQL connections (steady)', c.steady.used, c.steady.limit, `every pool full: ${roles}`),
-          row(`DSQL connections, rolling ${c.rolling.role}`, c.rolling.used, c.rolling.limit, `+${n(c.rolling.extra)}: its extra tasks' pools, one service rolling at a time`),
+          row('DSQL connections (steady)', c.steady.used, c.steady.limit, `each task at the most it holds (${c.held}): ${roles}`),
+          row(`DSQL connections, rolling ${c.rolling.role}`, c.rolling.used, c.rolling.limit, `+${n(c.rolling.extra)}: its extra tasks' connections, one service rolling at a time`),
+          ...(c.lease
+            ? [row(`Leased slots, rolling ${c.lease.role}`, c.lease.used, c.lease.limit, `whole blocks of ${n(c.lease.blockSize)} per task; the lease's blocks × their size is the cap`)]
+            : []),
+          row(
+            'New DSQL connections/s (steady)',
+            c.rate.churn.used,
+            c.rate.churn.limit,
+            `every held connection once per ${seconds(c.rate.lifetimeSeconds)} lifetime, against the limiter's pace (DSQL's is ${DSQL_CONNECTION_RATE.perSecond}/s)`,
+          ),
         ]
       : []),
     row('EC2 vCPUs (On-Demand standard)', h.vcpus.used, h.vcpus.limit, `both pools at their maximum: ${n(h.vcpus.main)} main + ${n(h.vcpus.benchmark)} benchmark; quota from ${r.quotaSource}`),
   ];
   const headroomPercent = r.scenario.environment.limits.headroomPercent;
+  const burst = c && c.rate.burst > 0 ? `, after a burst of ${n(Math.min(c.rate.burst, DSQL_CONNECTION_RATE.burst))}` : '';
   return [
     '### Scaling Headroom',
     '',
     markdownTable(['Resource', 'Current', 'Limit', 'Utilization', 'Counted'], rows),
     '',
-    `Synth refuses a preset above ${100 - headroomPercent}% of either limit (limits.headroomPercent ${headroomPercent}).` +
-      (c ? '' : " The Aurora store's connection limit is its writer's max_connections; DSQL's does not apply."),
+    `Synth refuses a preset above ${100 - headroomPercent}% of any limit (limits.headroomPercent ${headroomPercent}).` +
+      (c
+        ? ` At the limiter's ${n(Math.min(c.rate.limiterPerSecond, DSQL_CONNECTION_RATE.perSecond))} new connections/s${burst}, a rolling deploy of ${c.rolling.role} waits ${seconds(c.rate.rollingFillSeconds)} for its new tasks' ${n(c.rolling.extra)} connections, and the whole cluster ${seconds(c.rate.coldStartSeconds)} for its ${n(c.steady.used)} from nothing.`
+        : " The Aurora store's connection limit is its writer's max_connections; DSQL's does not apply."),
     '',
   ];
 }
+
+/** 45 s, 12 min, 1.3 h: as a person reads a duration. */
+const seconds = (s: number) => (s < 120 ? `${Math.round(s * 10) / 10} s` : s < 7200 ? `${Math.round(s / 6) / 10} min` : `${Math.round(s / 360) / 10} h`);
 
 const pct = (used: number, of: number) => `${Math.round((100 * used) / of)}%`;
 

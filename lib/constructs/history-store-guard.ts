@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CustomResource, Duration, aws_lambda as lambda, aws_logs as logs, custom_resources as cr } from 'aws-cdk-lib';
+import { CustomResource, Duration, Stack, aws_iam as iam, aws_lambda as lambda, aws_logs as logs, custom_resources as cr } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
 import type { HistoryStore } from '../../config/temporal-schema';
 import { acknowledgeNag, nagResource } from './lint-acknowledgements';
@@ -8,13 +8,17 @@ import { acknowledgeNag, nagResource } from './lint-acknowledgements';
 export interface HistoryStoreGuardProps {
   readonly store: HistoryStore;
   readonly numHistoryShards: number;
+  /** The Temporal release the store's servers run, and the schema version its tool brings the store to: neither may go back. */
+  readonly server: { readonly release: string; readonly schemaVersion: string };
   readonly logGroup: logs.ILogGroup;
 }
 
 /**
  * What an environment's history keeps for life, recorded on its first deploy: the store's
- * engine and the shard count. A later deploy that changes either is refused before any store
- * resource is touched (they all depend on this one); the environment stays as it was.
+ * engine and the shard count; and the Temporal release and schema version, which only move
+ * forward. A later deploy that changes the first two, or goes back on the others, is refused
+ * before any store resource is touched (they, and so the schema task, depend on this one); the
+ * environment stays as it was.
  */
 export class HistoryStoreGuard extends Construct {
   readonly resource: CustomResource;
@@ -33,8 +37,10 @@ export class HistoryStoreGuard extends Construct {
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::TemporalHistoryStore',
-      properties: { Store: props.store, NumHistoryShards: props.numHistoryShards },
+      properties: { Store: props.store, NumHistoryShards: props.numHistoryShards, ServerRelease: props.server.release, SchemaVersion: props.server.schemaVersion },
     });
+    // Whether an older release is CloudFormation's own rollback: its own stack's status, nothing else.
+    onEvent.addToRolePolicy(new iam.PolicyStatement({ actions: ['cloudformation:DescribeStacks'], resources: [Stack.of(this).stackId] }));
     acknowledgeNag(
       this,
       'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

@@ -5,7 +5,7 @@ import { PASSWORD_VARIABLE, type StoreWiring } from '../contract/temporal-config
 import { AuroraHistoryStore } from './aurora-history-store';
 import { DsqlCluster } from './dsql-cluster';
 import { HistoryStoreGuard } from './history-store-guard';
-import { RateLimiterTable } from './rate-limiter-table';
+import { DsqlPluginTable } from './dsql-plugin-table';
 
 export interface HistoryStoreProps {
   readonly environment: TemporalEnvironment;
@@ -37,7 +37,8 @@ export interface HistoryStoreProps {
 export class HistoryStore {
   readonly guard: HistoryStoreGuard;
   readonly dsql?: DsqlCluster;
-  readonly limiter?: RateLimiterTable;
+  readonly limiter?: DsqlPluginTable;
+  readonly lease?: DsqlPluginTable;
   readonly aurora?: AuroraHistoryStore;
   /** The host the servers connect to. */
   readonly host: string;
@@ -53,24 +54,34 @@ export class HistoryStore {
 
   constructor(scope: Construct, props: HistoryStoreProps) {
     const { environment: e, store } = props;
-    this.guard = new HistoryStoreGuard(scope, 'HistoryStore', { store: store.engine, numHistoryShards: e.persistence.numHistoryShards, logGroup: props.logGroup });
+    const servers = e.servers;
+    const server =
+      store.engine === 'dsql'
+        ? { release: servers.dsqlFork.upstreamBase, schemaVersion: e.persistence.schema.version }
+        : { release: servers.upstream.release, schemaVersion: servers.upstream.schemas.history };
+    this.guard = new HistoryStoreGuard(scope, 'HistoryStore', { store: store.engine, numHistoryShards: e.persistence.numHistoryShards, server, logGroup: props.logGroup });
     if (store.engine === 'dsql') {
       const dsql = new DsqlCluster(scope, 'Dsql', { name: e.names.cluster, protect: props.protect });
-      const limiter = new RateLimiterTable(scope, 'RateLimiter', { tableName: e.names.rateLimiterTable });
+      const limiter = new DsqlPluginTable(scope, 'RateLimiter', { tableName: e.names.rateLimiterTable, holds: 'connection-rate counters and the token bucket' });
+      // Kept whether or not the preset leases (a preset switch never creates or deletes it); granted only when it does.
+      const lease = new DsqlPluginTable(scope, 'ConnectionLease', { tableName: e.names.connectionLeaseTable, holds: 'connection slot blocks, renewed by their owners' });
       this.guard.guard(dsql);
       if (e.persistence.network === 'privatelink') dsql.connectThroughPrivateLink(props.vpc, props.subnets, props.servers, e.persistence.port);
       else props.servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
       dsql.grantConnectAdmin(props.taskRole);
-      limiter.grantCount(props.taskRole);
-      [this.dsql, this.limiter] = [dsql, limiter];
+      const c = store.connections;
+      if (c.limiter.kind === 'counter') limiter.grantItems(props.taskRole, 'dynamodb:UpdateItem');
+      if (c.limiter.kind === 'token-bucket') limiter.grantItems(props.taskRole, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
+      if (c.lease) lease.grantItems(props.taskRole, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+      [this.dsql, this.limiter, this.lease] = [dsql, limiter, lease];
       this.host = dsql.connectHost;
       this.tokenEndpoint = dsql.endpoint;
-      this.wiring = { engine: 'dsql', rateLimiterTable: limiter.table.tableName, tokenEndpoint: dsql.endpoint };
+      this.wiring = { engine: 'dsql', rateLimiterTable: limiter.table.tableName, connectionLeaseTable: lease.table.tableName, tokenEndpoint: dsql.endpoint, connections: c };
       this.secrets = {};
-      // Every new DSQL connection first takes a slot in the limiter table; a DynamoDB error
-      // fails the connection, so the table and the route to it come before any server. The
-      // PrivateLink name resolves only once the endpoint exists.
-      this.ready = [limiter, props.dynamoDbEndpoint, ...(dsql.privateEndpoint ? [dsql.privateEndpoint] : [])];
+      // Every new DSQL connection first goes through the limiter's (and the lease's) table; a
+      // DynamoDB error fails the connection, so the tables and the route to them come before any
+      // server. The PrivateLink name resolves only once the endpoint exists.
+      this.ready = [limiter, lease, props.dynamoDbEndpoint, ...(dsql.privateEndpoint ? [dsql.privateEndpoint] : [])];
     } else {
       const aurora = new AuroraHistoryStore(scope, 'Aurora', {
         vpc: props.vpc,

@@ -71,7 +71,7 @@ export class TemporalServices {
         healthCheckPort: role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc,
         entryPoint: ['/bin/sh', '-c'],
         command: [startCommand()],
-        environment: serverEnvironment(e, role, filesFor(role), store.wiring),
+        environment: serverEnvironment(e, role, filesFor(role), store.wiring, preset.pools[role]),
         secrets: store.secrets,
         logRetention: props.logRetention,
         stopTimeout: props.stopTimeout,

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { TemporalEnvironment, TemporalPreset, TemporalRole } from '../../config';
 import { TEMPORAL_ROLES } from '../../config';
-import { type HistoryStore, shutdownDynamicConfig } from '../../config/temporal-schema';
+import { type DsqlConnections, type HistoryStore, shutdownDynamicConfig } from '../../config/temporal-schema';
 
 /*
  * What the Temporal server reads, rendered from config: the static server config (YAML), the
@@ -140,11 +140,13 @@ export function dynamicConfig(env: TemporalEnvironment, preset: TemporalPreset):
   return stringify(Object.fromEntries(entries), { lineWidth: 0 });
 }
 
-/** What a store adds to the server's environment: the DSQL plugin's limiter table and token host; nothing for Aurora (its password is an ECS secret). */
-export type StoreWiring = { readonly engine: 'dsql'; readonly rateLimiterTable: string; readonly tokenEndpoint: string } | { readonly engine: 'aurora-postgresql' };
+/** What a store adds to the server's environment: the DSQL plugin's tables, token host and connection controls; nothing for Aurora (its password is an ECS secret). */
+export type StoreWiring =
+  | { readonly engine: 'dsql'; readonly rateLimiterTable: string; readonly connectionLeaseTable: string; readonly tokenEndpoint: string; readonly connections: DsqlConnections }
+  | { readonly engine: 'aurora-postgresql' };
 
-/** Environment of one role's server container: the config files and the store's settings. */
-export function serverEnvironment(env: TemporalEnvironment, role: TemporalRole, files: { staticConfig: string; dynamicConfig: string }, store: StoreWiring): Record<string, string> {
+/** Environment of one role's server container: the config files and the store's settings (the role's pool sizes the DSQL reservoir). */
+export function serverEnvironment(env: TemporalEnvironment, role: TemporalRole, files: { staticConfig: string; dynamicConfig: string }, store: StoreWiring, pool: PoolSize): Record<string, string> {
   return {
     TEMPORAL_SERVICE: role,
     TEMPORAL_STATIC_CONFIG: files.staticConfig,
@@ -152,27 +154,63 @@ export function serverEnvironment(env: TemporalEnvironment, role: TemporalRole, 
     AWS_REGION: env.region,
     // Credentials come from the task role only, never from the instance.
     AWS_EC2_METADATA_DISABLED: 'true',
-    ...(store.engine === 'dsql' ? dsqlPluginEnvironment(env, role, store) : {}),
+    ...(store.engine === 'dsql' ? dsqlPluginEnvironment(env, role, store, pool) : {}),
   };
 }
 
-function dsqlPluginEnvironment(env: TemporalEnvironment, role: TemporalRole, dsql: { rateLimiterTable: string; tokenEndpoint: string }): Record<string, string> {
-  const p = env.persistence;
-  const limit = p.connectionRateLimits[role];
-  // The plugin runs one limiter: the DynamoDB one when enabled (then the per-task variables
-  // are never read), else the per-task one. Render only the variables it will read.
-  const limiter: Record<string, string> = p.distributedRateLimiter.enabled
+/**
+ * The DSQL plugin's variables for one role, only those it will read in the mode config picks
+ * (test/fixtures/dsql-fork says which it reads when).
+ */
+function dsqlPluginEnvironment(env: TemporalEnvironment, role: TemporalRole, dsql: Extract<StoreWiring, { engine: 'dsql' }>, pool: PoolSize): Record<string, string> {
+  const { limiter, reservoir, lease } = dsql.connections;
+  const local = env.persistence.connectionRateLimits[role];
+  const cluster = { DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true', DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: dsql.rateLimiterTable };
+  const limiterEnv: Record<string, string> =
+    limiter.kind === 'per-task'
+      ? { DSQL_CONNECTION_RATE_LIMIT: String(local.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(local.burst) }
+      : limiter.kind === 'counter'
+        ? { ...cluster, DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: String(limiter.perSecond), DSQL_DISTRIBUTED_RATE_LIMITER_MAX_WAIT: limiter.maxWait }
+        : {
+            // The bucket is an item of the counter's table: the plugin picks it only with that limiter on.
+            ...cluster,
+            DSQL_TOKEN_BUCKET_ENABLED: 'true',
+            DSQL_TOKEN_BUCKET_RATE: String(limiter.perSecond),
+            DSQL_TOKEN_BUCKET_CAPACITY: String(limiter.burst),
+            DSQL_TOKEN_BUCKET_MAX_WAIT: limiter.maxWait,
+          };
+  const reservoirEnv: Record<string, string> = reservoir
     ? {
-        DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
-        DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: dsql.rateLimiterTable,
-        DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: String(p.distributedRateLimiter.clusterLimitPerSecond),
+        DSQL_RESERVOIR_ENABLED: 'true',
+        // The pool's size, ready and waiting: what the plugin defaults to, said explicitly.
+        DSQL_RESERVOIR_TARGET_READY: String(pool.maxConns),
+        DSQL_RESERVOIR_LOW_WATERMARK: String(pool.maxConns),
+        DSQL_RESERVOIR_BASE_LIFETIME: reservoir.baseLifetime,
+        DSQL_RESERVOIR_LIFETIME_JITTER: reservoir.lifetimeJitter,
+        DSQL_RESERVOIR_GUARD_WINDOW: reservoir.guardWindow,
+        DSQL_RESERVOIR_INITIAL_FILL_TIMEOUT: reservoir.initialFillTimeout,
+        DSQL_RESERVOIR_INFLIGHT_LIMIT: String(reservoir.inflightLimit),
       }
-    : { DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) };
+    : {};
+  const leaseEnv: Record<string, string> = lease
+    ? {
+        DSQL_DISTRIBUTED_CONN_LEASE_ENABLED: 'true',
+        DSQL_DISTRIBUTED_CONN_LEASE_TABLE: dsql.connectionLeaseTable,
+        DSQL_SLOT_BLOCK_SIZE: String(lease.blockSize),
+        DSQL_SLOT_BLOCK_COUNT: String(lease.blockCount),
+        DSQL_SLOT_BLOCK_TTL: lease.ttl,
+        DSQL_SLOT_BLOCK_RENEW_INTERVAL: lease.renewInterval,
+        // Names each block's owner in the table (the plugin reads SERVICES for it).
+        SERVICES: role,
+      }
+    : {};
   return {
-    // The host IAM tokens are signed for: the cluster's endpoint, also when the servers connect
-    // through PrivateLink under another name.
+    // The host IAM tokens are signed for, and the lease's blocks are keyed by: the cluster's
+    // endpoint, also when the servers connect through PrivateLink under another name.
     CLUSTER_ENDPOINT: dsql.tokenEndpoint,
-    ...limiter,
+    ...limiterEnv,
+    ...reservoirEnv,
+    ...leaseEnv,
   };
 }
 
@@ -222,8 +260,10 @@ export function startCommand(): string {
 
 /**
  * The one-shot schema task's command. On the first deploy it creates the store's schema and
- * the visibility index; later runs bring the schema up to the image's version ("found zero
- * updates" when it is current). Both branches can run again after a failure.
+ * the visibility index; later runs bring the schema, and the index's template and mappings, up
+ * to the image's version ("found zero updates" when it is current). Both branches can run
+ * again after a failure, and run before any task of a new version starts (the services wait
+ * on the schema resource).
  * - dsql: temporal-dsql-tool creates the schema straight at the image's version (the fork's
  *   own 1.0 -> 1.1 update does not parse). It reads SQL_HOST (where it connects),
  *   CLUSTER_ENDPOINT (the host its IAM token is signed for), SQL_PORT, SQL_USER, SQL_DATABASE
@@ -235,6 +275,9 @@ export function startCommand(): string {
 export function schemaCommand(env: TemporalEnvironment, store: HistoryStore): string {
   const es = 'temporal-elasticsearch-tool --ep "https://$VISIBILITY_HOST:443" --aws-credentials aws-sdk-default';
   const index = [`          ${es} setup-schema`, `          ${es} create-index --index "$VISIBILITY_INDEX" ;;`];
+  // A new release may add built-in search attributes (1.32: visibility v14's two payload
+  // fields): its tool updates the index template and the live index's mappings.
+  const indexUpdate = `          ${es} update-schema --index "$VISIBILITY_INDEX" ;;`;
   const sql =
     store === 'dsql'
       ? {
@@ -250,7 +293,8 @@ export function schemaCommand(env: TemporalEnvironment, store: HistoryStore): st
     'case "$SCHEMA_ACTION" in',
     ...sql.create,
     ...index,
-    `  update) ${sql.update} ;;`,
+    `  update) ${sql.update}`,
+    indexUpdate,
     '  *) echo "SCHEMA_ACTION must be create or update" >&2; exit 2 ;;',
     'esac',
   ].join('\n');

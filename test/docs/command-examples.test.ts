@@ -56,6 +56,7 @@ const EXAMPLES: Record<string, () => string> = {
   'cost-test10.md': () => renderCost(costOf(resolveScenario({ scenario: 'test10' }), loadPrices('us-east-1'), { observedAverageAcu: 25.6, observedFrom: 'report of the test10 example' })),
   'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-150wps'), loadPrices('eu-west-1'))),
   'capacity-temporal-800wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-800wps'), loadPrices('eu-west-1'))),
+  'capacity-temporal-1200wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-1200wps'), loadPrices('eu-west-1'))),
   ...Object.fromEntries(Object.entries(benchExamples()).map(([k, v]) => [k, () => v])),
 };
 

@@ -63,11 +63,12 @@ const STATEFUL = ['AWS::DSQL::Cluster', 'AWS::RDS::DBCluster', 'AWS::RDS::DBInst
 /** Stateful resources that a stack deletion would delete. */
 function droppedStateful(t: Template): string[] {
   // Module secrets are copies of the admin credential rewritten on every deploy; kept, they
-  // would block the names of the next deploy. The rate limiter holds only per-second counters.
+  // would block the names of the next deploy. The rate limiter and the connection lease hold
+  // only counters and slot blocks that expire within minutes.
   // An Aurora instance holds no data of its own: its cluster's final snapshot does.
   const derived = (id: string, r: any) =>
     (r.Type === 'AWS::SecretsManager::Secret' && /\/Routing\//.test(r.Metadata?.['aws:cdk:path'] ?? '')) ||
-    (r.Type === 'AWS::DynamoDB::Table' && id.startsWith('RateLimiter')) ||
+    (r.Type === 'AWS::DynamoDB::Table' && (id.startsWith('RateLimiter') || id.startsWith('ConnectionLease'))) ||
     (r.Type === 'AWS::RDS::DBInstance' && r.Properties.DBClusterIdentifier !== undefined);
   return Object.entries(t.Resources)
     .filter(([id, r]) => STATEFUL.includes(r.Type) && !derived(id, r) && !['Retain', 'Snapshot'].includes(r.DeletionPolicy))
@@ -176,10 +177,15 @@ describe.each(temporalData('dsql'))('%s (dsql): who may do what', (_name, t) => 
     ]);
   });
 
-  test('the rate-limiter table: writable only by the task role', () => {
-    const table = resources(t, 'AWS::DynamoDB::Table')[0][0];
+  test("the DSQL plugin's tables: written only by the task role, each with no more than the calls its preset's controls make", () => {
+    const table = (prefix: string) => resources(t, 'AWS::DynamoDB::Table').find(([id]) => id.startsWith(prefix))![0];
+    const preset = (resolveScenario({ scenario: _name }) as TemporalScenario).preset;
+    const c = preset.store.engine === 'dsql' ? preset.store.connections : undefined;
     const writes = statements(t).filter((s) => s.actions.some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a) || a === 'dynamodb:*'));
-    expect(writes).toEqual([expect.objectContaining({ roles: taskRole, actions: ['dynamodb:UpdateItem'], resources: [{ 'Fn::GetAtt': [table, 'Arn'] }] })]);
+    expect(writes).toEqual([
+      expect.objectContaining({ roles: taskRole, actions: c?.limiter.kind === 'token-bucket' ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : ['dynamodb:UpdateItem'], resources: [{ 'Fn::GetAtt': [table('RateLimiter'), 'Arn'] }] }),
+      ...(c?.lease ? [expect.objectContaining({ roles: taskRole, actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [{ 'Fn::GetAtt': [table('ConnectionLease'), 'Arn'] }] })] : []),
+    ]);
   });
 });
 

@@ -150,7 +150,7 @@ test("a stopped server gets the rendered stopTimeout, longer than its role's dra
 const DSQL_PRESETS = TEMPORAL_SCENARIO_NAMES.filter((n) => catalog.temporal.scenarios.find((s) => s.name === n)!.store.engine === 'dsql');
 
 test('the presets of both stores are covered', () => {
-  expect(DSQL_PRESETS).toEqual(['temporal-25wps', 'temporal-50wps', 'temporal-75wps', 'temporal-100wps', 'temporal-150wps', 'temporal-400wps', 'temporal-800wps']);
+  expect(DSQL_PRESETS).toEqual(['temporal-25wps', 'temporal-50wps', 'temporal-75wps', 'temporal-100wps', 'temporal-150wps', 'temporal-400wps', 'temporal-800wps', 'temporal-1200wps', 'temporal-2000wps']);
   expect(TEMPORAL_SCENARIO_NAMES.filter((n) => !DSQL_PRESETS.includes(n))).toEqual(['temporal-aurora-150wps']);
 });
 
@@ -205,14 +205,15 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
     expect(start.Command[0]).toContain('sed "s/__TASK_IP__/$ip/"');
   });
 
-  test('the cluster-wide limiter at 100/s, and none of the per-task variables the plugin would then ignore', () => {
+  test('a cluster-wide limiter at 100/s (the counter, or the token bucket in its table), and none of the per-task variables the plugin would then ignore', () => {
+    const limiter = preset.store.engine === 'dsql' ? preset.store.connections.limiter : undefined;
     for (const role of TEMPORAL_ROLES) {
       const rendered = containerEnv(json, `temporal-${role}`);
       expect(rendered).toMatchObject({
         TEMPORAL_SERVICE: role,
         DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
         DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: `<${table}>`,
-        DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: '100',
+        ...(limiter?.kind === 'token-bucket' ? { DSQL_TOKEN_BUCKET_ENABLED: 'true', DSQL_TOKEN_BUCKET_RATE: '100', DSQL_TOKEN_BUCKET_CAPACITY: '1000' } : { DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: '100' }),
         AWS_EC2_METADATA_DISABLED: 'true',
       });
       expect(rendered).not.toHaveProperty('DSQL_CONNECTION_RATE_LIMIT');
@@ -249,22 +250,22 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
     expect(ingress.some((r) => r.CidrIp === '0.0.0.0/0')).toBe(false);
   });
 
-  test('IAM: DSQL connect on the cluster ARN, limiter UpdateItem on the table, both for the server task role only', () => {
+  test("IAM: DSQL connect on the cluster ARN, the plugin's table calls on its tables, all for the server task role only", () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')) as any[];
     const statements = (p: any) => p.Properties.PolicyDocument.Statement as any[];
     const withAction = (prefix: string) =>
       policies.filter((p) => statements(p).some((s) => [s.Action].flat().some((a: string) => a.startsWith(prefix))));
-    for (const [prefix, resource] of [
-      ['dsql:', { 'Fn::GetAtt': [dsql, 'ResourceArn'] }],
-      ['dynamodb:', { 'Fn::GetAtt': [table, 'Arn'] }],
-    ] as const) {
-      const owners = withAction(prefix);
-      expect(owners.map((p) => p.Properties.Roles)).toEqual([[{ Ref: serverRole }]]);
-      const s = statements(owners[0]).filter((st) => [st.Action].flat().some((a: string) => a.startsWith(prefix)));
-      expect(s).toEqual([expect.objectContaining({ Resource: resource })]);
-    }
-    expect(statements(withAction('dsql:')[0]).find((s) => String(s.Action).includes('dsql'))!.Action).toBe('dsql:DbConnectAdmin');
-    expect(statements(withAction('dynamodb:')[0]).find((s) => String(s.Action).includes('dynamodb'))!.Action).toBe('dynamodb:UpdateItem');
+    const lease = logicalId(json, 'AWS::DynamoDB::Table', 'ConnectionLease/Table/Resource');
+    const c = preset.store.engine === 'dsql' ? preset.store.connections : undefined;
+    const expected = [
+      { Action: c?.limiter.kind === 'token-bucket' ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : 'dynamodb:UpdateItem', Resource: { 'Fn::GetAtt': [table, 'Arn'] } },
+      ...(c?.lease ? [{ Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [lease, 'Arn'] } }] : []),
+    ];
+    for (const prefix of ['dsql:', 'dynamodb:']) expect(withAction(prefix).map((p) => p.Properties.Roles)).toEqual([[{ Ref: serverRole }]]);
+    const [dsqlStatement] = statements(withAction('dsql:')[0]).filter((st) => String(st.Action).includes('dsql'));
+    expect(dsqlStatement).toMatchObject({ Action: 'dsql:DbConnectAdmin', Resource: { 'Fn::GetAtt': [dsql, 'ResourceArn'] } });
+    const dynamo = statements(withAction('dynamodb:')[0]).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(dynamo.map((st) => ({ Action: st.Action, Resource: st.Resource }))).toEqual(expected);
   });
 
   test("rate-limiter table matches the plugin's contract", () => {

@@ -70,10 +70,21 @@ describe('the Scaling Headroom table', () => {
   test("temporal-150wps against the seed's 128-vCPU quota: its own table, 1,000 of 10,000 and 112 of 128", () => {
     const seed = capacityReport(temporalPreset('temporal-150wps'), eu, { vcpuQuota: { value: 128, source: 'the seed' } });
     const md = renderCapacity(seed);
-    expect(md).toContain('| DSQL connections (steady) | 1,000 | 10,000 | 10% | every pool full: history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |');
-    expect(md).toContain("| DSQL connections, rolling history | 1,200 | 10,000 | 12% | +200: its extra tasks' pools, one service rolling at a time |");
+    expect(md).toContain('| DSQL connections (steady) | 1,000 | 10,000 | 10% | each task at the most it holds (pools): history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |');
+    expect(md).toContain("| DSQL connections, rolling history | 1,200 | 10,000 | 12% | +200: its extra tasks' connections, one service rolling at a time |");
+    expect(md).toContain('| New DSQL connections/s (steady) | 0.3 | 100 | 0% | every held connection once per 55 min lifetime');
     expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 128 | 88% | both pools at their maximum: 80 main + 32 benchmark; quota from the seed |');
-    expect(md).toContain('Synth refuses a preset above 90% of either limit (limits.headroomPercent 10).');
+    expect(md).toContain('Synth refuses a preset above 90% of any limit (limits.headroomPercent 10).');
+    expect(md).toContain("At the limiter's 100 new connections/s, a rolling deploy of history waits 2 s for its new tasks' 200 connections, and the whole cluster 10 s for its 1,000 from nothing.");
+    expect(md).not.toContain('Leased slots');
+  });
+
+  test("temporal-1200wps: the reservoir and the lease as the table counts them, and the limiter's waits", () => {
+    const md = renderCapacity(capacityReport(temporalPreset('temporal-1200wps'), eu));
+    expect(md).toContain('| DSQL connections (steady) | 7,700 | 10,000 | 77% | each task at the most it holds (pools and reservoirs, leased): history 16 × 300, matching 16 × 100, frontend 9 × 100, worker 4 × 100 |');
+    expect(md).toContain('| Leased slots, rolling history | 8,000 | 10,000 | 80% | whole blocks of 100 per task');
+    expect(md).toContain('| New DSQL connections/s (steady) | 10.7 | 100 | 11% | every held connection once per 12 min lifetime');
+    expect(md).toContain('a rolling deploy of history waits 3 s for its new tasks\' 300 connections, and the whole cluster 77 s for its 7,700 from nothing.');
   });
 
   test('temporal-800wps from config: 8,250 and 8,550 of 10,000; 320 of 384', () => {

@@ -33,7 +33,7 @@ describe('Temporal preset switches', () => {
   const changesOfPairs = () => (diffs ??= pairs.map(([from, to]) => [from, to, resourceChanges(temporal.get(from)!, temporal.get(to)!)]));
 
   test('every switch updates in place; only task definitions get new revisions', () => {
-    expect(pairs).toHaveLength(7 * 6);
+    expect(pairs).toHaveLength(9 * 8);
     // 150 -> 400 -> 800 and back are among them.
     for (const pair of [['temporal-150wps', 'temporal-400wps'], ['temporal-400wps', 'temporal-800wps'], ['temporal-800wps', 'temporal-400wps'], ['temporal-400wps', 'temporal-150wps']]) expect(pairs).toContainEqual(pair);
     const problems: string[] = [];
@@ -55,7 +55,7 @@ describe('Temporal preset switches', () => {
 
   test('a switch between stores would orphan the history, so plan refuses every one of them in one line', () => {
     const cross = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => storeOf(to) !== storeOf(from)).map((to) => [from, to]));
-    expect(cross).toHaveLength(2 * 7);
+    expect(cross).toHaveLength(2 * 9);
     // What CloudFormation would do: the DSQL cluster (retained) leaves the stack with every workflow's history.
     const orphaned = resourceChanges(temporal.get('temporal-150wps')!, temporal.get('temporal-aurora-150wps')!).filter((c) => c.unsafe);
     expect(orphaned.map((c) => c.type)).toContain('AWS::DSQL::Cluster');
