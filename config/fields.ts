@@ -85,18 +85,49 @@ export const auroraInstanceClass = z.string().check((ctx) => {
   }
 });
 
-/** A Serverless v2 ACU range: min <= max, max at least 1. */
+/** SecondsUntilAutoPause's bounds (RDS API, ServerlessV2ScalingConfiguration). */
+const AUTO_PAUSE_SECONDS = { min: 300, max: 86_400 } as const;
+
+/**
+ * A Serverless v2 ACU range: min <= max, max at least 1. A min of 0 lets the instance pause
+ * when no connection has come for `autoPause` (5 minutes to 24 hours); it is said in config,
+ * never left to AWS's default, and only where it applies.
+ */
 export const acuRange = z
   .strictObject({
     min: acu,
     max: acu.refine((v) => v >= 1, { error: (iss) => `max ${String(iss.input)} ACU is below 1 (Aurora's lowest maximum; ${ACU_GRID})` }),
+    autoPause: goDuration.optional(),
   })
-  .refine((r) => r.min <= r.max, {
-    error: (iss) => {
-      const r = iss.input as { min: number; max: number };
-      return `min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`;
-    },
+  .superRefine((r, ctx) => {
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', message, input: r });
+    if (r.min > r.max) problem(`min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`);
+    if (r.min === 0 && r.autoPause === undefined)
+      problem(`min 0 ACU pauses the cluster when it is idle: say after how long with autoPause (valid: ${AUTO_PAUSE_SECONDS.min / 60}m to ${AUTO_PAUSE_SECONDS.max / 3600}h, e.g. "10m")`);
+    if (r.min > 0 && r.autoPause !== undefined)
+      problem(`autoPause ${r.autoPause} applies only to a cluster whose min is 0 ACU, and this one's is ${r.min} (valid: min 0, or no autoPause)`);
+    if (r.autoPause !== undefined) {
+      const seconds = durationSeconds(r.autoPause);
+      if (seconds < AUTO_PAUSE_SECONDS.min || seconds > AUTO_PAUSE_SECONDS.max)
+        problem(`autoPause ${r.autoPause} is outside what Aurora accepts (valid: ${AUTO_PAUSE_SECONDS.min / 60}m to ${AUTO_PAUSE_SECONDS.max / 3600}h)`);
+    }
   });
+
+/**
+ * The first Aurora PostgreSQL minor of each major whose Serverless v2 can pause at 0 ACU
+ * (Aurora User Guide, "Aurora Serverless v2 capacity": 13.15, 14.12, 15.7, 16.3; every 17).
+ */
+const AUTO_PAUSE_FROM: Readonly<Record<number, number>> = { 13: 15, 14: 12, 15: 7, 16: 3, 17: 0 };
+
+/** Why an engine version cannot run a Serverless v2 range at 0 ACU, or undefined when it can (or the range starts above 0). */
+export function autoPauseProblem(engineVersion: string, range: { readonly min: number }, where: string): string | undefined {
+  if (range.min !== 0) return undefined;
+  const [major, minor] = engineVersion.split('.').map(Number);
+  const from = AUTO_PAUSE_FROM[major];
+  if (from !== undefined && minor >= from) return undefined;
+  const valid = Object.entries(AUTO_PAUSE_FROM).map(([m, n]) => `${m}.${n}`).join(', ');
+  return `${where} has min 0 ACU, which Aurora PostgreSQL ${engineVersion} cannot pause to (valid: min 0.5 or more, or an engine version from ${valid} on)`;
+}
 
 /** Where a container image comes from. An asset is built by `cdk deploy`, never by synth. */
 export const imageRefSchema = z.union(

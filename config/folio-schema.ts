@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { didYouMean } from './errors';
-import { account, acu, acuRange, auroraInstanceClass, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { account, acu, acuRange, auroraInstanceClass, autoPauseProblem, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
 
 /*
@@ -113,7 +113,7 @@ export type ClusterRole = 'provisioned' | 'serverless';
 
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
 export function checkFolio(
-  folio: { modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
+  folio: { environment: { database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
   ctx: z.core.$RefinementCtx,
 ): void {
   const issue = (path: PropertyKey[], message: string, input?: unknown) =>
@@ -134,6 +134,8 @@ export function checkFolio(
 
   folio.phases.forEach((phase, pi) => {
     const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
+    const pause = autoPauseProblem(folio.environment.database.engineVersion, phase.serverlessAcu, `${phase.name}'s Serverless v2 cluster`);
+    if (pause) issue(at('serverlessAcu', 'min'), pause, phase.serverlessAcu.min);
     for (const d of dupes(phase.routedToServerless)) issue(at('routedToServerless'), `module "${d}" is routed twice (valid: each module once)`, d);
     const routed = new Set<string>();
     phase.routedToServerless.forEach((name, i) => {

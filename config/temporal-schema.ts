@@ -3,7 +3,7 @@ import { DSQL_CONNECTION_RATE, headroomProblems, temporalHeadroom } from './head
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean, unknownName } from './errors';
-import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, imageRefSchema, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+import { account, acuRange, auroraInstanceClass, autoPauseProblem, availabilityZones, durationSeconds, goDuration, imageRefSchema, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
 export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
@@ -344,6 +344,9 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   const zones = Math.min(env.availabilityZones.length, 3);
   t.scenarios.forEach((s, si) => {
     const at = (...rest: PropertyKey[]) => ['scenarios', si, ...rest];
+    const acu = s.store.engine === 'aurora-postgresql' ? s.store.writer.serverlessAcu : undefined;
+    const pause = acu && autoPauseProblem(env.auroraPostgresql.engineVersion, acu, `${s.name}'s Serverless v2 writer`);
+    if (pause) issue(at('store', 'writer', 'serverlessAcu', 'min'), pause, 0);
     checkDynamicConfig(s.dynamicConfig, serverOf(env, s.store.engine), (key, message) => issue(at('dynamicConfig', key), message, key));
 
     for (const pool of ['main', 'benchmark'] as const) {

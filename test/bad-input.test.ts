@@ -86,6 +86,17 @@ const BAD_INPUTS: readonly BadInput[] = [
   config('ACU above 256', { scenario: 'test6' }, phase('test6', (p) => (p.serverlessAcu.max = 512)), [/scenario "test6"/, /512 ACU is outside 0-256/]),
   config('negative ACU', { scenario: 'test3' }, phase('test3', (p) => (p.serverlessAcu.min = -0.5)), [/-0.5 ACU is outside 0-256/]),
   config('max ACU below 1', { scenario: 'baseline' }, phase('baseline', (p) => (p.serverlessAcu.max = 0.5)), [/max 0.5 ACU is below 1/]),
+  config('0 ACU without saying when to pause', { scenario: 'test10' }, phase('test10', (p) => (p.serverlessAcu = { min: 0, max: 32 })), [/scenario "test10" \(serverlessAcu\)/, /min 0 ACU pauses the cluster when it is idle: say after how long with autoPause \(valid: 5m to 24h, e.g. "10m"\)/]),
+  config('a pause for a cluster that cannot pause', { scenario: 'test10' }, phase('test10', (p) => (p.serverlessAcu = { min: 0.5, max: 32, autoPause: '10m' })), [/autoPause 10m applies only to a cluster whose min is 0 ACU, and this one's is 0.5 \(valid: min 0, or no autoPause\)/]),
+  config('a pause shorter than Aurora takes', { scenario: 'test10' }, phase('test10', (p) => (p.serverlessAcu = { min: 0, max: 32, autoPause: '1m' })), [/autoPause 1m is outside what Aurora accepts \(valid: 5m to 24h\)/]),
+  config('0 ACU on an engine version that cannot pause', { scenario: 'test10' }, editedCatalog((c) => {
+    c.folio.environment.database.engineVersion = '16.2';
+    c.folio.phases.find((p: any) => p.name === 'test10').serverlessAcu = { min: 0, max: 32, autoPause: '10m' };
+  }), [/scenario "test10" \(serverlessAcu.min\): test10's Serverless v2 cluster has min 0 ACU, which Aurora PostgreSQL 16.2 cannot pause to \(valid: min 0.5 or more, or an engine version from 13.15, 14.12, 15.7, 16.3, 17.0 on\)/]),
+  config('a Temporal Serverless writer at 0 ACU on an engine version that cannot pause', { scenario: 'temporal-aurora-150wps' }, editedCatalog((c) => {
+    c.temporal.environment.auroraPostgresql.engineVersion = '15.4';
+    c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 0, max: 64, autoPause: '30m' } };
+  }), [/temporal-aurora-150wps's Serverless v2 writer has min 0 ACU, which Aurora PostgreSQL 15.4 cannot pause to/]),
   config('min above max', { scenario: 'test12' }, phase('test12', (p) => (p.serverlessAcu = { min: 64, max: 5 })), [/scenario "test12" \(serverlessAcu\)/, /min 64 ACU is above max 5 ACU/]),
   config('instance size not offered', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'db.r7g.3xlarge')), [/does not offer "db.r7g.3xlarge"/, /valid in r7g: db.r7g.large, .*db.r7g.16xlarge/]),
   config('instance family not offered', { scenario: 'test2' }, phase('test2', (p) => (p.writerInstanceClass = 'db.m7g.2xlarge')), [/no "m7g" family/, /valid families: r6g, .*r7g/]),

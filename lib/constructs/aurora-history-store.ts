@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import type { TemporalEnvironment } from '../../config';
 import { acknowledgeNag } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
-import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters } from './aurora-postgres';
+import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
 
 export interface AuroraHistoryStoreProps {
   readonly vpc: ec2.IVpc;
@@ -12,7 +12,7 @@ export interface AuroraHistoryStoreProps {
   readonly clusterIdentifier: string;
   readonly secretName: string;
   /** The one writer: a provisioned class, or Serverless v2 within an ACU range. */
-  readonly writer: { readonly instanceClass?: string; readonly serverlessAcu?: { readonly min: number; readonly max: number } };
+  readonly writer: { readonly instanceClass?: string; readonly serverlessAcu?: { readonly min: number; readonly max: number; readonly autoPause?: string } };
   /** Deletion protection; off only while tearing down. */
   readonly protect: boolean;
 }
@@ -76,6 +76,7 @@ export class AuroraHistoryStore extends Construct {
       writer,
       serverlessV2MinCapacity: props.writer.serverlessAcu?.min,
       serverlessV2MaxCapacity: props.writer.serverlessAcu?.max,
+      serverlessV2AutoPauseDuration: props.writer.serverlessAcu && autoPauseDuration(props.writer.serverlessAcu),
       storageEncrypted: true,
       storageEncryptionKey: this.key,
       deletionProtection: props.protect,

@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment } from '../../config';
 import { acknowledgeNag } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
-import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters } from './aurora-postgres';
+import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
 
 export interface AuroraPairProps {
   readonly vpc: ec2.IVpc;
@@ -20,7 +20,7 @@ export interface AuroraPairProps {
   /** Networks allowed to reach the databases' port; nothing else is. */
   readonly clientCidrs: readonly string[];
   readonly writerInstanceClass: string;
-  readonly serverlessAcu: { readonly min: number; readonly max: number };
+  readonly serverlessAcu: { readonly min: number; readonly max: number; readonly autoPause?: string };
   /** Deletion protection on both clusters; off only while tearing down. */
   readonly protect: boolean;
 }
@@ -137,6 +137,8 @@ export class AuroraPair extends Construct {
       writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(serverlessName) }),
       serverlessV2MinCapacity: props.serverlessAcu.min,
       serverlessV2MaxCapacity: props.serverlessAcu.max,
+      // At 0 ACU the writer pauses after this long without a connection (config says when).
+      serverlessV2AutoPauseDuration: autoPauseDuration(props.serverlessAcu),
     });
 
     if (!props.protect)

@@ -1,4 +1,5 @@
-import { aws_iam as iam, aws_rds as rds } from 'aws-cdk-lib';
+import { Duration, aws_iam as iam, aws_rds as rds } from 'aws-cdk-lib';
+import { durationSeconds } from '../../config/fields';
 import type { Construct } from 'constructs';
 import { acknowledgeNag } from './lint-acknowledgements';
 
@@ -31,4 +32,9 @@ export function enhancedMonitoringRole(scope: Construct): iam.Role {
     'The AWS-managed policy RDS documents for Enhanced Monitoring; it only writes to the RDSOSMetrics log group.',
   );
   return role;
+}
+
+/** A Serverless v2 range's pause after idling, for CloudFormation: only where min is 0 ACU (config requires it there, and refuses it elsewhere). */
+export function autoPauseDuration(range: { readonly min: number; readonly autoPause?: string }): Duration | undefined {
+  return range.min === 0 && range.autoPause !== undefined ? Duration.seconds(durationSeconds(range.autoPause)) : undefined;
 }

@@ -1,5 +1,7 @@
+import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { Match } from 'aws-cdk-lib/assertions';
 import { loadCatalog, resolveScenario, type FolioScenario } from '../../config';
+import { resourceChanges } from '../../lib/commands/transition';
 import { editedCatalog, FOLIO_PHASE_NAMES, logicalId, synthPhase, synthScenario } from '../support/synth';
 
 const catalog = loadCatalog();
@@ -190,4 +192,15 @@ describe('variants', () => {
     expect(JSON.stringify(json.Resources[onProvisioned].Properties.SecretString)).toContain('ReadEndpoint.Address');
     expect(secretKeys(json, onServerless)).not.toContain('DB_HOST_READER');
   });
+});
+
+test('a phase at 0 ACU pauses after the time config gives, and moving to it from 0.5 ACU replaces nothing', () => {
+  const before = synthScenario({ scenario: 'test10' }).json;
+  const paused = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').serverlessAcu = { min: 0, max: 32, autoPause: '10m' }));
+  const after = synthScenario({ scenario: 'test10' }, paused).json;
+  const serverless = logicalId(after, CLUSTER, 'Aurora/Serverless/Resource');
+  expect(after.Resources[serverless].Properties.ServerlessV2ScalingConfiguration).toEqual({ MinCapacity: 0, MaxCapacity: 32, SecondsUntilAutoPause: 600 });
+  const changes = resourceChanges(before, after);
+  expect(changes.find((c) => c.logicalId === serverless)).toMatchObject({ impact: ResourceImpact.WILL_UPDATE });
+  expect(changes.filter((c) => c.unsafe)).toEqual([]);
 });

@@ -238,8 +238,9 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
     cells: [label, `${level} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
     usdPerDay: level * HOURS_PER_DAY * acu,
   });
-  const { min, max } = phase.serverlessAcu;
-  const floor = acuLine('At the floor (min ACU all day)', min);
+  const { min, max, autoPause } = phase.serverlessAcu;
+  // At 0 ACU the floor is a paused instance: no ACU-hours at all.
+  const floor = acuLine(autoPause ? `Paused (0 ACU after ${autoPause} without a connection)` : 'At the floor (min ACU all day)', min);
   const ceiling = acuLine('At the ceiling (max ACU all day)', max);
   const observed = inputs.observedAverageAcu === undefined ? undefined : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
   const serverlessLines = [floor, ceiling, ...(observed ? [observed] : [])];
@@ -273,6 +274,9 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
     pricesAsOf: p.asOf(),
     notes: [
       `The total takes Serverless v2 ${observed ? `at the observed average, ${Number(inputs.observedAverageAcu!.toFixed(2))} ACU` : `at the floor, ${min} ACU; pass --report <report.json> for an observed average`}.`,
+      ...(autoPause
+        ? [`The Serverless v2 cluster pauses at 0 ACU after ${autoPause} without a connection and bills no capacity while paused; its first connection waits while it resumes. A day with any connection every ${autoPause} never pauses.`]
+        : []),
       'Aurora storage and I/O are not estimated: they follow the data set, not the phase.',
     ],
   };
@@ -322,8 +326,10 @@ function auroraSection(writer: AuroraWriter, p: Pricer, a: TemporalCostAssumptio
     return { section: section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [instance, ...fixed]), loadOnly: 0 };
   }
   const acu = p.usd('rds:serverless-v2-acu');
-  const { min, max } = writer.serverlessAcu!;
+  const { min, max, autoPause } = writer.serverlessAcu!;
   const floor = line('Writer, at the floor', `${min} ACU all day`, `${unitPrice(acu)}/ACU-hr`, min * acu * HOURS_PER_DAY);
+  if (autoPause)
+    notes.push(`The writer's floor is 0 ACU, paused after ${autoPause} without a connection; Temporal's servers hold their pools open, so it pauses only while every service is stopped.`);
   const ceiling = line('Writer, at the ceiling', `${max} ACU all day`, `${unitPrice(acu)}/ACU-hr`, max * acu * HOURS_PER_DAY);
   notes.push(`The Serverless v2 writer is taken at its ceiling (${max} ACU) while under load: a benchmark drives it there; parked and idle, at its floor (${min} ACU).`);
   const s = section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [floor, ceiling, ...fixed]);

@@ -129,6 +129,14 @@ describe('FOLIO phases', () => {
     expect(e.variants).toEqual([expect.objectContaining({ label: 'Serverless at the ceiling', delta: expect.closeTo(92.16 - 1.44, 6) })]);
   });
 
+  test('a cluster that pauses at 0 ACU is priced at nothing while paused, and the notes say when it pauses', () => {
+    const catalog = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').serverlessAcu = { min: 0, max: 32, autoPause: '10m' }));
+    const e = folioCost(resolveScenario({ scenario: 'test10' }, catalog) as FolioScenario, us);
+    expect(e.sections[1].lines[0].cells).toEqual(['Paused (0 ACU after 10m without a connection)', '0 ACU', '0 ACU-h', '$0.12', '$0.00']);
+    expect(e.sections[1].subtotal).toBe(0);
+    expect(e.notes).toContainEqual(expect.stringMatching(/^The Serverless v2 cluster pauses at 0 ACU after 10m without a connection and bills no capacity while paused/));
+  });
+
   test('an observed average from a run prices the Serverless line', () => {
     const e = folioCost(test10, us, { observedAverageAcu: 12.5, observedFrom: 'test10, 10:00 to 12:00' });
     expect(e.sections[1].lines[2].cells).toEqual(['Observed average (test10, 10:00 to 12:00)', '12.5 ACU', '300 ACU-h', '$0.12', '$36.00']);
