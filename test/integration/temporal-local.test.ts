@@ -201,20 +201,25 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     expect(b.figures.workerSlotsFreeLowestShare).toBeGreaterThan(0.5);
   });
 
-  test('a starved run (activity slots for half the offered rate) is named worker-bound', async () => {
+  test('a starved run (two activity slots, 5 s of work each, for 20 workflows/s) is named starved: worker-bound or poller-starved', async () => {
     await worker?.stop();
-    // Two slots (the SDK's least), a second of work per activity: 2 activities/s for 20 workflows/s.
+    // Two slots (the SDK's least), 5 s of work per activity: 0.4 activities/s for 20 workflows/s.
+    // On 1.32.2 the two slots also sit idle for stretches while matching holds a backlog over the
+    // rendered 32 partitions (slots free 2,2,2,2,2 of 2 in the middle of one run): the report
+    // then names matching's starved pollers first, and that reading is the data's. Either way
+    // the run must read as starved, never as healthy.
     // It reports as a new task (its own instance), as a replacement task does on ECS: the same
     // process restarted on the steady worker's address would read as a counter reset mid-window.
-    worker = startWorker(scenario.preset, cluster.frontendAddress, STARVED_WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '1s' });
+    worker = startWorker(scenario.preset, cluster.frontendAddress, STARVED_WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '5s' });
     const start = new Date();
     await runGenerator(scenario.preset, cluster.frontendAddress, GENERATOR_METRICS, { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: '40s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: '5s' }, 120_000);
     if (worker.process.exitCode !== null) throw new Error(`the starved worker exited:\n${worker.output().slice(-2000)}`);
     const { view: starved } = await serverView({ start, end: new Date() });
     const b = bottlenecksOf(starved);
     console.log(`starved run: ${JSON.stringify(b.ranked)}; figures ${JSON.stringify(b.figures)}`);
-    expect(b.ranked[0]?.component).toBe('workers');
-    expect(b.figures.workerSlotsFreeLowestShare).toBeLessThan(0.1);
+    expect(['workers', 'matching']).toContain(b.ranked[0]?.component);
+    if (b.ranked[0]?.component === 'workers') expect(b.figures.workerSlotsFreeLowestShare).toBeLessThan(0.1);
+    else expect(b.figures.matchingBacklogPeak).toBeGreaterThan(1000);
     expect(starved.run.scheduleToStartMs.workerActivity.p50).toBeGreaterThan(1000);
     await worker.stop();
     worker = undefined;
