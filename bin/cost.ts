@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, resolveScenario } from '../config';
+import { ConfigError, describeOffload, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
 import { pricingClient } from '../lib/commands/aws/clients';
 import { numberOption, progress, runCommand, newCommand } from '../lib/commands/cli';
@@ -12,14 +12,14 @@ import { readReport } from '../lib/commands/report/compare';
 const program = newCommand('cost')
   .description(
     "A scenario's daily cost, line by line, in the shape of seed 000's Daily Cost Estimate: compute per ASG, DSQL, OpenSearch,\n" +
-      'CloudWatch, Prometheus, NAT and endpoints (Temporal); the provisioned writer and Serverless v2 at its floor, its ceiling and an\n' +
-      'observed average (FOLIO). Prices come from config/prices/<region>.json; --refresh-prices updates them from the AWS Price List API.',
+      'CloudWatch, Prometheus, NAT and endpoints (Temporal); the primary cluster\'s instances and the offload cluster\'s: provisioned, or\n' +
+      'Serverless v2 at its floor, its ceiling and an observed average, each on its storage type (FOLIO). Prices come from config/prices/<region>.json; --refresh-prices updates them from the AWS Price List API.',
   )
   .option('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset')
   .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
   .option('--tx-rate <per-second>', 'Temporal: DSQL transactions per second under load (default: the preset\'s recorded rate, else target × tx per workflow)')
   .option('--load-hours <hours>', 'Temporal: hours a day the benchmark load runs (default: 24, as the seed extrapolates)')
-  .option('--observed-acu <acu>', 'FOLIO: the average Serverless v2 capacity of a run')
+  .option('--observed-acu <acu>', 'FOLIO: the average capacity of a run of a Serverless v2 offload cluster')
   .option('--report <report.json>', 'a report the report command wrote: its average tx rate (Temporal) or average ACU (FOLIO)')
   .option('--json', 'print the estimate as JSON')
   .option('--refresh-prices', 'update config/prices/<region>.json from the AWS Price List API, then exit')
@@ -83,14 +83,16 @@ async function main(o: Options): Promise<number> {
       if (perMinute === null) throw new ConfigError(`${o.report} has no DSQL transaction rate (no data in its window)`);
       transactionsPerSecond = perMinute / 60;
     }
-    if (report.family === 'folio' && observedAverageAcu === undefined) {
-      if (report.metrics.acu.average === null) throw new ConfigError(`${o.report} has no Serverless v2 capacity (no data in its window)`);
-      observedAverageAcu = report.metrics.acu.average;
+    if (report.family === 'folio' && observedAverageAcu === undefined && scenario.family === 'folio' && scenario.phase.offload.serverless) {
+      if (report.metrics.acu?.average == null) throw new ConfigError(`${o.report} has no Serverless v2 capacity (no data in its window)`);
+      observedAverageAcu = report.metrics.acu!.average!;
       observedFrom = `${report.scenario}, ${report.window.start} to ${report.window.end}`;
     }
   }
   if (scenario.family === 'folio' && observedAverageAcu !== undefined) {
-    const { min, max } = scenario.phase.serverlessAcu;
+    const range = scenario.phase.offload.serverless;
+    if (!range) throw new ConfigError(`--observed-acu applies to a Serverless v2 offload cluster; ${scenario.name}'s is ${describeOffload(scenario.phase.offload)} (valid: a phase whose offload is serverless)`);
+    const { min, max } = range;
     if (observedAverageAcu < min || observedAverageAcu > max)
       throw new ConfigError(`${observedFrom === '--observed-acu' ? '--observed-acu' : `the average ACU of ${o.report}`} ${observedAverageAcu} is outside ${scenario.name}'s range (valid: ${min}-${max} ACU, the phase's Serverless v2 range)`);
   }

@@ -21,7 +21,7 @@ interface Options {
   endpointUrl?: string;
 }
 
-const CLUSTERS: readonly ClusterRole[] = ['provisioned', 'serverless'];
+const CLUSTERS: readonly ClusterRole[] = ['primary', 'offload'];
 
 const program = newCommand('move')
   .description(
@@ -29,7 +29,7 @@ const program = newCommand('move')
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
   )
   .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
-  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: provisioned or serverless')
+  .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: primary or offload')
   .option('--module <name>', 'move one module (with --to <cluster>)')
   .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)")
   .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
@@ -47,7 +47,7 @@ const phase = (option: string, name: string, envName?: string): FolioScenario =>
 function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name: string; to: ClusterRole } } {
   if (o.replace && o.dropSource) throw new ConfigError('--replace and --drop-source cannot be combined (valid: --replace when copying, --drop-source on its own after a verified copy)');
   const flags: MoveFlags = { replace: o.replace, force: o.force, dropSource: o.dropSource };
-  if (!o.to) throw new ConfigError('--to is required (valid: --from <phase> --to <phase>, or --module <name> --to provisioned|serverless)');
+  if (!o.to) throw new ConfigError('--to is required (valid: --from <phase> --to <phase>, or --module <name> --to primary|offload)');
   if (o.module) {
     if (o.from) throw new ConfigError('--module and --from cannot be combined (valid: --module <name> --to <cluster> [--scenario <deployed phase>])');
     if (!CLUSTERS.includes(o.to as ClusterRole)) throw new ConfigError(`--to "${o.to}" is not a cluster (valid with --module: ${CLUSTERS.join(', ')})`);

@@ -85,6 +85,10 @@ export const auroraInstanceClass = z.string().check((ctx) => {
   }
 });
 
+/** Aurora cluster storage: Standard (I/O billed per request) or I/O-Optimized (no I/O charge, dearer compute). */
+export const auroraStorageType = z.enum(['aurora', 'aurora-iopt1'], { error: (iss) => `storage type "${String(iss.input)}" is not valid (valid: aurora (Standard), aurora-iopt1 (I/O-Optimized))` });
+export type AuroraStorageType = z.output<typeof auroraStorageType>;
+
 /** SecondsUntilAutoPause's bounds (RDS API, ServerlessV2ScalingConfiguration). */
 const AUTO_PAUSE_SECONDS = { min: 300, max: 86_400 } as const;
 

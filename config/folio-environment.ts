@@ -23,20 +23,20 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     performanceInsightsRetentionDays: 7,
     monitoringIntervalSeconds: 60,
     storageType: 'aurora',
-    provisionedReaders: 0,
+    primaryReaders: 0,
   },
   names: {
-    provisionedCluster: 'folio-hybrid-provisioned',
-    serverlessCluster: 'folio-hybrid-serverless',
+    primaryCluster: 'folio-hybrid-provisioned',
+    offloadCluster: 'folio-hybrid-serverless',
     adminSecret: 'folio/db/admin',
     moduleSecretPrefix: 'folio/db/modules',
     routingParameter: '/folio/db/routing',
   },
-  // The 30 tenants of the seed's environment. PTF's tenant ids are not published beyond the
-  // fs09000000 pattern; replace these with your environment's (`npm run move` checks them
-  // against the schemas it finds on the source cluster).
-  tenants: Array.from({ length: 30 }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`),
-  serverlessPopulation:
+  // PERF-1334's 60 tenants (PERF-1229 ran on 30 of the same pattern). PTF's tenant ids are not
+  // published beyond the fs09000000 pattern; replace these with your environment's (`npm run move`
+  // checks them against the schemas it finds on the source cluster).
+  tenants: Array.from({ length: 60 }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`),
+  offloadPopulation:
     'Populated by the schema mover (`npm run move`, lib/constructs/schema-mover): before each deploy that ' +
     'routes a module to the other cluster, the module is stopped and its schema in every tenant is copied ' +
     'there and verified row by row; the source copy stays until a separate --drop-source. A module that ' +

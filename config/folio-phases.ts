@@ -1,10 +1,14 @@
 import type { CrossSchemaAckInput, FolioPhaseInput } from './folio-schema';
 
 /*
- * The phases of PTF's hybrid-database test (PERF-1229, seed 002): baseline and test1..test13.
- * Each phase is one `cdk deploy --all -c scenario=<name>`. Numbers in `recorded` are the ones the
- * seed report states for that phase; a missing field means the report gives none.
+ * The phases of PTF's hybrid-database tests: PERF-1229 (seed 002: baseline and test1..test13,
+ * a Serverless v2 offload cluster) and PERF-1334 ("Part 3": part3, part3-3x, a provisioned one),
+ * and the next experiment proposed after them. Each phase is one `cdk deploy --all -c scenario=<name>`.
+ * Numbers in `recorded` are the ones the phase's source states; a missing field means it gives none.
  */
+
+const PERF_1229 = 'PTF PERF-1229, "PTF-Test Hybrid DB Deployment on multiple(30) tenants ... Part 2" (FOLIJET wiki page 1807286320), seed 002';
+const PERF_1334 = 'PTF PERF-1334, "Part 3": a dedicated provisioned offload DB (FOLIJET wiki page 1837432848)';
 
 /** The mixed workload every phase ran (seed "Test scenario"): 20 of the environment's 30 tenants. */
 const PTF_WORKLOAD = [
@@ -15,6 +19,19 @@ const PTF_WORKLOAD = [
   { workflow: 'OAI-PMH harvesting', tenants: 2 },
   { workflow: 'Refresh Lists', tenants: 2 },
 ] as const;
+
+/**
+ * PERF-1334's workflows. The report gives their times, not how many tenants ran each (so no
+ * counts here), and runs them at 1x and 3x PTF's standard load.
+ */
+const PART3_WORKLOAD = [
+  { workflow: 'Check-In/Check-Out (CICO)' },
+  { workflow: 'Data Import (50K records)' },
+  { workflow: 'Data Export' },
+] as const;
+
+/** What every PERF-1229 phase shares: its source, its 30-tenant environment, the standard load. */
+const SEED_PHASE = { source: PERF_1229, tenants: 30, loadFactor: 1 } as const;
 
 const STOCK_SIDECAR = { authorizationCacheFix: false } as const;
 const CICO_FIX_SIDECAR = {
@@ -28,10 +45,10 @@ const SRM_SRS_INV_ORD = [...SRM_SRS_INV, 'mod-orders-storage'] as const;
 const FIVE_MODULES = [...SRM_SRS_INV_ORD, 'mod-data-export'] as const;
 const SEVEN_MODULES = [...FIVE_MODULES, 'mod-lists', 'mod-fqm-manager'] as const;
 
-/** Why a read across the split is accepted: see FOLIO_ENVIRONMENT.serverlessPopulation. */
+/** Why a read across the split is accepted: see FOLIO_ENVIRONMENT.offloadPopulation. */
 const SNAPSHOT_COPY =
   "The module's cluster holds a reference copy of this schema, made by the mover when the module " +
-  'moved (see serverlessPopulation); the experiment accepted stale reads here for the workloads it measured.';
+  'moved (see offloadPopulation); the experiment accepted stale reads here for the workloads it measured.';
 
 const ack = (module: string, readsFrom: readonly string[]): CrossSchemaAckInput => ({
   module,
@@ -79,14 +96,29 @@ const ACKS_SEVEN = [
   ack('mod-oai-pmh', ['mod-inventory-storage', 'mod-source-record-storage']),
 ];
 
+/** What PERF-1334's phases share: everything but the load and what was measured. */
+const PART3 = {
+  source: PERF_1334,
+  tenants: 60,
+  primaryInstanceClass: 'db.r7g.2xlarge',
+  offload: { provisioned: { instanceClass: 'db.r8g.2xlarge', readers: 0 } },
+  routedToOffload: SEVEN_MODULES,
+  crossSchemaAcks: ACKS_SEVEN,
+  // The report does not say; carried from test10-test13, where both were settled.
+  dataImportRampUpSeconds: 120,
+  sidecar: CICO_FIX_SIDECAR,
+  workload: PART3_WORKLOAD,
+} as const;
+
 export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'baseline',
     title: 'r7g.4xl provisioned only',
-    writerInstanceClass: 'db.r7g.4xlarge',
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.4xlarge',
     // Nothing is routed; the Serverless cluster idles at its floor so that no later phase creates it.
-    serverlessAcu: { min: 0.5, max: 1 },
-    routedToServerless: [],
+    offload: { serverless: { min: 0.5, max: 1 } },
+    routedToOffload: [],
     crossSchemaAcks: [],
     dataImportRampUpSeconds: 0,
     sidecar: STOCK_SIDECAR,
@@ -97,9 +129,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test1',
     title: 'r7g.4xl, srs and srm -> 1-4 ACU',
-    writerInstanceClass: 'db.r7g.4xlarge',
-    serverlessAcu: { min: 1, max: 4 },
-    routedToServerless: SRM_SRS,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.4xlarge',
+    offload: { serverless: { min: 1, max: 4 } },
+    routedToOffload: SRM_SRS,
     crossSchemaAcks: ACKS_SRS,
     dataImportRampUpSeconds: 0,
     sidecar: STOCK_SIDECAR,
@@ -112,9 +145,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test2',
     title: 'r7g.2xl, srs and srm -> 1-4 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 1, max: 4 },
-    routedToServerless: SRM_SRS,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 1, max: 4 } },
+    routedToOffload: SRM_SRS,
     crossSchemaAcks: ACKS_SRS,
     dataImportRampUpSeconds: 0,
     sidecar: STOCK_SIDECAR,
@@ -127,9 +161,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test3',
     title: 'r7g.2xl, srs and srm -> 0.5-6 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 6 },
-    routedToServerless: SRM_SRS,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 6 } },
+    routedToOffload: SRM_SRS,
     crossSchemaAcks: ACKS_SRS,
     dataImportRampUpSeconds: 0,
     sidecar: STOCK_SIDECAR,
@@ -142,9 +177,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test4',
     title: 'r7g.2xl, srs and srm -> 0.5-6 ACU, Data Import ramp-up',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 6 },
-    routedToServerless: SRM_SRS,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 6 } },
+    routedToOffload: SRM_SRS,
     crossSchemaAcks: ACKS_SRS,
     dataImportRampUpSeconds: 120,
     sidecar: STOCK_SIDECAR,
@@ -157,9 +193,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test5',
     title: 'r7g.2xl, srs, srm and inv-strg -> 0.5-6 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 6 },
-    routedToServerless: SRM_SRS_INV,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 6 } },
+    routedToOffload: SRM_SRS_INV,
     crossSchemaAcks: ACKS_SRS_INV,
     dataImportRampUpSeconds: 120,
     sidecar: STOCK_SIDECAR,
@@ -172,9 +209,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test6',
     title: 'r7g.2xl, srs, srm and inv-strg -> 0.5-128 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 128 },
-    routedToServerless: SRM_SRS_INV,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 128 } },
+    routedToOffload: SRM_SRS_INV,
     crossSchemaAcks: ACKS_SRS_INV,
     dataImportRampUpSeconds: 120,
     sidecar: STOCK_SIDECAR,
@@ -193,9 +231,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test7',
     title: 'r7g.2xl, srs, srm and inv-strg -> 0.5-32 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 32 },
-    routedToServerless: SRM_SRS_INV,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 32 } },
+    routedToOffload: SRM_SRS_INV,
     crossSchemaAcks: ACKS_SRS_INV,
     dataImportRampUpSeconds: 120,
     sidecar: STOCK_SIDECAR,
@@ -206,9 +245,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test8',
     title: 'r7g.2xl, srs, srm, inv-strg and ord-strg -> 0.5-32 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 32 },
-    routedToServerless: SRM_SRS_INV_ORD,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 32 } },
+    routedToOffload: SRM_SRS_INV_ORD,
     crossSchemaAcks: ACKS_SRS_INV_ORD,
     dataImportRampUpSeconds: 120,
     sidecar: STOCK_SIDECAR,
@@ -219,9 +259,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test9',
     title: 'r7g.2xl, srs, srm, inv-strg, ord-strg and data-export -> 0.5-32 ACU',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 32 },
-    routedToServerless: FIVE_MODULES,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 32 } },
+    routedToOffload: FIVE_MODULES,
     crossSchemaAcks: ACKS_FIVE,
     dataImportRampUpSeconds: 120,
     sidecar: STOCK_SIDECAR,
@@ -234,9 +275,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test10',
     title: 'r7g.2xl, 7 modules -> 0.5-32 ACU, sidecar CICO fix',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 32 },
-    routedToServerless: SEVEN_MODULES,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 32 } },
+    routedToOffload: SEVEN_MODULES,
     crossSchemaAcks: ACKS_SEVEN,
     dataImportRampUpSeconds: 120,
     sidecar: CICO_FIX_SIDECAR,
@@ -255,9 +297,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test11',
     title: 'r7g.2xl, 7 modules -> 0.5-64 ACU, sidecar CICO fix',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 0.5, max: 64 },
-    routedToServerless: SEVEN_MODULES,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 0.5, max: 64 } },
+    routedToOffload: SEVEN_MODULES,
     crossSchemaAcks: ACKS_SEVEN,
     dataImportRampUpSeconds: 120,
     sidecar: CICO_FIX_SIDECAR,
@@ -270,9 +313,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test12',
     title: 'r7g.2xl, 7 modules -> 5-64 ACU, sidecar CICO fix',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 5, max: 64 },
-    routedToServerless: SEVEN_MODULES,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 5, max: 64 } },
+    routedToOffload: SEVEN_MODULES,
     crossSchemaAcks: ACKS_SEVEN,
     dataImportRampUpSeconds: 120,
     sidecar: CICO_FIX_SIDECAR,
@@ -285,9 +329,10 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
   {
     name: 'test13',
     title: 'r7g.2xl, 7 modules -> 5-64 ACU, stock sidecar (A/B of test12)',
-    writerInstanceClass: 'db.r7g.2xlarge',
-    serverlessAcu: { min: 5, max: 64 },
-    routedToServerless: SEVEN_MODULES,
+    ...SEED_PHASE,
+    primaryInstanceClass: 'db.r7g.2xlarge',
+    offload: { serverless: { min: 5, max: 64 } },
+    routedToOffload: SEVEN_MODULES,
     crossSchemaAcks: ACKS_SEVEN,
     dataImportRampUpSeconds: 120,
     sidecar: { authorizationCacheFix: false, build: '3.0.18nb' },
@@ -296,5 +341,40 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
       'Without the sidecar cache fix: Check-In 2.78 -> 4.2 s, Check-Out 4.02 -> 5.89 s, Data Import ' +
       '18 -> 26 min. The fix is mandatory for this environment.',
     recorded: { checkInSec: 4.2, checkOutSec: 5.89, dataImportMin: 26 },
+  },
+  // PERF-1334 ("Part 3"): the seven heavy modules on a dedicated provisioned offload cluster, 60 tenants.
+  {
+    ...PART3,
+    name: 'part3',
+    title: 'r7g.2xl, 7 modules -> provisioned r8g.2xl offload, 60 tenants',
+    loadFactor: 1,
+    observation:
+      'At the standard load Data Import of 50K records took 18 min and Data Export 17 min; CICO was about ' +
+      '1 s faster than on the Serverless offload. Next: the same at 3x load.',
+    recorded: { dataImportMin: 18, dataExportMin: 17 },
+  },
+  {
+    ...PART3,
+    name: 'part3-3x',
+    title: 'r7g.2xl, 7 modules -> provisioned r8g.2xl offload, 60 tenants, 3x load',
+    loadFactor: 3,
+    observation:
+      'At 3x load: Check-In 2.40 s, Check-Out 3.50 s, Data Import 57 min. The offload cluster waited on ' +
+      'IO:DataFileRead for 70-80% of its active sessions while CPU stayed low: reads from storage, not ' +
+      'compute, set the pace.',
+    recorded: { checkInSec: 2.4, checkOutSec: 3.5, dataImportMin: 57 },
+  },
+  {
+    ...PART3,
+    name: 'part3-3x-4xl',
+    title: 'r7g.2xl, 7 modules -> provisioned r8g.4xl offload, 60 tenants, 3x load (proposed)',
+    source: 'proposed by this project after PERF-1334 (not run by PTF): part3-3x with twice the offload memory',
+    loadFactor: 3,
+    // IO:DataFileRead is the buffer cache missing: 128 GiB instead of 64 GiB holds more of the working set.
+    offload: { provisioned: { instanceClass: 'db.r8g.4xlarge', readers: 0 } },
+    observation:
+      'Not run yet. Compare with part3-3x: if IO:DataFileRead falls and Data Import nears its 1x time, ' +
+      'the offload cluster was memory-bound; if not, try I/O-Optimized storage or a reader for FQM and Lists.',
+    recorded: {},
   },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { didYouMean } from './errors';
-import { account, acu, acuRange, auroraInstanceClass, autoPauseProblem, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { account, acu, acuRange, auroraInstanceClass, auroraStorageType, autoPauseProblem, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
 
 /*
@@ -39,12 +39,13 @@ export const folioEnvironmentSchema = z.strictObject({
     monitoringIntervalSeconds: z.union([0, 1, 5, 10, 15, 30, 60].map((n) => z.literal(n)), {
       error: 'valid: 0, 1, 5, 10, 15, 30, 60',
     }),
-    storageType: z.enum(['aurora', 'aurora-iopt1']),
-    provisionedReaders: z.number().int().min(0).max(15),
+    /** Both clusters' storage unless a phase says otherwise (phase.storage). */
+    storageType: auroraStorageType,
+    primaryReaders: z.number().int().min(0).max(15),
   }),
   names: z.strictObject({
-    provisionedCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
-    serverlessCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
+    primaryCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
+    offloadCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
     adminSecret: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name'),
     moduleSecretPrefix: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name prefix'),
     routingParameter: physicalName(/^\/[A-Za-z0-9/_.-]+$/, 'SSM parameter name'),
@@ -54,7 +55,7 @@ export const folioEnvironmentSchema = z.strictObject({
     .array(physicalName(/^[a-z][a-z0-9]{0,30}$/, 'FOLIO tenant id (a-z, 0-9, starting with a letter)'))
     .min(1)
     .refine((t) => new Set(t).size === t.length, { error: (iss) => `tenant "${(iss.input as string[]).find((x, i, all) => all.indexOf(x) !== i)}" is listed twice (valid: each tenant once)` }),
-  serverlessPopulation: z.string().min(20, { error: 'say how the Serverless cluster was populated' }),
+  offloadPopulation: z.string().min(20, { error: 'say how the offload cluster was populated' }),
   /** The one-shot task that moves a module's schemas between the clusters (`npm run move`). */
   mover: z.strictObject({
     // A PostgreSQL client image of the engine's major version (pg_dump refuses newer servers).
@@ -74,6 +75,27 @@ export const folioEnvironmentSchema = z.strictObject({
     ctx.addIssue({ code: 'custom', path: ['mover', 'image'], message: `mover image tag "${image}" is PostgreSQL ${major}, the engine is ${engine} (valid: a ${engine}.x client)`, input: image });
 });
 
+/**
+ * What the offload cluster is in a phase: Serverless v2 with an ACU range (PERF-1229), or
+ * provisioned instances (PERF-1334's dedicated offload cluster). One cluster either way: a
+ * switch changes its writer's class in place (lib/constructs/aurora-pair.ts).
+ */
+const offloadSchema = z
+  .strictObject({
+    serverless: acuRange.optional(),
+    provisioned: z
+      .strictObject({
+        instanceClass: auroraInstanceClass,
+        /** Readers beside the writer; the modules routed here get DB_HOST_READER when there are any. */
+        readers: z.number().int().min(0).max(15),
+      })
+      .optional(),
+  })
+  .refine((o) => (o.serverless === undefined) !== (o.provisioned === undefined), {
+    error: (iss) =>
+      `offload names ${Object.keys(iss.input as object).length ? `both ${Object.keys(iss.input as object).join(' and ')}` : 'neither kind'} (valid: exactly one of { serverless: { min, max } } or { provisioned: { instanceClass, readers } })`,
+  });
+
 const crossSchemaAckSchema = z.strictObject({
   module: z.string(),
   readsFrom: z.array(z.string()).min(1),
@@ -86,6 +108,8 @@ const recordedSchema = z.strictObject({
   dataImportMin: z.number().positive().optional(),
   dataExportCustomMin: z.number().positive().optional(),
   dataExportDefaultMin: z.number().positive().optional(),
+  /** A Data Export time the report gives without naming the profile. */
+  dataExportMin: z.number().positive().optional(),
   serverlessPeakAcu: acu.optional(),
   serverlessCpuPct: z.number().min(0).max(100).optional(),
   provisionedCpuPct: z.number().min(0).max(100).optional(),
@@ -95,21 +119,39 @@ const recordedSchema = z.strictObject({
 export const folioPhaseSchema = z.strictObject({
   name: scenarioName,
   title: z.string().min(1),
-  writerInstanceClass: auroraInstanceClass,
-  serverlessAcu: acuRange,
-  routedToServerless: z.array(z.string()).readonly(),
+  /** Where the report's figures come from: ticket and page. */
+  source: z.string().min(10),
+  /** The primary cluster's writer (and its readers, environment.database.primaryReaders). */
+  primaryInstanceClass: auroraInstanceClass,
+  offload: offloadSchema,
+  /** Per cluster, when it differs from environment.database.storageType. */
+  storage: z.strictObject({ primary: auroraStorageType.optional(), offload: auroraStorageType.optional() }).optional(),
+  /** How many tenants the measured environment had (a smaller environment here is a scaled-down rerun; plan and cost say so). */
+  tenants: z.number().int().positive(),
+  /** The workload's multiple of PTF's standard load (PERF-1334 ran 1x and 3x). */
+  loadFactor: z.number().positive(),
+  routedToOffload: z.array(z.string()).readonly(),
   crossSchemaAcks: z.array(crossSchemaAckSchema).readonly(),
   dataImportRampUpSeconds: z.number().int().min(0).max(3600),
   sidecar: z.strictObject({ authorizationCacheFix: z.boolean(), build: z.string().min(1).optional() }),
   workload: z
-    .array(z.strictObject({ workflow: z.string().min(1), tenants: z.number().int().positive() }))
+    // tenants: left out where the report does not say how many ran the workflow.
+    .array(z.strictObject({ workflow: z.string().min(1), tenants: z.number().int().positive().optional() }))
     .min(1)
     .readonly(),
   observation: z.string().min(1),
   recorded: recordedSchema,
 });
 
-export type ClusterRole = 'provisioned' | 'serverless';
+/** The pair's two clusters: the primary (every module's home) and the offload cluster that phases route modules to. */
+export type ClusterRole = 'primary' | 'offload';
+
+/** The offload cluster in a few words: "Serverless v2 0.5-32 ACU" or "provisioned db.r8g.2xlarge + 1 reader". */
+export function describeOffload(offload: FolioPhase['offload']): string {
+  if (offload.serverless) return `Serverless v2 ${offload.serverless.min}-${offload.serverless.max} ACU${offload.serverless.autoPause ? `, pauses after ${offload.serverless.autoPause}` : ''}`;
+  const { instanceClass, readers } = offload.provisioned!;
+  return `provisioned ${instanceClass}${readers ? ` + ${readers} reader${readers > 1 ? 's' : ''}` : ''}`;
+}
 
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
 export function checkFolio(
@@ -134,17 +176,18 @@ export function checkFolio(
 
   folio.phases.forEach((phase, pi) => {
     const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
-    const pause = autoPauseProblem(folio.environment.database.engineVersion, phase.serverlessAcu, `${phase.name}'s Serverless v2 cluster`);
-    if (pause) issue(at('serverlessAcu', 'min'), pause, phase.serverlessAcu.min);
-    for (const d of dupes(phase.routedToServerless)) issue(at('routedToServerless'), `module "${d}" is routed twice (valid: each module once)`, d);
+    const acu = phase.offload.serverless;
+    const pause = acu && autoPauseProblem(folio.environment.database.engineVersion, acu, `${phase.name}'s Serverless v2 cluster`);
+    if (pause) issue(at('offload', 'serverless', 'min'), pause, acu!.min);
+    for (const d of dupes(phase.routedToOffload)) issue(at('routedToOffload'), `module "${d}" is routed twice (valid: each module once)`, d);
     const routed = new Set<string>();
-    phase.routedToServerless.forEach((name, i) => {
-      if (!modules.has(name)) issue(at('routedToServerless', i), unknownModule(name, known), name);
+    phase.routedToOffload.forEach((name, i) => {
+      if (!modules.has(name)) issue(at('routedToOffload', i), unknownModule(name, known), name);
       else if (!modules.get(name)!.routable)
-        issue(at('routedToServerless', i), `"${name}" stays on the provisioned cluster; routable modules: ${routable.join(', ')}`, name);
+        issue(at('routedToOffload', i), `"${name}" stays on the primary cluster; routable modules: ${routable.join(', ')}`, name);
       else routed.add(name);
     });
-    const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'serverless' : 'provisioned');
+    const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'offload' : 'primary');
 
     // Every schema a module reads must sit on the module's cluster, unless acknowledged.
     const acks = new Map<string, Set<string>>();
@@ -163,7 +206,7 @@ export function checkFolio(
       });
       acks.set(a.module, new Set([...(acks.get(a.module) ?? []), ...a.readsFrom]));
     });
-    for (const split of splitReads(folio.modules, clusterOf, acks)) issue(at('routedToServerless'), split.message, split.module);
+    for (const split of splitReads(folio.modules, clusterOf, acks)) issue(at('routedToOffload'), split.message, split.module);
   });
 }
 

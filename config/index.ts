@@ -4,7 +4,7 @@ import { FOLIO_ENVIRONMENT } from './folio-environment';
 import { FOLIO_MODULES } from './folio-modules';
 import { FOLIO_PHASES } from './folio-phases';
 import { catalogSchema, familyCatalogSchemas, type Catalog, type CatalogInput } from './catalog-schema';
-import type { ImageRef } from './fields';
+import type { AuroraStorageType, ImageRef } from './fields';
 import type { ClusterRole, FolioEnvironment, FolioModule, FolioPhase } from './folio-schema';
 import type { FleetState, TemporalEnvironment, TemporalPreset, TemporalRole } from './temporal-schema';
 import { TEMPORAL_ENVIRONMENT } from './temporal-environment';
@@ -12,7 +12,8 @@ import { TEMPORAL_SCENARIOS } from './temporal-scenarios';
 import { FLEET_STATES } from './temporal-schema';
 
 export { ConfigError, exitOnConfigError, FAMILY_NAME } from './errors';
-export type { ClusterRole, FleetState, FolioEnvironment, ImageRef, TemporalEnvironment, TemporalPreset, TemporalRole };
+export { describeOffload } from './folio-schema';
+export type { ClusterRole, FleetState, FolioEnvironment, FolioPhase, ImageRef, TemporalEnvironment, TemporalPreset, TemporalRole };
 export { TEMPORAL_ROLES } from './temporal-roles';
 
 /** Everything in config/, as written. */
@@ -42,6 +43,8 @@ export interface FolioScenario {
   readonly modules: readonly FolioModule[];
   readonly phase: FolioPhase;
   readonly routes: readonly ModuleRoute[];
+  /** Each cluster's storage: the phase's, else the environment's. */
+  readonly storage: Readonly<Record<ClusterRole, AuroraStorageType>>;
 }
 
 /** A Temporal preset resolved against its environment. */
@@ -216,13 +219,13 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
   const dash = prefixer(envName, '-');
   const slash = prefixer(envName, '/');
   const names: FolioEnvironment['names'] = {
-    provisionedCluster: dash(n.provisionedCluster),
-    serverlessCluster: dash(n.serverlessCluster),
+    primaryCluster: dash(n.primaryCluster),
+    offloadCluster: dash(n.offloadCluster),
     adminSecret: slash(n.adminSecret),
     moduleSecretPrefix: slash(n.moduleSecretPrefix),
     routingParameter: envName ? `/${envName}${n.routingParameter}` : n.routingParameter,
   };
-  const routed = new Set(phase.routedToServerless);
+  const routed = new Set(phase.routedToOffload);
   return {
     family: 'folio',
     ...scenarioBase(phase.name, environment, envName, protect),
@@ -231,9 +234,13 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
     phase,
     routes: modules.map((m) => ({
       module: m.name,
-      cluster: routed.has(m.name) ? 'serverless' : 'provisioned',
+      cluster: routed.has(m.name) ? 'offload' : 'primary',
       secretName: `${names.moduleSecretPrefix}/${m.name}`,
     })),
+    storage: {
+      primary: phase.storage?.primary ?? environment.database.storageType,
+      offload: phase.storage?.offload ?? environment.database.storageType,
+    },
   };
 }
 

@@ -27,7 +27,7 @@ export class HybridAuroraStack extends Stack {
     super(scope, id, {
       ...props,
       terminationProtection: scenario.protect,
-      description: 'FOLIO hybrid Aurora: a provisioned writer beside a Serverless v2 cluster, routed per module, and the task that moves schemas between them',
+      description: 'FOLIO hybrid Aurora: a primary cluster beside an offload cluster (Serverless v2 or provisioned), routed per module, and the task that moves schemas between them',
     });
     this.azs = e.availabilityZones;
 
@@ -39,8 +39,9 @@ export class HybridAuroraStack extends Stack {
       database: e.database,
       names: e.names,
       clientCidrs: e.clientCidrs,
-      writerInstanceClass: phase.writerInstanceClass,
-      serverlessAcu: phase.serverlessAcu,
+      primaryInstanceClass: phase.primaryInstanceClass,
+      offload: phase.offload,
+      storage: scenario.storage,
       protect: scenario.protect,
     });
     this.routing = new ModuleRouting(this, 'Routing', {
@@ -70,8 +71,8 @@ export class HybridAuroraStack extends Stack {
 
     new CfnOutput(this, FOLIO_OUTPUTS.phase, { value: phase.name, description: 'The phase this stack was last deployed with' });
     new CfnOutput(this, FOLIO_OUTPUTS.vpcId, { value: this.network.vpc.vpcId });
-    new CfnOutput(this, FOLIO_OUTPUTS.provisionedEndpoint, { value: this.aurora.provisioned.cluster.clusterEndpoint.hostname });
-    new CfnOutput(this, FOLIO_OUTPUTS.serverlessEndpoint, { value: this.aurora.serverless.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.primaryEndpoint, { value: this.aurora.primary.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.offloadEndpoint, { value: this.aurora.offload.cluster.clusterEndpoint.hostname });
     new CfnOutput(this, FOLIO_OUTPUTS.adminSecretName, { value: e.names.adminSecret });
     new CfnOutput(this, FOLIO_OUTPUTS.routingParameterName, { value: e.names.routingParameter });
     new CfnOutput(this, FOLIO_OUTPUTS.moverCluster, { value: this.mover.cluster.clusterName, description: 'ECS cluster of the schema mover (npm run move)' });

@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { Scenario } from '../config';
+import { describeOffload, type Scenario } from '../config';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { MetricDashboard } from './constructs/metric-dashboard';
 import { catalogFor } from './contract/metrics';
@@ -47,11 +47,11 @@ export class ObservabilityStack extends Stack {
 function header(scenario: Scenario): string {
   if (scenario.family === 'folio') {
     const { phase, routes } = scenario;
-    const routed = routes.filter((r) => r.cluster === 'serverless').map((r) => r.module);
+    const routed = routes.filter((r) => r.cluster === 'offload').map((r) => r.module);
     return (
       `## ${scenario.stackName}: ${phase.name}\n` +
-      `Writer ${phase.writerInstanceClass}; Serverless v2 ${phase.serverlessAcu.min}-${phase.serverlessAcu.max} ACU; ` +
-      `routed to Serverless: ${routed.length ? routed.join(', ') : 'none'}`
+      `Primary writer ${phase.primaryInstanceClass}; offload cluster ${describeOffload(phase.offload)}; ` +
+      `routed to the offload cluster: ${routed.length ? routed.join(', ') : 'none'}`
     );
   }
   const { preset } = scenario;

@@ -100,10 +100,10 @@ runCommand(async () => {
           const { stdout } = await run('sh', [SCRIPT], {
             env: {
               ...env(source),
-              PROVISIONED_HOST: '127.0.0.1',
-              PROVISIONED_PORT: String(source.port),
-              SERVERLESS_HOST: '127.0.0.1',
-              SERVERLESS_PORT: String(moved.port),
+              PRIMARY_HOST: '127.0.0.1',
+              PRIMARY_PORT: String(source.port),
+              OFFLOAD_HOST: '127.0.0.1',
+              OFFLOAD_PORT: String(moved.port),
               MOVE_JOBS: String(jobs),
               MOVE_LOCK_TIMEOUT: mover.lockTimeout,
               ...moverEnvironment(wave),

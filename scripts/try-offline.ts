@@ -40,7 +40,7 @@ async function main() {
       ...minuteSeries(start, 'CommitLatency', cluster, wave(4, 1)),
     ]);
     await putMetrics(cw, 'AWS/ECS', minuteSeries(start, 'CPUUtilization', { ClusterName: 'temporal-dsql', ServiceName: 'temporal-history' }, wave(70, 10)));
-    // FOLIO: a Serverless cluster working near its ceiling.
+    // FOLIO: a Serverless v2 offload cluster working near its ceiling.
     const us = new CloudWatchClient({ region: 'us-east-1', endpoint, credentials: CREDENTIALS });
     await putMetrics(us, 'AWS/RDS', [
       ...minuteSeries(start, 'ServerlessDatabaseCapacity', { DBClusterIdentifier: 'folio-hybrid-serverless' }, wave(26, 6)),

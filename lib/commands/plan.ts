@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
-import { CATALOG, ConfigError, FAMILY_NAME, resolveScenario, type Scenario } from '../../config';
+import { CATALOG, ConfigError, describeOffload, FAMILY_NAME, type FolioScenario, resolveScenario, type Scenario } from '../../config';
+import { loadPrices } from '../../config/prices';
+import { costOf, usd } from './cost/model';
 import type { CatalogInput } from '../../config/catalog-schema';
 import { markdownTable } from './markdown';
 import { type MovePlan, planPhaseSwitch } from './move/plan';
@@ -102,6 +104,36 @@ function values(from: unknown, to: unknown): string {
   return a.length + b.length <= 120 ? `: ${a} -> ${b}` : `: changed (${a.length + b.length} characters of values; \`npx cdk diff\` shows them)`;
 }
 
+/** What a FOLIO switch does to the offload cluster's kind and to the tenant count the phase was measured with. */
+function offloadNotes(from: FolioScenario, to: FolioScenario): string[] {
+  const out: string[] = [];
+  const [a, b] = [from.phase.offload, to.phase.offload];
+  if ((a.serverless === undefined) !== (b.serverless === undefined))
+    out.push(
+      `## Offload cluster: ${describeOffload(a)} -> ${describeOffload(b)}`,
+      '',
+      'The same cluster and its data: Serverless v2 and provisioned are classes of its writer, so CloudFormation changes the class in place ' +
+        '(the INTERRUPTION above: minutes without the offload cluster). Stop the modules routed to it before the deploy and start them after, ' +
+        'as for a move; no schema moves for the class change itself.',
+      '',
+    );
+  const have = to.environment.tenants.length;
+  if (to.phase.tenants !== have)
+    out.push(`Tenants: ${to.name}'s figures come from ${to.phase.tenants} tenants; this environment has ${have}${have < to.phase.tenants ? ': a scaled-down rerun' : ''}.`, '');
+  return out;
+}
+
+/** Each side's daily cost (on-demand, config/prices), so a switch says what it costs. */
+function costLines(from: Scenario, to: Scenario): string[] {
+  const prices = loadPrices(to.env.region);
+  const [a, b] = [costOf(from, prices).total, costOf(to, prices).total];
+  const delta = b - a;
+  return [
+    `Daily cost (on-demand, \`npm run cost\`): ${from.name} ${usd(a)} -> ${to.name} ${usd(b)} (${delta >= 0 ? '+' : '-'}${usd(Math.abs(delta))} a day).`,
+    '',
+  ];
+}
+
 /** The plan as markdown: per stack, what is added, modified (with properties), replaced or destroyed. */
 export function renderPlan(plan: Plan): string {
   const out = [`# Plan: ${plan.from.name} -> ${plan.to.name}`, '', `${titleOf(plan.to)}. Offline, from the synthesized templates (${plan.to.env.region}).`, ''];
@@ -123,9 +155,14 @@ export function renderPlan(plan: Plan): string {
       c.properties.length ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${p.interruption ? 'update in place, WITH INTERRUPTION' : ACTION[p.impact]})`).join('<br>') : '-',
     ]);
     out.push(markdownTable(['Action', 'Logical ID', 'Type', 'Properties (CloudFormation update impact)'], rows), '');
+    const where = (c: ResourceChange) => `${c.logicalId}${c.path ? ` (${c.path.split('/').slice(1, -1).join('/')})` : ''}`;
     if (interrupted.length)
-      out.push(`INTERRUPTION: ${interrupted.map((c) => `${c.logicalId}${c.path ? ` (${c.path.split('/').slice(1, -1).join('/')})` : ''}: ${c.interruptions.join('; ')}`).join('. ')}. Plan the switch between test runs.`, '');
+      out.push(`INTERRUPTION: ${interrupted.map((c) => `${where(c)}: ${c.interruptions.join('; ')}`).join('. ')}. Plan the switch between test runs.`, '');
+    const noted = s.changes.filter((c) => c.notes.length);
+    if (noted.length) out.push(`Note: ${noted.map((c) => `${where(c)}: ${c.notes.join('; ')}`).join('. ')}.`, '');
   }
+  if (plan.from.family === 'folio' && plan.to.family === 'folio') out.push(...offloadNotes(plan.from, plan.to));
+  out.push(...costLines(plan.from, plan.to));
   if (plan.moves) out.push('## Data', '', renderMovePlan(plan.moves), plan.moves.moves.length ? `Move them before the deploy, with the modules stopped: npm run move -- --from ${plan.from.name} --to ${plan.to.name}` : '', '');
   out.push(
     plan.unsafe.length

@@ -13,22 +13,24 @@ export type Section = keyof typeof SECTIONS;
 export function scenarioTable(catalog: Catalog): string {
   const short = new Map(catalog.folio.modules.map((m) => [m.name, m.short]));
   const rows = catalog.folio.phases.map((p) => {
-    const routed = p.routedToServerless.length ? p.routedToServerless.map((m) => short.get(m)).join(', ') : '(none)';
+    const routed = p.routedToOffload.length ? p.routedToOffload.map((m) => short.get(m)).join(', ') : '(none)';
     const r = p.recorded;
     const recorded = r.failed
       ? 'failed (HTTP 5xx)'
-      : [r.checkInSec && `Check-In ${r.checkInSec} s`, r.dataImportMin && `DI ${r.dataImportMin} min`].filter(Boolean).join(', ');
+      : [r.checkInSec && `Check-In ${r.checkInSec} s`, r.dataImportMin && `DI ${r.dataImportMin} min`, !r.dataImportMin && r.dataExportMin && `DE ${r.dataExportMin} min`].filter(Boolean).join(', ');
     return [
       `\`${p.name}\``,
-      p.writerInstanceClass,
-      `${p.serverlessAcu.min}–${p.serverlessAcu.max}`,
+      p.primaryInstanceClass,
+      p.offload.serverless ? `Serverless v2 ${p.offload.serverless.min}–${p.offload.serverless.max} ACU` : `provisioned ${p.offload.provisioned!.instanceClass}${p.offload.provisioned!.readers ? ` + ${p.offload.provisioned!.readers} readers` : ''}`,
       routed,
+      String(p.tenants),
+      `${p.loadFactor}×`,
       `${p.dataImportRampUpSeconds} s`,
       p.sidecar.authorizationCacheFix ? 'yes' : 'no',
       recorded || '–',
     ];
   });
-  const header = ['Scenario', 'Provisioned writer', 'Serverless ACU', 'Routed to Serverless', 'DI ramp-up', 'Sidecar cache fix', 'Seed recorded'];
+  const header = ['Scenario', 'Primary writer', 'Offload cluster', 'Routed to offload', 'Tenants', 'Load', 'DI ramp-up', 'Sidecar cache fix', 'Recorded'];
   return markdownTable(header, rows);
 }
 

@@ -40,6 +40,23 @@ const INTERRUPTING: Readonly<Record<string, Readonly<Record<string, string>>>> =
   },
 };
 
+/**
+ * Property updates that are in place and uninterrupted but carry a consequence worth saying,
+ * by the values they move between.
+ */
+const NOTES: Readonly<Record<string, Readonly<Record<string, (from: unknown, to: unknown) => string | undefined>>>> = {
+  'AWS::RDS::DBCluster': {
+    ServerlessV2ScalingConfiguration: (_from, to) =>
+      to === undefined ? 'no Serverless v2 instance is left in the cluster: it keeps its last range, unused, until one returns' : undefined,
+    StorageType: (from, to) =>
+      from === 'aurora-iopt1' && to !== 'aurora-iopt1'
+        ? 'back to Standard from I/O-Optimized: AWS allows this once every 30 days, so the switch back to I/O-Optimized and out again cannot be repeated within a month'
+        : to === 'aurora-iopt1'
+          ? 'to I/O-Optimized: no I/O charges from now on, compute and storage dearer (npm run cost prices both)'
+          : undefined,
+  },
+};
+
 const UNSAFE: ReadonlySet<ResourceImpact> = new Set([
   ResourceImpact.WILL_REPLACE,
   ResourceImpact.MAY_REPLACE,
@@ -57,6 +74,8 @@ export interface ResourceChange {
   readonly properties: ReadonlyArray<{ readonly name: string; readonly impact: ResourceImpact; readonly from?: unknown; readonly to?: unknown; readonly interruption?: string }>;
   /** In place, but with an interruption: what each interrupting property's update means. */
   readonly interruptions: readonly string[];
+  /** In place, without an interruption, but with a consequence (NOTES). */
+  readonly notes: readonly string[];
   readonly stateful: boolean;
   /** Stateful and replaced, destroyed or orphaned. */
   readonly unsafe: boolean;
@@ -99,8 +118,11 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
   diff.resources.forEachDifference((logicalId, d) => {
     if (!d.isDifferent) return;
     const type = d.newResourceType ?? d.oldResourceType ?? 'unknown';
-    const stateful = STATEFUL_TYPES.has(type);
-    const path = (to.Resources?.[logicalId] ?? from.Resources?.[logicalId])?.Metadata?.['aws:cdk:path'];
+    const resource = to.Resources?.[logicalId] ?? from.Resources?.[logicalId];
+    // An Aurora cluster's instance holds no data of its own (the cluster volume does): adding or removing one is capacity, not data.
+    const auroraMember = type === 'AWS::RDS::DBInstance' && resource?.Properties?.DBClusterIdentifier !== undefined;
+    const stateful = STATEFUL_TYPES.has(type) && !(auroraMember && (d.isAddition || d.isRemoval));
+    const path = resource?.Metadata?.['aws:cdk:path'];
     const properties = Object.entries(d.propertyUpdates).map(([name, p]) => {
       const impact = p.changeImpact ?? ResourceImpact.WILL_UPDATE;
       const interruption = impact === ResourceImpact.WILL_UPDATE ? INTERRUPTING[type]?.[name] : undefined;
@@ -113,6 +135,14 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
       impact: d.changeImpact,
       properties,
       interruptions: properties.flatMap((p) => (p.interruption ? [`${p.name}: ${p.interruption}`] : [])),
+      notes: [
+        ...(auroraMember && d.isAddition ? ['a new instance in the cluster: it serves once created, with the data the cluster already holds'] : []),
+        ...(auroraMember && d.isRemoval ? ['an instance leaves the cluster: its reads move to the others; the data stays in the cluster volume'] : []),
+        ...properties.flatMap((p) => {
+        const note = p.impact === ResourceImpact.WILL_UPDATE ? NOTES[type]?.[p.name]?.(p.from, p.to) : undefined;
+        return note ? [`${p.name}: ${note}`] : [];
+        }),
+      ],
       stateful,
       unsafe: stateful && UNSAFE.has(d.changeImpact),
     });

@@ -7,7 +7,8 @@ import {
   aws_rds as rds,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { ClusterRole, FolioEnvironment } from '../../config';
+import type { ClusterRole, FolioEnvironment, FolioPhase } from '../../config';
+import type { AuroraStorageType } from '../../config/fields';
 import { acknowledgeNag } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
@@ -19,8 +20,10 @@ export interface AuroraPairProps {
   readonly names: FolioEnvironment['names'];
   /** Networks allowed to reach the databases' port; nothing else is. */
   readonly clientCidrs: readonly string[];
-  readonly writerInstanceClass: string;
-  readonly serverlessAcu: { readonly min: number; readonly max: number; readonly autoPause?: string };
+  readonly primaryInstanceClass: string;
+  /** What the offload cluster is in this phase: Serverless v2 or provisioned. */
+  readonly offload: FolioPhase['offload'];
+  readonly storage: Readonly<Record<ClusterRole, AuroraStorageType>>;
   /** Deletion protection on both clusters; off only while tearing down. */
   readonly protect: boolean;
 }
@@ -34,19 +37,23 @@ export interface PairMember {
 }
 
 /**
- * The hybrid database layer: a provisioned Aurora PostgreSQL cluster beside a Serverless v2
- * cluster. Both exist in every phase, share one KMS key, subnet group, security group and
- * admin credential, so a phase switch changes sizes and routes but never creates a cluster.
+ * The hybrid database layer: the primary Aurora PostgreSQL cluster beside the offload cluster,
+ * whose writer is Serverless v2 or provisioned as the phase says. Both exist in every phase,
+ * share one KMS key, subnet group, security group and admin credential, so a phase switch
+ * changes sizes, kinds and routes but never creates a cluster: Serverless v2 and provisioned
+ * are instance classes of one cluster (db.serverless or db.r8g...), and the writer keeps its
+ * construct id either way, so the switch is an in-place class change.
  *
  * Logical IDs and physical names here are part of the data: changing a construct id or a
- * name replaces a cluster.
+ * name replaces a cluster. The construct ids 'Provisioned' and 'Serverless' predate the offload
+ * cluster's provisioned kind and stay for that reason.
  */
 export class AuroraPair extends Construct {
   readonly key: kms.Key;
   readonly adminSecret: rds.DatabaseSecret;
   readonly securityGroup: ec2.SecurityGroup;
-  readonly provisioned: PairMember;
-  readonly serverless: PairMember;
+  readonly primary: PairMember;
+  readonly offload: PairMember;
 
   constructor(scope: Construct, id: string, props: AuroraPairProps) {
     super(scope, id);
@@ -104,7 +111,6 @@ export class AuroraPair extends Construct {
       parameterGroup,
       storageEncrypted: true,
       storageEncryptionKey: this.key,
-      storageType: db.storageType === 'aurora-iopt1' ? rds.DBClusterStorageType.AURORA_IOPT1 : rds.DBClusterStorageType.AURORA,
       deletionProtection: props.protect,
       removalPolicy: RemovalPolicy.SNAPSHOT,
       copyTagsToSnapshot: true,
@@ -119,41 +125,55 @@ export class AuroraPair extends Construct {
       iamAuthentication: true,
     } satisfies Partial<rds.DatabaseClusterProps>;
 
-    const instanceType = new ec2.InstanceType(props.writerInstanceClass.replace(/^db\./, ''));
-    const provisionedName = props.names.provisionedCluster;
-    const provisioned = new rds.DatabaseCluster(this, 'Provisioned', {
+    const primaryName = props.names.primaryCluster;
+    const primary = new rds.DatabaseCluster(this, 'Provisioned', {
       ...common,
-      clusterIdentifier: provisionedName,
-      writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: writerInstanceIdentifier(provisionedName) }),
-      readers: Array.from({ length: db.provisionedReaders }, (_, i) =>
-        rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: `${provisionedName}-reader-${i + 1}` }),
-      ),
+      clusterIdentifier: primaryName,
+      storageType: storageType(props.storage.primary),
+      ...provisionedInstances(primaryName, props.primaryInstanceClass, db.primaryReaders),
     });
 
-    const serverlessName = props.names.serverlessCluster;
-    const serverless = new rds.DatabaseCluster(this, 'Serverless', {
+    const offloadName = props.names.offloadCluster;
+    const { serverless: acu, provisioned: offloadInstances } = props.offload;
+    const offload = new rds.DatabaseCluster(this, 'Serverless', {
       ...common,
-      clusterIdentifier: serverlessName,
-      writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(serverlessName) }),
-      serverlessV2MinCapacity: props.serverlessAcu.min,
-      serverlessV2MaxCapacity: props.serverlessAcu.max,
-      // At 0 ACU the writer pauses after this long without a connection (config says when).
-      serverlessV2AutoPauseDuration: autoPauseDuration(props.serverlessAcu),
+      clusterIdentifier: offloadName,
+      storageType: storageType(props.storage.offload),
+      ...(acu
+        ? {
+            writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(offloadName) }),
+            serverlessV2MinCapacity: acu.min,
+            serverlessV2MaxCapacity: acu.max,
+            // At 0 ACU the writer pauses after this long without a connection (config says when).
+            serverlessV2AutoPauseDuration: autoPauseDuration(acu),
+          }
+        : provisionedInstances(offloadName, offloadInstances!.instanceClass, offloadInstances!.readers)),
     });
 
     if (!props.protect)
       acknowledgeNag(this, 'RDS10', 'Deletion protection is lifted only by `-c unprotect=true`, the first of the two teardown steps; every other deploy turns it on.');
-    for (const cluster of [provisioned, serverless]) {
+    for (const cluster of [primary, offload]) {
       Annotations.of(cluster).acknowledgeWarning(
         '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',
         'Performance Insights is set once, on the cluster; its instances inherit it',
       );
     }
-    this.provisioned = { cluster: provisioned, identifier: provisionedName, hasReader: db.provisionedReaders > 0 };
-    this.serverless = { cluster: serverless, identifier: serverlessName, hasReader: false };
+    this.primary = { cluster: primary, identifier: primaryName, hasReader: db.primaryReaders > 0 };
+    this.offload = { cluster: offload, identifier: offloadName, hasReader: (offloadInstances?.readers ?? 0) > 0 };
   }
 
   member(role: ClusterRole): PairMember {
-    return role === 'provisioned' ? this.provisioned : this.serverless;
+    return role === 'primary' ? this.primary : this.offload;
   }
+}
+
+const storageType = (t: AuroraStorageType) => (t === 'aurora-iopt1' ? rds.DBClusterStorageType.AURORA_IOPT1 : rds.DBClusterStorageType.AURORA);
+
+/** A provisioned writer and its readers, all of one class; ids and names that a class change keeps. */
+function provisionedInstances(clusterName: string, instanceClass: string, readers: number): Pick<rds.DatabaseClusterProps, 'writer' | 'readers'> {
+  const instanceType = new ec2.InstanceType(instanceClass.replace(/^db\./, ''));
+  return {
+    writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: writerInstanceIdentifier(clusterName) }),
+    readers: Array.from({ length: readers }, (_, i) => rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: `${clusterName}-reader-${i + 1}` })),
+  };
 }

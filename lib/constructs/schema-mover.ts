@@ -90,10 +90,10 @@ export class SchemaMover extends Construct {
       entryPoint: ['sh', '-c'],
       command: [MOVER_SCRIPT],
       environment: {
-        PROVISIONED_HOST: host('provisioned'),
-        PROVISIONED_PORT: String(props.port),
-        SERVERLESS_HOST: host('serverless'),
-        SERVERLESS_PORT: String(props.port),
+        PRIMARY_HOST: host('primary'),
+        PRIMARY_PORT: String(props.port),
+        OFFLOAD_HOST: host('offload'),
+        OFFLOAD_PORT: String(props.port),
         PGDATABASE: props.databaseName,
         // The clusters force TLS.
         PGSSLMODE: 'require',

@@ -1,4 +1,4 @@
-import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalRole, type TemporalScenario } from '../../config';
+import { describeOffload, TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalRole, type TemporalScenario } from '../../config';
 import { BENCHMARK_WORKER_SERVICE, temporalServiceName, writerInstanceIdentifier } from './physical-names';
 
 /*
@@ -119,21 +119,27 @@ export function instanceVcpus(instanceClass: string): number | undefined {
 
 function folioCatalog(scenario: FolioScenario): MetricCatalog {
   const { names, observability } = scenario.environment;
-  const { serverlessAcu: acu, writerInstanceClass } = scenario.phase;
+  const { offload, primaryInstanceClass } = scenario.phase;
+  const acu = offload.serverless;
   const { serverlessAtCeiling, cpuHigh } = observability.alarms;
   const clusters = [
-    { key: 'Provisioned', id: names.provisionedCluster, what: `provisioned (${writerInstanceClass})` },
-    { key: 'Serverless', id: names.serverlessCluster, what: `Serverless v2 (${acu.min}-${acu.max} ACU)` },
+    { key: 'Primary', id: names.primaryCluster, what: `primary (${primaryInstanceClass})` },
+    { key: 'Offload', id: names.offloadCluster, what: `offload (${describeOffload(offload)})` },
   ];
   const perCluster = (prefix: string, metricName: string, statistic: Statistic, unit: Unit) =>
     clusters.map((c) =>
       metric(`${prefix}${c.key}`, `${c.what}`, NAMESPACES.rds, metricName, { DBClusterIdentifier: c.id, Role: 'WRITER' }, statistic, unit),
     );
-  const writerVcpus = instanceVcpus(writerInstanceClass);
+  const writerVcpus = instanceVcpus(primaryInstanceClass);
 
+  // Capacity, its panel and its ceiling alarm exist only while the offload cluster is Serverless v2.
   const series: Series[] = [
-    metric('acu', 'Serverless v2 capacity', NAMESPACES.rds, 'ServerlessDatabaseCapacity', { DBClusterIdentifier: names.serverlessCluster }, 'Average', 'ACU'),
-    metric('acuUtilization', 'Serverless v2 ACU utilization', NAMESPACES.rds, 'ACUUtilization', { DBClusterIdentifier: names.serverlessCluster }, 'Average', '%'),
+    ...(acu
+      ? [
+          metric('acu', 'Serverless v2 capacity', NAMESPACES.rds, 'ServerlessDatabaseCapacity', { DBClusterIdentifier: names.offloadCluster }, 'Average', 'ACU'),
+          metric('acuUtilization', 'Serverless v2 ACU utilization', NAMESPACES.rds, 'ACUUtilization', { DBClusterIdentifier: names.offloadCluster }, 'Average', '%'),
+        ]
+      : []),
     ...perCluster('cpu', 'CPUUtilization', 'Average', '%'),
     ...perCluster('connections', 'DatabaseConnections', 'Average', 'count'),
     ...perCluster('freeableMemory', 'FreeableMemory', 'Minimum', 'bytes'),
@@ -142,42 +148,50 @@ function folioCatalog(scenario: FolioScenario): MetricCatalog {
     ),
   ];
   const panels: Panel[] = [
-    {
-      id: 'acu',
-      title: 'Serverless v2 capacity (ACU)',
-      unit: 'ACU',
-      series: ['acu'],
-      limits: [
-        { value: acu.max, label: `max ${acu.max} ACU` },
-        { value: acu.min, label: `min ${acu.min} ACU` },
-      ],
-      inReport: true,
-    },
-    { id: 'acuUtilization', title: 'Serverless v2 ACU utilization (% of max)', unit: '%', series: ['acuUtilization'], limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }], inReport: false },
-    { id: 'cpu', title: 'Writer CPU (%)', unit: '%', series: ['cpuProvisioned', 'cpuServerless'], limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
-    { id: 'connections', title: 'Database connections', unit: 'count', series: ['connectionsProvisioned', 'connectionsServerless'], limits: [], inReport: true },
-    { id: 'freeableMemory', title: 'Freeable memory (bytes)', unit: 'bytes', series: ['freeableMemoryProvisioned', 'freeableMemoryServerless'], limits: [], inReport: false },
+    ...(acu
+      ? [
+          {
+            id: 'acu',
+            title: 'Serverless v2 capacity (ACU)',
+            unit: 'ACU' as const,
+            series: ['acu'],
+            limits: [
+              { value: acu.max, label: `max ${acu.max} ACU` },
+              { value: acu.min, label: `min ${acu.min} ACU` },
+            ],
+            inReport: true,
+          },
+          { id: 'acuUtilization', title: 'Serverless v2 ACU utilization (% of max)', unit: '%' as const, series: ['acuUtilization'], limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }], inReport: false },
+        ]
+      : []),
+    { id: 'cpu', title: 'Writer CPU (%)', unit: '%', series: ['cpuPrimary', 'cpuOffload'], limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
+    { id: 'connections', title: 'Database connections', unit: 'count', series: ['connectionsPrimary', 'connectionsOffload'], limits: [], inReport: true },
+    { id: 'freeableMemory', title: 'Freeable memory (bytes)', unit: 'bytes', series: ['freeableMemoryPrimary', 'freeableMemoryOffload'], limits: [], inReport: false },
     {
       id: 'dbLoad',
       title: 'DB load (average active sessions)',
       unit: 'sessions',
-      series: ['dbLoadProvisioned', 'dbLoadServerless'],
-      limits: writerVcpus ? [{ value: writerVcpus, label: `provisioned writer vCPUs (${writerVcpus})` }] : [],
+      series: ['dbLoadPrimary', 'dbLoadOffload'],
+      limits: writerVcpus ? [{ value: writerVcpus, label: `primary writer vCPUs (${writerVcpus})` }] : [],
       inReport: false,
     },
   ];
   const alarms: AlarmSpec[] = [
-    {
-      id: 'ServerlessAtCeiling',
-      description:
-        `Serverless v2 capacity has stayed at or above ${serverlessAtCeiling.percentOfMax}% of its ${acu.max} ACU maximum for ` +
-        `${serverlessAtCeiling.minutes} minutes: the ceiling, not the workload, sets the pace (raise max ACU or route less).`,
-      series: 'acu',
-      statistic: 'Minimum',
-      comparison: '>=',
-      threshold: (acu.max * serverlessAtCeiling.percentOfMax) / 100,
-      minutes: serverlessAtCeiling.minutes,
-    },
+    ...(acu
+      ? [
+          {
+            id: 'ServerlessAtCeiling',
+            description:
+              `Serverless v2 capacity has stayed at or above ${serverlessAtCeiling.percentOfMax}% of its ${acu.max} ACU maximum for ` +
+              `${serverlessAtCeiling.minutes} minutes: the ceiling, not the workload, sets the pace (raise max ACU or route less).`,
+            series: 'acu',
+            statistic: 'Minimum' as const,
+            comparison: '>=' as const,
+            threshold: (acu.max * serverlessAtCeiling.percentOfMax) / 100,
+            minutes: serverlessAtCeiling.minutes,
+          },
+        ]
+      : []),
     ...clusters.map((c) => ({
       id: `${c.key}CpuHigh`,
       description: `${c.what} writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,

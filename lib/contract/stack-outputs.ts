@@ -33,8 +33,8 @@ export const TEMPORAL_OUTPUTS = {
 export const FOLIO_OUTPUTS = {
   phase: 'Phase',
   vpcId: 'VpcId',
-  provisionedEndpoint: 'ProvisionedEndpoint',
-  serverlessEndpoint: 'ServerlessEndpoint',
+  primaryEndpoint: 'PrimaryEndpoint',
+  offloadEndpoint: 'OffloadEndpoint',
   adminSecretName: 'AdminSecretName',
   routingParameterName: 'RoutingParameterName',
   moverCluster: 'MoverCluster',

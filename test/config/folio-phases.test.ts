@@ -30,23 +30,52 @@ const SEED: Record<string, [string, number, number, string[], number, boolean]> 
 
 const catalog = loadCatalog();
 
-test('the phases are exactly baseline and test1..test13, in order', () => {
-  expect(catalog.folio.phases.map((p) => p.name)).toEqual(Object.keys(SEED));
+// PERF-1334 ("Part 3"), restated from the report: offload class, load, and its figures.
+const PART3: Record<string, [string, number, Record<string, number>]> = {
+  part3: ['db.r8g.2xlarge', 1, { dataImportMin: 18, dataExportMin: 17 }],
+  'part3-3x': ['db.r8g.2xlarge', 3, { checkInSec: 2.4, checkOutSec: 3.5, dataImportMin: 57 }],
+};
+
+test('the phases are baseline and test1..test13, then Part 3 and the proposed next step, in order', () => {
+  expect(catalog.folio.phases.map((p) => p.name)).toEqual([...Object.keys(SEED), ...Object.keys(PART3), 'part3-3x-4xl']);
+});
+
+describe.each(Object.entries(PART3))('%s', (name, [offloadClass, loadFactor, recorded]) => {
+  const phase = catalog.folio.phases.find((p) => p.name === name)!;
+  test('matches PERF-1334: r7g.2xlarge primary, the seven modules on a provisioned r8g.2xlarge, 60 tenants', () => {
+    expect(phase.primaryInstanceClass).toBe('db.r7g.2xlarge');
+    expect(phase.offload).toEqual({ provisioned: { instanceClass: offloadClass, readers: 0 } });
+    expect([...phase.routedToOffload].sort()).toEqual([...SEVEN].sort());
+    expect({ tenants: phase.tenants, loadFactor: phase.loadFactor }).toEqual({ tenants: 60, loadFactor });
+    expect(phase.recorded).toEqual(recorded);
+    expect(phase.source).toMatch(/PERF-1334/);
+  });
+});
+
+test('the proposed phase says it was not run, and records nothing', () => {
+  const next = catalog.folio.phases.find((p) => p.name === 'part3-3x-4xl')!;
+  expect(next.source).toMatch(/not run by PTF/);
+  expect(next.recorded).toEqual({});
+});
+
+test('the environment has the 60 tenants Part 3 ran with', () => {
+  expect(catalog.folio.environment.tenants).toHaveLength(60);
 });
 
 describe.each(Object.entries(SEED))('%s', (name, [writer, min, max, routed, rampUp, cacheFix]) => {
   const phase = catalog.folio.phases.find((p) => p.name === name)!;
 
   test('matches the seed report', () => {
-    expect(phase.writerInstanceClass).toBe(writer);
-    expect(phase.serverlessAcu).toEqual({ min, max });
-    expect([...phase.routedToServerless].sort()).toEqual([...routed].sort());
+    expect(phase.primaryInstanceClass).toBe(writer);
+    expect(phase.offload).toEqual({ serverless: { min, max } });
+    expect([...phase.routedToOffload].sort()).toEqual([...routed].sort());
     expect(phase.dataImportRampUpSeconds).toBe(rampUp);
     expect(phase.sidecar.authorizationCacheFix).toBe(cacheFix);
   });
 
   test('records the workload mix (20 active tenants) and an observation', () => {
-    expect(phase.workload.reduce((n, w) => n + w.tenants, 0)).toBe(20);
+    expect(phase.workload.reduce((n, w) => n + w.tenants!, 0)).toBe(20);
+    expect(phase.tenants).toBe(30);
     expect(phase.workload.map((w) => w.tenants)).toEqual([8, 3, 3, 2, 2, 2]);
     expect(phase.observation.length).toBeGreaterThan(20);
   });

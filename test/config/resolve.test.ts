@@ -8,8 +8,8 @@ describe('resolving a good scenario', () => {
 
   test('routes every module in config, seven of them to Serverless', () => {
     expect(s.routes).toHaveLength(s.modules.length);
-    expect(s.routes.filter((r) => r.cluster === 'serverless').map((r) => r.module).sort()).toEqual(
-      [...s.phase.routedToServerless].sort(),
+    expect(s.routes.filter((r) => r.cluster === 'offload').map((r) => r.module).sort()).toEqual(
+      [...s.phase.routedToOffload].sort(),
     );
   });
 
@@ -30,8 +30,8 @@ describe('resolving a good scenario', () => {
     const p = resolveScenario({ scenario: 'test12', envName: 'perf2' }) as FolioScenario;
     expect(p.stackName).toBe('perf2-FolioHybridAurora');
     expect(p.environment.names).toEqual({
-      provisionedCluster: 'perf2-folio-hybrid-provisioned',
-      serverlessCluster: 'perf2-folio-hybrid-serverless',
+      primaryCluster: 'perf2-folio-hybrid-provisioned',
+      offloadCluster: 'perf2-folio-hybrid-serverless',
       adminSecret: 'perf2/folio/db/admin',
       moduleSecretPrefix: 'perf2/folio/db/modules',
       routingParameter: '/perf2/folio/db/routing',
@@ -52,7 +52,7 @@ describe('resolving a good scenario', () => {
   });
 
   test('the result is frozen', () => {
-    expect(Object.isFrozen(s.phase.serverlessAcu)).toBe(true);
+    expect(Object.isFrozen(s.phase.offload)).toBe(true);
     expect(Object.isFrozen(s.routes)).toBe(true);
   });
 });
@@ -60,7 +60,7 @@ describe('resolving a good scenario', () => {
 describe('errors name the right scenario', () => {
   const broken = editedCatalog((c) => {
     const p = c.folio.phases.find((x: any) => x.name === 'test7');
-    p.serverlessAcu.max = 32.3;
+    p.offload.serverless.max = 32.3;
     c.temporal.environment.ports.matching.grpc = 7234;
   });
 
@@ -69,7 +69,7 @@ describe('errors name the right scenario', () => {
   });
 
   test('the broken scenario itself names its own problem, and a shared value says it is shared', () => {
-    expect(() => resolveScenario({ scenario: 'test7' }, broken)).toThrow(/^config error in scenario "test7" \(serverlessAcu.max\): 32.3 ACU is off the 0.5 grid/);
+    expect(() => resolveScenario({ scenario: 'test7' }, broken)).toThrow(/^config error in scenario "test7" \(offload.serverless.max\): 32.3 ACU is off the 0.5 grid/);
     expect(() => resolveScenario({ scenario: 'temporal-25wps' }, broken)).toThrow(
       /^config error in temporal.environment.ports: port 7234 is used twice; every role needs its own gRPC and membership ports \(shared by every Temporal preset, temporal-25wps among them\)$/,
     );
@@ -78,8 +78,8 @@ describe('errors name the right scenario', () => {
   test('every problem is listed, none as "+N more"', () => {
     const twice = editedCatalog((c) => {
       const p = c.folio.phases.find((x: any) => x.name === 'test7');
-      p.serverlessAcu.max = 32.3;
-      p.writerInstanceClass = 'db.r7g.2xlarg';
+      p.offload.serverless.max = 32.3;
+      p.primaryInstanceClass = 'db.r7g.2xlarg';
     });
     const message = (() => {
       try {
@@ -89,8 +89,8 @@ describe('errors name the right scenario', () => {
         return (e as Error).message;
       }
     })();
-    expect(message).toMatch(/serverlessAcu.max\): 32.3 ACU is off the 0.5 grid/);
-    expect(message).toMatch(/writerInstanceClass\): Aurora PostgreSQL does not offer "db.r7g.2xlarg"/);
+    expect(message).toMatch(/offload.serverless.max\): 32.3 ACU is off the 0.5 grid/);
+    expect(message).toMatch(/primaryInstanceClass\): Aurora PostgreSQL does not offer "db.r7g.2xlarg"/);
     expect(message).not.toMatch(/more\)/);
     expect(message).not.toContain('\n');
   });

@@ -8,7 +8,7 @@ import { type Postgres, type Session, startPostgres } from '../../harness/postgr
 
 /*
  * The mover's own script, the one the stack's task runs, moving FOLIO-shaped schemas between
- * two real PostgreSQL servers (provisioned and serverless stand-ins), on PostgreSQL 15 (the
+ * two real PostgreSQL servers (primary and offload stand-ins), on PostgreSQL 15 (the
  * distribution's) and 16 (the major Aurora runs): phase switches and back, each verification
  * fed a tampered copy, writers during a move, kills at every step, and the causes it names.
  */
@@ -49,21 +49,21 @@ async function eventually(what: string, check: () => Promise<boolean>, ms = 15_0
 }
 
 describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
-  let provisioned: Postgres;
-  let serverless: Postgres;
+  let primary: Postgres;
+  let offload: Postgres;
 
   function runMover(env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<Run> {
     return new Promise((resolve) => {
       const child = spawn('sh', [SCRIPT], {
         detached: true,
         env: {
-          PATH: `${provisioned.bin}:${process.env.PATH}`,
-          PROVISIONED_HOST: '127.0.0.1',
-          PROVISIONED_PORT: String(provisioned.port),
-          SERVERLESS_HOST: '127.0.0.1',
-          SERVERLESS_PORT: String(serverless.port),
-          PGUSER: provisioned.user,
-          PGPASSWORD: provisioned.password,
+          PATH: `${primary.bin}:${process.env.PATH}`,
+          PRIMARY_HOST: '127.0.0.1',
+          PRIMARY_PORT: String(primary.port),
+          OFFLOAD_HOST: '127.0.0.1',
+          OFFLOAD_PORT: String(offload.port),
+          PGUSER: primary.user,
+          PGPASSWORD: primary.password,
           PGDATABASE: DB,
           MOVE_JOBS: '2',
           MOVE_LOCK_TIMEOUT: `${LOCK_TIMEOUT_S}s`,
@@ -113,9 +113,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
    */
   async function killedWhileWaiting(env: Record<string, string>, at: (line: string) => boolean, blockerSql: string): Promise<Run> {
     let blocker: Session | undefined;
-    const r = await killedOnceWaiting(env, at, serverless, async (child) => {
+    const r = await killedOnceWaiting(env, at, offload, async (child) => {
       group(child, 'SIGSTOP');
-      blocker = await serverless.session(blockerSql, DB, 'blocker', 'idle in transaction');
+      blocker = await offload.session(blockerSql, DB, 'blocker', 'idle in transaction');
       group(child, 'SIGCONT');
     });
     await blocker?.close();
@@ -132,7 +132,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }
     return { status: 0, out };
   }
-  const one = (schema: string, extra: Record<string, string> = {}) => ({ MOVE_FROM: 'provisioned', MOVE_TO: 'serverless', MOVE_SCHEMAS: schema, ...extra });
+  const one = (schema: string, extra: Record<string, string> = {}) => ({ MOVE_FROM: 'primary', MOVE_TO: 'offload', MOVE_SCHEMAS: schema, ...extra });
 
   /** Every table's row count and a digest of its rows, and every sequence, per schema: what "untouched" means. */
   async function fingerprint(pg: Postgres, schemas: readonly string[]): Promise<string> {
@@ -153,91 +153,91 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   }
   const count = (pg: Postgres, sql: string) => pg.psql(sql, DB).then(Number);
   const hasSchema = (pg: Postgres, s: string) => count(pg, `SELECT count(*) FROM pg_namespace WHERE nspname = '${s}'`).then((n) => n === 1);
-  const state = (s: string) => serverless.psql(`SELECT state FROM folio_mover.moves WHERE schema_name = '${s}'`, DB);
+  const state = (s: string) => offload.psql(`SELECT state FROM folio_mover.moves WHERE schema_name = '${s}'`, DB);
   /** Sessions on the target that the mover (any of its tools) has waiting on a lock. */
   const moverWaits = (pg: Postgres) => count(pg, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'folio-schema-mover' AND wait_event_type = 'Lock'").then((n) => n > 0);
 
   beforeAll(async () => {
     // Locks: the fence and pg_dump each lock every partition of two schemas at once.
     const settings = ['max_locks_per_transaction = 256'];
-    [provisioned, serverless] = await Promise.all([startPostgres({ major, settings }), startPostgres({ major, settings })]);
-    expect([provisioned.major, serverless.major]).toEqual([major, major]);
-    for (const pg of [provisioned, serverless]) await pg.psql(`CREATE DATABASE ${DB}`);
-    await provisioned.psql(folioSeedSql(TENANTS, ROWS), DB);
+    [primary, offload] = await Promise.all([startPostgres({ major, settings }), startPostgres({ major, settings })]);
+    expect([primary.major, offload.major]).toEqual([major, major]);
+    for (const pg of [primary, offload]) await pg.psql(`CREATE DATABASE ${DB}`);
+    await primary.psql(folioSeedSql(TENANTS, ROWS), DB);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([provisioned?.stop(), serverless?.stop()]);
+    await Promise.all([primary?.stop(), offload?.stop()]);
   });
 
   test('bad environment values are refused in one line naming the value and the valid ones, before anything connects', async () => {
     const inv = schemasOf('mod-inventory-storage');
     const cases: [Record<string, string>, string][] = [
-      [{ MOVE_TO: 'serverles' }, 'MOVE_TO "serverles" is not valid (valid: provisioned, serverless)'],
-      [{ SERVERLESS_HOST: '' }, "SERVERLESS_HOST is not set (valid: the serverless cluster's endpoint)"],
-      [{ SERVERLESS_PORT: 'x5432' }, 'SERVERLESS_PORT "x5432" is not valid (valid: a port from 1 to 65535)'],
+      [{ MOVE_TO: 'serverles' }, 'MOVE_TO "serverles" is not valid (valid: primary, offload)'],
+      [{ OFFLOAD_HOST: '' }, "OFFLOAD_HOST is not set (valid: the offload cluster's endpoint)"],
+      [{ OFFLOAD_PORT: 'x5432' }, 'OFFLOAD_PORT "x5432" is not valid (valid: a port from 1 to 65535)'],
       [{ MOVE_SCHEMAS: `${inv[0]} ${inv[0]}` }, `schema "${inv[0]}" is listed twice in MOVE_SCHEMAS (valid: each schema once)`],
       [{ MOVE_JOBS: '0' }, 'MOVE_JOBS "0" is not valid (valid: a whole number from 1 to 32)'],
       [{ MOVE_LOCK_TIMEOUT: 'forever' }, 'MOVE_LOCK_TIMEOUT "forever" is not valid (valid: a PostgreSQL duration such as 500ms, 30s or 2min)'],
       [{ MOVE_REPLACE: 'yes' }, 'MOVE_REPLACE "yes" is not valid (valid: true, false)'],
       [{ MOVE_SCHEMAS: 'Bad;name' }, 'schema name "Bad;name" is not valid (valid: a-z, 0-9, _, starting with a letter)'],
-      [{ MOVE_TO: 'serverless\u001b[31m' }, 'MOVE_TO "serverless?[31m" is not valid (valid: provisioned, serverless)'],
+      [{ MOVE_TO: 'offload\u001b[31m' }, 'MOVE_TO "offload?[31m" is not valid (valid: primary, offload)'],
     ];
     for (const [env, message] of cases) {
       const r = await runMover({ ...moverEnvironment(planPhaseSwitch(phase('test4'), phase('test5')).moves[0]), ...env });
       expect({ status: r.status, out: r.out.trim() }).toEqual({ status: 1, out: `move: failed: ${message}` });
     }
-    expect(await hasSchema(serverless, 'folio_mover')).toBe(false);
+    expect(await hasSchema(offload, 'folio_mover')).toBe(false);
   });
 
   test('baseline -> test1: SRM and SRS (with their partitions) copied with roles, rows and objects; the source untouched', async () => {
-    const before = await fingerprint(provisioned, ALL);
+    const before = await fingerprint(primary, ALL);
     const r = await move(planPhaseSwitch(phase('baseline'), phase('test1')));
-    expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), copy from provisioned to serverless' });
-    expect(await fingerprint(provisioned, ALL)).toBe(before);
+    expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), copy from primary to offload' });
+    expect(await fingerprint(primary, ALL)).toBe(before);
     const moved = [...schemasOf('mod-source-record-manager'), ...schemasOf('mod-source-record-storage')];
-    expect(await fingerprint(serverless, moved)).toBe(await fingerprint(provisioned, moved));
+    expect(await fingerprint(offload, moved)).toBe(await fingerprint(primary, moved));
     const srs = schemaName(T0, 'mod-source-record-storage');
     // Totals count each row once: the partitioned parent is not a table of its own.
     expect(r.out).toContain(`move: ${srs}: copied and verified, 10 tables, ${2 * ROWS + 5 * ROWS} rows`);
-    expect(await count(serverless, `SELECT count(*) FROM pg_inherits WHERE inhparent = '${srs}.marc_indexers'::regclass`)).toBe(8);
+    expect(await count(offload, `SELECT count(*) FROM pg_inherits WHERE inhparent = '${srs}.marc_indexers'::regclass`)).toBe(8);
     for (const s of moved) {
-      expect(await serverless.psql(`SELECT nspowner::regrole FROM pg_namespace WHERE nspname = '${s}'`, DB)).toBe(s);
-      expect(await serverless.psql(`SELECT rolcanlogin FROM pg_roles WHERE rolname = '${s}'`, DB)).toBe('t');
+      expect(await offload.psql(`SELECT nspowner::regrole FROM pg_namespace WHERE nspname = '${s}'`, DB)).toBe(s);
+      expect(await offload.psql(`SELECT rolcanlogin FROM pg_roles WHERE rolname = '${s}'`, DB)).toBe('t');
     }
   }, 60_000);
 
   test("test4 -> test5: inventory with its functions, indexes, enum, large values, grants; roles with their attributes, also those named only in a column grant, a policy or default privileges; the target analysed", async () => {
-    const before = await fingerprint(provisioned, ALL);
+    const before = await fingerprint(primary, ALL);
     const r = await move(planPhaseSwitch(phase('test4'), phase('test5')));
     expect(outcome(r)).toEqual({ status: 0 });
-    expect(await fingerprint(provisioned, ALL)).toBe(before);
+    expect(await fingerprint(primary, ALL)).toBe(before);
     const inv = schemasOf('mod-inventory-storage');
-    expect(await fingerprint(serverless, inv)).toBe(await fingerprint(provisioned, inv));
+    expect(await fingerprint(offload, inv)).toBe(await fingerprint(primary, inv));
     const s = schemaName(T0, 'mod-inventory-storage');
     const oai = schemaName(T0, 'mod-oai-pmh');
-    expect(await count(serverless, `SELECT count(*) FROM pg_indexes WHERE schemaname = '${s}' AND indexname IN ('instance_title_idx', 'instance_title_unaccent_idx')`)).toBe(2);
-    expect(await count(serverless, `SELECT count(*) FROM ${s}.audit_instance WHERE length(payload) > 1000000`)).toBe(2);
-    expect(await serverless.psql(`SELECT has_table_privilege('${oai}', '${s}.instance', 'SELECT')`, DB)).toBe('t');
-    expect(await serverless.psql(`SELECT pg_has_role('${oai}', '${s}', 'MEMBER')`, DB)).toBe('t');
+    expect(await count(offload, `SELECT count(*) FROM pg_indexes WHERE schemaname = '${s}' AND indexname IN ('instance_title_idx', 'instance_title_unaccent_idx')`)).toBe(2);
+    expect(await count(offload, `SELECT count(*) FROM ${s}.audit_instance WHERE length(payload) > 1000000`)).toBe(2);
+    expect(await offload.psql(`SELECT has_table_privilege('${oai}', '${s}.instance', 'SELECT')`, DB)).toBe('t');
+    expect(await offload.psql(`SELECT pg_has_role('${oai}', '${s}', 'MEMBER')`, DB)).toBe('t');
     expect(r.out).toContain(`move: granted role ${s} to ${oai}`);
     // The module's role: connection limit, settings and comment (never a password).
-    expect(await serverless.psql(`SELECT rolconnlimit || ' ' || (rolpassword IS NULL) || ' ' || shobj_description(oid, 'pg_authid') FROM pg_authid WHERE rolname = '${s}'`, DB)).toBe(`40 true RMB module role of ${T0}`);
-    expect(await serverless.psql(`SELECT array_to_string(setconfig, ' | ') FROM pg_db_role_setting WHERE setrole = '${s}'::regrole`, DB)).toBe(`search_path=${s}, public | statement_timeout=60s`);
+    expect(await offload.psql(`SELECT rolconnlimit || ' ' || (rolpassword IS NULL) || ' ' || shobj_description(oid, 'pg_authid') FROM pg_authid WHERE rolname = '${s}'`, DB)).toBe(`40 true RMB module role of ${T0}`);
+    expect(await offload.psql(`SELECT array_to_string(setconfig, ' | ') FROM pg_db_role_setting WHERE setrole = '${s}'::regrole`, DB)).toBe(`search_path=${s}, public | statement_timeout=60s`);
     expect(r.out).toContain(`move: created role ${s} (LOGIN, connection limit 40, 2 setting(s), comment, no password)`);
-    expect(await serverless.psql(`SELECT rolconnlimit FROM pg_roles WHERE rolname = '${T0}_column_reader'`, DB)).toBe('3');
-    expect(await serverless.psql(`SELECT has_column_privilege('${T0}_column_reader', '${s}.item', 'id', 'SELECT')`, DB)).toBe('t');
-    expect(await count(serverless, `SELECT count(*) FROM pg_policy WHERE '${T0}_policy_reader'::regrole = ANY (polroles)`)).toBe(1);
-    expect(await count(serverless, `SELECT count(*) FROM pg_default_acl d, aclexplode(d.defaclacl) x WHERE x.grantee = '${T0}_default_reader'::regrole`)).toBe(1);
+    expect(await offload.psql(`SELECT rolconnlimit FROM pg_roles WHERE rolname = '${T0}_column_reader'`, DB)).toBe('3');
+    expect(await offload.psql(`SELECT has_column_privilege('${T0}_column_reader', '${s}.item', 'id', 'SELECT')`, DB)).toBe('t');
+    expect(await count(offload, `SELECT count(*) FROM pg_policy WHERE '${T0}_policy_reader'::regrole = ANY (polroles)`)).toBe(1);
+    expect(await count(offload, `SELECT count(*) FROM pg_default_acl d, aclexplode(d.defaclacl) x WHERE x.grantee = '${T0}_default_reader'::regrole`)).toBe(1);
     // Statistics are there for the planner the moment the module starts.
-    expect(await count(serverless, `SELECT count(DISTINCT starelid) FROM pg_statistic WHERE starelid IN ('${s}.instance'::regclass, '${s}.item'::regclass)`)).toBe(2);
+    expect(await count(offload, `SELECT count(DISTINCT starelid) FROM pg_statistic WHERE starelid IN ('${s}.instance'::regclass, '${s}.item'::regclass)`)).toBe(2);
   }, 60_000);
 
   test('each verification refuses a tampered copy in a line naming the difference: a changed value with the same count, a dropped index, a moved sequence, a missing grant', async () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     const again = await move(plan);
     expect(outcome(again)).toEqual({ status: 0 });
-    for (const s of plan.moves[0].schemas) expect(again.out).toContain(`move: ${s}: skipped, already copied from provisioned and its content matches (4 tables, ${5 * ROWS + 2} rows)`);
+    for (const s of plan.moves[0].schemas) expect(again.out).toContain(`move: ${s}: skipped, already copied from primary and its content matches (4 tables, ${5 * ROWS + 2} rows)`);
 
     const s = schemaName(T0, 'mod-inventory-storage');
     const tampers: [string, string, RegExp][] = [
@@ -247,30 +247,30 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       [`REVOKE SELECT ON ${s}.instance FROM ${schemaName(T0, 'mod-oai-pmh')}`, `GRANT SELECT ON ${s}.instance TO ${schemaName(T0, 'mod-oai-pmh')}`, /source only: grant r instance to fs09000000_mod_oai_pmh: SELECT/],
     ];
     for (const [tamper, undo, difference] of tampers) {
-      await serverless.psql(tamper, DB);
+      await offload.psql(tamper, DB);
       const refused = await runMover(moverEnvironment(plan.moves[0]));
       expect(refused.status).toBe(1);
-      expect(lastLine(refused)).toMatch(new RegExp(`^move: failed: ${s}: the target \\(serverless\\) already holds this schema with \\d+ rows and it differs from the source \\(.*${difference.source}.*\\); pass --replace to set it aside and copy afresh$`));
-      if (undo) await serverless.psql(undo, DB);
-      else await serverless.psql(`CREATE INDEX instance_title_unaccent_idx ON ${s}.instance USING gin (${s}.f_unaccent(jsonb ->> 'title') public.gin_trgm_ops)`, DB);
+      expect(lastLine(refused)).toMatch(new RegExp(`^move: failed: ${s}: the target \\(offload\\) already holds this schema with \\d+ rows and it differs from the source \\(.*${difference.source}.*\\); pass --replace to set it aside and copy afresh$`));
+      if (undo) await offload.psql(undo, DB);
+      else await offload.psql(`CREATE INDEX instance_title_unaccent_idx ON ${s}.instance USING gin (${s}.f_unaccent(jsonb ->> 'title') public.gin_trgm_ops)`, DB);
     }
     expect(outcome(await runMover(moverEnvironment(plan.moves[0])))).toEqual({ status: 0 });
   }, 90_000);
 
-  test('the module writing on serverless makes its copy differ: a re-run refuses without --replace', async () => {
+  test('the module writing on offload makes its copy differ: a re-run refuses without --replace', async () => {
     const s = schemaName(T0, 'mod-inventory-storage');
     // The module writes on Serverless: the trigger fires, the sequence carries on where the source's stood.
-    await serverless.psql(`INSERT INTO ${s}.instance (id, jsonb) VALUES (gen_random_uuid(), '{"title": "written on serverless"}')`, DB);
-    expect(await serverless.psql(`SELECT jsonb ->> 'hrid' FROM ${s}.instance WHERE jsonb ->> 'title' = 'written on serverless'`, DB)).toBe(`in${1000 + ROWS}`);
+    await offload.psql(`INSERT INTO ${s}.instance (id, jsonb) VALUES (gen_random_uuid(), '{"title": "written on offload"}')`, DB);
+    expect(await offload.psql(`SELECT jsonb ->> 'hrid' FROM ${s}.instance WHERE jsonb ->> 'title' = 'written on offload'`, DB)).toBe(`in${1000 + ROWS}`);
     const refused = await move(planPhaseSwitch(phase('test4'), phase('test5')));
     expect(refused.status).toBe(1);
-    expect(lastLine(refused)).toMatch(new RegExp(`^move: failed: ${s}: the target \\(serverless\\) already holds this schema with \\d+ rows and it differs from the source \\(.*table instance has 40 rows on the source, 41 on the target.*\\); pass --replace to set it aside and copy afresh$`));
+    expect(lastLine(refused)).toMatch(new RegExp(`^move: failed: ${s}: the target \\(offload\\) already holds this schema with \\d+ rows and it differs from the source \\(.*table instance has 40 rows on the source, 41 on the target.*\\); pass --replace to set it aside and copy afresh$`));
   }, 60_000);
 
   describe('writers on the source', () => {
     const s = schemaName(T2, 'mod-orders-storage');
     beforeAll(async () => {
-      await provisioned.psql(
+      await primary.psql(
         `CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY, note text); CREATE SEQUENCE ${s}.po_number START 1;
          INSERT INTO ${s}.purchase_order SELECT g, 'po ' || nextval('${s}.po_number') FROM generate_series(1, 20) g`,
         DB,
@@ -278,30 +278,30 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     });
 
     test('a session still using the schema is named, and the move refused', async () => {
-      const busy = await provisioned.session(`SELECT count(*), pg_sleep(30) FROM ${s}.purchase_order`, DB, 'mod-orders-storage');
+      const busy = await primary.session(`SELECT count(*), pg_sleep(30) FROM ${s}.purchase_order`, DB, 'mod-orders-storage');
       try {
         const r = await runMover(one(s));
         expect(r.status).toBe(1);
         expect(lastLine(r)).toBe(`move: failed: ${s}: still in use on the source: pid ${busy.pid} (postgres, mod-orders-storage); stop the module first, or pass --force`);
-        expect(await hasSchema(serverless, s)).toBe(false);
+        expect(await hasSchema(offload, s)).toBe(false);
       } finally {
         await busy.close();
       }
     }, 30_000);
 
     test('a lock held elsewhere ends the move after the lock timeout, naming the holder; never a hang', async () => {
-      const idle = await provisioned.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (100, 'uncommitted')`, DB, 'orders-idle-writer', 'idle in transaction');
+      const idle = await primary.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (100, 'uncommitted')`, DB, 'orders-idle-writer', 'idle in transaction');
       try {
         const started = Date.now();
         const r = await runMover(one(s, { MOVE_FORCE: 'true' }));
         const seconds = (Date.now() - started) / 1000;
         expect(r.status).toBe(1);
         expect(lastLine(r)).toMatch(
-          new RegExp(`^move: failed: ${s}: fencing ${s}'s tables against writes on the source \\(provisioned\\) failed: ERROR:  canceling statement due to lock timeout \\(waited ${LOCK_TIMEOUT_S}s; held by pid ${idle.pid} \\(postgres, orders-idle-writer, idle in transaction\\)\\)$`),
+          new RegExp(`^move: failed: ${s}: fencing ${s}'s tables against writes on the source \\(primary\\) failed: ERROR:  canceling statement due to lock timeout \\(waited ${LOCK_TIMEOUT_S}s; held by pid ${idle.pid} \\(postgres, orders-idle-writer, idle in transaction\\)\\)$`),
         );
         expect(seconds).toBeGreaterThanOrEqual(LOCK_TIMEOUT_S);
         expect(seconds).toBeLessThan(LOCK_TIMEOUT_S + 10);
-        expect(await hasSchema(serverless, s)).toBe(false);
+        expect(await hasSchema(offload, s)).toBe(false);
       } finally {
         await idle.close();
       }
@@ -317,9 +317,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         // Frozen just after the fence is up, so the writers meet it.
         group(child, 'SIGSTOP');
         bg.run(async () => {
-          writers.push(await provisioned.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (201, 'explicit'); COMMIT`, DB, 'writer-transaction', 'waiting on a lock'));
-          writers.push(await provisioned.session(`SET search_path TO ${s}; INSERT INTO purchase_order VALUES (202, 'search_path')`, DB, 'writer-search-path', 'waiting on a lock'));
-          writers.push(await provisioned.session(`SELECT nextval('${s}.po_number')`, DB, 'writer-nextval', 'waiting on a lock'));
+          writers.push(await primary.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (201, 'explicit'); COMMIT`, DB, 'writer-transaction', 'waiting on a lock'));
+          writers.push(await primary.session(`SET search_path TO ${s}; INSERT INTO purchase_order VALUES (202, 'search_path')`, DB, 'writer-search-path', 'waiting on a lock'));
+          writers.push(await primary.session(`SELECT nextval('${s}.po_number')`, DB, 'writer-nextval', 'waiting on a lock'));
           group(child, 'SIGCONT');
         });
       });
@@ -334,9 +334,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         expect(output).toMatch(/terminating connection due to administrator command/);
         expect(r.out).toMatch(new RegExp(`ended the sessions .*pid ${w.pid} \\(postgres, writer-`));
       }
-      expect(await count(provisioned, `SELECT count(*) FROM ${s}.purchase_order WHERE id > 200`)).toBe(0);
-      expect(await provisioned.psql(`SELECT last_value FROM ${s}.po_number`, DB)).toBe('20');
-      expect(await fingerprint(serverless, [s])).toBe(await fingerprint(provisioned, [s]));
+      expect(await count(primary, `SELECT count(*) FROM ${s}.purchase_order WHERE id > 200`)).toBe(0);
+      expect(await primary.psql(`SELECT last_value FROM ${s}.po_number`, DB)).toBe('20');
+      expect(await fingerprint(offload, [s])).toBe(await fingerprint(primary, [s]));
     }, 60_000);
 
     test('a second mover on the same schema at once is refused, naming the first', async () => {
@@ -370,8 +370,8 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   test('reference copies: what data-export reads across the split is copied as a snapshot while its module stays live, and kept when present', async () => {
     const plan = planPhaseSwitch(phase('baseline'), phase('test9'));
     const users = plan.moves.find((x) => x.module === 'mod-users')!;
-    expect(users).toMatchObject({ reference: true, from: 'provisioned', to: 'serverless' });
-    const live = await provisioned.session(`SELECT count(*), pg_sleep(20) FROM ${users.schemas[0]}.users`, DB, 'mod-users');
+    expect(users).toMatchObject({ reference: true, from: 'primary', to: 'offload' });
+    const live = await primary.session(`SELECT count(*), pg_sleep(20) FROM ${users.schemas[0]}.users`, DB, 'mod-users');
     try {
       const first = await runMover(moverEnvironment(users));
       expect(outcome(first)).toEqual({ status: 0 });
@@ -380,8 +380,8 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     } finally {
       await live.close();
     }
-    expect(await fingerprint(serverless, users.schemas)).toBe(await fingerprint(provisioned, users.schemas));
-    await provisioned.psql(`INSERT INTO ${users.schemas[0]}.users VALUES (gen_random_uuid(), '{"username": "later"}')`, DB);
+    expect(await fingerprint(offload, users.schemas)).toBe(await fingerprint(primary, users.schemas));
+    await primary.psql(`INSERT INTO ${users.schemas[0]}.users VALUES (gen_random_uuid(), '{"username": "later"}')`, DB);
     const again = await runMover(moverEnvironment(users));
     expect(again.out).toContain(`move: ${users.schemas[0]}: kept the target's existing copy (10 rows), a reference copy for reads across the split`);
   }, 60_000);
@@ -391,7 +391,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     /** A schema of its own per kill: a Spring module's shape. */
     async function fresh(name: string): Promise<{ s: string; env: Record<string, string> }> {
       const s = `${T0}_mod_${name}`;
-      await provisioned.psql(
+      await primary.psql(
         `CREATE SCHEMA ${s}; CREATE TABLE ${s}.databasechangelog (id varchar(255) NOT NULL, orderexecuted int NOT NULL);
          CREATE TABLE ${s}.job_profiles (id int PRIMARY KEY, name text NOT NULL); CREATE SEQUENCE ${s}.job_number;
          INSERT INTO ${s}.databasechangelog SELECT 'change-' || g, g FROM generate_series(1, 5) g;
@@ -400,32 +400,32 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       );
       return { s, env: one(s) };
     }
-    const asideCount = () => count(serverless, "SELECT count(*) FROM pg_namespace WHERE nspname LIKE '%\\_replaced\\_%'");
+    const asideCount = () => count(offload, "SELECT count(*) FROM pg_namespace WHERE nspname LIKE '%\\_replaced\\_%'");
 
     async function rerunIsExact(env: Record<string, string>, schemas: readonly string[], before: string, expected: RegExp): Promise<void> {
-      expect(await fingerprint(provisioned, ALL)).toBe(before);
+      expect(await fingerprint(primary, ALL)).toBe(before);
       const again = await runMover(env);
       expect(outcome(again)).toEqual({ status: 0 });
       expect(again.out).toMatch(expected);
-      expect(await fingerprint(serverless, schemas)).toBe(await fingerprint(provisioned, schemas));
-      expect(await fingerprint(provisioned, ALL)).toBe(before);
+      expect(await fingerprint(offload, schemas)).toBe(await fingerprint(primary, schemas));
+      expect(await fingerprint(primary, ALL)).toBe(before);
       expect(await asideCount()).toBe(0);
     }
 
     test('during the restore (pg_restore waiting on the target)', async () => {
       const { s, env } = await fresh('kill_restore');
-      const before = await fingerprint(provisioned, ALL);
-      const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
-      const r = await killedOnceWaiting(env, (line) => line.startsWith(`move: ${s}: fenced`), serverless);
+      const before = await fingerprint(primary, ALL);
+      const blocker = await offload.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
+      const r = await killedOnceWaiting(env, (line) => line.startsWith(`move: ${s}: fenced`), offload);
       await blocker.close();
       expect(r.status).toBeNull();
-      expect(await hasSchema(serverless, s)).toBe(false);
+      expect(await hasSchema(offload, s)).toBe(false);
       await rerunIsExact(env, [s], before, new RegExp(`move: ${s}: copied and verified`));
     }, 60_000);
 
     test('after the restore committed, before the copy was recorded as verified', async () => {
       const { s, env } = await fresh('kill_record');
-      const before = await fingerprint(provisioned, ALL);
+      const before = await fingerprint(primary, ALL);
       const r = await runMover(env, (line, child) => {
         if (line === `move: ${s}: restored on the target, verifying`) group(child, 'SIGKILL');
       });
@@ -437,7 +437,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
     test('during the verification (its checksum waiting on the target)', async () => {
       const { s, env } = await fresh('kill_verify');
-      const before = await fingerprint(provisioned, ALL);
+      const before = await fingerprint(primary, ALL);
       const r = await killedWhileWaiting(env, (line) => line === `move: ${s}: restored on the target, verifying`, `BEGIN; LOCK TABLE ${s}.job_profiles IN ACCESS EXCLUSIVE MODE`);
       expect(r.status).toBeNull();
       await rerunIsExact(env, [s], before, new RegExp(`move: ${s}: copied and verified by an earlier run`));
@@ -445,7 +445,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
     test('after the copy was recorded as verified', async () => {
       const m = exportPlan();
-      const before = await fingerprint(provisioned, ALL);
+      const before = await fingerprint(primary, ALL);
       // The schemas move side by side: whichever is recorded first is the one the kill follows.
       let recorded: string | undefined;
       const first = await runMover(moverEnvironment(m), (line, child) => {
@@ -459,46 +459,46 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       expect(first.status).toBeNull();
       await rerunIsExact(moverEnvironment(m), m.schemas, before, new RegExp(`move: ${recorded}: skipped, already copied`));
       // Liquibase's bookkeeping came along: the module will not re-run its migrations.
-      expect(await count(serverless, `SELECT count(*) FROM ${m.schemas[2]}.databasechangelog`)).toBe(5);
+      expect(await count(offload, `SELECT count(*) FROM ${m.schemas[2]}.databasechangelog`)).toBe(5);
     }, 60_000);
   });
 
   describe('every failure names its cause in one line', () => {
     const s = schemaName(T1, 'mod-orders-storage');
-    beforeAll(() => provisioned.psql(`CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY); INSERT INTO ${s}.purchase_order SELECT generate_series(1, 10)`, DB));
+    beforeAll(() => primary.psql(`CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY); INSERT INTO ${s}.purchase_order SELECT generate_series(1, 10)`, DB));
 
     test('pg_restore killed', async () => {
       const bg = new Background();
-      const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
+      const blocker = await offload.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
       const r = await runMover(one(s), (line, child) => {
-        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => process.kill(inGroup(child, 'pg_restore'), 'SIGKILL')));
+        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(offload)).then(() => process.kill(inGroup(child, 'pg_restore'), 'SIGKILL')));
       });
       await bg.settled();
       await blocker.close();
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toBe(`move: failed: ${s}: pg_restore into the target (serverless, 127.0.0.1:${serverless.port}) failed, nothing of it was kept: pg_restore was killed (signal 9)`);
+      expect(lastLine(r)).toBe(`move: failed: ${s}: pg_restore into the target (offload, 127.0.0.1:${offload.port}) failed, nothing of it was kept: pg_restore was killed (signal 9)`);
     }, 30_000);
 
     test('the target crashing mid-restore', async () => {
       const bg = new Background();
-      const blocker = await serverless.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
+      const blocker = await offload.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
       const r = await runMover(one(s), (line) => {
-        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(serverless)).then(() => serverless.halt('immediate')));
+        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(offload)).then(() => offload.halt('immediate')));
       });
       await bg.settled();
       await blocker.close();
-      await serverless.start();
+      await offload.start();
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toMatch(new RegExp(`^move: failed: ${s}: pg_restore into the target \\(serverless, 127.0.0.1:${serverless.port}\\) failed, nothing of it was kept: .*(server closed the connection unexpectedly|terminating connection)`));
+      expect(lastLine(r)).toMatch(new RegExp(`^move: failed: ${s}: pg_restore into the target \\(offload, 127.0.0.1:${offload.port}\\) failed, nothing of it was kept: .*(server closed the connection unexpectedly|terminating connection)`));
       const again = await runMover(one(s));
       expect(outcome(again)).toEqual({ status: 0 });
-      expect(await fingerprint(serverless, [s])).toBe(await fingerprint(provisioned, [s]));
+      expect(await fingerprint(offload, [s])).toBe(await fingerprint(primary, [s]));
     }, 60_000);
 
     test('the source unreachable', async () => {
-      const r = await runMover(one(s, { PROVISIONED_PORT: '1' }));
+      const r = await runMover(one(s, { PRIMARY_PORT: '1' }));
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toMatch(/^move: failed: cannot connect to the source \(provisioned, 127\.0\.0\.1:1\): connection to server at "127\.0\.0\.1", port 1 failed: Connection refused/);
+      expect(lastLine(r)).toMatch(/^move: failed: cannot connect to the source \(primary, 127\.0\.0\.1:1\): connection to server at "127\.0\.0\.1", port 1 failed: Connection refused/);
     });
   });
 
@@ -509,20 +509,20 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(refused.status).toBe(1);
     expect(refused.out).toContain('pass --replace');
     const r = await move(planPhaseSwitch(phase('test5'), phase('baseline')), { replace: true });
-    expect(r.out).toContain('move: done: 3 schema(s), copy from serverless to provisioned');
+    expect(r.out).toContain('move: done: 3 schema(s), copy from offload to primary');
     expect(outcome(r)).toEqual({ status: 0 });
-    // The row written on Serverless during test5 is back on the provisioned cluster, and
+    // The row written on Serverless during test5 is back on the primary cluster, and
     // data-export's views there read it.
-    expect(await count(provisioned, `SELECT count(*) FROM ${exp}.v_instance WHERE title = 'written on serverless'`)).toBe(1);
-    expect(await count(provisioned, `SELECT count(*) FROM ${exp}.v_instance_checked WHERE jsonb ->> 'title' = 'written on serverless'`)).toBe(1);
-    expect(await provisioned.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid IN ('${exp}.v_instance_guarded'::regclass, '${exp}.v_instance_checked'::regclass) ORDER BY relname`, DB)).toBe(
+    expect(await count(primary, `SELECT count(*) FROM ${exp}.v_instance WHERE title = 'written on offload'`)).toBe(1);
+    expect(await count(primary, `SELECT count(*) FROM ${exp}.v_instance_checked WHERE jsonb ->> 'title' = 'written on offload'`)).toBe(1);
+    expect(await primary.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid IN ('${exp}.v_instance_guarded'::regclass, '${exp}.v_instance_checked'::regclass) ORDER BY relname`, DB)).toBe(
       'check_option=cascaded\nsecurity_barrier=true',
     );
-    expect(await count(provisioned, `SELECT items FROM ${exp}.mv_item_counts`)).toBe(2 * ROWS);
-    const aside = await provisioned.psql(`SELECT nspname FROM pg_namespace WHERE nspname LIKE '${s}_replaced_%'`, DB);
+    expect(await count(primary, `SELECT items FROM ${exp}.mv_item_counts`)).toBe(2 * ROWS);
+    const aside = await primary.psql(`SELECT nspname FROM pg_namespace WHERE nspname LIKE '${s}_replaced_%'`, DB);
     expect(aside).toMatch(new RegExp(`^${s}_replaced_\\d{14}$`));
     // Only the copy that differs is set aside: the others were identical, and are recorded as verified.
-    expect(await count(provisioned, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE '%\\_replaced\\_%'`)).toBe(1);
+    expect(await count(primary, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE '%\\_replaced\\_%'`)).toBe(1);
     expect(refused.out).toContain(`move: ${schemaName(T0, 'mod-source-record-manager')}: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified`);
     expect(r.out).toMatch(new RegExp(`move: ${s}: re-created the views of other schemas that read it over the fresh copy: .*${exp}\\.v_unaccented`));
     // Nothing outside a set-aside copy depends on it (the view over its function included), so
@@ -530,42 +530,42 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     for (const dependent of ['v_instance', 'v_instance_guarded', 'v_instance_checked', 'mv_item_counts', 'v_unaccented'])
       expect(
         await count(
-          provisioned,
+          primary,
           `SELECT count(*) FROM pg_depend d JOIN pg_rewrite rw ON rw.oid = d.objid AND d.classid = 'pg_rewrite'::regclass
            WHERE rw.ev_class = '${exp}.${dependent}'::regclass AND ((d.refclassid = 'pg_class'::regclass AND d.refobjid IN (SELECT oid FROM pg_class WHERE relnamespace = '${aside}'::regnamespace))
              OR (d.refclassid = 'pg_proc'::regclass AND d.refobjid IN (SELECT oid FROM pg_proc WHERE pronamespace = '${aside}'::regnamespace)))`,
         ),
       ).toBe(0);
-    const views = () => provisioned.psql(`SELECT string_agg(relname, ' ' ORDER BY relname) FROM pg_class WHERE relnamespace = '${exp}'::regnamespace AND relkind IN ('v', 'm')`, DB);
+    const views = () => primary.psql(`SELECT string_agg(relname, ' ' ORDER BY relname) FROM pg_class WHERE relnamespace = '${exp}'::regnamespace AND relkind IN ('v', 'm')`, DB);
     const live = await views();
-    await provisioned.psql(`DROP SCHEMA ${aside} CASCADE`, DB);
+    await primary.psql(`DROP SCHEMA ${aside} CASCADE`, DB);
     expect(await views()).toBe(live);
-    expect(await provisioned.psql(`SELECT word FROM ${exp}.v_unaccented`, DB)).toBe('Angstrom');
+    expect(await primary.psql(`SELECT word FROM ${exp}.v_unaccented`, DB)).toBe('Angstrom');
   }, 90_000);
 
   test('--replace killed between setting the old copy aside and the restore: a re-run without --replace finishes and re-points the views', async () => {
-    // The module wrote on the provisioned cluster again since: its copy on Serverless is stale.
+    // The module wrote on the primary cluster again since: its copy on Serverless is stale.
     const s = schemaName(T1, 'mod-inventory-storage');
     const exp = schemaName(T1, 'mod-data-export');
-    await provisioned.psql(`INSERT INTO ${s}.instance (id, jsonb) VALUES (gen_random_uuid(), '{"title": "back on provisioned"}')`, DB);
+    await primary.psql(`INSERT INTO ${s}.instance (id, jsonb) VALUES (gen_random_uuid(), '{"title": "back on primary"}')`, DB);
     const env = { ...moverEnvironment(planPhaseSwitch(phase('test4'), phase('test5')).moves[0]), MOVE_SCHEMAS: s, MOVE_SUFFIX: '', MOVE_REPLACE: 'true' };
-    await serverless.psql(`CREATE SCHEMA IF NOT EXISTS ${exp}; CREATE VIEW ${exp}.v_titles WITH (security_barrier) AS SELECT jsonb ->> 'title' AS title FROM ${s}.instance`, DB);
+    await offload.psql(`CREATE SCHEMA IF NOT EXISTS ${exp}; CREATE VIEW ${exp}.v_titles WITH (security_barrier) AS SELECT jsonb ->> 'title' AS title FROM ${s}.instance`, DB);
     const r = await killedWhileWaiting(env, (line) => line.startsWith(`move: ${s}: set the target's copy aside as`), `BEGIN; CREATE SCHEMA ${s}`);
     expect(r.status).toBeNull();
-    expect(await hasSchema(serverless, s)).toBe(false);
+    expect(await hasSchema(offload, s)).toBe(false);
     const again = await runMover({ ...env, MOVE_REPLACE: 'false' });
     expect(outcome(again)).toEqual({ status: 0 });
     expect(again.out).toMatch(new RegExp(`move: ${s}: re-created the views of other schemas that read it over the fresh copy: .*${exp}\\.v_titles`));
-    expect(await count(serverless, `SELECT count(*) FROM ${exp}.v_titles WHERE title = 'back on provisioned'`)).toBe(1);
-    expect(await serverless.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '${exp}.v_titles'::regclass`, DB)).toBe('security_barrier=true');
-    expect(await count(serverless, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE '${s}_replaced_%'`)).toBe(1);
+    expect(await count(offload, `SELECT count(*) FROM ${exp}.v_titles WHERE title = 'back on primary'`)).toBe(1);
+    expect(await offload.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '${exp}.v_titles'::regclass`, DB)).toBe('security_barrier=true');
+    expect(await count(offload, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE '${s}_replaced_%'`)).toBe(1);
   }, 60_000);
 
   describe('--drop-source', () => {
     test('refuses without a verified copy, while other schemas read it, or once the source changed by content since the copy', async () => {
       const never = schemaName(T0, 'mod-orders-storage');
-      await provisioned.psql(`CREATE SCHEMA ${never}`, DB);
-      expect(lastLine(await runMover(one(never, { MOVE_ACTION: 'drop-source' })))).toBe(`move: failed: ${never}: the target (serverless) has no verified copy from provisioned; move it first`);
+      await primary.psql(`CREATE SCHEMA ${never}`, DB);
+      expect(lastLine(await runMover(one(never, { MOVE_ACTION: 'drop-source' })))).toBe(`move: failed: ${never}: the target (offload) has no verified copy from primary; move it first`);
 
       const srs = schemaName(T0, 'mod-source-record-storage');
       const read = await runMover(one(srs, { MOVE_ACTION: 'drop-source' }));
@@ -573,28 +573,28 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
       const srm = schemaName(T0, 'mod-source-record-manager');
       // Three rows updated on the source after the copy: same count, different content.
-      await provisioned.psql(`UPDATE ${srm}.journal_records SET action_type = 'UPDATE' WHERE id IN (SELECT id FROM ${srm}.journal_records ORDER BY id LIMIT 3)`, DB);
+      await primary.psql(`UPDATE ${srm}.journal_records SET action_type = 'UPDATE' WHERE id IN (SELECT id FROM ${srm}.journal_records ORDER BY id LIMIT 3)`, DB);
       const differs = await runMover(one(srm, { MOVE_ACTION: 'drop-source' }));
       expect(lastLine(differs)).toBe(`move: failed: ${srm}: the source changed since its copy was verified (table journal_records has the same 40 rows but different content); refusing to drop it`);
-      expect(await hasSchema(provisioned, srm)).toBe(true);
+      expect(await hasSchema(primary, srm)).toBe(true);
     }, 60_000);
 
     test('killed while dropping, a re-run drops only the source; the verified copy stays', async () => {
       const srm = schemaName(T0, 'mod-source-record-manager');
       expect(outcome(await runMover(one(srm, { MOVE_REPLACE: 'true' })))).toEqual({ status: 0 });
       // A reader that the fence lets through, and the drop must wait for (--force: it is a session on the schema).
-      const reader = await provisioned.session(`BEGIN; SELECT count(*) FROM ${srm}.job_execution`, DB, 'drop-reader', 'idle in transaction');
-      const r = await killedOnceWaiting(one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }), (line) => line === `move: ${srm}: the source still matches the verified copy; dropping it`, provisioned);
+      const reader = await primary.session(`BEGIN; SELECT count(*) FROM ${srm}.job_execution`, DB, 'drop-reader', 'idle in transaction');
+      const r = await killedOnceWaiting(one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }), (line) => line === `move: ${srm}: the source still matches the verified copy; dropping it`, primary);
       await reader.close();
       expect(r.status).toBeNull();
-      expect(await hasSchema(provisioned, srm)).toBe(true);
+      expect(await hasSchema(primary, srm)).toBe(true);
       const dropped = await runMover(one(srm, { MOVE_ACTION: 'drop-source' }));
-      expect(lastLine(dropped)).toBe('move: done: 1 schema(s), drop-source from provisioned to serverless');
-      expect(dropped.out).toContain(`move: ${srm}: dropped from the source (provisioned) after matching the verified copy, 2 tables, ${ROWS + 10} rows`);
-      expect(await hasSchema(provisioned, srm)).toBe(false);
-      expect(await count(serverless, `SELECT count(*) FROM ${srm}.journal_records`)).toBe(ROWS);
+      expect(lastLine(dropped)).toBe('move: done: 1 schema(s), drop-source from primary to offload');
+      expect(dropped.out).toContain(`move: ${srm}: dropped from the source (primary) after matching the verified copy, 2 tables, ${ROWS + 10} rows`);
+      expect(await hasSchema(primary, srm)).toBe(false);
+      expect(await count(offload, `SELECT count(*) FROM ${srm}.journal_records`)).toBe(ROWS);
       const again = await runMover(one(srm, { MOVE_ACTION: 'drop-source' }));
-      expect(again.out).toContain(`move: ${srm}: skipped, not on the source (provisioned)`);
+      expect(again.out).toContain(`move: ${srm}: skipped, not on the source (primary)`);
     }, 60_000);
   });
 });

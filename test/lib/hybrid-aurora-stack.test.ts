@@ -40,17 +40,20 @@ describe.each(FOLIO_PHASE_NAMES)('phase %s', (name) => {
   test('provisioned writer class comes from the phase', () => {
     template.hasResourceProperties(INSTANCE, {
       DBClusterIdentifier: { Ref: provisioned },
-      DBInstanceClass: phase.writerInstanceClass,
+      DBInstanceClass: phase.primaryInstanceClass,
       DBInstanceIdentifier: 'folio-hybrid-provisioned-writer',
     });
   });
 
-  test('Serverless v2 writer scales in the phase ACU range', () => {
-    template.hasResourceProperties(INSTANCE, { DBClusterIdentifier: { Ref: serverless }, DBInstanceClass: 'db.serverless' });
-    expect(json.Resources[serverless].Properties.ServerlessV2ScalingConfiguration).toEqual({
-      MinCapacity: phase.serverlessAcu.min,
-      MaxCapacity: phase.serverlessAcu.max,
+  test('the offload writer is Serverless v2 in the phase ACU range, or provisioned of its class, under the same construct id', () => {
+    const writer = logicalId(json, INSTANCE, 'Aurora/Serverless/Writer/Resource');
+    const { serverless: acu, provisioned: instances } = phase.offload;
+    expect(json.Resources[writer].Properties).toMatchObject({
+      DBClusterIdentifier: { Ref: serverless },
+      DBInstanceIdentifier: 'folio-hybrid-serverless-writer',
+      DBInstanceClass: acu ? 'db.serverless' : instances!.instanceClass,
     });
+    expect(json.Resources[serverless].Properties.ServerlessV2ScalingConfiguration).toEqual(acu ? { MinCapacity: acu.min, MaxCapacity: acu.max } : undefined);
     expect(json.Resources[provisioned].Properties.ServerlessV2ScalingConfiguration).toBeUndefined();
   });
 
@@ -75,7 +78,7 @@ describe.each(FOLIO_PHASE_NAMES)('phase %s', (name) => {
   });
 
   test("each module's secret points at the cluster the phase routes it to", () => {
-    const routed = new Set(phase.routedToServerless);
+    const routed = new Set(phase.routedToOffload);
     for (const module of catalog.folio.modules) {
       const id = logicalId(json, SECRET, `Routing/${module.name}/Resource`);
       expect(json.Resources[id].Properties.Name).toBe(`folio/db/modules/${module.name}`);
@@ -93,7 +96,7 @@ describe.each(FOLIO_PHASE_NAMES)('phase %s', (name) => {
     for (const route of scenario.routes) {
       expect(manifest[route.module]).toEqual({
         cluster: route.cluster,
-        clusterIdentifier: `folio-hybrid-${route.cluster}`,
+        clusterIdentifier: route.cluster === 'primary' ? 'folio-hybrid-provisioned' : 'folio-hybrid-serverless',
         secret: route.secretName,
       });
     }
@@ -182,7 +185,7 @@ describe('variants', () => {
   test('with a provisioned reader, modules on that cluster also get DB_HOST_READER', () => {
     const { json } = synthScenario(
       { scenario: 'test12' },
-      editedCatalog((c) => (c.folio.environment.database.provisionedReaders = 1)),
+      editedCatalog((c) => (c.folio.environment.database.primaryReaders = 1)),
     );
     const onProvisioned = logicalId(json, SECRET, 'Routing/mod-users/Resource');
     const onServerless = logicalId(json, SECRET, 'Routing/mod-lists/Resource');
@@ -196,7 +199,7 @@ describe('variants', () => {
 
 test('a phase at 0 ACU pauses after the time config gives, and moving to it from 0.5 ACU replaces nothing', () => {
   const before = synthScenario({ scenario: 'test10' }).json;
-  const paused = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').serverlessAcu = { min: 0, max: 32, autoPause: '10m' }));
+  const paused = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').offload.serverless = { min: 0, max: 32, autoPause: '10m' }));
   const after = synthScenario({ scenario: 'test10' }, paused).json;
   const serverless = logicalId(after, CLUSTER, 'Aurora/Serverless/Resource');
   expect(after.Resources[serverless].Properties.ServerlessV2ScalingConfiguration).toEqual({ MinCapacity: 0, MaxCapacity: 32, SecondsUntilAutoPause: 600 });

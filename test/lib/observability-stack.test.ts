@@ -84,7 +84,16 @@ describe('FOLIO observability', () => {
   test('the header says which phase the graphs belong to', () => {
     const body = dashboardBody(test10.json);
     expect(body.widgets[0].properties.markdown).toContain('FolioHybridAurora: test10');
-    expect(body.widgets[0].properties.markdown).toContain('Serverless v2 0.5-32 ACU; routed to Serverless: mod-source-record-manager');
+    expect(body.widgets[0].properties.markdown).toContain('offload cluster Serverless v2 0.5-32 ACU; routed to the offload cluster: mod-source-record-manager');
+  });
+
+  test('a provisioned offload cluster has no capacity panel or ceiling alarm, and its CPU alarm names its class', () => {
+    const part3 = synthObservability({ scenario: 'part3' }).json;
+    const body = dashboardBody(part3);
+    expect(body.widgets[0].properties.markdown).toContain('offload cluster provisioned db.r8g.2xlarge');
+    expect(JSON.stringify(body)).not.toContain('ServerlessDatabaseCapacity');
+    expect(resources(part3, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties.AlarmName)).not.toContain('folio-hybrid-aurora-ServerlessAtCeiling');
+    expect(alarmByName(part3, 'folio-hybrid-aurora-OffloadCpuHigh').AlarmDescription).toContain('offload (provisioned db.r8g.2xlarge) writer CPU');
   });
 
   test('capacity flat at the ceiling: the minimum of every minute at >= 95% of max ACU, for 15 minutes', () => {
@@ -106,10 +115,10 @@ describe('FOLIO observability', () => {
   });
 
   test('sustained CPU >= 90% on either writer', () => {
-    for (const key of ['Provisioned', 'Serverless']) {
+    for (const key of ['Primary', 'Offload']) {
       const a = alarmByName(test10.json, `folio-hybrid-aurora-${key}CpuHigh`);
       expect(a).toMatchObject({ Threshold: 90, EvaluationPeriods: 15, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-      expect(JSON.stringify(a)).toContain(`"Value":"folio-hybrid-${key.toLowerCase()}"`);
+      expect(JSON.stringify(a)).toContain(`"Value":"folio-hybrid-${key === 'Primary' ? 'provisioned' : 'serverless'}"`);
     }
   });
 
@@ -119,7 +128,7 @@ describe('FOLIO observability', () => {
       c.folio.environment.observability.alarms.serverlessAtCeiling.percentOfMax = 100;
     });
     const json = synthObservability({ scenario: 'test10' }, catalog).json;
-    expect(alarmByName(json, 'folio-hybrid-aurora-ProvisionedCpuHigh')).toMatchObject({ Threshold: 75, EvaluationPeriods: 5 });
+    expect(alarmByName(json, 'folio-hybrid-aurora-PrimaryCpuHigh')).toMatchObject({ Threshold: 75, EvaluationPeriods: 5 });
     expect(alarmByName(json, 'folio-hybrid-aurora-ServerlessAtCeiling').Threshold).toBe(32);
   });
 });

@@ -1,3 +1,4 @@
+import type { AuroraStorageType } from '../../../config/fields';
 import { ConfigError, type FolioScenario, type Scenario, type TemporalPreset, type TemporalScenario } from '../../../config';
 import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../config/cost-assumptions';
 import { type PriceFile, priceOf } from '../../../config/prices';
@@ -223,27 +224,48 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   };
 }
 
+/** An Aurora price key for a storage type: I/O-Optimized compute has its own price (`rds:db.r8g.2xlarge-iopt1`). */
+const auroraKey = (item: string, storage: AuroraStorageType) => `rds:${item}${storage === 'aurora-iopt1' ? '-iopt1' : ''}`;
+const storageName = (storage: AuroraStorageType) => (storage === 'aurora-iopt1' ? 'I/O-Optimized' : 'Standard');
+
 export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: FolioCostInputs = {}): CostEstimate {
   const p = new Pricer(prices);
-  const { phase, environment: env } = scenario;
-  const writerClass = phase.writerInstanceClass;
-  const instances = 1 + env.database.provisionedReaders;
-  const hourly = p.usd(`rds:${writerClass}`);
-  const provisioned = section('Provisioned Aurora', 'Provisioned Aurora PostgreSQL', ['Resource', 'Count', 'Instance Class', '$/hr', '24-hr Cost'], [
-    { cells: [instances > 1 ? 'Writer and readers' : 'Writer', String(instances), writerClass, unitPrice(hourly), usd(instances * hourly * HOURS_PER_DAY)], usdPerDay: instances * hourly * HOURS_PER_DAY },
+  const { phase, environment: env, storage } = scenario;
+  const instancesLine = (label: string, instanceClass: string, count: number, on: AuroraStorageType): CostLine => {
+    const hourly = p.usd(auroraKey(instanceClass, on));
+    return { cells: [label, String(count), instanceClass, unitPrice(hourly), usd(count * hourly * HOURS_PER_DAY)], usdPerDay: count * hourly * HOURS_PER_DAY };
+  };
+  const instanceHeaders = ['Resource', 'Count', 'Instance Class', '$/hr', '24-hr Cost'];
+  const writerAndReaders = (readers: number) => (readers ? `Writer and ${readers} reader${readers > 1 ? 's' : ''}` : 'Writer');
+  const primary = section('Primary Aurora', `Primary Aurora PostgreSQL (${storageName(storage.primary)} storage)`, instanceHeaders, [
+    instancesLine(writerAndReaders(env.database.primaryReaders), phase.primaryInstanceClass, 1 + env.database.primaryReaders, storage.primary),
   ]);
 
-  const acu = p.usd('rds:serverless-v2-acu');
-  const acuLine = (label: string, level: number): CostLine => ({
-    cells: [label, `${level} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
-    usdPerDay: level * HOURS_PER_DAY * acu,
-  });
-  const { min, max, autoPause } = phase.serverlessAcu;
-  // At 0 ACU the floor is a paused instance: no ACU-hours at all.
-  const floor = acuLine(autoPause ? `Paused (0 ACU after ${autoPause} without a connection)` : 'At the floor (min ACU all day)', min);
-  const ceiling = acuLine('At the ceiling (max ACU all day)', max);
-  const observed = inputs.observedAverageAcu === undefined ? undefined : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
-  const serverlessLines = [floor, ceiling, ...(observed ? [observed] : [])];
+  const range = phase.offload.serverless;
+  const offloadTitle = (kind: string) => `Offload cluster, ${kind} (${storageName(storage.offload)} storage)`;
+  let offload: CostSection;
+  let chosen: CostLine | undefined;
+  let floor: CostLine | undefined;
+  let ceiling: CostLine | undefined;
+  let observed: CostLine | undefined;
+  if (range) {
+    const acu = p.usd(auroraKey('serverless-v2-acu', storage.offload));
+    const acuLine = (label: string, level: number): CostLine => ({
+      cells: [label, `${level} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
+      usdPerDay: level * HOURS_PER_DAY * acu,
+    });
+    // At 0 ACU the floor is a paused instance: no ACU-hours at all.
+    floor = acuLine(range.autoPause ? `Paused (0 ACU after ${range.autoPause} without a connection)` : 'At the floor (min ACU all day)', range.min);
+    ceiling = acuLine('At the ceiling (max ACU all day)', range.max);
+    observed = inputs.observedAverageAcu === undefined ? undefined : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
+    // The total takes the Serverless cluster at the observed level when known, else at the floor.
+    chosen = observed ?? floor;
+    const s = section('Offload (Serverless v2)', offloadTitle('Serverless v2'), ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'], [floor, ceiling, ...(observed ? [observed] : [])]);
+    offload = { ...s, subtotal: chosen.usdPerDay, subtotalLabel: observed ? 'Subtotal (observed)' : 'Subtotal (at the floor)' };
+  } else {
+    const { instanceClass, readers } = phase.offload.provisioned!;
+    offload = section('Offload (provisioned)', offloadTitle('provisioned'), instanceHeaders, [instancesLine(writerAndReaders(readers), instanceClass, 1 + readers, storage.offload)]);
+  }
 
   const secrets = 1 + scenario.routes.length;
   const alarms = catalogFor(scenario).alarms.length;
@@ -255,29 +277,29 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
     line('VPC endpoints (schema mover)', `${MOVER_ENDPOINTS.length} interface × 1 AZ`, `${unitPrice(endpoint)}/hr each`, MOVER_ENDPOINTS.length * endpoint * HOURS_PER_DAY),
   ]);
 
-  // The estimate's total takes the Serverless cluster at the observed level when known, else at the floor.
-  const chosen = observed ?? floor;
-  const serverless: CostSection = { ...section('Aurora Serverless v2', 'Aurora Serverless v2', ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'], serverlessLines), subtotal: chosen.usdPerDay, subtotalLabel: observed ? 'Subtotal (observed)' : 'Subtotal (at the floor)' };
-  const sections = [provisioned, serverless, other];
+  const sections = [primary, offload, other];
   const total = sum(sections);
-  const variant = (label: string, l: CostLine, note: string): CostVariant => ({ label, total: total - chosen.usdPerDay + l.usdPerDay, delta: l.usdPerDay - chosen.usdPerDay, note });
+  const variant = (label: string, l: CostLine, note: string): CostVariant => ({ label, total: total - chosen!.usdPerDay + l.usdPerDay, delta: l.usdPerDay - chosen!.usdPerDay, note });
+  const tenants = env.tenants.length;
   return {
     scenario: scenario.name,
     region: prices.region,
     title: phase.title,
     sections,
     total,
-    variants: [
-      ...(observed ? [variant('Serverless at the floor', floor, `${min} ACU all day`)] : []),
-      variant('Serverless at the ceiling', ceiling, `${max} ACU all day: the most this phase can cost`),
-    ],
+    variants: range
+      ? [...(observed ? [variant('Serverless at the floor', floor!, `${range.min} ACU all day`)] : []), variant('Serverless at the ceiling', ceiling!, `${range.max} ACU all day: the most this phase can cost`)]
+      : [],
     pricesAsOf: p.asOf(),
     notes: [
-      `The total takes Serverless v2 ${observed ? `at the observed average, ${Number(inputs.observedAverageAcu!.toFixed(2))} ACU` : `at the floor, ${min} ACU; pass --report <report.json> for an observed average`}.`,
-      ...(autoPause
-        ? [`The Serverless v2 cluster pauses at 0 ACU after ${autoPause} without a connection and bills no capacity while paused; its first connection waits while it resumes. A day with any connection every ${autoPause} never pauses.`]
+      range
+        ? `The total takes Serverless v2 ${observed ? `at the observed average, ${Number(inputs.observedAverageAcu!.toFixed(2))} ACU` : `at the floor, ${range.min} ACU; pass --report <report.json> for an observed average`}.`
+        : 'The offload cluster is provisioned: it costs the same whatever the load.',
+      ...(range?.autoPause
+        ? [`The Serverless v2 cluster pauses at 0 ACU after ${range.autoPause} without a connection and bills no capacity while paused; its first connection waits while it resumes. A day with any connection every ${range.autoPause} never pauses, and a routed module's pool keeps it awake.`]
         : []),
-      'Aurora storage and I/O are not estimated: they follow the data set, not the phase.',
+      `${tenants} tenants: nothing above grows with them (one secret per module, not per tenant); storage and I/O do.`,
+      'Aurora storage and I/O are not estimated: they follow the data set, not the phase. I/O-Optimized storage bills no I/O and dearer compute (the prices above); it pays when I/O is about a quarter or more of the Aurora bill.',
     ],
   };
 }

@@ -36,11 +36,15 @@ export function queryFor(key: string, regionCode: string): Query | undefined {
       return item === 'gp3'
         ? q('AmazonES', { productFamily: 'Amazon OpenSearch Service Volume', storageMedia: 'GP3' }, /ES:GP3-Storage$/)
         : q('AmazonES', { instanceType: item }, /ESInstance:/);
-    case 'rds':
+    case 'rds': {
       if (item === 'storage') return undefined;
-      return item === 'serverless-v2-acu'
-        ? q('AmazonRDS', { productFamily: 'ServerlessV2', databaseEngine: 'Aurora PostgreSQL' }, /Aurora:ServerlessV2Usage$/)
-        : q('AmazonRDS', { instanceType: item, databaseEngine: 'Aurora PostgreSQL', deploymentOption: 'Single-AZ' }, /InstanceUsage:db\./);
+      // `-iopt1`: the same compute on I/O-Optimized storage, a usage type of its own.
+      const iopt = item.endsWith('-iopt1');
+      const base = iopt ? item.slice(0, -'-iopt1'.length) : item;
+      return base === 'serverless-v2-acu'
+        ? q('AmazonRDS', { productFamily: 'ServerlessV2', databaseEngine: 'Aurora PostgreSQL' }, iopt ? /Aurora:ServerlessV2IOOptimizedUsage$/ : /Aurora:ServerlessV2Usage$/)
+        : q('AmazonRDS', { instanceType: base, databaseEngine: 'Aurora PostgreSQL', deploymentOption: 'Single-AZ' }, iopt ? /InstanceUsageIOOptimized:db\./ : /InstanceUsage:db\./);
+    }
     case 'vpc':
       if (item === 'nat-gateway') return q('AmazonEC2', { productFamily: 'NAT Gateway' }, /NatGateway-Hours$/);
       if (item === 'interface-endpoint') return q('AmazonVPC', { productFamily: 'VpcEndpoint' }, /VpcEndpoint-Hours$/);

@@ -44,7 +44,7 @@ export const schemaName = (tenant: string, module: string): string => `${tenant}
 
 function clusterIn(s: FolioScenario): (module: string) => ClusterRole {
   const routes = new Map(s.routes.map((r) => [r.module, r.cluster]));
-  return (m) => routes.get(m) ?? 'provisioned';
+  return (m) => routes.get(m) ?? 'primary';
 }
 
 /** Moving modules, ordered so that each comes after the moving modules whose schemas it reads. */
@@ -107,8 +107,8 @@ export function planModuleMove(current: FolioScenario, module: string, cluster: 
     const names = current.modules.map((x) => x.name);
     throw new ConfigError(`--module "${module}" is not a FOLIO module of this stack${didYouMean(module, names)} (valid: ${names.join(', ')})`);
   }
-  if (!m.routable && cluster === 'serverless')
-    throw new ConfigError(`--module "${module}" stays on the provisioned cluster (valid: ${current.modules.filter((x) => x.routable).map((x) => x.name).join(', ')})`);
+  if (!m.routable && cluster === 'offload')
+    throw new ConfigError(`--module "${module}" stays on the primary cluster (valid: ${current.modules.filter((x) => x.routable).map((x) => x.name).join(', ')})`);
   const before = clusterIn(current);
   const after = (x: string) => (x === module ? cluster : before(x));
   const acks = new Map<string, Set<string>>();

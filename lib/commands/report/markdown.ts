@@ -47,37 +47,23 @@ function heading(title: string, r: Report): string[] {
 function folio(r: FolioReport): string[] {
   const c = r.configured;
   const m = r.metrics;
-  const ceilingShare = m.acu.shareOfWindowAtCeiling;
   return [
     ...heading('FOLIO hybrid Aurora report', r),
-    `Writer ${c.writerInstanceClass}; Serverless v2 ${c.acuMin}-${c.acuMax} ACU; routed to Serverless: ${c.routedToServerless.join(', ') || 'none'}.`,
+    `Primary writer ${c.primaryInstanceClass}; offload cluster ${c.offload}; routed to the offload cluster: ${c.routedToOffload.join(', ') || 'none'}.`,
     '',
-    `## Serverless v2 capacity (configured ${c.acuMin}-${c.acuMax} ACU)`,
-    '',
-    markdownTable(
-      ['Metric', 'Value'],
-      [
-        ['Peak ACU', m.acu.peak === null ? NO_DATA : `${num(m.acu.peak, 1)} (${pct(m.acu.peakShareOfMax)} of max)`],
-        ['Average ACU', num(m.acu.average, 1)],
-        ['Lowest ACU', num(m.acu.lowest, 1)],
-        [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.acuMax} ACU)`, m.acu.minutesAtCeiling === null ? NO_DATA : `${num(m.acu.minutesAtCeiling, 0)} min (${pct(ceilingShare)} of the window)`],
-        ['ACU-hours', num(m.acu.acuHours, 2)],
-        ['ACU utilization (peak / average)', `${pctValue(m.acuUtilization.peak)} / ${pctValue(m.acuUtilization.average)}`],
-      ],
-    ),
-    '',
+    ...(c.acu && m.acu ? capacity(c.acu, m.acu) : []),
     '## Writer CPU',
     '',
     markdownTable(['Cluster', 'Peak', 'Average'], [
-      [`provisioned (${c.writerInstanceClass})`, pctValue(m.cpu.provisioned.peak), pctValue(m.cpu.provisioned.average)],
-      [`Serverless v2 (${c.acuMin}-${c.acuMax} ACU)`, pctValue(m.cpu.serverless.peak), pctValue(m.cpu.serverless.average)],
+      [`primary (${c.primaryInstanceClass})`, pctValue(m.cpu.primary.peak), pctValue(m.cpu.primary.average)],
+      [`offload (${c.offload})`, pctValue(m.cpu.offload.peak), pctValue(m.cpu.offload.average)],
     ]),
     '',
     '## Connections, memory and load',
     '',
     markdownTable(
       ['Cluster', 'Connections peak', 'Connections average', 'Freeable memory lowest', 'DB load peak', 'DB load average'],
-      (['provisioned', 'serverless'] as const).map((k) => [
+      (['primary', 'offload'] as const).map((k) => [
         k,
         num(m.connections[k].peak, 0),
         num(m.connections[k].average, 0),
@@ -85,6 +71,26 @@ function folio(r: FolioReport): string[] {
         num(m.dbLoad[k].peak, 1),
         num(m.dbLoad[k].average, 1),
       ]),
+    ),
+    '',
+  ];
+}
+
+/** The Serverless v2 offload cluster's capacity section. */
+function capacity(c: NonNullable<FolioReport['configured']['acu']>, a: NonNullable<FolioReport['metrics']['acu']>): string[] {
+  return [
+    `## Serverless v2 capacity (configured ${c.min}-${c.max} ACU)`,
+    '',
+    markdownTable(
+      ['Metric', 'Value'],
+      [
+        ['Peak ACU', a.peak === null ? NO_DATA : `${num(a.peak, 1)} (${pct(a.peakShareOfMax)} of max)`],
+        ['Average ACU', num(a.average, 1)],
+        ['Lowest ACU', num(a.lowest, 1)],
+        [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.max} ACU)`, a.minutesAtCeiling === null ? NO_DATA : `${num(a.minutesAtCeiling, 0)} min (${pct(a.shareOfWindowAtCeiling)} of the window)`],
+        ['ACU-hours', num(a.acuHours, 2)],
+        ['ACU utilization (peak / average)', `${pctValue(a.utilization.peak)} / ${pctValue(a.utilization.average)}`],
+      ],
     ),
     '',
   ];

@@ -1,4 +1,4 @@
-import { TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
+import { type ClusterRole, describeOffload, TEMPORAL_ROLES, type FolioScenario, type Scenario, type TemporalScenario } from '../../../config';
 import { type MetricCatalog, type Series, seriesById, temporalServices } from '../../contract/metrics';
 import type { HistoryStore } from '../../../config/temporal-schema';
 import type { PeakAverage, Points } from './fetch';
@@ -37,25 +37,29 @@ interface ReportBase {
 export interface FolioReport extends ReportBase {
   readonly family: 'folio';
   readonly configured: {
-    readonly writerInstanceClass: string;
-    readonly acuMin: number;
-    readonly acuMax: number;
-    readonly ceilingPercentOfMax: number;
-    readonly routedToServerless: readonly string[];
+    readonly primaryInstanceClass: string;
+    /** The offload cluster in words (describeOffload). */
+    readonly offload: string;
+    /** The Serverless v2 range; null when the offload cluster is provisioned. */
+    readonly acu: { readonly min: number; readonly max: number; readonly ceilingPercentOfMax: number } | null;
+    readonly routedToOffload: readonly string[];
   };
   readonly metrics: {
-    readonly acu: PeakAverage & {
-      readonly lowest: number | null;
-      readonly peakShareOfMax: number | null;
-      readonly minutesAtCeiling: number | null;
-      readonly shareOfWindowAtCeiling: number | null;
-      readonly acuHours: number | null;
-    };
-    readonly acuUtilization: PeakAverage;
-    readonly cpu: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
-    readonly connections: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
-    readonly freeableMemoryLowestBytes: Readonly<Record<'provisioned' | 'serverless', number | null>>;
-    readonly dbLoad: Readonly<Record<'provisioned' | 'serverless', PeakAverage>>;
+    /** Serverless v2 capacity; null when the offload cluster is provisioned. */
+    readonly acu:
+      | (PeakAverage & {
+          readonly lowest: number | null;
+          readonly peakShareOfMax: number | null;
+          readonly minutesAtCeiling: number | null;
+          readonly shareOfWindowAtCeiling: number | null;
+          readonly acuHours: number | null;
+          readonly utilization: PeakAverage;
+        })
+      | null;
+    readonly cpu: Readonly<Record<ClusterRole, PeakAverage>>;
+    readonly connections: Readonly<Record<ClusterRole, PeakAverage>>;
+    readonly freeableMemoryLowestBytes: Readonly<Record<ClusterRole, number | null>>;
+    readonly dbLoad: Readonly<Record<ClusterRole, PeakAverage>>;
   };
 }
 
@@ -223,22 +227,10 @@ function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage' | '
 function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
   const { phase, routes } = scenario;
   const { percentOfMax } = scenario.environment.observability.alarms.serverlessAtCeiling;
-  const acu = ctx.points('acu');
-  const ceiling = (phase.serverlessAcu.max * percentOfMax) / 100;
-  const minutesAtCeiling = (acu.v.filter((x) => x >= ceiling).length * ctx.window.periodSeconds) / 60;
-  const acuGauge = ctx.gauge('acu');
-  const noAcu = acu.v.length === 0;
-  const both = <T>(f: (key: 'Provisioned' | 'Serverless') => T) => ({ provisioned: f('Provisioned'), serverless: f('Serverless') });
+  const range = phase.offload.serverless;
+  const both = <T>(f: (key: 'Primary' | 'Offload') => T) => ({ primary: f('Primary'), offload: f('Offload') });
   const metrics: FolioReport['metrics'] = {
-    acu: {
-      ...acuGauge,
-      lowest: ctx.lowest('acu'),
-      peakShareOfMax: acuGauge.peak === null ? null : acuGauge.peak / phase.serverlessAcu.max,
-      minutesAtCeiling: noAcu ? null : minutesAtCeiling,
-      shareOfWindowAtCeiling: noAcu ? null : minutesAtCeiling / ctx.minutes,
-      acuHours: noAcu ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
-    },
-    acuUtilization: ctx.gauge('acuUtilization'),
+    acu: range ? acuFigures(ctx, range.max, percentOfMax) : null,
     cpu: both((k) => ctx.gauge(`cpu${k}`)),
     connections: both((k) => ctx.gauge(`connections${k}`)),
     freeableMemoryLowestBytes: both((k) => ctx.lowest(`freeableMemory${k}`)),
@@ -248,15 +240,32 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
     family: 'folio',
     ...base(scenario, ctx),
     configured: {
-      writerInstanceClass: phase.writerInstanceClass,
-      acuMin: phase.serverlessAcu.min,
-      acuMax: phase.serverlessAcu.max,
-      ceilingPercentOfMax: percentOfMax,
-      routedToServerless: routes.filter((r) => r.cluster === 'serverless').map((r) => r.module),
+      primaryInstanceClass: phase.primaryInstanceClass,
+      offload: describeOffload(phase.offload),
+      acu: range ? { min: range.min, max: range.max, ceilingPercentOfMax: percentOfMax } : null,
+      routedToOffload: routes.filter((r) => r.cluster === 'offload').map((r) => r.module),
     },
     metrics,
     coverage: ctx.coverage,
     missing: ctx.missing(),
+  };
+}
+
+/** A Serverless v2 offload cluster's capacity over the window, against its ceiling. */
+function acuFigures(ctx: Context, max: number, percentOfMax: number): NonNullable<FolioReport['metrics']['acu']> {
+  const acu = ctx.points('acu');
+  const ceiling = (max * percentOfMax) / 100;
+  const minutesAtCeiling = (acu.v.filter((x) => x >= ceiling).length * ctx.window.periodSeconds) / 60;
+  const gauge = ctx.gauge('acu');
+  const none = acu.v.length === 0;
+  return {
+    ...gauge,
+    lowest: ctx.lowest('acu'),
+    peakShareOfMax: gauge.peak === null ? null : gauge.peak / max,
+    minutesAtCeiling: none ? null : minutesAtCeiling,
+    shareOfWindowAtCeiling: none ? null : minutesAtCeiling / ctx.minutes,
+    acuHours: none ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
+    utilization: ctx.gauge('acuUtilization'),
   };
 }
 

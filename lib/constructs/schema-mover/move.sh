@@ -4,9 +4,9 @@
 # alpine image) and by the tests against two local servers; `npm run move` starts it.
 #
 # Environment:
-#   PROVISIONED_HOST/PORT, SERVERLESS_HOST/PORT   the two clusters
+#   PRIMARY_HOST/PORT, OFFLOAD_HOST/PORT   the two clusters
 #   PGUSER, PGPASSWORD, PGDATABASE                the admin credential and the FOLIO database
-#   MOVE_FROM, MOVE_TO                            provisioned | serverless
+#   MOVE_FROM, MOVE_TO                            primary | offload
 #   MOVE_SCHEMAS                                  schema names, space-separated
 #   MOVE_SUFFIX                                   the modules' schema suffixes (e.g. _mod_inventory_storage),
 #                                                 space-separated: the source's schemas with each suffix must
@@ -69,7 +69,7 @@ done
 # Every value checked before anything connects: one line naming the value and the valid ones.
 for v in MOVE_FROM MOVE_TO; do
   eval "c=\$$v"
-  case "$c" in provisioned | serverless) ;; *) die "$v \"$(shown "$c")\" is not valid (valid: provisioned, serverless)" ;; esac
+  case "$c" in primary | offload) ;; *) die "$v \"$(shown "$c")\" is not valid (valid: primary, offload)" ;; esac
 done
 [ "$MOVE_FROM" != "$MOVE_TO" ] || die "MOVE_FROM and MOVE_TO are both $MOVE_FROM (valid: one cluster each)"
 case "$MOVE_ACTION" in copy | drop-source) ;; *) die "MOVE_ACTION \"$(shown "$MOVE_ACTION")\" is not valid (valid: copy, drop-source)" ;; esac
@@ -94,8 +94,8 @@ for suffix in ${MOVE_SUFFIX:-}; do
 done
 endpoint() {
   case "$1" in
-    provisioned) h=${PROVISIONED_HOST:-} p=${PROVISIONED_PORT:-5432} hv=PROVISIONED_HOST pv=PROVISIONED_PORT ;;
-    serverless) h=${SERVERLESS_HOST:-} p=${SERVERLESS_PORT:-5432} hv=SERVERLESS_HOST pv=SERVERLESS_PORT ;;
+    primary) h=${PRIMARY_HOST:-} p=${PRIMARY_PORT:-5432} hv=PRIMARY_HOST pv=PRIMARY_PORT ;;
+    offload) h=${OFFLOAD_HOST:-} p=${OFFLOAD_PORT:-5432} hv=OFFLOAD_HOST pv=OFFLOAD_PORT ;;
   esac
   [ -n "$h" ] || die "$hv is not set (valid: the $1 cluster's endpoint)"
   case "$p" in '' | *[!0-9]*) die "$pv \"$(shown "$p")\" is not valid (valid: a port from 1 to 65535)" ;; esac

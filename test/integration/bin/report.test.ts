@@ -103,9 +103,9 @@ describe('report command against moto on loopback', () => {
   test('FOLIO: ACU against the phase\'s range, time at the ceiling, and the chart with the max line', () => {
     expect(folio.status).toBe(0);
     const r = JSON.parse(readFileSync(join(work, 'folio', 'report.json'), 'utf8'));
-    expect(r.configured).toMatchObject({ acuMin: 0.5, acuMax: 32 });
+    expect(r.configured).toMatchObject({ acu: { min: 0.5, max: 32 } });
     expect(r.metrics.acu).toMatchObject({ peak: 32, minutesAtCeiling: 5, peakShareOfMax: 1 });
-    expect(r.metrics.cpu.serverless).toEqual({ peak: 82, average: 63.7 });
+    expect(r.metrics.cpu.offload).toEqual({ peak: 82, average: 63.7 });
     expect(folio.stdout).toContain('| Time at ceiling (>= 95% of 32 ACU) | 5 min (50% of the window) |');
     expect(readFileSync(join(work, 'folio', 'charts', 'acu.svg'), 'utf8')).toContain('max 32 ACU');
   });

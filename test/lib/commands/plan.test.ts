@@ -1,6 +1,8 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { resolveScenario } from '../../../config';
 import { comparePlans, planTransition, renderPlan, templates } from '../../../lib/commands/plan';
+import { resourceChanges } from '../../../lib/commands/transition';
+import { editedCatalog } from '../../support/synth';
 
 /* The plan command's logic on real synthesized scenario pairs (no account, no change set). */
 
@@ -98,4 +100,61 @@ test.each([
   ['test11', 'tset12', /^unknown scenario "tset12" \(did you mean "test12"\?\); valid: /],
 ])('%s -> %s is refused before anything is synthesized', (from, to, message) => {
   expect(() => planTransition(from, to)).toThrow(message);
+});
+
+describe('test13 -> part3 (the offload cluster goes from Serverless v2 to a provisioned r8g.2xlarge)', () => {
+  const plan = planTransition('test13', 'part3');
+  const md = renderPlan(plan);
+
+  test('one cluster, in place: its writer changes class with an interruption, nothing is created or replaced', () => {
+    const data = plan.stacks.find((s) => s.stackName === 'FolioHybridAurora')!;
+    const writer = data.changes.find((c) => c.type === 'AWS::RDS::DBInstance')!;
+    expect(writer).toMatchObject({ logicalId: expect.stringMatching(/^AuroraServerlessWriter/), impact: ResourceImpact.WILL_UPDATE });
+    expect(writer.properties).toEqual([expect.objectContaining({ name: 'DBInstanceClass', from: 'db.serverless', to: 'db.r8g.2xlarge' })]);
+    expect(writer.interruptions).toHaveLength(1);
+    expect(data.changes.every((c) => c.impact === ResourceImpact.WILL_UPDATE)).toBe(true);
+    expect(plan.unsafe).toEqual([]);
+  });
+
+  test('says what the kind change does, what the unused range means, and what a day costs on each side', () => {
+    expect(md).toContain('## Offload cluster: Serverless v2 5-64 ACU -> provisioned db.r8g.2xlarge');
+    expect(md).toContain('ServerlessV2ScalingConfiguration: no Serverless v2 instance is left in the cluster');
+    expect(md).toMatch(/Daily cost \(on-demand, `npm run cost`\): test13 \$\d+\.\d\d -> part3 \$\d+\.\d\d \(\+\$\d+\.\d\d a day\)\./);
+  });
+
+  test('and back: the range returns, and the ceiling alarm with it', () => {
+    const back = planTransition('part3', 'test13');
+    expect(back.unsafe).toEqual([]);
+    const obs = back.stacks.find((s) => s.stackName === 'FolioHybridAuroraObservability')!;
+    expect(obs.changes.filter((c) => c.impact === ResourceImpact.WILL_CREATE).map((c) => c.logicalId)).toEqual([expect.stringMatching(/^AlarmsServerlessAtCeiling/)]);
+  });
+});
+
+describe('readers on a provisioned offload cluster come and go without touching data', () => {
+  // A new object: the Part 3 phases share theirs.
+  const withReader = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'part3-3x').offload = { provisioned: { instanceClass: 'db.r8g.2xlarge', readers: 1 } }));
+
+  test('adding one is a new instance, removing it a removal: neither is unsafe, each says why', () => {
+    for (const [from, to, impact] of [['part3', 'part3-3x', ResourceImpact.WILL_CREATE], ['part3-3x', 'part3', ResourceImpact.WILL_DESTROY]] as const) {
+      const plan = planTransition(from, to, { catalog: withReader });
+      const reader = plan.stacks[0].changes.find((c) => c.logicalId.startsWith('AuroraServerlessReader1'))!;
+      expect(reader).toMatchObject({ impact, stateful: false, unsafe: false });
+      expect(reader.notes[0]).toMatch(/the data (the cluster already holds|stays in the cluster volume)/);
+      expect(plan.unsafe).toEqual([]);
+    }
+  });
+
+  test('the routed modules get the reader endpoint while there is one', () => {
+    const json = templates(resolveScenario({ scenario: 'part3-3x' }, withReader), { scenario: 'part3-3x' }).get('FolioHybridAurora')!;
+    const lists = Object.entries(json.Resources as Record<string, any>).find(([id]) => id.startsWith('Routingmodlists'))![1];
+    expect(JSON.stringify(lists.Properties.SecretString)).toContain('DB_HOST_READER');
+  });
+});
+
+test('a destroyed Aurora cluster is still unsafe (only its instances are capacity)', () => {
+  const json = templates(resolveScenario({ scenario: 'part3' }), { scenario: 'part3' }).get('FolioHybridAurora')!;
+  const after = structuredClone(json);
+  const cluster = Object.keys(after.Resources).find((id) => id.startsWith('AuroraServerless') && after.Resources[id].Type === 'AWS::RDS::DBCluster')!;
+  delete after.Resources[cluster];
+  expect(resourceChanges(json, after).find((c) => c.logicalId === cluster)).toMatchObject({ impact: ResourceImpact.WILL_DESTROY, unsafe: true });
 });

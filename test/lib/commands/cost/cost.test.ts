@@ -130,7 +130,7 @@ describe('FOLIO phases', () => {
   });
 
   test('a cluster that pauses at 0 ACU is priced at nothing while paused, and the notes say when it pauses', () => {
-    const catalog = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').serverlessAcu = { min: 0, max: 32, autoPause: '10m' }));
+    const catalog = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').offload.serverless = { min: 0, max: 32, autoPause: '10m' }));
     const e = folioCost(resolveScenario({ scenario: 'test10' }, catalog) as FolioScenario, us);
     expect(e.sections[1].lines[0].cells).toEqual(['Paused (0 ACU after 10m without a connection)', '0 ACU', '0 ACU-h', '$0.12', '$0.00']);
     expect(e.sections[1].subtotal).toBe(0);
@@ -142,6 +142,29 @@ describe('FOLIO phases', () => {
     expect(e.sections[1].lines[2].cells).toEqual(['Observed average (test10, 10:00 to 12:00)', '12.5 ACU', '300 ACU-h', '$0.12', '$36.00']);
     expect(e.sections[1].subtotal).toBeCloseTo(36, 6);
     expect(e.variants.map((v) => v.label)).toEqual(['Serverless at the floor', 'Serverless at the ceiling']);
+  });
+
+  test('part3 prices its provisioned offload cluster by the hour, with no Serverless variants', () => {
+    const e = folioCost(resolveScenario({ scenario: 'part3' }) as FolioScenario, us);
+    expect(e.sections.map((x) => x.title)).toEqual(['Primary Aurora PostgreSQL (Standard storage)', 'Offload cluster, provisioned (Standard storage)', 'Other AWS Services']);
+    expect(e.sections[1].lines[0].cells).toEqual(['Writer', '1', 'db.r8g.2xlarge', '$1.106', '$26.54']);
+    expect(e.variants).toEqual([]);
+    expect(e.notes).toContain('The offload cluster is provisioned: it costs the same whatever the load.');
+    expect(e.notes).toContainEqual(expect.stringMatching(/^60 tenants: nothing above grows with them/));
+  });
+
+  test('I/O-Optimized storage, per cluster, prices that cluster\'s compute at its own rate; readers count', () => {
+    const catalog = editedCatalog((c) => {
+      const p = c.folio.phases.find((x: any) => x.name === 'part3');
+      p.storage = { offload: 'aurora-iopt1' };
+      p.offload = { provisioned: { instanceClass: 'db.r8g.2xlarge', readers: 1 } };
+    });
+    const e = folioCost(resolveScenario({ scenario: 'part3' }, catalog) as FolioScenario, us);
+    expect(e.sections[0].title).toBe('Primary Aurora PostgreSQL (Standard storage)');
+    expect(e.sections[1].title).toBe('Offload cluster, provisioned (I/O-Optimized storage)');
+    expect(e.sections[1].lines[0].cells).toEqual(['Writer and 1 reader', '2', 'db.r8g.2xlarge', '$1.4378', '$69.01']);
+    const serverless = editedCatalog((c) => (c.folio.phases.find((x: any) => x.name === 'test10').storage = { offload: 'aurora-iopt1' }));
+    expect(folioCost(resolveScenario({ scenario: 'test10' }, serverless) as FolioScenario, us).sections[1].lines[0].cells[3]).toBe('$0.156');
   });
 
   test('test1 prices its 4xlarge writer', () => {

@@ -17,7 +17,7 @@ describe('the plan is derived from the two phases and the tenants', () => {
   test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     expect(plan.moves).toEqual([
-      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'provisioned', to: 'serverless', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage'), wave: 1 },
+      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'primary', to: 'offload', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage'), wave: 1 },
     ]);
     expect(plan.restart).toEqual(['mod-inventory-storage']);
   });
@@ -37,7 +37,7 @@ describe('the plan is derived from the two phases and the tenants', () => {
     const plan = planPhaseSwitch(phase('test9'), phase('test10'));
     const references = plan.moves.filter((m) => m.reference);
     expect(references.map((m) => m.module).sort()).toEqual(['mod-agreements', 'mod-circulation-storage', 'mod-finance-storage', 'mod-invoice-storage', 'mod-linked-data', 'mod-oa', 'mod-organizations-storage', 'mod-settings', 'mod-tags', 'mod-users']);
-    for (const r of references) expect(r).toMatchObject({ from: 'provisioned', to: 'serverless' });
+    for (const r of references) expect(r).toMatchObject({ from: 'primary', to: 'offload' });
     const fqm = plan.moves.findIndex((m) => m.module === 'mod-fqm-manager');
     expect(plan.moves.slice(0, fqm).filter((m) => m.reference)).toHaveLength(references.length);
     expect(plan.restart).toEqual(['mod-lists', 'mod-fqm-manager']);
@@ -49,10 +49,10 @@ describe('the plan is derived from the two phases and the tenants', () => {
   });
 
   test('one module moved by hand is refused when it would split reads the phase does not acknowledge, in the synth-time words', () => {
-    expect(() => planModuleMove(phase('test4'), 'mod-data-export', 'serverless')).toThrow(
-      /moving mod-data-export to serverless is refused: mod-data-export \(on serverless\) reads schemas that are on the other cluster: mod-inventory-storage, mod-users; route them together or add \{module: 'mod-data-export', readsFrom: \[\.\.\.\], reason\} to crossSchemaAcks/,
+    expect(() => planModuleMove(phase('test4'), 'mod-data-export', 'offload')).toThrow(
+      /moving mod-data-export to offload is refused: mod-data-export \(on offload\) reads schemas that are on the other cluster: mod-inventory-storage, mod-users; route them together or add \{module: 'mod-data-export', readsFrom: \[\.\.\.\], reason\} to crossSchemaAcks/,
     );
-    expect(planModuleMove(phase('test4'), 'mod-lists', 'serverless').moves.map((m) => m.module)).toEqual(['mod-lists']);
+    expect(planModuleMove(phase('test4'), 'mod-lists', 'offload').moves.map((m) => m.module)).toEqual(['mod-lists']);
   });
 
   test('modules that can move together share one mover task (a wave): same clusters, same kind, none reading another of the wave', () => {

@@ -50,9 +50,9 @@ test('each module runs as the mover task with its schemas and flags; its log is 
   logs
     .on(GetLogEventsCommand)
     .rejectsOnce(Object.assign(new Error('The specified log stream does not exist.'), { name: 'ResourceNotFoundException' }))
-    .resolvesOnce(page('f/1', [`move: ${a}: copy from provisioned to serverless`, `move: ${a}: copied and verified, 3 tables, 160 rows`]))
+    .resolvesOnce(page('f/1', [`move: ${a}: copy from primary to offload`, `move: ${a}: copied and verified, 3 tables, 160 rows`]))
     .resolvesOnce(page('f/1', []))
-    .resolvesOnce(page('f/2', [`move: ${b}: skipped, already copied from provisioned and every table's rows match (160 rows)`, 'move: done: 2 schema(s), copy from provisioned to serverless']))
+    .resolvesOnce(page('f/2', [`move: ${b}: skipped, already copied from primary and every table's rows match (160 rows)`, 'move: done: 2 schema(s), copy from primary to offload']))
     .resolves(page('f/2', []));
   const lines: string[] = [];
   const progress: string[] = [];
@@ -66,8 +66,8 @@ test('each module runs as the mover task with its schemas and flags; its log is 
     networkConfiguration: { awsvpcConfiguration: { subnets: targets.subnets, securityGroups: ['sg-0mover'], assignPublicIp: 'DISABLED' } },
   });
   expect(Object.fromEntries(input.overrides!.containerOverrides![0].environment!.map((e) => [e.name, e.value]))).toEqual({
-    MOVE_FROM: 'provisioned',
-    MOVE_TO: 'serverless',
+    MOVE_FROM: 'primary',
+    MOVE_TO: 'offload',
     MOVE_SCHEMAS: `${a} ${b}`,
     MOVE_SUFFIX: '_mod_inventory_storage',
     MOVE_ACTION: 'copy',
@@ -77,7 +77,7 @@ test('each module runs as the mover task with its schemas and flags; its log is 
   });
   expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input).toMatchObject({ logGroupName: targets.logGroup, logStreamName: 'move/Mover/4f0e9a0c7d3b4e21a8b6c5d4e3f2a1b0' });
   expect(lines).toHaveLength(4);
-  expect(progress.at(-1)).toBe('mod-inventory-storage (provisioned -> serverless): task stopped, 2 of 2 schemas');
+  expect(progress.at(-1)).toBe('mod-inventory-storage (primary -> offload): task stopped, 2 of 2 schemas');
   expect(result).toMatchObject({ module: 'mod-inventory-storage', schemas: 2, rows: 320, skipped: 1, taskArn });
   expect(renderMoveResults([result])).toContain('| mod-inventory-storage | 2 | 1 already done | 320 |');
 });
@@ -93,9 +93,9 @@ test('a wave of two modules is one task; each module gets the rows and skips of 
       page('f/1', [
         `move: ${srs[0]}: copied and verified, 10 tables, 280 rows`,
         `move: ${srm[0]}: copied and verified, 2 tables, 50 rows`,
-        `move: ${srm[1]}: skipped, already copied from provisioned and its content matches (2 tables, 50 rows)`,
+        `move: ${srm[1]}: skipped, already copied from primary and its content matches (2 tables, 50 rows)`,
         `move: ${srs[1]}: copied and verified by an earlier run that stopped before recording it, 10 tables, 280 rows`,
-        'move: done: 4 schema(s), copy from provisioned to serverless',
+        'move: done: 4 schema(s), copy from primary to offload',
       ]),
     )
     .resolves(page('f/1', []));
@@ -113,8 +113,8 @@ test("a failed move ends with the mover's own reason, says the source is untouch
   ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
   ecs.on(DescribeTasksCommand).resolves(task('STOPPED', 1));
   const [a] = plan.moves[0].schemas;
-  const reason = `${a}: the target (serverless) already holds this schema with 160 rows; pass --replace to set it aside and copy afresh`;
-  logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [`move: ${a}: copy from provisioned to serverless`, `move: failed: ${reason}`])).resolves(page('f/1', []));
+  const reason = `${a}: the target (offload) already holds this schema with 160 rows; pass --replace to set it aside and copy afresh`;
+  logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [`move: ${a}: copy from primary to offload`, `move: failed: ${reason}`])).resolves(page('f/1', []));
   const run = runMoves(clients, targets, planPhaseSwitch(phase('test4'), phase('test9')), {}, { timeoutSeconds: 600, ...fakeTime() });
   // The first task moves inventory and orders-storage together (one wave).
   await expect(run).rejects.toMatchObject({ exitCode: EXIT_FAILED, message: `mod-inventory-storage, mod-orders-storage: ${reason}; the source is untouched and the move can be run again (task ${taskArn})` });
@@ -127,7 +127,7 @@ test('a mover that outlives --timeout fails with the timeout code and where it s
   logs.on(GetLogEventsCommand).resolves(page('f/0', []));
   await expect(runMoves(clients, targets, plan, {}, { timeoutSeconds: 60, intervalSeconds: 10, ...fakeTime() })).rejects.toMatchObject({
     exitCode: EXIT_TIMEOUT,
-    message: 'timed out after 60 s waiting for mod-inventory-storage (provisioned -> serverless); last seen: task running, 0 of 2 schemas',
+    message: 'timed out after 60 s waiting for mod-inventory-storage (primary -> offload); last seen: task running, 0 of 2 schemas',
   });
 });
 

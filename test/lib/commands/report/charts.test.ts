@@ -41,7 +41,7 @@ describe('a FOLIO phase at its ceiling, the window across midnight', () => {
   // The Serverless cluster sits exactly on its 32 ACU maximum all the time.
   const points = new Map<string, Points>([
     ['acu', { t, v: t.map(() => 32) }],
-    ['cpuProvisioned', { t, v: t.map((_, i) => 50 + (i % 10)) }],
+    ['cpuPrimary', { t, v: t.map((_, i) => 50 + (i % 10)) }],
   ]);
   const charts = renderCharts(catalogFor(folio), points, { start, end: new Date('2026-01-22T00:20:00Z'), periodSeconds: 60 }, 'test10');
   const acu = charts.find((c) => c.file === 'acu.svg')!;

@@ -219,27 +219,39 @@ describe('FOLIO report (seed 002 shape)', () => {
   test('test10: ACU peak against the configured range, and time flat at the ceiling', async () => {
     const { report: r } = await report('folio-test10', 'test10');
     const f = r as FolioReport;
-    expect(f.configured).toMatchObject({ acuMin: 0.5, acuMax: 32, writerInstanceClass: 'db.r7g.2xlarge', ceilingPercentOfMax: 95 });
-    expect(f.metrics.acu.peak).toBe(32);
-    expect(f.metrics.acu.peakShareOfMax).toBe(1);
-    expect(f.metrics.acu.lowest).toBe(0.5);
+    expect(f.configured).toMatchObject({ acu: { min: 0.5, max: 32, ceilingPercentOfMax: 95 }, primaryInstanceClass: 'db.r7g.2xlarge', offload: 'Serverless v2 0.5-32 ACU' });
+    const acu = f.metrics.acu!;
+    expect(acu.peak).toBe(32);
+    expect(acu.peakShareOfMax).toBe(1);
+    expect(acu.lowest).toBe(0.5);
     // 40 minutes at 32 ACU, 5 of them without data: 35 known minutes at or above 30.4 ACU.
-    expect(f.metrics.acu.minutesAtCeiling).toBe(35);
-    expect(f.metrics.acu.shareOfWindowAtCeiling).toBeCloseTo(35 / 60, 6);
-    expect(f.metrics.acu.average).toBeCloseTo(1409 / 55, 6);
-    expect(f.metrics.acu.acuHours).toBeCloseTo(1409 / 60, 6);
+    expect(acu.minutesAtCeiling).toBe(35);
+    expect(acu.shareOfWindowAtCeiling).toBeCloseTo(35 / 60, 6);
+    expect(acu.average).toBeCloseTo(1409 / 55, 6);
+    expect(acu.acuHours).toBeCloseTo(1409 / 60, 6);
     expect(f.coverage.acu).toEqual({ points: 55, expected: 60 });
   });
 
   test('CPU, connections and memory per cluster', async () => {
     const { report: r } = await report('folio-test10', 'test10');
     const m = (r as FolioReport).metrics;
-    expect(m.cpu.provisioned).toEqual({ peak: 65, average: 65 });
-    expect(m.cpu.serverless.peak).toBe(80);
-    expect(m.cpu.serverless.average).toBeCloseTo(4000 / 60, 6);
-    expect(m.connections).toEqual({ provisioned: { peak: 400, average: 400 }, serverless: { peak: 180, average: 180 } });
-    expect(m.freeableMemoryLowestBytes).toEqual({ provisioned: 20 * 2 ** 30, serverless: 2 * 2 ** 30 });
-    expect(m.dbLoad.provisioned).toEqual({ peak: null, average: null });
+    expect(m.cpu.primary).toEqual({ peak: 65, average: 65 });
+    expect(m.cpu.offload.peak).toBe(80);
+    expect(m.cpu.offload.average).toBeCloseTo(4000 / 60, 6);
+    expect(m.connections).toEqual({ primary: { peak: 400, average: 400 }, offload: { peak: 180, average: 180 } });
+    expect(m.freeableMemoryLowestBytes).toEqual({ primary: 20 * 2 ** 30, offload: 2 * 2 ** 30 });
+    expect(m.dbLoad.primary).toEqual({ peak: null, average: null });
+  });
+
+  test('a provisioned offload cluster (part3): no capacity figures or section, the cluster named by its class', async () => {
+    const { report: r } = await report('folio-test10', 'part3');
+    const f = r as FolioReport;
+    const md = renderMarkdown(f);
+    expect(f.configured).toMatchObject({ acu: null, offload: 'provisioned db.r8g.2xlarge' });
+    expect(f.metrics.acu).toBeNull();
+    expect(f.metrics.cpu.offload.peak).toBe(80);
+    expect(md).not.toContain('Serverless v2 capacity');
+    expect(md).toContain('| offload (provisioned db.r8g.2xlarge) | 80% | 67% |');
   });
 
   test('markdown tables name the configured range and the ceiling', async () => {
@@ -248,8 +260,8 @@ describe('FOLIO report (seed 002 shape)', () => {
     expect(md).toContain('## Serverless v2 capacity (configured 0.5-32 ACU)');
     expect(md).toContain('| Peak ACU | 32 (100% of max) |');
     expect(md).toContain('| Time at ceiling (>= 95% of 32 ACU) | 35 min (58% of the window) |');
-    expect(md).toContain('| provisioned (db.r7g.2xlarge) | 65% | 65% |');
-    expect(md).toContain('| Serverless v2 (0.5-32 ACU) | 80% | 67% |');
+    expect(md).toContain('| primary (db.r7g.2xlarge) | 65% | 65% |');
+    expect(md).toContain('| offload (Serverless v2 0.5-32 ACU) | 80% | 67% |');
     expect(md).toContain('| acu | 55 | 60 |');
   });
 });
@@ -283,26 +295,26 @@ describe('compare', () => {
     const b = structuredClone(a) as any;
     b.scenario = 'test11';
     b.metrics.acu.peak = 30;
-    b.metrics.cpu.serverless.peak = 40;
+    b.metrics.cpu.offload.peak = 40;
     const md = compareReports(a, b, ['a.json', 'b.json']);
     expect(md).toContain('| acu.peak | 32 | 30 | -2 | -6.3% |');
-    expect(md).toContain('| cpu.serverless.peak | 80 | 40 | -40 | -50% |');
-    expect(md).toContain('| cpu.provisioned.peak | 65 | 65 | 0 | 0% |');
+    expect(md).toContain('| cpu.offload.peak | 80 | 40 | -40 | -50% |');
+    expect(md).toContain('| cpu.primary.peak | 65 | 65 | 0 | 0% |');
   });
 
   test('over points of different lengths, peaks and lowest values are not compared; totals and averages are', async () => {
     const a = (await report('folio-test10', 'test10')).report;
     const b = structuredClone(a) as any;
     b.window.periodSeconds = 300;
-    b.metrics.cpu.serverless.peak = 40;
-    b.metrics.cpu.serverless.average = 30;
+    b.metrics.cpu.offload.peak = 40;
+    b.metrics.cpu.offload.average = 30;
     const md = compareReports(a, b, ['a.json', 'b.json']);
     expect(md).toContain("A's points are 60 s and B's 300 s: peaks and lowest values are each of one point, so they are not compared");
-    expect(md).toContain('| cpu.serverless.peak | 80 | 40 | n/a | not comparable (60 s and 300 s points) |');
-    expect(md).toMatch(/\| cpu\.serverless\.average \| [\d.]+ \| 30 \| -?[\d.]+ \| /);
+    expect(md).toContain('| cpu.offload.peak | 80 | 40 | n/a | not comparable (60 s and 300 s points) |');
+    expect(md).toMatch(/\| cpu\.offload\.average \| [\d.]+ \| 30 \| -?[\d.]+ \| /);
     expect(md).not.toMatch(/\| [^|]*(peak|lowest)[^|]* \|[^|]*\|[^|]*\| [-+]?\d/i);
     // The same period: peaks compare as before.
-    expect(compareReports(a, { ...b, window: a.window }, ['a.json', 'b.json'])).toContain('| cpu.serverless.peak | 80 | 40 | -40 | -50% |');
+    expect(compareReports(a, { ...b, window: a.window }, ['a.json', 'b.json'])).toContain('| cpu.offload.peak | 80 | 40 | -40 | -50% |');
   });
 
   test('reports of different families cannot be compared', async () => {
@@ -322,7 +334,7 @@ describe('compare', () => {
 
 describe('scenario types', () => {
   test('the fixtures belong to the scenarios they are read with', () => {
-    expect((resolveScenario({ scenario: 'test10' }) as FolioScenario).phase.serverlessAcu.max).toBe(32);
+    expect((resolveScenario({ scenario: 'test10' }) as FolioScenario).phase.offload.serverless!.max).toBe(32);
     expect((resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).preset.services.history.replicas).toBe(8);
   });
 });
