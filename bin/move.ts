@@ -16,6 +16,7 @@ interface Options {
   replace?: boolean;
   force?: boolean;
   dropSource?: boolean;
+  online?: boolean;
   timeout: string;
   interval: string;
   endpointUrl?: string;
@@ -26,6 +27,7 @@ const CLUSTERS: readonly ClusterRole[] = ['primary', 'offload'];
 const program = newCommand('move')
   .description(
     "Moves FOLIO modules' schemas between the two Aurora clusters with the stack's mover task: before a phase switch's deploy (stop the modules first), or one module by hand.\n" +
+      'With --online the modules keep running while their schemas replicate; each is stopped only when the mover says it is ready to switch.\n' +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
   )
   .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
@@ -37,6 +39,7 @@ const program = newCommand('move')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
   .option('--force', 'move although sessions on the source still use a schema')
   .option('--drop-source', "drop the source's copies instead, each only if the target's verified copy still matches it")
+  .option('--online', 'keep the modules running: their schemas replicate, and writes pause only for the switch (stop each module when the mover says it is ready)')
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
   .option('--interval <duration>', 'how often to poll the task and its log', '10s')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
@@ -46,7 +49,9 @@ const phase = (option: string, name: string, envName?: string): FolioScenario =>
 /** Every argument checked before anything is read or started. */
 function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name: string; to: ClusterRole } } {
   if (o.replace && o.dropSource) throw new ConfigError('--replace and --drop-source cannot be combined (valid: --replace when copying, --drop-source on its own after a verified copy)');
-  const flags: MoveFlags = { replace: o.replace, force: o.force, dropSource: o.dropSource };
+  if (o.online && (o.replace || o.dropSource || o.force))
+    throw new ConfigError(`--online cannot be combined with ${o.replace ? '--replace' : o.dropSource ? '--drop-source' : '--force'} (valid: --online on its own; it copies into an empty target while the module runs)`);
+  const flags: MoveFlags = { replace: o.replace, force: o.force, dropSource: o.dropSource, online: o.online };
   if (!o.to) throw new ConfigError('--to is required (valid: --from <phase> --to <phase>, or --module <name> --to primary|offload)');
   if (o.module) {
     if (o.from) throw new ConfigError('--module and --from cannot be combined (valid: --module <name> --to <cluster> [--scenario <deployed phase>])');
@@ -103,7 +108,12 @@ program.action((o: Options) =>
     });
     status.done();
     process.stdout.write(`\n${renderMoveResults(results, flags.dropSource)}`);
-    if (!flags.dropSource) process.stdout.write(`\nNext: deploy the phase, then restart ${plan!.restart.join(', ')}.\n`);
+    if (!flags.dropSource)
+      process.stdout.write(
+        flags.online
+          ? `\nThe modules stopped at the switch: deploy the phase now, then start ${plan!.restart.join(', ')} on their new cluster.\n`
+          : `\nNext: deploy the phase, then restart ${plan!.restart.join(', ')}.\n`,
+      );
   }),
 );
 

@@ -22,16 +22,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
-import { runCommand } from '../lib/commands/cli';
+import { numberOption, runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 import { moverEnvironment, planPhaseSwitch, waves } from '../lib/commands/move/plan';
 import { moverJobs } from '../lib/constructs/schema-mover';
 import { editedCatalog } from '../harness/catalog';
 import { folioSeedSql } from '../harness/folio-data';
+import { MOVER_SCRIPT_FILE, moverEnv } from '../harness/mover';
 import { type Postgres, startPostgres } from '../harness/postgres';
 
 const run = promisify(execFile);
-const SCRIPT = join(__dirname, '../lib/constructs/schema-mover/move.sh');
 const DB = 'folio';
 
 const program = new Command('bench:move')
@@ -43,11 +43,7 @@ const program = new Command('bench:move')
   .option('--jobs <n>', "schemas at once, and the runbook's -j (default: the mover task's vCPUs from config)")
   .option('--runs <n>', 'runs of each, alternating; the medians are reported', '3');
 
-function whole(flag: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new ConfigError(`${flag} "${raw}" is not valid (valid: a whole number from 1 to ${max})`);
-  return n;
-}
+const whole = (flag: string, raw: string, max: number): number => numberOption(flag, raw, { min: 1, max, integer: true })!;
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = async (work: () => Promise<unknown>): Promise<number> => {
@@ -58,7 +54,7 @@ const seconds = async (work: () => Promise<unknown>): Promise<number> => {
 
 runCommand(async () => {
   const o = program.parse().opts();
-  const tenants = Array.from({ length: whole('--tenants', o.tenants, 30) }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`);
+  const tenants = Array.from({ length: whole('--tenants', o.tenants, 240) }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`);
   const rows = whole('--rows', o.rows, 5_000_000);
   const partitions = whole('--partitions', o.partitions, 1000);
   if (!['15', '16'].includes(o.major)) throw new ConfigError(`--major "${o.major}" is not valid (valid: 15, 16)`);
@@ -97,13 +93,10 @@ runCommand(async () => {
       verifiedRows = 0;
       return seconds(async () => {
         for (const wave of waves(plan)) {
-          const { stdout } = await run('sh', [SCRIPT], {
+          const { stdout } = await run('sh', [MOVER_SCRIPT_FILE], {
             env: {
               ...env(source),
-              PRIMARY_HOST: '127.0.0.1',
-              PRIMARY_PORT: String(source.port),
-              OFFLOAD_HOST: '127.0.0.1',
-              OFFLOAD_PORT: String(moved.port),
+              ...moverEnv(source, moved, DB),
               MOVE_JOBS: String(jobs),
               MOVE_LOCK_TIMEOUT: mover.lockTimeout,
               ...moverEnvironment(wave),

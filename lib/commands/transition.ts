@@ -40,11 +40,22 @@ const INTERRUPTING: Readonly<Record<string, Readonly<Record<string, string>>>> =
   },
 };
 
+/** Aurora PostgreSQL cluster parameters that apply only at a reboot (the static ones this project sets). */
+const STATIC_PARAMETERS: ReadonlySet<string> = new Set(['rds.logical_replication']);
+
 /**
  * Property updates that are in place and uninterrupted but carry a consequence worth saying,
  * by the values they move between.
  */
 const NOTES: Readonly<Record<string, Readonly<Record<string, (from: unknown, to: unknown) => string | undefined>>>> = {
+  'AWS::RDS::DBClusterParameterGroup': {
+    Parameters: (from, to) => {
+      const changed = Object.keys({ ...(from as object), ...(to as object) }).filter((k) => STATIC_PARAMETERS.has(k) && (from as any)?.[k] !== (to as any)?.[k]);
+      return changed.length
+        ? `${changed.join(', ')} ${changed.length > 1 ? 'are' : 'is'} static: the clusters take the new value only when their writer reboots (aws rds reboot-db-instance, in a quiet moment: about a minute without the cluster); until then an online move is refused (wal_level is not logical)`
+        : undefined;
+    },
+  },
   'AWS::RDS::DBCluster': {
     ServerlessV2ScalingConfiguration: (_from, to) =>
       to === undefined ? 'no Serverless v2 instance is left in the cluster: it keeps its last range, unused, until one returns' : undefined,

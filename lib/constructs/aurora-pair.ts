@@ -96,7 +96,9 @@ export class AuroraPair extends Construct {
     });
 
     const engine = auroraPostgresEngine(db.engineVersion);
-    const parameterGroup = tlsOnlyParameters(this, engine, 'Hybrid Aurora cluster parameters');
+    // Logical replication carries online module moves (npm run move -- --online). Static: it takes
+    // effect when each cluster's writer next reboots; `npm run plan` says so when it changes.
+    const parameterGroup = tlsOnlyParameters(this, engine, 'Hybrid Aurora cluster parameters', { 'rds.logical_replication': '1' });
     const monitoringRole = db.monitoringIntervalSeconds > 0 ? enhancedMonitoringRole(this) : undefined;
 
     const common = {

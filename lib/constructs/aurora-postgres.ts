@@ -15,9 +15,9 @@ export function auroraPostgresEngine(version: string): rds.IClusterEngine {
   return rds.DatabaseClusterEngine.auroraPostgres({ version: rds.AuroraPostgresEngineVersion.of(version, version.split('.')[0]) });
 }
 
-/** Cluster parameters that refuse clients that do not negotiate TLS. */
-export function tlsOnlyParameters(scope: Construct, engine: rds.IClusterEngine, description: string): rds.ParameterGroup {
-  return new rds.ParameterGroup(scope, 'ClusterParameters', { engine, description, parameters: { 'rds.force_ssl': '1' } });
+/** Cluster parameters that refuse clients that do not negotiate TLS, and any `extra` ones. */
+export function tlsOnlyParameters(scope: Construct, engine: rds.IClusterEngine, description: string, extra: Record<string, string> = {}): rds.ParameterGroup {
+  return new rds.ParameterGroup(scope, 'ClusterParameters', { engine, description, parameters: { 'rds.force_ssl': '1', ...extra } });
 }
 
 /** The role RDS Enhanced Monitoring writes OS metrics with. */

@@ -1,9 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { type FolioScenario, resolveScenario } from '../../config';
 import { type MoveFlags, type MovePlan, moverEnvironment, planPhaseSwitch, schemaName } from '../../lib/commands/move/plan';
 import { editedCatalog } from '../../harness/catalog';
 import { folioSeedSql } from '../../harness/folio-data';
+import { type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover';
 import { type Postgres, type Session, startPostgres } from '../../harness/postgres';
 
 /*
@@ -13,7 +13,6 @@ import { type Postgres, type Session, startPostgres } from '../../harness/postgr
  * fed a tampered copy, writers during a move, kills at every step, and the causes it names.
  */
 
-const SCRIPT = join(__dirname, '../../lib/constructs/schema-mover/move.sh');
 const TENANTS = ['fs09000000', 'fs09000001', 'fs09000002'];
 const ROWS = 40;
 const DB = 'folio';
@@ -24,10 +23,6 @@ const schemasOf = (module: string) => TENANTS.map((t) => schemaName(t, module));
 const ALL = ['mod-inventory-storage', 'mod-source-record-storage', 'mod-source-record-manager', 'mod-data-export', 'mod-users'].flatMap(schemasOf);
 const [T0, T1, T2] = TENANTS;
 
-interface Run {
-  readonly status: number | null;
-  readonly out: string;
-}
 const lastLine = (r: Run) => r.out.trim().split('\n').at(-1);
 /** A run's outcome as an assertion shows it: on a failure, the mover's own last line. */
 const outcome = (r: Run) => ({ status: r.status, ...(r.status === 0 ? {} : { last: lastLine(r) }) });
@@ -52,36 +47,8 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   let primary: Postgres;
   let offload: Postgres;
 
-  function runMover(env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<Run> {
-    return new Promise((resolve) => {
-      const child = spawn('sh', [SCRIPT], {
-        detached: true,
-        env: {
-          PATH: `${primary.bin}:${process.env.PATH}`,
-          PRIMARY_HOST: '127.0.0.1',
-          PRIMARY_PORT: String(primary.port),
-          OFFLOAD_HOST: '127.0.0.1',
-          OFFLOAD_PORT: String(offload.port),
-          PGUSER: primary.user,
-          PGPASSWORD: primary.password,
-          PGDATABASE: DB,
-          MOVE_JOBS: '2',
-          MOVE_LOCK_TIMEOUT: `${LOCK_TIMEOUT_S}s`,
-          ...env,
-        },
-      });
-      let out = '';
-      let partial = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-        const lines = (partial + d).split('\n');
-        partial = lines.pop()!;
-        for (const line of lines) if (line) onLine?.(line, child);
-      });
-      child.stderr.on('data', (d) => (out += d));
-      child.on('exit', (status) => resolve({ status, out }));
-    });
-  }
+  const runMover = (env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<Run> =>
+    runScript(moverEnv(primary, offload, DB, { MOVE_JOBS: '2', MOVE_LOCK_TIMEOUT: `${LOCK_TIMEOUT_S}s`, ...env }), onLine);
   const group = (child: ChildProcess, signal: NodeJS.Signals) => process.kill(-child.pid!, signal);
   /** The pid of a program the mover started, found in its process group. */
   const inGroup = (child: ChildProcess, program: string) => Number(execFileSync('pgrep', ['-g', String(child.pid), '-x', program]).toString().trim().split('\n')[0]);
@@ -135,21 +102,21 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   const one = (schema: string, extra: Record<string, string> = {}) => ({ MOVE_FROM: 'primary', MOVE_TO: 'offload', MOVE_SCHEMAS: schema, ...extra });
 
   /** Every table's row count and a digest of its rows, and every sequence, per schema: what "untouched" means. */
-  async function fingerprint(pg: Postgres, schemas: readonly string[]): Promise<string> {
+  async function fingerprint(pg: Postgres, schemas: readonly string[], db = DB): Promise<string> {
     const list = schemas.map((s) => `'${s}'`).join(',');
     const q = await pg.psql(
       `SELECT string_agg(format('SELECT %L, count(*), md5(coalesce(string_agg(t::text, '','' ORDER BY t::text), '''')) FROM %I.%I t', n.nspname || '.' || c.relname, n.nspname, c.relname), ' UNION ALL ' ORDER BY 1)
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`,
-      DB,
+      db,
     );
-    const rows = await pg.psql(`${q} ORDER BY 1`, DB);
+    const rows = await pg.psql(`${q} ORDER BY 1`, db);
     const seqs = await pg.psql(
       `SELECT coalesce(string_agg(format('SELECT %L, last_value, is_called FROM %I.%I', n.nspname || '.' || c.relname, n.nspname, c.relname), ' UNION ALL ' ORDER BY 1), 'SELECT 1')
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'S'`,
-      DB,
+      db,
     );
-    const shape = await pg.psql(`SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) ORDER BY 1, 2`, DB);
-    return `${rows}\n${await pg.psql(`SELECT * FROM (${seqs}) s ORDER BY 1`, DB)}\n${shape}`;
+    const shape = await pg.psql(`SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) ORDER BY 1, 2`, db);
+    return `${rows}\n${await pg.psql(`SELECT * FROM (${seqs}) s ORDER BY 1`, db)}\n${shape}`;
   }
   const count = (pg: Postgres, sql: string) => pg.psql(sql, DB).then(Number);
   const hasSchema = (pg: Postgres, s: string) => count(pg, `SELECT count(*) FROM pg_namespace WHERE nspname = '${s}'`).then((n) => n === 1);
@@ -597,4 +564,25 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       expect(again.out).toContain(`move: ${srm}: skipped, not on the source (primary)`);
     }, 60_000);
   });
+
+  test('60 tenants (PERF-1334): test4 -> test5 moves mod-inventory-storage in every tenant, each schema verified, the source untouched', async () => {
+    const DB60 = 'folio60';
+    const tenants = Array.from({ length: 60 }, (_, i) => `fs${String(9100000 + i).padStart(8, '0')}`);
+    const sixty = editedCatalog((c) => (c.folio.environment.tenants = tenants));
+    const at = (name: string) => resolveScenario({ scenario: name }, sixty) as FolioScenario;
+    const plan = planPhaseSwitch(at('test4'), at('test5'));
+    expect(plan.moves.map((m) => [m.module, m.schemas.length])).toEqual([['mod-inventory-storage', 60]]);
+    for (const pg of [primary, offload]) await pg.psql(`CREATE DATABASE ${DB60}`);
+    // Small per tenant: the cost that grows here is per schema, not per row.
+    await primary.psql(folioSeedSql(tenants, 3, { partitions: 2, largeValues: 0 }), DB60);
+    const schemas = plan.moves[0].schemas;
+    const before = await fingerprint(primary, schemas, DB60);
+    const r = await runMover({ ...moverEnvironment(plan.moves[0]), PGDATABASE: DB60 });
+    expect(outcome(r)).toEqual({ status: 0 });
+    expect(r.out.match(/: copied and verified, \d+ tables, \d+ rows/g)).toHaveLength(60);
+    expect(lastLine(r)).toBe('move: done: 60 schema(s), copy from primary to offload');
+    expect(await offload.psql("SELECT count(*) FROM folio_mover.moves WHERE state = 'verified' AND content IS NOT NULL", DB60)).toBe('60');
+    expect(await fingerprint(primary, schemas, DB60)).toBe(before);
+    expect(await fingerprint(offload, schemas, DB60)).toBe(before);
+  }, 300_000);
 });

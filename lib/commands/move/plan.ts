@@ -125,6 +125,8 @@ export interface MoveFlags {
   readonly replace?: boolean;
   /** Move although sessions on the source still use the schema. */
   readonly force?: boolean;
+  /** Online: the module keeps writing while its schemas replicate; writes pause only for the switch. */
+  readonly online?: boolean;
 }
 
 /** A plan for --drop-source: reference copies stay, their source is the module's live home. */
@@ -154,5 +156,7 @@ export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flag
     MOVE_REPLACE: String(flags.replace ?? false),
     MOVE_FORCE: String(flags.force ?? false),
     MOVE_KEEP_EXISTING: String(wave[0].reference),
+    // Reference copies are snapshots of live schemas: fenced-mode copies, whatever the flag.
+    MOVE_MODE: flags.online && !wave[0].reference ? 'online' : 'fenced',
   };
 }

@@ -112,7 +112,7 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
       w.onLine?.(label, line);
     }
   };
-  const finished = (line: string) => /^move: \S+: (copied and verified|skipped|dropped)/.test(line);
+  const finished = (line: string) => /^move: \S+: (copied and verified|moved online and verified|skipped|dropped)/.test(line);
   const stopped = await waitUntil(
     `${label} (${wave[0].from} -> ${wave[0].to})`,
     async () => {

@@ -90,9 +90,18 @@ function capacity(c: NonNullable<FolioReport['configured']['acu']>, a: NonNullab
         [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.max} ACU)`, a.minutesAtCeiling === null ? NO_DATA : `${num(a.minutesAtCeiling, 0)} min (${pct(a.shareOfWindowAtCeiling)} of the window)`],
         ['ACU-hours', num(a.acuHours, 2)],
         ['ACU utilization (peak / average)', `${pctValue(a.utilization.peak)} / ${pctValue(a.utilization.average)}`],
+        ...(a.paused ? [['Paused (0 ACU)', `${num(a.paused.minutes, 0)} min in ${a.paused.stretches.length} stretch${a.paused.stretches.length === 1 ? '' : 'es'}`]] : []),
       ],
     ),
     '',
+    ...(a.paused?.stretches.length
+      ? [
+          markdownTable(['Paused from', 'Resumed by', 'Minutes'], a.paused.stretches.map((x) => [x.from, x.to, num(x.minutes, 0)])),
+          '',
+          "The first connection after each stretch waited while the instance resumed; CloudWatch does not record that wait, so it is not here: time a client's first query to see it.",
+          '',
+        ]
+      : []),
   ];
 }
 

@@ -54,6 +54,8 @@ export interface FolioReport extends ReportBase {
           readonly shareOfWindowAtCeiling: number | null;
           readonly acuHours: number | null;
           readonly utilization: PeakAverage;
+          /** A range that pauses at 0 ACU: the stretches of points at 0 (start of the first, end of the last point); null otherwise. */
+          readonly paused: { readonly minutes: number; readonly stretches: readonly { readonly from: string; readonly to: string; readonly minutes: number }[] } | null;
         })
       | null;
     readonly cpu: Readonly<Record<ClusterRole, PeakAverage>>;
@@ -230,7 +232,7 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
   const range = phase.offload.serverless;
   const both = <T>(f: (key: 'Primary' | 'Offload') => T) => ({ primary: f('Primary'), offload: f('Offload') });
   const metrics: FolioReport['metrics'] = {
-    acu: range ? acuFigures(ctx, range.max, percentOfMax) : null,
+    acu: range ? acuFigures(ctx, range.max, percentOfMax, range.min === 0) : null,
     cpu: both((k) => ctx.gauge(`cpu${k}`)),
     connections: both((k) => ctx.gauge(`connections${k}`)),
     freeableMemoryLowestBytes: both((k) => ctx.lowest(`freeableMemory${k}`)),
@@ -252,7 +254,7 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
 }
 
 /** A Serverless v2 offload cluster's capacity over the window, against its ceiling. */
-function acuFigures(ctx: Context, max: number, percentOfMax: number): NonNullable<FolioReport['metrics']['acu']> {
+function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: boolean): NonNullable<FolioReport['metrics']['acu']> {
   const acu = ctx.points('acu');
   const ceiling = (max * percentOfMax) / 100;
   const minutesAtCeiling = (acu.v.filter((x) => x >= ceiling).length * ctx.window.periodSeconds) / 60;
@@ -266,7 +268,33 @@ function acuFigures(ctx: Context, max: number, percentOfMax: number): NonNullabl
     shareOfWindowAtCeiling: none ? null : minutesAtCeiling / ctx.minutes,
     acuHours: none ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
     utilization: ctx.gauge('acuUtilization'),
+    paused: pauses ? pausedStretches(acu, ctx.window.periodSeconds) : null,
   };
+}
+
+/**
+ * Where a cluster that may pause sat at 0 ACU: consecutive points at 0, each stretch from its
+ * first point to the end of its last. A gap in the data ends a stretch (unknown is not paused).
+ */
+export function pausedStretches(acu: Points, periodSeconds: number): NonNullable<NonNullable<FolioReport['metrics']['acu']>['paused']> {
+  const step = periodSeconds * 1000;
+  const stretches: { from: string; to: string; minutes: number }[] = [];
+  let start: number | undefined;
+  let last = 0;
+  const close = () => {
+    if (start === undefined) return;
+    stretches.push({ from: new Date(start).toISOString(), to: new Date(last + step).toISOString(), minutes: (last + step - start) / 60_000 });
+    start = undefined;
+  };
+  acu.t.forEach((t, i) => {
+    if (start !== undefined && t - last > step) close();
+    if (acu.v[i] === 0) {
+      start ??= t;
+      last = t;
+    } else close();
+  });
+  close();
+  return { minutes: stretches.reduce((n, x) => n + x.minutes, 0), stretches };
 }
 
 function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: ServerView): TemporalReport {

@@ -18,6 +18,15 @@
 #   MOVE_FORCE=true    move although sessions on the source still use the schema
 #   MOVE_KEEP_EXISTING=true  a reference copy: keep any copy the target already has; the
 #                      module stays live on the source, so it is copied from a snapshot, unfenced
+#   MOVE_MODE          fenced (default) | online: the module keeps writing while its schemas
+#                      replicate (logical replication), and writes pause only for the switch
+#   MOVE_CATCHUP_TIMEOUT  online: how long the switch waits for the target to apply the source's
+#                      last write before it gives up and lifts the fence (default 30s)
+#   MOVE_SWITCH_COMMAND   online: a command run inside the pause, after every check, that points
+#                      the module at the target; if it fails, nothing is switched. Without one,
+#                      the switch waits, fenced, until no session of the module is left on the
+#                      source (the module stopped), and the module starts on the target after
+#                      the deploy: its writes then pause for its stop and start, not the copy
 #
 # The fence: for a move (not a reference copy) one session on the source takes EXCLUSIVE locks
 # on every table of the schema (partitions included) and a lock on every sequence, then exports
@@ -31,6 +40,20 @@
 # columns, indexes, constraints, triggers, functions, types, partitions, views and their
 # options, grants, policies, comments). The target's state is kept in folio_mover.moves, so a
 # re-run resumes wherever a run stopped.
+#
+# Online (MOVE_MODE=online, every schema of the wave at once): the structure is restored on the
+# target, one publication on the source and one subscription on the target copy the rows and
+# then follow the module's writes. A checkpoint fences the schemas for as long as the target
+# takes to apply the source's last write (a beacon row), takes a snapshot on each side, lifts the
+# fence and compares the two snapshots by content as above. The switch fences again, waits for
+# the beacon, sets the sequences, compares catalogs and sequences, runs MOVE_SWITCH_COMMAND, drops
+# the subscription and lifts the fence: writes pause for that long, whatever the data size. The
+# snapshots taken at the switch are then compared by content too. Refused by name: a source
+# without wal_level logical, tables with neither a primary key nor a replica identity (their
+# UPDATEs and DELETEs would fail on the source once published), unlogged tables and large-object
+# columns (not replicated). DDL during the move fails the catalog comparison; a target that falls
+# behind fails the catch-up. The publication, the subscription and its slot are dropped however
+# the run ends, and a re-run starts the replica afresh: the source keeps its data throughout.
 #
 # Output: one "move: <schema>: <what happened>" line per step; the last line is
 # "move: done: ..." (exit 0) or "move: failed: <reason>" (exit 1), one per failed schema.
@@ -62,6 +85,8 @@ MOVE_FORCE=${MOVE_FORCE:-false}
 MOVE_KEEP_EXISTING=${MOVE_KEEP_EXISTING:-false}
 MOVE_JOBS=${MOVE_JOBS:-1}
 MOVE_LOCK_TIMEOUT=${MOVE_LOCK_TIMEOUT:-30s}
+MOVE_MODE=${MOVE_MODE:-fenced}
+MOVE_CATCHUP_TIMEOUT=${MOVE_CATCHUP_TIMEOUT:-30s}
 for v in MOVE_SCHEMAS MOVE_FROM MOVE_TO PGDATABASE PGUSER; do
   eval "[ -n \"\${$v:-}\" ]" || die "$v is not set"
 done
@@ -77,18 +102,26 @@ for v in MOVE_REPLACE MOVE_FORCE MOVE_KEEP_EXISTING; do
   eval "c=\$$v"
   case "$c" in true | false) ;; *) die "$v \"$(shown "$c")\" is not valid (valid: true, false)" ;; esac
 done
+case "$MOVE_MODE" in fenced | online) ;; *) die "MOVE_MODE \"$(shown "$MOVE_MODE")\" is not valid (valid: fenced, online)" ;; esac
+if [ "$MOVE_MODE" = online ]; then
+  [ "$MOVE_ACTION" = copy ] || die "MOVE_MODE online applies to copies (valid: MOVE_ACTION copy, or MOVE_MODE fenced)"
+  [ "$MOVE_KEEP_EXISTING" = false ] || die "MOVE_MODE online moves a module; a reference copy is a snapshot (valid: MOVE_KEEP_EXISTING false, or MOVE_MODE fenced)"
+  [ "$MOVE_REPLACE" = false ] || die "MOVE_REPLACE applies to fenced moves; an online move copies into an empty target (valid: MOVE_MODE fenced)"
+fi
+case "$MOVE_CATCHUP_TIMEOUT" in [1-9]*s) CATCHUP_S=${MOVE_CATCHUP_TIMEOUT%s} ;; *) CATCHUP_S=x ;; esac
+case "$CATCHUP_S" in '' | *[!0-9]*) die "MOVE_CATCHUP_TIMEOUT \"$(shown "$MOVE_CATCHUP_TIMEOUT")\" is not valid (valid: whole seconds, such as 30s)" ;; esac
 case "$MOVE_JOBS" in '' | *[!0-9]* | 0*) die "MOVE_JOBS \"$(shown "$MOVE_JOBS")\" is not valid (valid: a whole number from 1 to 32)" ;; esac
 [ "$MOVE_JOBS" -le 32 ] || die "MOVE_JOBS \"$MOVE_JOBS\" is not valid (valid: a whole number from 1 to 32)"
 case "$MOVE_LOCK_TIMEOUT" in [1-9]*ms | [1-9]*s | [1-9]*min) ;; *) die "MOVE_LOCK_TIMEOUT \"$(shown "$MOVE_LOCK_TIMEOUT")\" is not valid (valid: a PostgreSQL duration such as 500ms, 30s or 2min)" ;; esac
 case "${MOVE_LOCK_TIMEOUT%%[a-z]*}" in *[!0-9]*) die "MOVE_LOCK_TIMEOUT \"$(shown "$MOVE_LOCK_TIMEOUT")\" is not valid (valid: a PostgreSQL duration such as 500ms, 30s or 2min)" ;; esac
 # Names reach SQL as identifiers and literals: only what FOLIO schema names are made of.
-seen=" "
 for s in $MOVE_SCHEMAS; do
   case "$s" in *[!a-z0-9_]* | [!a-z]*) die "schema name \"$(shown "$s")\" is not valid (valid: a-z, 0-9, _, starting with a letter)" ;; esac
   [ "${#s}" -le 48 ] || die "schema name \"$s\" is too long to set aside (valid: at most 48 characters)"
-  case "$seen" in *" $s "*) die "schema \"$s\" is listed twice in MOVE_SCHEMAS (valid: each schema once)" ;; esac
-  seen="$seen$s "
 done
+# Sorted once, not compared pairwise: hundreds of schemas (60 tenants x 7 modules) stay linear.
+twice=$(printf '%s\n' $MOVE_SCHEMAS | LC_ALL=C sort | uniq -d | head -n 1)
+[ -z "$twice" ] || die "schema \"$twice\" is listed twice in MOVE_SCHEMAS (valid: each schema once)"
 for suffix in ${MOVE_SUFFIX:-}; do
   case "$suffix" in _mod_*[!a-z0-9_]* | _mod_) die "MOVE_SUFFIX \"$(shown "$suffix")\" is not valid (valid: _mod_<name>, space-separated)" ;; _mod_*) ;; *) die "MOVE_SUFFIX \"$(shown "$suffix")\" is not valid (valid: _mod_<name>, space-separated)" ;; esac
 done
@@ -139,6 +172,10 @@ SCHEMA_LIST=${SCHEMA_LIST%,}
 
 src -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the source ($MOVE_FROM, $SOURCE): $(first_error "$work/err")"
 tgt -c 'SELECT 1' >/dev/null 2>"$work/err" || die "cannot connect to the target ($MOVE_TO, $TGT_HOST:$TGT_PORT): $(first_error "$work/err")"
+if [ "$MOVE_MODE" = online ]; then
+  wal=$(src -c 'SHOW wal_level' 2>"$work/err") || die "reading wal_level on the source ($MOVE_FROM) failed: $(first_error "$work/err")"
+  [ "$wal" = logical ] || die "the source's wal_level is $wal: online moves need logical replication, which Aurora turns on with rds.logical_replication = 1 in the cluster parameter group at the writer's next reboot (valid: wal_level logical, or MOVE_MODE fenced)"
+fi
 
 exists() { [ "$(q "$1" "looking for schema $2" -c "SELECT count(*) FROM pg_namespace WHERE nspname = '$2'")" = 1 ]; }
 
@@ -232,9 +269,10 @@ fence_close() {
 # the same on both sides: PGOPTIONS); never for enums, whose hash is their label's OID, which
 # differs between servers. Sorted here: the two servers' collations may differ.
 content() {
-  side=$1 out=$2
+  side=$1 out=$2 snap=${3:-}
   begin='' end=''
-  [ "$side" = tgt ] || begin="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '$SNAP';" end='COMMIT;'
+  [ -n "$snap" ] || [ "$side" = tgt ] || snap=$SNAP
+  [ -z "$snap" ] || begin="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '$snap';" end='COMMIT;'
   "$side" -F ' ' -f - >"$out.raw" 2>"$out.err" <<SQL || { echo "$(side_name "$side"): $(first_error "$out.err")" >"$out.failed"; return 0; }
 $begin
 WITH hashed AS (SELECT c.oid, c.relname, c.relkind, c.relispartition,
@@ -670,17 +708,331 @@ SQL
   fi
 fi
 
+# --- Online moves (MOVE_MODE=online): every schema of the wave at once. ---------------------
+# A psql session fed through a FIFO on its own descriptor: sess_open <name> <src|tgt> <fd>.
+sess_open() {
+  rm -f "$W.$1.in" "$W.$1.rc"
+  mkfifo "$W.$1.in"
+  {
+    rc=0
+    $2 -f "$W.$1.in" >"$W.$1.log" 2>&1 || rc=$?
+    echo "$rc" >"$W.$1.rc" 2>/dev/null || true
+  } 3>&- 5>&- 6>&- &
+  # Each session's psql must be the only reader, and this shell the only writer, of its pipe.
+  eval "exec $3>\"\$W.\$1.in\""
+}
+# sess_send <name> <fd> <what> <sql>; sess_get <name> <what> <file>: waits for a file psql writes.
+sess_send() {
+  [ ! -e "$W.$1.rc" ] || sess_died "$1" "$3"
+  printf '%s\n' "$4" >&"$2" 2>/dev/null || sess_died "$1" "$3"
+}
+sess_get() {
+  while [ ! -s "$3" ]; do
+    [ ! -e "$W.$1.rc" ] || sess_died "$1" "$2"
+    sleep 0.02
+  done
+  cat "$3"
+}
+sess_died() {
+  sleep 0.1
+  why=$(first_error "$W.$1.log")
+  case "$why" in *"lock timeout"*) why="$why (waited $MOVE_LOCK_TIMEOUT; held by $(lock_holders src))" ;; esac
+  die "$2 failed: ${why:-the session ended}"
+}
+sess_close() { # name fd sql
+  [ -e "$W.$1.rc" ] || printf '%s\n' "$3" >&"$2" 2>/dev/null || true
+  eval "exec $2>&-"
+  while [ ! -e "$W.$1.rc" ]; do sleep 0.02; done
+}
+
+# The fence over every schema of the wave (see fence_open): one session, tables then sequences
+# locked, its snapshot exported as SNAP. Writers wait; reads go on.
+online_fence() {
+  rm -f "$W.fence.pid" "$W.fence.snap" "$W.fence.seq" "$W.fence.t0"
+  sess_open fence src 3
+  sess_send fence 3 'starting the fence' "SELECT pg_backend_pid() \\g '$W.fence.pid'"
+  FENCE_PID=$(sess_get fence 'starting the fence' "$W.fence.pid")
+  sess_send fence 3 'fencing the tables' "BEGIN ISOLATION LEVEL REPEATABLE READ;
+$(cat "$W.locks")
+SELECT pg_export_snapshot() \\g '$W.fence.snap'"
+  SNAP=$(sess_get fence "fencing the schemas' tables against writes on the source ($MOVE_FROM)" "$W.fence.snap")
+  [ ! -s "$W.seqlocks" ] || sess_send fence 3 'fencing the sequences' "$(cat "$W.seqlocks")"
+  sess_send fence 3 'fencing the sequences' "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint \\g '$W.fence.t0'"
+  FENCE_T0=$(sess_get fence "fencing the schemas' sequences on the source ($MOVE_FROM)" "$W.fence.t0")
+  FENCED=true
+}
+# Lifts the fence; the sessions still waiting to write are ended first (their writes never land
+# on the source). Sets HELD: how long the fence held, in ms. Never in a subshell: the fence's
+# session ends only when every holder of its pipe closes it.
+online_unfence() {
+  waiters=$(src -c "SELECT string_agg(format('pid %s (%s)', pid, coalesce(nullif(application_name, ''), usename)), '; ' ORDER BY pid)
+    FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" 2>/dev/null || true)
+  [ -z "$waiters" ] || src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
+  held=$(src -c "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $FENCE_T0" 2>/dev/null || echo '?')
+  sess_close fence 3 'ROLLBACK;'
+  FENCED=false
+  [ -z "$waiters" ] || say "ended the sessions that tried to write during the fence, their transactions rolled back: $waiters"
+  HELD=$held
+}
+# A beacon row written on the source after the fence: once the target holds it, it has applied
+# every write the source committed before (replication applies in commit order).
+caught_up() { # what
+  token="$1-$(date +%s)-$$"
+  q src 'writing the beacon' -c "INSERT INTO folio_mover.beacon (token) VALUES ('$token')" >/dev/null
+  waited=0
+  while [ "$(q tgt 'waiting for the beacon' -c "SELECT count(*) FROM folio_mover.beacon WHERE token = '$token'")" != 1 ]; do
+    errors=$(q tgt 'reading the apply worker' -c "SELECT coalesce(sum(apply_error_count + sync_error_count), 0) FROM pg_stat_subscription_stats WHERE subname = '$SUB'")
+    [ "$errors" = 0 ] || online_fail "the target's apply worker failed $errors time(s) (its log says why: DDL on the source during the move, or a conflict on the target)"
+    [ "$waited" -lt $((CATCHUP_S * 20)) ] || online_fail "the target fell behind: it had not applied the source's last write after $MOVE_CATCHUP_TIMEOUT ($(q tgt 'reading the apply worker' -c "SELECT coalesce(max(format('received %s, applied up to %s', received_lsn, latest_end_lsn)), 'no apply worker running') FROM pg_stat_subscription WHERE subname = '$SUB'"))"
+    sleep 0.05
+    waited=$((waited + 1))
+  done
+}
+online_fail() {
+  [ "${FENCED:-false}" != true ] || online_unfence
+  die "$1; nothing was switched, the module stays on the source ($MOVE_FROM), which was not changed"
+}
+# Drops what replication left: the subscription (with its slot on the source), the publication,
+# the beacons. Best effort: it runs on every exit, and again at the next run's start.
+online_cleanup() {
+  tgt -c "SELECT 1 FROM pg_subscription WHERE subname = '$SUB'" 2>/dev/null | grep -q 1 && {
+    tgt -c "ALTER SUBSCRIPTION \"$SUB\" DISABLE" >/dev/null 2>&1 || true
+    tgt -c "DROP SUBSCRIPTION \"$SUB\"" >/dev/null 2>&1 || true
+  }
+  src -c "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '$SUB' AND NOT active" >/dev/null 2>&1 || true
+  src -c "DROP PUBLICATION IF EXISTS \"$PUB\"" >/dev/null 2>&1 || true
+  src -c "DELETE FROM folio_mover.beacon WHERE token LIKE '$SUB-%' OR token LIKE 'checkpoint-%' OR token LIKE 'switch-%'" >/dev/null 2>&1 || true
+}
+# Both sides' snapshots, held after the fence lifts: the source's imported from the fence's, the
+# target's taken once it caught up. Sets SRC_SNAP and TGT_SNAP.
+online_snapshots() {
+  rm -f "$W.hold.snap" "$W.tsnap.snap"
+  sess_open hold src 5
+  sess_send hold 5 'holding the snapshot' "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '$SNAP';
+SELECT pg_export_snapshot() \\g '$W.hold.snap'"
+  SRC_SNAP=$(sess_get hold 'holding the source snapshot' "$W.hold.snap")
+  sess_open tsnap tgt 6
+  sess_send tsnap 6 'taking the target snapshot' "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+SELECT pg_export_snapshot() \\g '$W.tsnap.snap'"
+  TGT_SNAP=$(sess_get tsnap 'taking the target snapshot' "$W.tsnap.snap")
+}
+online_release_snapshots() {
+  sess_close hold 5 'COMMIT;'
+  sess_close tsnap 6 'COMMIT;'
+}
+# Every schema on both sides, compared; sets DIFF ("" when all agree). "content": each table's
+# rows in the two held snapshots (sequences are not replicated: set and checked at the switch).
+# "shape": the catalogs, live, under the fence, where DDL run during the move shows.
+online_diff() {
+  out=''
+  for S in $MOVE_SCHEMAS; do
+    F="$W.$1.$S"
+    "$1" src "$F.src" "$SRC_SNAP" 3>&- 5>&- 6>&- &
+    a=$!
+    "$1" tgt "$F.tgt" "$TGT_SNAP" 3>&- 5>&- 6>&- &
+    b=$!
+    wait $a $b || true
+    for f in "$F".*.failed; do [ ! -e "$f" ] || online_fail "$S: comparing ${1}s on the $(cat "$f")"; done
+    : >"$F.none"
+    if [ "$1" = content ]; then
+      grep -v '^sequence ' "$F.src" >"$F.src.rows" || true
+      grep -v '^sequence ' "$F.tgt" >"$F.tgt.rows" || true
+      d=$(differences "$F.src.rows" "$F.tgt.rows" "$F.none" "$F.none")
+    else
+      d=$(differences "$F.none" "$F.none" "$F.src" "$F.tgt")
+    fi
+    [ -z "$d" ] || out="${out:+$out; }$S: $d"
+  done
+  F=$W S=''
+  DIFF=$out
+}
+
+online_move() {
+  W="$work/online"
+  F=$W
+  S=''
+  ID=$(printf '%s\n' $MOVE_SCHEMAS | LC_ALL=C sort | md5sum | cut -c1-12)
+  PUB="folio_mover_$ID"
+  SUB=$PUB
+  trap 'online_cleanup; rm -rf "$work" 2>/dev/null || true' EXIT
+  # What replication cannot carry, refused by name before anything is created.
+  refused() { # what, query listing the objects
+    list=$(q src "looking for $1" -c "$2")
+    [ -z "$list" ] || die "$(printf '%s' "$list" | cut -d, -f1-3 | cut -c1-300)$(printf '%s' "$list" | awk -F, 'NF > 3 { print " and " NF - 3 " more" }'): $1 (valid: MOVE_MODE fenced)"
+  }
+  refused 'tables with neither a primary key nor a replica identity; published, their UPDATEs and DELETEs would fail on the source while the module runs; give each one, or move' \
+    "SELECT string_agg(format('%I.%I', n.nspname, c.relname), ',' ORDER BY 1) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname IN ($SCHEMA_LIST) AND c.relkind = 'r' AND (c.relreplident = 'n' OR (c.relreplident = 'd' AND NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary)))"
+  refused 'unlogged tables, which logical replication does not carry' \
+    "SELECT string_agg(format('%I.%I', n.nspname, c.relname), ',' ORDER BY 1) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($SCHEMA_LIST) AND c.relkind = 'r' AND c.relpersistence = 'u'"
+  refused 'large-object columns, whose objects logical replication does not carry' \
+    "SELECT string_agg(format('%I.%I.%I', n.nspname, c.relname, a.attname), ',' ORDER BY 1) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname IN ($SCHEMA_LIST) AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped AND (a.atttypid = 'oid'::regtype OR format_type(a.atttypid, NULL) IN ('lo', 'public.lo'))"
+
+  # A killed run's replica is dropped on the target (never on the source) and started afresh.
+  online_cleanup
+  done_list='' partial='' other=''
+  for S in $MOVE_SCHEMAS; do
+    st=$(q tgt "reading $S's record" -c "SELECT state FROM folio_mover.moves WHERE schema_name = '$S' AND source = '$SOURCE'")
+    if exists tgt "$S"; then
+      case "$st" in
+        verified) done_list="$done_list $S" ;;
+        replicating) partial="$partial $S" ;;
+        # Past the switch the module writes on the target: never dropped, never copied over.
+        switched) die "$S: an earlier run switched it to the target ($MOVE_TO) and stopped before comparing the two sides at the switch; the module writes there now, so nothing is copied again (the source ($MOVE_FROM) holds it as of the switch, unchanged since)" ;;
+        *) other="$other $S" ;;
+      esac
+    fi
+  done
+  [ -z "$other" ] || die "the target ($MOVE_TO) already holds$other with no online move of it recorded; an online move copies into an empty target (valid: MOVE_MODE fenced, which compares and can set a copy aside)"
+  if [ -n "$done_list" ] && [ -z "$partial" ] && [ "$(echo $done_list)" = "$(echo $MOVE_SCHEMAS)" ]; then
+    for S in $MOVE_SCHEMAS; do say "$S: skipped, already moved online from $MOVE_FROM and verified"; done
+    return 0
+  fi
+  for S in $partial $done_list; do
+    q tgt "dropping the unfinished replica of $S" -c "DROP SCHEMA \"$S\" CASCADE" >/dev/null
+    say "$S: dropped the target's unfinished replica from an earlier run (the source was never changed)"
+  done
+  S=''
+
+  # The structure, restored in one transaction; rows come through replication.
+  q tgt 'recording the move' -c "INSERT INTO folio_mover.moves (schema_name, source, state) SELECT s, '$SOURCE', 'replicating' FROM unnest(ARRAY[$SCHEMA_LIST]::text[]) s
+    ON CONFLICT (schema_name) DO UPDATE SET source = EXCLUDED.source, state = 'replicating', content = NULL, moved_at = now()" >/dev/null
+  set -- $(for s in $MOVE_SCHEMAS; do printf -- '-n %s ' "$s"; done)
+  rm -f "$W.dump.rc" "$W.restore.rc"
+  {
+    rc=0
+    pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -s "$@" --lock-wait-timeout="$MOVE_LOCK_TIMEOUT" 2>"$W.dump.err" || rc=$?
+    echo "$rc" >"$W.dump.rc"
+  } | {
+    rc=0
+    pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$W.restore.err" || rc=$?
+    echo "$rc" >"$W.restore.rc"
+  }
+  [ "$(cat "$W.dump.rc")" = 0 ] || die "pg_dump of the schemas' structure from the source ($MOVE_FROM) failed: $(first_error "$W.dump.err")"
+  [ "$(cat "$W.restore.rc")" = 0 ] || die "restoring the schemas' structure on the target ($MOVE_TO) failed: $(first_error "$W.restore.err")"
+  say "structure of $(echo $MOVE_SCHEMAS | wc -w | tr -d ' ') schema(s) restored on the target; replicating their rows"
+
+  for side in src tgt; do
+    q $side 'creating the beacon table' -c "CREATE SCHEMA IF NOT EXISTS folio_mover; CREATE TABLE IF NOT EXISTS folio_mover.beacon (token text PRIMARY KEY, written_at timestamptz NOT NULL DEFAULT clock_timestamp())" >/dev/null
+  done
+  q src 'creating the publication' -c "CREATE PUBLICATION \"$PUB\" FOR TABLES IN SCHEMA $(echo $MOVE_SCHEMAS | sed 's/ /, /g'), TABLE folio_mover.beacon" >/dev/null
+  conn=$(printf "host=%s port=%s dbname=%s user=%s password=%s application_name=%s" "$SRC_HOST" "$SRC_PORT" "$PGDATABASE" "$PGUSER" "'$(printf '%s' "${PGPASSWORD:-}" | sed "s/[\\\\']/\\\\&/g")'" "$SUB")
+  q tgt 'creating the subscription' -v conn="$conn" -f - >/dev/null <<SQL
+CREATE SUBSCRIPTION "$SUB" CONNECTION :'conn' PUBLICATION "$PUB" WITH (copy_data = true);
+SQL
+  # The first copy of every table, by the subscription's own workers.
+  waited=0
+  while :; do
+    left=$(q tgt 'following the first copy' -c "SELECT count(*) FILTER (WHERE srsubstate NOT IN ('r', 's')) || ' ' || count(*) FROM pg_subscription_rel WHERE srsubid = (SELECT oid FROM pg_subscription WHERE subname = '$SUB')")
+    errors=$(q tgt 'reading the apply worker' -c "SELECT coalesce(sum(apply_error_count + sync_error_count), 0) FROM pg_stat_subscription_stats WHERE subname = '$SUB'")
+    [ "$errors" = 0 ] || die "the first copy failed on the target ($errors error(s) in its log); the source was not changed"
+    [ "${left%% *}" != 0 ] || [ "${left#* }" = 0 ] || break
+    waited=$((waited + 1))
+    [ $((waited % 200)) != 0 ] || say "first copy: ${left%% *} of ${left#* } tables still copying"
+    sleep 0.05
+  done
+  say "first copy done (${left#* } tables); following the module's writes"
+  # Materialized views hold no replicated rows: filled on the target from its own tables.
+  q tgt 'refreshing materialized views' -f - >/dev/null <<SQL
+SELECT format('REFRESH MATERIALIZED VIEW %I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($SCHEMA_LIST) AND c.relkind = 'm' ORDER BY 1 \\gexec
+SQL
+
+  # What the fence locks, listed once.
+  q src 'listing the tables' -c "SELECT 'LOCK TABLE ' || string_agg(format('%I.%I', n.nspname, c.relname), ', ' ORDER BY 1) || ' IN EXCLUSIVE MODE;'
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($SCHEMA_LIST) AND c.relkind IN ('r', 'p')" >"$W.locks"
+  q src 'listing the sequences' -c "SELECT string_agg(format('ALTER SEQUENCE %I.%I INCREMENT BY %s;', n.nspname, c.relname, s.seqincrement), ' ' ORDER BY 1)
+    FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($SCHEMA_LIST)" >"$W.seqlocks"
+
+  # Checkpoint: the replica against the source, by content, while the module writes on.
+  online_fence
+  caught_up checkpoint
+  online_snapshots
+  online_unfence
+  say "checkpoint: writes waited $HELD ms for the target to catch up; comparing both sides' snapshots by content while the module writes on"
+  online_diff content
+  online_release_snapshots
+  [ -z "$DIFF" ] || online_fail "the replica differs from the source at the checkpoint: $(printf '%s' "$DIFF" | cut -c1-600)"
+  say "checkpoint verified: every table of every schema matches by content"
+
+  # The switch: writes wait from here until the fence lifts.
+  online_fence
+  caught_up switch
+  # Read under the fence, which holds every sequence's lock: no nextval moves them now. The same
+  # listing on the target after setting them must match it line for line.
+  setvals() {
+    q "$1" 'reading the sequences' -f - <<SQL
+SELECT format('SELECT format(%L, %L, last_value, is_called) FROM %I.%I', 'SELECT setval(%L, %s, %L);', format('%I.%I', n.nspname, c.relname), n.nspname, c.relname)
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($SCHEMA_LIST) AND c.relkind = 'S' ORDER BY 1 \\gexec
+SQL
+  }
+  setvals src >"$W.setval"
+  [ ! -s "$W.setval" ] || tgt -1 -f "$W.setval" >/dev/null 2>"$W.err" || online_fail "setting the sequences on the target failed: $(first_error "$W.err")"
+  setvals tgt >"$W.setval.tgt"
+  cmp -s "$W.setval" "$W.setval.tgt" || online_fail "the sequences differ after setting them: source $(head -c 200 "$W.setval" | tr '\n' ' '); target $(head -c 200 "$W.setval.tgt" | tr '\n' ' ')"
+  online_diff shape
+  [ -z "$DIFF" ] || online_fail "the catalogs differ (DDL during the move?): $(printf '%s' "$DIFF" | cut -c1-600)"
+  online_snapshots
+  # Nothing more may reach the target from the source once the module writes there.
+  q tgt 'stopping replication' -c "ALTER SUBSCRIPTION \"$SUB\" DISABLE" >/dev/null
+  if [ -z "${MOVE_SWITCH_COMMAND:-}" ]; then
+    # Nothing points the module at the target: it must be stopped before its writes are let go,
+    # or they would land on the source. Its writes wait on the fence until then.
+    waited=0
+    while :; do
+      busy=''
+      for S in $MOVE_SCHEMAS; do
+        b=$(busy_sessions)
+        [ -z "$b" ] || busy="${busy:+$busy; }$S: $b"
+      done
+      S=''
+      [ -n "$busy" ] || break
+      [ $((waited % 600)) != 0 ] || say "switch: ready and verified; stop the module now, its writes wait on the fence until it is (sessions: $(printf '%s' "$busy" | cut -c1-300))"
+      # A stopped module's writes stay waiting on the fence after their client is gone: ended
+      # every 2 s (a running module retries them, and they wait again).
+      [ $((waited % 20)) != 19 ] || src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
+      waited=$((waited + 1))
+      sleep 0.1
+    done
+  fi
+  if [ -n "${MOVE_SWITCH_COMMAND:-}" ]; then
+    sh -c "$MOVE_SWITCH_COMMAND" >"$W.switch.out" 2>&1 3>&- 5>&- 6>&- || {
+      q tgt 'resuming replication' -c "ALTER SUBSCRIPTION \"$SUB\" ENABLE" >/dev/null
+      online_release_snapshots
+      online_fail "the switch command failed: $(tail -n 1 "$W.switch.out" | cut -c1-200)"
+    }
+  fi
+  q tgt 'recording the switch' -c "UPDATE folio_mover.moves SET state = 'switched', moved_at = now() WHERE schema_name IN ($SCHEMA_LIST)" >/dev/null
+  online_unfence
+  say "switched: writes to the module's schemas waited $HELD ms (the fence, from locking to lifting)"
+  online_cleanup
+
+  # The two snapshots at the switch, by content, as a fenced move verifies its copy.
+  online_diff content
+  online_release_snapshots
+  [ -z "$DIFF" ] || die "after the switch, the target's snapshot at the switch differs from the source's: $(printf '%s' "$DIFF" | cut -c1-600); the source holds the module's data as of the switch, unchanged since"
+  for S in $MOVE_SCHEMAS; do
+    F="$W.content.$S"
+    record verified "$F.src"
+    say "$S: moved online and verified, $(tables_of "$F.src") tables, $(rows_of "$F.src") rows"
+  done
+}
+
+if [ "$MOVE_MODE" = online ]; then
+  online_move
+  say "done: $(echo $MOVE_SCHEMAS | wc -w | tr -d ' ') schema(s), moved online from $MOVE_FROM to $MOVE_TO"
+  exit 0
+fi
+
 # The schemas, MOVE_JOBS at a time from one queue: a worker claims the next unclaimed schema
 # (mkdir is atomic); a failure stops each worker before its next schema. Failures are printed
 # last, one line each.
 # Largest first, so that the last schema to start is a small one.
 order=$MOVE_SCHEMAS
 if [ "$MOVE_ACTION" = copy ]; then
-  order=$(q src 'sizing the schemas' -c "SELECT n.nspname FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm')
-    WHERE n.nspname IN ($SCHEMA_LIST) GROUP BY n.nspname ORDER BY coalesce(sum(pg_total_relation_size(c.oid)), 0) DESC, n.nspname")
-  for s in $MOVE_SCHEMAS; do
-    case " $(echo $order) " in *" $s "*) ;; *) order="$order $s" ;; esac
-  done
+  # Every schema asked for, those missing on the source too (each then fails by name).
+  order=$(q src 'sizing the schemas' -c "SELECT s FROM unnest(ARRAY[$SCHEMA_LIST]::text[]) s LEFT JOIN pg_namespace n ON n.nspname = s
+    LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm') GROUP BY s ORDER BY coalesce(sum(pg_total_relation_size(c.oid)), 0) DESC, s")
 fi
 i=0
 for s in $order; do

@@ -158,3 +158,14 @@ test('a destroyed Aurora cluster is still unsafe (only its instances are capacit
   delete after.Resources[cluster];
   expect(resourceChanges(json, after).find((c) => c.logicalId === cluster)).toMatchObject({ impact: ResourceImpact.WILL_DESTROY, unsafe: true });
 });
+
+test('turning on logical replication is in place, and the plan says it waits for a reboot', () => {
+  const json = templates(resolveScenario({ scenario: 'part3' }), { scenario: 'part3' }).get('FolioHybridAurora')!;
+  const group = Object.keys(json.Resources).find((id) => json.Resources[id].Type === 'AWS::RDS::DBClusterParameterGroup')!;
+  expect(json.Resources[group].Properties.Parameters).toEqual({ 'rds.force_ssl': '1', 'rds.logical_replication': '1' });
+  const before = structuredClone(json);
+  delete before.Resources[group].Properties.Parameters['rds.logical_replication'];
+  const change = resourceChanges(before, json).find((c) => c.logicalId === group)!;
+  expect(change).toMatchObject({ impact: ResourceImpact.WILL_UPDATE, unsafe: false });
+  expect(change.notes).toEqual([expect.stringMatching(/^Parameters: rds\.logical_replication is static: the clusters take the new value only when their writer reboots/)]);
+});

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MOVER_SCRIPT, moverJobs } from '../../../lib/constructs/schema-mover';
+import { MOVER_COMMAND, MOVER_SCRIPT, moverJobs } from '../../../lib/constructs/schema-mover';
 import { synthPhase } from '../../support/synth';
 
 /*
@@ -17,6 +17,14 @@ test('the template carries the script the tests run, less its full-line comments
   expect(MOVER_SCRIPT).not.toMatch(/^\s*#/m);
   // dash here, busybox ash in the image: both POSIX sh.
   expect(() => execFileSync('sh', ['-n'], { input: MOVER_SCRIPT })).not.toThrow();
+});
+
+test("the task's command unpacks to the script itself, with busybox's base64 and gunzip as the image has them", () => {
+  const payload = /^printf %s '([A-Za-z0-9+/=]+)' \| base64 -d \| gunzip >\/tmp\/move\.sh && exec sh \/tmp\/move\.sh$/.exec(MOVER_COMMAND)![1];
+  expect(execFileSync('sh', ['-c', 'base64 -d | gunzip'], { input: payload }).toString()).toBe(MOVER_SCRIPT);
+  const { json } = synthPhase('test10');
+  const mover = Object.values<any>(json.Resources).find((r) => r.Type === TASK && r.Properties.Family === 'folio-schema-mover');
+  expect(mover.Properties.ContainerDefinitions[0]).toMatchObject({ EntryPoint: ['sh', '-c'], Command: [MOVER_COMMAND] });
 });
 
 test("the task definition stays under ECS's 64 KiB limit, with room to grow", () => {

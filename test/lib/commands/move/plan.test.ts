@@ -82,3 +82,16 @@ describe('the plan is derived from the two phases and the tenants', () => {
     expect(waves(withoutReferences(planPhaseSwitch(phase('test9'), phase('test10')))).map((w) => w.map((m) => m.module))).toEqual([['mod-lists'], ['mod-fqm-manager']]);
   });
 });
+
+describe('online moves', () => {
+  test('--online makes every module move online; a reference copy stays a fenced snapshot', () => {
+    const plan = planPhaseSwitch(phase('test9'), phase('test10'));
+    const envs = plan.moves.map((m) => [m.module, m.reference, moverEnvironment(m, { online: true }).MOVE_MODE]);
+    expect(envs.filter(([, reference]) => reference).every(([, , mode]) => mode === 'fenced')).toBe(true);
+    expect(envs.filter(([, reference]) => !reference).map(([module, , mode]) => [module, mode])).toEqual([
+      ['mod-lists', 'online'],
+      ['mod-fqm-manager', 'online'],
+    ]);
+    expect(moverEnvironment(plan.moves[0]).MOVE_MODE).toBe('fenced');
+  });
+});

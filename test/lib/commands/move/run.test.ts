@@ -74,6 +74,7 @@ test('each module runs as the mover task with its schemas and flags; its log is 
     MOVE_REPLACE: 'true',
     MOVE_FORCE: 'false',
     MOVE_KEEP_EXISTING: 'false',
+    MOVE_MODE: 'fenced',
   });
   expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input).toMatchObject({ logGroupName: targets.logGroup, logStreamName: 'move/Mover/4f0e9a0c7d3b4e21a8b6c5d4e3f2a1b0' });
   expect(lines).toHaveLength(4);

@@ -1,6 +1,7 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
+import { editedCatalog } from '../../../support/synth';
 import { cloudWatchClient } from '../../../../lib/commands/aws/clients';
 import { type MetricSeries, catalogFor } from '../../../../lib/contract/metrics';
 import { renderCharts } from '../../../../lib/commands/report/charts';
@@ -8,7 +9,7 @@ import { compareReports, flatten } from '../../../../lib/commands/report/compare
 import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../../lib/commands/report/fetch';
 import { type ServerView, unreadServer } from '../../../../lib/commands/report/server-view';
 import { renderMarkdown } from '../../../../lib/commands/report/markdown';
-import { type FolioReport, type TemporalReport, summarize } from '../../../../lib/commands/report/summarize';
+import { pausedStretches, type FolioReport, type TemporalReport, summarize } from '../../../../lib/commands/report/summarize';
 import type { ReportWindow } from '../../../../lib/commands/report/window';
 import { fixtureReport } from '../../../support/report-fixture';
 
@@ -397,5 +398,39 @@ describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL tabl
     const md = compareReports(dsql, r, ['dsql.json', 'aurora.json']);
     expect(md).toContain('| A: temporal-150wps | Aurora DSQL | n/a | n/a | n/a | n/a | n/a |');
     expect(md).toContain('n/a: dsql.json was not written from a bench run (report --run <run.json>), so it has no benchmark figures.');
+  });
+});
+
+describe('a Serverless v2 range that pauses at 0 ACU', () => {
+  const t0 = Date.parse('2026-01-21T10:00:00Z');
+  const at = (minutes: number[]) => minutes.map((m) => t0 + m * 60_000);
+
+  test('the stretches at 0 ACU, each to the end of its last point; a gap in the data ends one', () => {
+    // 0-2 paused, 3-4 up, 5-6 paused, (7 missing), 8 paused.
+    const p = pausedStretches({ t: at([0, 1, 2, 3, 4, 5, 6, 8]), v: [0, 0, 0, 2, 1, 0, 0, 0] }, 60);
+    expect(p.stretches).toEqual([
+      { from: '2026-01-21T10:00:00.000Z', to: '2026-01-21T10:03:00.000Z', minutes: 3 },
+      { from: '2026-01-21T10:05:00.000Z', to: '2026-01-21T10:07:00.000Z', minutes: 2 },
+      { from: '2026-01-21T10:08:00.000Z', to: '2026-01-21T10:09:00.000Z', minutes: 1 },
+    ]);
+    expect(p.minutes).toBe(6);
+  });
+
+  test('a cluster that never reached 0 has no stretch, and one that cannot pause has no paused figure at all', async () => {
+    expect(pausedStretches({ t: at([0, 1]), v: [0.5, 1] }, 60)).toEqual({ minutes: 0, stretches: [] });
+    const { report: r } = await report('folio-test10', 'test10');
+    expect((r as FolioReport).metrics.acu!.paused).toBeNull();
+  });
+
+  test('the report says when the cluster was paused, and that the first connection\'s wait is not in CloudWatch', () => {
+    const paused = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').offload = { serverless: { min: 0, max: 32, autoPause: '10m' } }));
+    const scenario = resolveScenario({ scenario: 'test10' }, paused) as FolioScenario;
+    const window = { start: new Date(t0), end: new Date(t0 + 5 * 60_000), periodSeconds: 60 };
+    const r = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]), window) as FolioReport;
+    expect(r.metrics.acu!.paused).toEqual({ minutes: 2, stretches: [{ from: '2026-01-21T10:01:00.000Z', to: '2026-01-21T10:03:00.000Z', minutes: 2 }] });
+    const md = renderMarkdown(r);
+    expect(md).toContain('| Paused (0 ACU) | 2 min in 1 stretch |');
+    expect(md).toContain('| 2026-01-21T10:01:00.000Z | 2026-01-21T10:03:00.000Z | 2 |');
+    expect(md).toContain('CloudWatch does not record that wait');
   });
 });

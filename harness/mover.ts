@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Postgres } from './postgres';
+
+/*
+ * The schema mover's own script (lib/constructs/schema-mover/move.sh), run against two local
+ * servers as the stack's task runs it against the two clusters: for the tests and the benches.
+ */
+
+export const MOVER_SCRIPT_FILE = join(__dirname, '../lib/constructs/schema-mover/move.sh');
+
+/** The task's environment for two local servers: `primary` as the primary cluster, `offload` as the offload one. */
+export function moverEnv(primary: Postgres, offload: Postgres, database: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: `${primary.bin}:${process.env.PATH}`,
+    PRIMARY_HOST: '127.0.0.1',
+    PRIMARY_PORT: String(primary.port),
+    OFFLOAD_HOST: '127.0.0.1',
+    OFFLOAD_PORT: String(offload.port),
+    PGUSER: primary.user,
+    PGPASSWORD: primary.password,
+    PGDATABASE: database,
+    ...extra,
+  };
+}
+
+export interface MoverRun {
+  /** null when it was killed. */
+  readonly status: number | null;
+  /** Standard output and error, as they came. */
+  readonly out: string;
+}
+
+/** Runs the script in its own process group (a test can stop or kill all of it), calling `onLine` for each line it prints. */
+export function runMover(env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<MoverRun> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', [MOVER_SCRIPT_FILE], { detached: true, env });
+    let out = '';
+    let partial = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const lines = (partial + d).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) if (line) onLine?.(line, child);
+    });
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (status) => resolve({ status, out }));
+  });
+}

@@ -1,0 +1,120 @@
+/*
+ * How long a module's writes pause when its schemas move, fenced against online, on this
+ * machine: an orders-shaped schema (a table with a primary key fed by a sequence) in each of
+ * --tenants tenants, --rows rows each, on a source PostgreSQL with wal_level logical, moved to a
+ * second server by the mover's own script.
+ *   - fenced: the module is stopped for the move (its writes wait from the stop until it starts
+ *     on the target after the move);
+ *   - online: a writer keeps writing through the move and is pointed at the target inside the
+ *     switch (MOVE_SWITCH_COMMAND).
+ * Reported: the move's time, the longest write (retries included, the pause a module sees), the
+ * writes acknowledged and how many of them the target lacks. A measurement, not a test.
+ *
+ *   npm run bench:move-pause -- --tenants 3 --rows 200000
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Command } from 'commander';
+import { ConfigError } from '../config';
+import { numberOption, runCommand } from '../lib/commands/cli';
+import { markdownTable } from '../lib/commands/markdown';
+import { schemaName } from '../lib/commands/move/plan';
+import { type Postgres, startPostgres } from '../harness/postgres';
+import { MOVER_SCRIPT_FILE, moverEnv } from '../harness/mover';
+import { startWriter } from '../harness/writer';
+
+const run = promisify(execFile);
+const DB = 'folio';
+
+const program = new Command('bench:move-pause')
+  .description("A module's write pause during a move, fenced against online, with the rows it lost")
+  .option('--tenants <n>', 'tenants (one schema each)', '3')
+  .option('--rows <n>', 'rows per schema', '200000')
+  .option('--major <n>', 'PostgreSQL major: 15 or 16', '16');
+
+const whole = (flag: string, raw: string, max: number) => numberOption(flag, raw, { min: 1, max, integer: true })!;
+
+runCommand(async () => {
+  const o = program.parse().opts();
+  const tenants = Array.from({ length: whole('--tenants', o.tenants, 120) }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`);
+  const rows = whole('--rows', o.rows, 10_000_000);
+  if (!['15', '16'].includes(o.major)) throw new ConfigError(`--major "${o.major}" is not valid (valid: 15, 16)`);
+  const schemas = tenants.map((t) => schemaName(t, 'mod-orders-storage'));
+  const settings = ['wal_level = logical', 'max_replication_slots = 10', 'max_wal_senders = 10', 'max_locks_per_transaction = 256'];
+  const servers: Postgres[] = await Promise.all([0, 1].map(() => startPostgres({ major: Number(o.major) as 15 | 16, settings })));
+  const [primary, offload] = servers;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pause-'));
+  try {
+    for (const pg of servers) await pg.psql(`CREATE DATABASE ${DB}`);
+    process.stderr.write(`seeding ${schemas.length} schema(s) × ${rows.toLocaleString('en-US')} rows ...\n`);
+    const seed = async () => {
+      for (const s of schemas)
+        await primary.psql(
+          `DROP SCHEMA IF EXISTS ${s} CASCADE; CREATE SCHEMA ${s}; CREATE SEQUENCE ${s}.po_number; ` +
+            `CREATE TABLE ${s}.purchase_order (id bigint PRIMARY KEY DEFAULT nextval('${s}.po_number'), note text NOT NULL, payload text NOT NULL); ` +
+            `INSERT INTO ${s}.purchase_order (note, payload) SELECT 'po ' || g, repeat(md5(g::text), 6) FROM generate_series(1, ${rows}) g`,
+          DB,
+        );
+      await primary.psql('VACUUM ANALYZE', DB);
+      await offload.psql(`DROP SCHEMA IF EXISTS folio_mover, ${schemas.join(', ')} CASCADE`, DB);
+    };
+    const mib = async () => Number(await primary.psql(`SELECT round(sum(pg_total_relation_size(format('%I.purchase_order', s)::regclass)) / 1048576.0, 1) FROM unnest(ARRAY[${schemas.map((s) => `'${s}'`).join(',')}]) s`, DB));
+    const env = (extra: Record<string, string>) => ({
+      ...process.env,
+      ...moverEnv(primary, offload, DB, { MOVE_FROM: 'primary', MOVE_TO: 'offload', MOVE_SCHEMAS: schemas.join(' '), MOVE_SUFFIX: '_mod_orders_storage', MOVE_JOBS: '2', ...extra }),
+    });
+    const route = join(dir, 'route');
+    const writerOn = (s: string) => startWriter({ servers: { primary, offload }, database: DB, route, sql: (n) => `INSERT INTO ${s}.purchase_order (note, payload) VALUES ('written ${n}', 'x') RETURNING id` });
+    const lost = async (s: string, acknowledged: readonly { n: number }[]) => {
+      const on = new Set((await offload.psql(`SELECT note FROM ${s}.purchase_order WHERE note LIKE 'written %'`, DB)).split('\n'));
+      return acknowledged.filter((w) => !on.has(`written ${w.n}`)).length;
+    };
+    const results: string[][] = [];
+
+    // Fenced: the module stops before the move and starts on the target after it.
+    await seed();
+    const size = await mib();
+    writeFileSync(route, 'primary');
+    let writer = writerOn(schemas[0]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = await writer.stop();
+    let started = Date.now();
+    await run('sh', [MOVER_SCRIPT_FILE], { env: env({ MOVE_MODE: 'fenced' }), maxBuffer: 64 * 1024 * 1024 });
+    const fencedSeconds = (Date.now() - started) / 1000;
+    writeFileSync(route, 'offload');
+    writer = writerOn(schemas[0]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = await writer.stop();
+    results.push(['fenced (module stopped for the move)', fencedSeconds.toFixed(2), `${Math.round(fencedSeconds * 1000).toLocaleString('en-US')} (the move)`, String(before.acknowledged.length + after.acknowledged.length), String(await lost(schemas[0], after.acknowledged))]);
+
+    // Online: the writer keeps writing; the switch points it at the target.
+    await seed();
+    writeFileSync(route, 'primary');
+    writer = writerOn(schemas[0]);
+    started = Date.now();
+    const { stdout } = await run('sh', [MOVER_SCRIPT_FILE], { env: env({ MOVE_MODE: 'online', MOVE_SWITCH_COMMAND: `echo offload > ${route}` }), maxBuffer: 64 * 1024 * 1024 });
+    const onlineSeconds = (Date.now() - started) / 1000;
+    await new Promise((r) => setTimeout(r, 1000));
+    const online = await writer.stop();
+    const fence = /switched: writes to the module's schemas waited (\d+) ms/.exec(stdout)?.[1] ?? '?';
+    results.push([
+      'online (the module writes throughout)',
+      onlineSeconds.toFixed(2),
+      `${online.longestMs.toLocaleString('en-US')} (the fence held ${fence} ms)`,
+      String(online.acknowledged.length),
+      String(await lost(schemas[0], online.acknowledged)),
+    ]);
+
+    process.stdout.write(
+      `# Write pause during a move, on this machine\n\n${schemas.length} orders-shaped schema(s) × ${rows.toLocaleString('en-US')} rows, ${size} MiB; PostgreSQL ${primary.major} servers on loopback, 2 schemas at once.\n\n` +
+        markdownTable(['Mode', 'Move (s)', 'Longest write (ms)', 'Writes acknowledged', 'Lost'], results) +
+        '\n',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(servers.map((pg) => pg.stop()));
+  }
+});
