@@ -88,6 +88,9 @@ export class AuroraPair extends Construct {
     for (const cidr of props.clientCidrs) {
       this.securityGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(db.port), `PostgreSQL from ${cidr}`);
     }
+    // An online module move's subscription: the target cluster connects to the source cluster.
+    this.securityGroup.addIngressRule(this.securityGroup, ec2.Port.tcp(db.port), 'PostgreSQL from the other cluster: logical replication of online module moves');
+    this.securityGroup.addEgressRule(this.securityGroup, ec2.Port.tcp(db.port), 'PostgreSQL to the other cluster: logical replication of online module moves');
 
     const subnetGroup = new rds.SubnetGroup(this, 'SubnetGroup', {
       vpc: props.vpc,

@@ -131,17 +131,23 @@ describe('network and access', () => {
     template.hasResourceProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
   });
 
-  test('the only ingress is PostgreSQL from the client networks and the schema mover, and HTTPS from the mover to its endpoints', () => {
+  test('the only ingress is PostgreSQL from the client networks, the schema mover and the other cluster, and HTTPS from the mover to its endpoints', () => {
+    // No egress of its own but to itself (below): CDK drops its placeholder rule once there is a real one.
     template.hasResourceProperties('AWS::EC2::SecurityGroup', {
+      GroupDescription: 'Hybrid Aurora clusters: PostgreSQL from the FOLIO client networks only',
       SecurityGroupIngress: [{ CidrIp: '10.60.0.0/16', FromPort: 5432, ToPort: 5432, IpProtocol: 'tcp' }],
-      SecurityGroupEgress: [Match.objectLike({ CidrIp: '255.255.255.255/32' })],
+      SecurityGroupEgress: Match.absent(),
     });
     const mover = logicalId(json, 'AWS::EC2::SecurityGroup', 'SchemaMover/SecurityGroup/Resource');
     const rules = Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::EC2::SecurityGroupIngress').map((r) => r.Properties);
+    const aurora = logicalId(json, 'AWS::EC2::SecurityGroup', 'Aurora/SecurityGroup/Resource');
     expect(rules.map((r) => [r.GroupId['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, ''), r.FromPort, r.SourceSecurityGroupId['Fn::GetAtt'][0]]).sort()).toEqual([
+      ['AuroraSecurityGroup', 5432, aurora],
       ['AuroraSecurityGroup', 5432, mover],
       ['SchemaMoverEndpointSecurityGroup', 443, mover],
     ]);
+    // Cluster to cluster, for an online move's subscription: the only egress the clusters have.
+    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', { GroupId: { 'Fn::GetAtt': [aurora, 'GroupId'] }, DestinationSecurityGroupId: { 'Fn::GetAtt': [aurora, 'GroupId'] }, FromPort: 5432, ToPort: 5432 });
     template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', { GroupId: { 'Fn::GetAtt': [mover, 'GroupId'] }, DestinationPrefixListId: 'pl-63a5400a', FromPort: 443 });
     expect(JSON.stringify(json)).not.toContain('0.0.0.0/0');
   });

@@ -917,7 +917,8 @@ online_move() {
     q $side 'creating the beacon table' -c "CREATE SCHEMA IF NOT EXISTS folio_mover; CREATE TABLE IF NOT EXISTS folio_mover.beacon (token text PRIMARY KEY, written_at timestamptz NOT NULL DEFAULT clock_timestamp())" >/dev/null
   done
   q src 'creating the publication' -c "CREATE PUBLICATION \"$PUB\" FOR TABLES IN SCHEMA $(echo $MOVE_SCHEMAS | sed 's/ /, /g'), TABLE folio_mover.beacon" >/dev/null
-  conn=$(printf "host=%s port=%s dbname=%s user=%s password=%s application_name=%s" "$SRC_HOST" "$SRC_PORT" "$PGDATABASE" "$PGUSER" "'$(printf '%s' "${PGPASSWORD:-}" | sed "s/[\\\\']/\\\\&/g")'" "$SUB")
+  # The target connects to the source as the mover does (TLS where PGSSLMODE asks for it, as the stack's task does).
+  conn=$(printf "host=%s port=%s dbname=%s user=%s password=%s application_name=%s sslmode=%s" "$SRC_HOST" "$SRC_PORT" "$PGDATABASE" "$PGUSER" "'$(printf '%s' "${PGPASSWORD:-}" | sed "s/[\\\\']/\\\\&/g")'" "$SUB" "${PGSSLMODE:-prefer}")
   q tgt 'creating the subscription' -v conn="$conn" -f - >/dev/null <<SQL
 CREATE SUBSCRIPTION "$SUB" CONNECTION :'conn' PUBLICATION "$PUB" WITH (copy_data = true);
 SQL
