@@ -24,6 +24,8 @@ interface Acknowledged {
 export interface WriterResult {
   readonly acknowledged: readonly Acknowledged[];
   readonly longestMs: number;
+  /** The median write: mostly this writer's own cost (a psql per write), which every figure carries. */
+  readonly medianMs: number;
   readonly attempts: number;
 }
 
@@ -81,7 +83,10 @@ export function startWriter(o: WriterOptions): Writer {
       await new Promise((r) => setTimeout(r, o.intervalMs ?? 20));
     }
   })();
-  const result = () => ({ acknowledged, longestMs: Math.max(0, ...acknowledged.map((a) => a.ms)), attempts });
+  const result = () => {
+    const ms = acknowledged.map((a) => a.ms).sort((a, b) => a - b);
+    return { acknowledged, longestMs: Math.max(0, ...ms), medianMs: ms.length ? ms[Math.floor(ms.length / 2)] : 0, attempts };
+  };
   return {
     async stop() {
       stopping = true;

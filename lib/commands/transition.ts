@@ -130,10 +130,11 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
     if (!d.isDifferent) return;
     const type = d.newResourceType ?? d.oldResourceType ?? 'unknown';
     const resource = to.Resources?.[logicalId] ?? from.Resources?.[logicalId];
-    // An Aurora cluster's instance holds no data of its own (the cluster volume does): adding or removing one is capacity, not data.
-    const auroraMember = type === 'AWS::RDS::DBInstance' && resource?.Properties?.DBClusterIdentifier !== undefined;
-    const stateful = STATEFUL_TYPES.has(type) && !(auroraMember && (d.isAddition || d.isRemoval));
     const path = resource?.Metadata?.['aws:cdk:path'];
+    // An Aurora reader holds no data of its own (the cluster volume does): adding or removing one
+    // is capacity, not data. A writer that goes is still unsafe: its cluster would be left without one.
+    const auroraMember = type === 'AWS::RDS::DBInstance' && resource?.Properties?.DBClusterIdentifier !== undefined && /\/Reader\d+\//.test(String(path ?? ''));
+    const stateful = STATEFUL_TYPES.has(type) && !(auroraMember && (d.isAddition || d.isRemoval));
     const properties = Object.entries(d.propertyUpdates).map(([name, p]) => {
       const impact = p.changeImpact ?? ResourceImpact.WILL_UPDATE;
       const interruption = impact === ResourceImpact.WILL_UPDATE ? INTERRUPTING[type]?.[name] : undefined;
@@ -147,8 +148,8 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
       properties,
       interruptions: properties.flatMap((p) => (p.interruption ? [`${p.name}: ${p.interruption}`] : [])),
       notes: [
-        ...(auroraMember && d.isAddition ? ['a new instance in the cluster: it serves once created, with the data the cluster already holds'] : []),
-        ...(auroraMember && d.isRemoval ? ['an instance leaves the cluster: its reads move to the others; the data stays in the cluster volume'] : []),
+        ...(auroraMember && d.isAddition ? ['a new reader in the cluster: it serves once created, with the data the cluster already holds'] : []),
+        ...(auroraMember && d.isRemoval ? ['a reader leaves the cluster: its reads move to the others; the data stays in the cluster volume'] : []),
         ...properties.flatMap((p) => {
         const note = p.impact === ResourceImpact.WILL_UPDATE ? NOTES[type]?.[p.name]?.(p.from, p.to) : undefined;
         return note ? [`${p.name}: ${note}`] : [];

@@ -99,6 +99,8 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(await offload.psql(`SELECT string_agg(state, ',') FROM folio_mover.moves WHERE schema_name IN (${ORDERS.map((x) => `'${x}'`).join(',')})`, DB)).toBe('verified,verified,verified');
     // The pause a writer saw: the longest write, retries included, is seconds, not the copy.
     expect(written.longestMs).toBeLessThan(5_000);
+    // The writer itself (a psql per write) costs little beside it: the bench's figures carry it.
+    expect(written.medianMs).toBeLessThan(250);
   }, 120_000);
 
   test('with no switch command, the switch waits, fenced, until the module stops; its writes before the stop are all on the target', async () => {
@@ -243,8 +245,8 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       await runMover(srm(), (line, child) => {
         if (/^move: switched:/.test(line)) process.kill(-child.pid!, 'SIGKILL');
       });
-      const state = await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB);
-      if (state !== 'switched') return expect(state).toBe('verified'); // the run finished before the kill landed
+      // Recorded before the line is printed; verified only after the comparison that follows it.
+      expect(await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB)).toBe('switched');
       const target = await fingerprint(offload, SRM);
       const again = await runMover(srm());
       expect(again.status).toBe(1);

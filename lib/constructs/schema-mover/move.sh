@@ -777,7 +777,7 @@ online_unfence() {
 # A beacon row written on the source after the fence: once the target holds it, it has applied
 # every write the source committed before (replication applies in commit order).
 caught_up() { # what
-  token="$1-$(date +%s)-$$"
+  token="$SUB-$1-$(date +%s)-$$"
   q src 'writing the beacon' -c "INSERT INTO folio_mover.beacon (token) VALUES ('$token')" >/dev/null
   waited=0
   while [ "$(q tgt 'waiting for the beacon' -c "SELECT count(*) FROM folio_mover.beacon WHERE token = '$token'")" != 1 ]; do
@@ -801,7 +801,8 @@ online_cleanup() {
   }
   src -c "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '$SUB' AND NOT active" >/dev/null 2>&1 || true
   src -c "DROP PUBLICATION IF EXISTS \"$PUB\"" >/dev/null 2>&1 || true
-  src -c "DELETE FROM folio_mover.beacon WHERE token LIKE '$SUB-%' OR token LIKE 'checkpoint-%' OR token LIKE 'switch-%'" >/dev/null 2>&1 || true
+  # Only this wave's beacons: another wave's mover may be replicating from the same source.
+  src -c "DELETE FROM folio_mover.beacon WHERE token LIKE '$SUB-%'" >/dev/null 2>&1 || true
 }
 # Both sides' snapshots, held after the fence lifts: the source's imported from the fence's, the
 # target's taken once it caught up. Sets SRC_SNAP and TGT_SNAP.
@@ -852,6 +853,7 @@ online_move() {
   F=$W
   S=''
   ID=$(printf '%s\n' $MOVE_SCHEMAS | LC_ALL=C sort | md5sum | cut -c1-12)
+  case "$ID" in [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;; *) die "naming the wave's publication failed (md5sum gave \"$(shown "$ID")\")" ;; esac
   PUB="folio_mover_$ID"
   SUB=$PUB
   trap 'online_cleanup; rm -rf "$work" 2>/dev/null || true' EXIT

@@ -169,3 +169,11 @@ test('turning on logical replication is in place, and the plan says it waits for
   expect(change).toMatchObject({ impact: ResourceImpact.WILL_UPDATE, unsafe: false });
   expect(change.notes).toEqual([expect.stringMatching(/^Parameters: rds\.logical_replication is static: the clusters take the new value only when their writer reboots/)]);
 });
+
+test('a writer instance that leaves its cluster is still unsafe (only readers are capacity)', () => {
+  const json = templates(resolveScenario({ scenario: 'part3' }), { scenario: 'part3' }).get('FolioHybridAurora')!;
+  const after = structuredClone(json);
+  const writer = Object.keys(after.Resources).find((id) => id.startsWith('AuroraServerlessWriter'))!;
+  delete after.Resources[writer];
+  expect(resourceChanges(json, after).find((c) => c.logicalId === writer)).toMatchObject({ impact: ResourceImpact.WILL_DESTROY, stateful: true, unsafe: true, notes: [] });
+});
