@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../config';
-import { cloudFormationClient, ecsClient, logsClient } from '../lib/commands/aws/clients';
+import { cloudFormationClient, ecsClient, logsClient, route53Client } from '../lib/commands/aws/clients';
 import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, onInterrupt, progress, runCommand, newCommand } from '../lib/commands/cli';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
 import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
-import { moveTargets, runMoves } from '../lib/commands/move/run';
+import { moveTargets, routeTargets, runMoves } from '../lib/commands/move/run';
 
 interface Options {
   from?: string;
@@ -18,7 +18,7 @@ interface Options {
   dropSource?: boolean;
   online?: boolean;
   timeout: string;
-  interval: string;
+  interval?: string;
   endpointUrl?: string;
 }
 
@@ -27,7 +27,7 @@ const CLUSTERS: readonly ClusterRole[] = ['primary', 'offload'];
 const program = newCommand('move')
   .description(
     "Moves FOLIO modules' schemas between the two Aurora clusters with the stack's mover task: before a phase switch's deploy (stop the modules first), or one module by hand.\n" +
-      'With --online the modules keep running while their schemas replicate; each is stopped only when the mover says it is ready to switch.\n' +
+      "With --online the modules keep running while their schemas replicate; at the switch this command points the modules' routes (DNS names) at their new cluster, and writes pause only until the routes lead there.\n" +
       `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
   )
   .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
@@ -39,9 +39,9 @@ const program = newCommand('move')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
   .option('--force', 'move although sessions on the source still use a schema')
   .option('--drop-source', "drop the source's copies instead, each only if the target's verified copy still matches it")
-  .option('--online', 'keep the modules running: their schemas replicate, and writes pause only for the switch (stop each module when the mover says it is ready)')
+  .option('--online', "keep the modules running: their schemas replicate, and writes pause only for the switch, when this command points the modules' routes at the target")
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
-  .option('--interval <duration>', 'how often to poll the task and its log', '10s')
+  .option('--interval <duration>', 'how often to poll the task and its log (default 10s; 1s with --online, whose switch waits on it)')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
 
 const phase = (option: string, name: string, envName?: string): FolioScenario => resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
@@ -67,14 +67,15 @@ function parse(o: Options): { flags: MoveFlags; plan?: MovePlan; module?: { name
 program.action((o: Options) =>
   runCommand(async () => {
     const { flags, plan: phasePlan, module } = parse(o);
-    const waiting = { timeoutSeconds: durationOption('--timeout', o.timeout), intervalSeconds: durationOption('--interval', o.interval) };
+    const waiting = { timeoutSeconds: durationOption('--timeout', o.timeout), intervalSeconds: durationOption('--interval', o.interval ?? (flags.online ? '1s' : '10s')) };
     if (o.dryRun && phasePlan) return void process.stdout.write(renderMovePlan(phasePlan, flags));
     if (o.dryRun && module && !o.scenario) throw new ConfigError('--dry-run with --module needs --scenario <deployed phase> (it reads no stack)');
 
     // The environment's stack runs the mover; any of its phases names it.
     const reference = phase(phasePlan ? '--from' : '--scenario', o.from ?? o.scenario ?? loadCatalog().folio.phases[0].name, o.envName);
     const target = { region: reference.env.region, endpoint: o.endpointUrl };
-    const targets = o.dryRun ? undefined : await moveTargets(cloudFormationClient(target), reference);
+    const cfn = cloudFormationClient(target);
+    const targets = o.dryRun ? undefined : { ...(await moveTargets(cfn, reference)), routes: flags.online ? await routeTargets(cfn, reference) : undefined };
     let plan = phasePlan;
     if (module) {
       const current = phase('--scenario', o.scenario ?? targets!.deployedPhase, o.envName);
@@ -93,13 +94,17 @@ program.action((o: Options) =>
         ? `mover task ${started.at(-1)} still runs in cluster ${targets!.cluster} (the source is untouched until it verifies its copy; run the move again after it ends); stop it: aws ecs stop-task --cluster ${targets!.cluster} --task ${started.at(-1)}`
         : undefined,
     );
-    const results = await runMoves({ ecs: ecsClient(target), logs: logsClient(target) }, targets!, plan!, flags, {
+    const results = await runMoves({ ecs: ecsClient(target), logs: logsClient(target), route53: route53Client(target) }, targets!, plan!, flags, {
       ...waiting,
       onProgress: status.update,
       onStarted: (m, arn) => {
         started.push(arn);
         status.done();
         process.stderr.write(`${m}: mover task ${arn}\n`);
+      },
+      onRouted: (m, change) => {
+        status.done();
+        process.stderr.write(`${m}: routes now lead to the target (Route 53 change ${change})\n`);
       },
       onLine: (_m, line) => {
         status.done();
@@ -111,7 +116,7 @@ program.action((o: Options) =>
     if (!flags.dropSource)
       process.stdout.write(
         flags.online
-          ? `\nThe modules stopped at the switch: deploy the phase now, then start ${plan!.restart.join(', ')} on their new cluster.\n`
+          ? `\n${plan!.restart.join(', ')} write on their new cluster through their routes. Deploy the phase next: it writes the same records and the routing manifest.\n`
           : `\nNext: deploy the phase, then restart ${plan!.restart.join(', ')}.\n`,
       );
   }),

@@ -31,6 +31,15 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     adminSecret: 'folio/db/admin',
     moduleSecretPrefix: 'folio/db/modules',
     routingParameter: '/folio/db/routing',
+    moduleZone: 'folio-db.internal',
+  },
+  routing: {
+    // Modules connect by `<module>.folio-db.internal`, which a phase (or an online move) points at
+    // a cluster. A resolver keeps an old answer this long; a JVM keeps its own 30 s by default
+    // (networkaddress.cache.ttl), which sourceGrace covers.
+    ttlSeconds: 5,
+    switchTimeout: '300s',
+    sourceGrace: '30s',
   },
   // PERF-1334's 60 tenants (PERF-1229 ran on 30 of the same pattern). PTF's tenant ids are not
   // published beyond the fs09000000 pattern; replace these with your environment's (`npm run move`

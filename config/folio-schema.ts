@@ -49,6 +49,17 @@ export const folioEnvironmentSchema = z.strictObject({
     adminSecret: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name'),
     moduleSecretPrefix: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name prefix'),
     routingParameter: physicalName(/^\/[A-Za-z0-9/_.-]+$/, 'SSM parameter name'),
+    /** The private DNS zone of the modules' routes (`<module>.<zone>`, `<module>-reader.<zone>`). */
+    moduleZone: physicalName(/^(?!.*\.\.)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'DNS zone name (labels of a-z, 0-9 and inner hyphens, at least two)'),
+  }),
+  /** How modules follow a move: the routes' records, and how long an online move waits on them. */
+  routing: z.strictObject({
+    /** The records' TTL: the longest a resolver keeps an old answer after a switch. */
+    ttlSeconds: z.number().int().min(1).max(300),
+    /** How long an online move's switch waits for every route to lead to the target (MOVE_ROUTE_TIMEOUT). */
+    switchTimeout: z.string().regex(/^[1-9][0-9]*s$/, { error: 'valid: whole seconds, such as 300s' }),
+    /** How long no session of a module may reach the source before its fence lifts (MOVE_ROUTE_GRACE). */
+    sourceGrace: z.string().regex(/^[1-9][0-9]*s$/, { error: 'valid: whole seconds, such as 30s' }),
   }),
   /** The environment's FOLIO tenants: every module has one schema per tenant (`<tenant>_<module>`). */
   tenants: z

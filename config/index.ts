@@ -70,7 +70,8 @@ const contextSchema = z.object({
   scenario: z.string().optional(),
   envName: z
     .string()
-    .regex(/^[a-z][a-z0-9-]{0,15}$/, { error: (iss) => notValid('envName', iss.input, '1-16 of a-z, 0-9, -, starting with a letter') })
+    // A prefix of cluster identifiers and DNS labels: neither may end in a hyphen or hold two in a row.
+    .regex(/^(?=.{1,16}$)[a-z](-?[a-z0-9])*$/, { error: (iss) => notValid('envName', iss.input, '1-16 of a-z, 0-9 and single inner hyphens, starting with a letter') })
     .optional(),
   unprotect: z
     .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('unprotect', iss.input, 'true, false') })
@@ -224,6 +225,7 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
     adminSecret: slash(n.adminSecret),
     moduleSecretPrefix: slash(n.moduleSecretPrefix),
     routingParameter: envName ? `/${envName}${n.routingParameter}` : n.routingParameter,
+    moduleZone: envName ? `${envName}.${n.moduleZone}` : n.moduleZone,
   };
   const routed = new Set(phase.routedToOffload);
   return {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Postgres } from './postgres';
 
@@ -46,4 +47,35 @@ export function runMover(env: Record<string, string>, onLine?: (line: string, ch
     child.stderr.on('data', (d) => (out += d));
     child.on('exit', (status) => resolve({ status, out }));
   });
+}
+
+/**
+ * The modules' routes (MOVE_ROUTES), standing in for the stack's per-module DNS names: a libpq
+ * service file that maps each route to a server, and the writer's route file, both rewritten by
+ * `point` as `npm run move` rewrites the records at the mover's "switch: ready".
+ */
+export class Routes {
+  readonly serviceFile: string;
+  readonly writerRoute: string;
+
+  constructor(
+    dir: string,
+    private readonly servers: Readonly<Record<string, Postgres>>,
+    readonly names: readonly string[],
+  ) {
+    this.serviceFile = join(dir, `routes-${names.join('-')}.conf`);
+    this.writerRoute = join(dir, `route-${names.join('-')}`);
+  }
+
+  /** Every route (and the writer) now leads to `server`. */
+  point(server: string): void {
+    const pg = this.servers[server];
+    writeFileSync(this.serviceFile, this.names.map((n) => `[${n}]\nhost=127.0.0.1\nport=${pg.port}\n`).join('\n'));
+    writeFileSync(this.writerRoute, server);
+  }
+
+  /** The mover's environment for these routes. */
+  get env(): Record<string, string> {
+    return { MOVE_ROUTES: this.names.map((n) => `service=${n}`).join(' '), PGSERVICEFILE: this.serviceFile };
+  }
 }

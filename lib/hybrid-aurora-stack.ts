@@ -52,6 +52,9 @@ export class HybridAuroraStack extends Stack {
       port: e.database.port,
       databaseName: e.database.databaseName,
       manifestParameterName: e.names.routingParameter,
+      vpc: this.network.vpc,
+      zoneName: e.names.moduleZone,
+      ttlSeconds: e.routing.ttlSeconds,
     });
 
     this.mover = new SchemaMover(this, 'SchemaMover', {
@@ -67,12 +70,17 @@ export class HybridAuroraStack extends Stack {
       memoryGiB: e.mover.memoryGiB,
       lockTimeout: e.mover.lockTimeout,
       s3PrefixListId: e.mover.s3PrefixListId,
+      routeTimeout: e.routing.switchTimeout,
+      routeGrace: e.routing.sourceGrace,
     });
 
     new CfnOutput(this, FOLIO_OUTPUTS.phase, { value: phase.name, description: 'The phase this stack was last deployed with' });
     new CfnOutput(this, FOLIO_OUTPUTS.vpcId, { value: this.network.vpc.vpcId });
     new CfnOutput(this, FOLIO_OUTPUTS.primaryEndpoint, { value: this.aurora.primary.cluster.clusterEndpoint.hostname });
     new CfnOutput(this, FOLIO_OUTPUTS.offloadEndpoint, { value: this.aurora.offload.cluster.clusterEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.primaryReaderEndpoint, { value: this.aurora.primary.cluster.clusterReadEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.offloadReaderEndpoint, { value: this.aurora.offload.cluster.clusterReadEndpoint.hostname });
+    new CfnOutput(this, FOLIO_OUTPUTS.moduleZoneId, { value: this.routing.zone.hostedZoneId, description: "The modules' routes (npm run move --online repoints them)" });
     new CfnOutput(this, FOLIO_OUTPUTS.adminSecretName, { value: e.names.adminSecret });
     new CfnOutput(this, FOLIO_OUTPUTS.routingParameterName, { value: e.names.routingParameter });
     new CfnOutput(this, FOLIO_OUTPUTS.moverCluster, { value: this.mover.cluster.clusterName, description: 'ECS cluster of the schema mover (npm run move)' });

@@ -5,15 +5,16 @@
  * second server by the mover's own script.
  *   - fenced: the module is stopped for the move (its writes wait from the stop until it starts
  *     on the target after the move);
- *   - online: a writer keeps writing through the move and is pointed at the target inside the
- *     switch (MOVE_SWITCH_COMMAND).
+ *   - online: a writer keeps writing through the move; at the mover's "switch: ready" its
+ *     routes (MOVE_ROUTES: a libpq service file here, the stack's DNS records in AWS) are
+ *     pointed at the target, as `npm run move --online` repoints the records.
  * Reported: the move's time, the longest write (retries included, the pause a module sees), the
  * writes acknowledged and how many of them the target lacks. A measurement, not a test.
  *
  *   npm run bench:move-pause -- --tenants 3 --rows 200000
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +24,7 @@ import { numberOption, runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 import { schemaName } from '../lib/commands/move/plan';
 import { type Postgres, startPostgres } from '../harness/postgres';
-import { MOVER_SCRIPT_FILE, moverEnv } from '../harness/mover';
+import { MOVER_SCRIPT_FILE, Routes, moverEnv, runMover } from '../harness/mover';
 import { startWriter } from '../harness/writer';
 
 const run = promisify(execFile);
@@ -66,7 +67,8 @@ runCommand(async () => {
       ...process.env,
       ...moverEnv(primary, offload, DB, { MOVE_FROM: 'primary', MOVE_TO: 'offload', MOVE_SCHEMAS: schemas.join(' '), MOVE_SUFFIX: '_mod_orders_storage', MOVE_JOBS: '2', ...extra }),
     });
-    const route = join(dir, 'route');
+    const routes = new Routes(dir, { primary, offload }, ['orders', 'orders-reader']);
+    const route = routes.writerRoute;
     const writerOn = (s: string) => startWriter({ servers: { primary, offload }, database: DB, route, sql: (n) => `INSERT INTO ${s}.purchase_order (note, payload) VALUES ('written ${n}', 'x') RETURNING id` });
     const lost = async (s: string, acknowledged: readonly { n: number }[]) => {
       const on = new Set((await offload.psql(`SELECT note FROM ${s}.purchase_order WHERE note LIKE 'written %'`, DB)).split('\n'));
@@ -77,14 +79,14 @@ runCommand(async () => {
     // Fenced: the module stops before the move and starts on the target after it.
     await seed();
     const size = await mib();
-    writeFileSync(route, 'primary');
+    routes.point('primary');
     let writer = writerOn(schemas[0]);
     await new Promise((r) => setTimeout(r, 1000));
     const before = await writer.stop();
     let started = Date.now();
     await run('sh', [MOVER_SCRIPT_FILE], { env: env({ MOVE_MODE: 'fenced' }), maxBuffer: 64 * 1024 * 1024 });
     const fencedSeconds = (Date.now() - started) / 1000;
-    writeFileSync(route, 'offload');
+    routes.point('offload');
     writer = writerOn(schemas[0]);
     await new Promise((r) => setTimeout(r, 1000));
     const after = await writer.stop();
@@ -97,20 +99,23 @@ runCommand(async () => {
       String(await lost(schemas[0], after.acknowledged)),
     ]);
 
-    // Online: the writer keeps writing; the switch points it at the target.
+    // Online: the writer keeps writing; at the switch its routes are pointed at the target.
     await seed();
-    writeFileSync(route, 'primary');
+    routes.point('primary');
     writer = writerOn(schemas[0]);
     started = Date.now();
-    const { stdout } = await run('sh', [MOVER_SCRIPT_FILE], { env: env({ MOVE_MODE: 'online', MOVE_SWITCH_COMMAND: `echo offload > ${route}` }), maxBuffer: 64 * 1024 * 1024 });
+    const moved = await runMover({ ...env({ MOVE_MODE: 'online', MOVE_ROUTE_GRACE: '1s', ...routes.env }) } as Record<string, string>, (line) => {
+      if (line.startsWith('move: switch: ready: point the routes at the target')) routes.point('offload');
+    });
+    if (moved.status !== 0) throw new Error(`the online move failed: ${moved.out.trim().split('\n').at(-1)}`);
     const onlineSeconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1000));
     const online = await writer.stop();
-    const fence = /switched: writes to the module's schemas waited (\d+) ms/.exec(stdout)?.[1] ?? '?';
+    const routed = /switched: every route leads to the target (\d+) ms after the fence locked/.exec(moved.out)?.[1] ?? '?';
     results.push([
       'online (the module writes throughout)',
       onlineSeconds.toFixed(2),
-      `${online.longestMs.toLocaleString('en-US')} (the fence held ${fence} ms)`,
+      `${online.longestMs.toLocaleString('en-US')} (routes at the target ${routed} ms after the fence)`,
       String(online.medianMs),
       String(online.acknowledged.length),
       String(await lost(schemas[0], online.acknowledged)),
@@ -119,7 +124,8 @@ runCommand(async () => {
     process.stdout.write(
       `# Write pause during a move, on this machine\n\n${schemas.length} orders-shaped schema(s) × ${rows.toLocaleString('en-US')} rows, ${size} MiB; PostgreSQL ${primary.major} servers on loopback, 2 schemas at once.\n\n` +
         markdownTable(['Mode', 'Move (s)', 'Longest write (ms)', 'Median write (ms)', 'Writes acknowledged', 'Lost'], results) +
-        '\nThe median write is mostly the writer itself (one psql process per write); the longest write includes it once.\n',
+        '\n\nThe median write is mostly the writer itself (one psql process per write); the longest write includes it once. ' +
+        'The online move includes MOVE_ROUTE_GRACE 1s (the stack: 30 s), for which the source stays fenced after the routes lead to the target.\n',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -46,6 +46,9 @@ export interface SchemaMoverProps {
   readonly lockTimeout: string;
   /** The region's S3 managed prefix list (`com.amazonaws.<region>.s3`). */
   readonly s3PrefixListId: string;
+  /** An online switch: how long the routes may take, and how long the source stays fenced after (MOVE_ROUTE_TIMEOUT, MOVE_ROUTE_GRACE). */
+  readonly routeTimeout: string;
+  readonly routeGrace: string;
 }
 
 /**
@@ -108,6 +111,8 @@ export class SchemaMover extends Construct {
         PGSSLMODE: 'require',
         MOVE_JOBS: String(moverJobs(props.vcpu)),
         MOVE_LOCK_TIMEOUT: props.lockTimeout,
+        MOVE_ROUTE_TIMEOUT: props.routeTimeout,
+        MOVE_ROUTE_GRACE: props.routeGrace,
       },
       secrets: {
         PGUSER: ecs.Secret.fromSecretsManager(props.adminSecret, 'username'),

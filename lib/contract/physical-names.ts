@@ -26,3 +26,9 @@ export const PROBE_CONTAINER = 'Probe';
 
 /** The schema mover's container: `npm run move` overrides its MOVE_* variables per run. */
 export const MOVER_CONTAINER = 'Mover';
+
+/** A FOLIO module's routes in the module zone: the stack's CNAME records, which an online move repoints. */
+export const moduleRouteNames = (zoneName: string, module: string): { readonly writer: string; readonly reader: string } => ({
+  writer: `${module}.${zoneName}`,
+  reader: `${module}-reader.${zoneName}`,
+});

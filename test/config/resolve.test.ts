@@ -35,6 +35,7 @@ describe('resolving a good scenario', () => {
       adminSecret: 'perf2/folio/db/admin',
       moduleSecretPrefix: 'perf2/folio/db/modules',
       routingParameter: '/perf2/folio/db/routing',
+      moduleZone: 'perf2.folio-db.internal',
     });
     expect(p.routes[0].secretName).toMatch(/^perf2\/folio\/db\/modules\/mod-/);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { schemaName } from '../../lib/commands/move/plan';
 import { folioSeedSql } from '../../harness/folio-data';
-import { MOVER_SCRIPT_FILE, type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover';
+import { MOVER_SCRIPT_FILE, type MoverRun as Run, Routes, moverEnv, runMover as runScript } from '../../harness/mover';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Writer, type WriterResult, startWriter } from '../../harness/writer';
 
@@ -123,6 +123,78 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(await fingerprint(offload, SRM)).toBe(await fingerprint(primary, SRM));
     expect(await leftovers()).toBe('||');
   }, 120_000);
+
+  describe('routes (MOVE_ROUTES): the mover says ready, the routes are pointed at the target, the switch is done when each leads there', () => {
+    beforeEach(() => dropTargets(SRM));
+    const READY = /^move: switch: ready: point the routes at the target \(offload\): service=srm service=srm-reader$/;
+
+    test('the writer pauses only until the routes lead to the target; the source stays fenced until no session reaches it; nothing lost', async () => {
+      const routes = new Routes(dir, { primary, offload }, ['srm', 'srm-reader']);
+      routes.point('primary');
+      const s = SRM[0];
+      const writer = startWriter({ servers: { primary, offload }, database: DB, route: routes.writerRoute, sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1` });
+      const r = await runMover(srm({ ...routes.env, MOVE_ROUTE_GRACE: '1s' }), (line) => {
+        // npm run move's part: the records now name the target.
+        if (READY.test(line)) routes.point('offload');
+      });
+      const written = await writer.stop();
+      expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), moved online from primary to offload' });
+      expect(r.out).toMatch(/^move: switched: every route leads to the target \d+ ms after the fence locked; the module writes there/m);
+      expect(r.out).toMatch(/^move: source unfenced after \d+ ms: no session of the module reached it for 1s$/m);
+      expect(written.acknowledged.filter((w) => w.on === 'offload').length).toBeGreaterThan(0);
+      const onTarget = new Set((await offload.psql(`SELECT jsonb ->> 'n' FROM ${s}.job_execution WHERE jsonb ? 'n'`, DB)).split('\n'));
+      expect(written.acknowledged.filter((w) => !onTarget.has(String(w.n)))).toEqual([]);
+      // Nothing written on the source after the switch: every row there is on the target too.
+      const onSource = (await primary.psql(`SELECT jsonb ->> 'n' FROM ${s}.job_execution WHERE jsonb ? 'n'`, DB)).split('\n').filter(Boolean);
+      expect(onSource.filter((n) => !onTarget.has(n))).toEqual([]);
+      expect(written.longestMs).toBeLessThan(5_000);
+      expect(await leftovers()).toBe('||');
+      expect(await offload.psql(`SELECT count(*) FROM folio_mover.switch`, DB)).toBe('0');
+    }, 120_000);
+
+    test('routes that never lead to the target: after MOVE_ROUTE_TIMEOUT the source is renamed aside, so no write lands where nothing reads', async () => {
+      const routes = new Routes(dir, { primary, offload }, ['srm', 'srm-reader']);
+      routes.point('primary');
+      const s = SRM[0];
+      const writer = startWriter({ servers: { primary, offload }, database: DB, route: routes.writerRoute, sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1` });
+      let sawReady = false;
+      const r = await runMover(srm({ ...routes.env, MOVE_ROUTE_TIMEOUT: '2s' }), (line) => (sawReady ||= READY.test(line)));
+      // The routes are fixed afterwards (a deploy of the phase): the writer carries on on the target.
+      routes.point('offload');
+      await new Promise((done) => setTimeout(done, 500));
+      const written = await writer.stop();
+      try {
+        expect(sawReady).toBe(true);
+        expect(r.status).toBe(1);
+        expect(lastLine(r)).toMatch(
+          /^move: failed: switched to the target \(offload\), but after 2s these routes still lead elsewhere: service=srm service=srm-reader; the source's schemas were renamed to <schema>_mv\d+ so that nothing more is written there \(their data is intact\): point the routes at the target \(a deploy of the phase does\)$/,
+        );
+        const aside = lastLine(r)!.match(/<schema>(_mv\d+)/)![1];
+        expect(await primary.psql(`SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace WHERE nspname LIKE '%_mod_source_record_manager%'`, DB)).toBe(SRM.map((x) => `${x}${aside}`).join(','));
+        // Every acknowledged write is on the target, which the module writes to once routed.
+        const onTarget = new Set((await offload.psql(`SELECT jsonb ->> 'n' FROM ${s}.job_execution WHERE jsonb ? 'n'`, DB)).split('\n'));
+        expect(written.acknowledged.filter((w) => !onTarget.has(String(w.n)))).toEqual([]);
+        expect(written.acknowledged.filter((w) => w.on === 'offload').length).toBeGreaterThan(0);
+        expect(await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB)).toBe('switched');
+        expect(await leftovers()).toBe('||');
+      } finally {
+        const aside = await primary.psql(`SELECT string_agg(nspname, ' ') FROM pg_namespace WHERE nspname ~ '_mod_source_record_manager_mv[0-9]+$'`, DB);
+        for (const n of aside.split(' ').filter(Boolean)) await primary.psql(`ALTER SCHEMA ${n} RENAME TO ${n.replace(/_mv\d+$/, '')}`, DB);
+      }
+    }, 120_000);
+
+    test.each([
+      ['a route that is neither a host name nor a service', { MOVE_ROUTES: 'host=x;drop' }, 'move: failed: MOVE_ROUTES entry "host=x;drop" is not valid (valid: host names, or service=<name> of a libpq service file)'],
+      ['a route starting with a hyphen', { MOVE_ROUTES: '-h' }, 'move: failed: MOVE_ROUTES entry "-h" is not valid (valid: host names, or service=<name> of a libpq service file)'],
+      ['routes on a fenced move', { MOVE_ROUTES: 'srm.folio-db.internal', MOVE_MODE: 'fenced' }, 'move: failed: MOVE_ROUTES applies to online moves (valid: MOVE_MODE online)'],
+      ['routes and a switch command', { MOVE_ROUTES: 'srm.folio-db.internal', MOVE_SWITCH_COMMAND: 'true' }, 'move: failed: MOVE_ROUTES and MOVE_SWITCH_COMMAND cannot be combined (valid: one way to point the module at the target)'],
+      ['MOVE_ROUTE_TIMEOUT', { MOVE_ROUTE_TIMEOUT: '5m' }, 'move: failed: MOVE_ROUTE_TIMEOUT "5m" is not valid (valid: whole seconds, such as 30s)'],
+      ['MOVE_ROUTE_GRACE', { MOVE_ROUTE_GRACE: '0s' }, 'move: failed: MOVE_ROUTE_GRACE "0s" is not valid (valid: whole seconds, such as 30s)'],
+    ])('bad: %s', async (_what, extra, expected) => {
+      const r = await runMover(srm(extra));
+      expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 1, last: expected });
+    });
+  });
 
   test('run again after it finished: nothing is copied twice', async () => {
     const r = await runMover(module(ORDERS, '_mod_orders_storage'));

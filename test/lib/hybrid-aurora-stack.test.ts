@@ -9,13 +9,18 @@ const CLUSTER = 'AWS::RDS::DBCluster';
 const INSTANCE = 'AWS::RDS::DBInstance';
 const SECRET = 'AWS::SecretsManager::Secret';
 
-/** The cluster logical ID that a module secret's DB_HOST points at. */
-function hostClusterOf(json: Record<string, any>, secretLogicalId: string): string {
-  const parts: unknown[] = json.Resources[secretLogicalId].Properties.SecretString['Fn::Join'][1];
-  const at = parts.findIndex((p) => typeof p === 'string' && p.endsWith('{"DB_HOST":"'));
-  const host = parts[at + 1] as { 'Fn::GetAtt': [string, string] };
-  expect(host['Fn::GetAtt'][1]).toBe('Endpoint.Address');
-  return host['Fn::GetAtt'][0];
+/** A module's secret holds its route (`DB_HOST`); the route's record leads to a cluster: its logical ID. */
+function hostClusterOf(json: Record<string, any>, secretLogicalId: string, module: string): string {
+  const text = (json.Resources[secretLogicalId].Properties.SecretString['Fn::Join'][1] as unknown[]).filter((p) => typeof p === 'string').join('');
+  expect(text).toContain(`{"DB_HOST":"${module}.folio-db.internal"`);
+  const [writer, reader] = [`${module}.folio-db.internal.`, `${module}-reader.folio-db.internal.`].map(
+    (name) => Object.values(json.Resources as Record<string, any>).find((r) => r.Type === 'AWS::Route53::RecordSet' && r.Properties.Name === name)!.Properties,
+  );
+  for (const r of [writer, reader]) expect(r).toMatchObject({ Type: 'CNAME', TTL: '5', HostedZoneId: { Ref: logicalId(json, 'AWS::Route53::HostedZone', 'Routing/Zone/Resource') } });
+  // The route for reads leads to the same cluster's reader endpoint (its writer while it has no reader).
+  expect(writer.ResourceRecords[0]['Fn::GetAtt'][1]).toBe('Endpoint.Address');
+  expect(reader.ResourceRecords[0]).toEqual({ 'Fn::GetAtt': [writer.ResourceRecords[0]['Fn::GetAtt'][0], 'ReadEndpoint.Address'] });
+  return writer.ResourceRecords[0]['Fn::GetAtt'][0];
 }
 
 function secretKeys(json: Record<string, any>, secretLogicalId: string): string[] {
@@ -82,7 +87,7 @@ describe.each(FOLIO_PHASE_NAMES)('phase %s', (name) => {
     for (const module of catalog.folio.modules) {
       const id = logicalId(json, SECRET, `Routing/${module.name}/Resource`);
       expect(json.Resources[id].Properties.Name).toBe(`folio/db/modules/${module.name}`);
-      expect(hostClusterOf(json, id)).toBe(routed.has(module.name) ? serverless : provisioned);
+      expect(hostClusterOf(json, id, module.name)).toBe(routed.has(module.name) ? serverless : provisioned);
       // No reader instances in the seed's phases, so no reader host either.
       expect(secretKeys(json, id)).toEqual(['DB_HOST', 'DB_PORT', 'DB_DATABASE', 'DB_USERNAME', 'DB_PASSWORD']);
     }
@@ -198,7 +203,7 @@ describe('variants', () => {
     expect(secretKeys(json, onProvisioned)).toEqual(
       expect.arrayContaining(['DB_HOST', 'DB_HOST_READER', 'DB_PORT_READER']),
     );
-    expect(JSON.stringify(json.Resources[onProvisioned].Properties.SecretString)).toContain('ReadEndpoint.Address');
+    expect(JSON.stringify(json.Resources[onProvisioned].Properties.SecretString)).toContain('\\"DB_HOST_READER\\":\\"mod-users-reader.folio-db.internal\\"');
     expect(secretKeys(json, onServerless)).not.toContain('DB_HOST_READER');
   });
 });

@@ -5,6 +5,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DSQLClient } from '@aws-sdk/client-dsql';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { PricingClient } from '@aws-sdk/client-pricing';
+import { Route53Client } from '@aws-sdk/client-route-53';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 
 /** Where the companion commands send their AWS calls. */
@@ -30,5 +31,7 @@ export const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(targe
 export const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
 export const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
 export const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
+/** Route 53's API is global; the region only picks the partition. */
+export const route53Client = (target: AwsTarget) => new Route53Client(clientConfig(target));
 /** @public loaded lazily with require(), which knip does not follow */
 export const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));

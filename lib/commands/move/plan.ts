@@ -1,6 +1,7 @@
 import { type ClusterRole, ConfigError, type FolioScenario } from '../../../config';
 import { splitReads } from '../../../config/folio-schema';
 import { didYouMean } from '../../../config/errors';
+import { moduleRouteNames } from '../../contract/physical-names';
 
 /*
  * Which schemas a phase switch moves, derived from the two phases' routes and the
@@ -23,6 +24,8 @@ export interface ModuleMove {
   readonly suffix: string;
   /** One per tenant, in the environment's tenant order. */
   readonly schemas: readonly string[];
+  /** The module's routes (the stack's CNAME records), which an online move points at the target. */
+  readonly routes: { readonly writer: string; readonly reader: string };
   /**
    * Moves with the same wave run in one mover task, their schemas from one queue: same clusters,
    * same kind (move or reference copy), and none reads what another of the wave moves.
@@ -77,6 +80,7 @@ function build(s: FolioScenario, title: string, from: (m: string) => ClusterRole
       to: target,
       suffix: schemaSuffix(module),
       schemas: s.environment.tenants.map((t) => schemaName(t, module)),
+      routes: moduleRouteNames(s.environment.names.moduleZone, module),
       wave: joins ? wave[0].wave : (moves.at(-1)?.wave ?? 0) + 1,
     };
     wave.push(m);
@@ -147,6 +151,7 @@ export function waves(plan: MovePlan): ModuleMove[][] {
 /** What the mover script (lib/constructs/schema-mover/move.sh) is told to do for one module, or one wave. */
 export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flags: MoveFlags = {}): Record<string, string> {
   const wave = 'module' in moves ? [moves] : moves;
+  const online = Boolean(flags.online && !wave[0].reference);
   return {
     MOVE_FROM: wave[0].from,
     MOVE_TO: wave[0].to,
@@ -157,6 +162,8 @@ export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flag
     MOVE_FORCE: String(flags.force ?? false),
     MOVE_KEEP_EXISTING: String(wave[0].reference),
     // Reference copies are snapshots of live schemas: fenced-mode copies, whatever the flag.
-    MOVE_MODE: flags.online && !wave[0].reference ? 'online' : 'fenced',
+    MOVE_MODE: online ? 'online' : 'fenced',
+    // An online switch waits for the modules' routes to lead to the target (npm run move repoints them).
+    ...(online && { MOVE_ROUTES: wave.flatMap((m) => [m.routes.writer, m.routes.reader]).join(' ') }),
   };
 }

@@ -16,7 +16,9 @@ export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
     '',
     markdownTable(['Task', 'Module', 'Cluster', 'Schemas', 'What'], rows),
     '',
-    `Restart after the deploy (they reconnect to their new cluster): ${plan.restart.join(', ')}`,
+    flags.online
+      ? `Online: at each switch the modules' routes are pointed at their new cluster (${plan.restart.join(', ')}); nothing to restart`
+      : `Restart after the deploy (they reconnect to their new cluster): ${plan.restart.join(', ')}`,
     '',
   ].join('\n');
 }

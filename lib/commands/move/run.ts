@@ -1,7 +1,8 @@
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeTasksCommand, type ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
-import type { FolioScenario } from '../../../config';
+import { ChangeResourceRecordSetsCommand, type Route53Client } from '@aws-sdk/client-route-53';
+import type { ClusterRole, FolioScenario } from '../../../config';
 import { requiredOutputs } from '../aws/stack-outputs';
 import { waitUntil, type Waiting } from '../bench/wait';
 import { CommandFailure, EXIT_FAILED } from '../cli';
@@ -18,6 +19,15 @@ import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves
 export interface MoveClients {
   readonly ecs: ECSClient;
   readonly logs: CloudWatchLogsClient;
+  /** Online moves: repoints the modules' routes at the switch. */
+  readonly route53?: Route53Client;
+}
+
+/** Where an online move points the modules' routes: the module zone and each cluster's endpoints. */
+export interface RouteTargets {
+  readonly zoneId: string;
+  readonly ttlSeconds: number;
+  readonly endpoints: Readonly<Record<ClusterRole, { readonly writer: string; readonly reader: string }>>;
 }
 
 /** What the move runs on, from the deployed FOLIO stack's outputs. */
@@ -29,6 +39,8 @@ export interface MoveTargets {
   readonly logGroup: string;
   /** The phase the stack was last deployed with. */
   readonly deployedPhase: string;
+  /** Online moves only (routeTargets). */
+  readonly routes?: RouteTargets;
 }
 
 /** The outputs `move` reads, by target field. */
@@ -46,10 +58,58 @@ export async function moveTargets(cfn: CloudFormationClient, scenario: FolioScen
   return { ...o, subnets: o.subnets.split(',') };
 }
 
+/** The outputs an online move's routes come from, by field. */
+export const ROUTE_OUTPUTS = {
+  zoneId: FOLIO_OUTPUTS.moduleZoneId,
+  primaryWriter: FOLIO_OUTPUTS.primaryEndpoint,
+  primaryReader: FOLIO_OUTPUTS.primaryReaderEndpoint,
+  offloadWriter: FOLIO_OUTPUTS.offloadEndpoint,
+  offloadReader: FOLIO_OUTPUTS.offloadReaderEndpoint,
+} as const;
+
+export async function routeTargets(cfn: CloudFormationClient, scenario: FolioScenario): Promise<RouteTargets> {
+  const o = await requiredOutputs(cfn, scenario.stackName, ROUTE_OUTPUTS, 'deployed before modules had routes? deploy the phase it runs now, then move online');
+  return {
+    zoneId: o.zoneId,
+    ttlSeconds: scenario.environment.routing.ttlSeconds,
+    endpoints: { primary: { writer: o.primaryWriter, reader: o.primaryReader }, offload: { writer: o.offloadWriter, reader: o.offloadReader } },
+  };
+}
+
+/** The mover's line at an online switch: every check passed, the source is fenced, the routes are to be pointed at the target. */
+const READY = /^move: switch: ready: point the routes at the target \((primary|offload)\): (.+)$/;
+
+/**
+ * Points a wave's routes at its target, once the mover asked for exactly them: one change of
+ * the zone, every record at once. The mover waits until each route leads there.
+ */
+async function pointRoutes(route53: Route53Client, r: RouteTargets, wave: readonly ModuleMove[], line: string): Promise<string> {
+  const [, to, asked] = READY.exec(line)!;
+  const expected = wave.flatMap((m) => [m.routes.writer, m.routes.reader]);
+  if (to !== wave[0].to || asked.trim() !== expected.join(' '))
+    throw new CommandFailure(`the mover asked to point ${asked} at ${to}, but the plan moves ${expected.join(' ')} to ${wave[0].to}; no route was changed (the mover sets the source aside when its switchTimeout ends: run a deploy of the phase that holds the data)`, EXIT_FAILED);
+  const endpoint = r.endpoints[wave[0].to];
+  const { ChangeInfo } = await route53.send(
+    new ChangeResourceRecordSetsCommand({
+      HostedZoneId: r.zoneId,
+      ChangeBatch: {
+        Comment: `npm run move --online: ${wave.map((m) => m.module).join(', ')} -> ${wave[0].to}`,
+        Changes: wave.flatMap((m) => [
+          { Action: 'UPSERT' as const, ResourceRecordSet: { Name: m.routes.writer, Type: 'CNAME' as const, TTL: r.ttlSeconds, ResourceRecords: [{ Value: endpoint.writer }] } },
+          { Action: 'UPSERT' as const, ResourceRecordSet: { Name: m.routes.reader, Type: 'CNAME' as const, TTL: r.ttlSeconds, ResourceRecords: [{ Value: endpoint.reader }] } },
+        ]),
+      },
+    }),
+  );
+  return ChangeInfo?.Id ?? 'unknown';
+}
+
 export interface MoveHooks extends Waiting {
   /** Each line the mover logs, as it arrives; `modules` names the task's wave. */
   readonly onLine?: (modules: string, line: string) => void;
   readonly onStarted?: (modules: string, taskArn: string) => void;
+  /** An online wave's routes now lead to its target (the Route 53 change's id). */
+  readonly onRouted?: (modules: string, change: string) => void;
 }
 
 export interface ModuleResult {
@@ -104,12 +164,26 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
   const stream = `move/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;
   let token: string | undefined;
   const seen: string[] = [];
+  const routed = environment.some((e) => e.name === 'MOVE_ROUTES');
+  let pointed = false;
   const follow = async () => {
     const r = await readLog(c, t.logGroup, stream, token);
     token = r.token;
     for (const line of r.lines) {
       seen.push(line);
       w.onLine?.(label, line);
+      if (routed && !pointed && READY.test(line)) {
+        pointed = true;
+        if (!c.route53 || !t.routes) throw new CommandFailure(`${label}: the mover is ready to switch, but this run has no routes to point (internal: online moves read them with routeTargets)`, EXIT_FAILED);
+        const change = await pointRoutes(c.route53, t.routes, wave, line).catch((e: Error) => {
+          if (e instanceof CommandFailure) throw e;
+          throw new CommandFailure(
+            `${label}: pointing the routes at ${wave[0].to} failed: ${e.message}; the mover holds the source fenced and sets it aside after its switchTimeout, so nothing is written there: deploy the phase that routes the modules to ${wave[0].to} (its records point there)`,
+            EXIT_FAILED,
+          );
+        });
+        w.onRouted?.(label, change);
+      }
     }
   };
   const finished = (line: string) => /^move: \S+: (copied and verified|moved online and verified|skipped|dropped)/.test(line);

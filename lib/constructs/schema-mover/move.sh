@@ -22,6 +22,12 @@
 #                      replicate (logical replication), and writes pause only for the switch
 #   MOVE_CATCHUP_TIMEOUT  online: how long the switch waits for the target to apply the source's
 #                      last write before it gives up and lifts the fence (default 30s)
+#   MOVE_ROUTES        online: the names the modules connect by (host names, or service=<name>
+#                      of a libpq service file), space-separated. At the switch the mover says
+#                      "switch: ready", whoever owns the routes points them at the target, and
+#                      the switch is done when each leads there (see route_switch)
+#   MOVE_ROUTE_TIMEOUT how long the routes may take (default 300s); MOVE_ROUTE_GRACE how long no
+#                      session of the module may reach the source before its fence lifts (30s)
 #   MOVE_SWITCH_COMMAND   online: a command run inside the pause, after every check, that points
 #                      the module at the target; if it fails, nothing is switched. Without one,
 #                      the switch waits, fenced, until no session of the module is left on the
@@ -87,6 +93,8 @@ MOVE_JOBS=${MOVE_JOBS:-1}
 MOVE_LOCK_TIMEOUT=${MOVE_LOCK_TIMEOUT:-30s}
 MOVE_MODE=${MOVE_MODE:-fenced}
 MOVE_CATCHUP_TIMEOUT=${MOVE_CATCHUP_TIMEOUT:-30s}
+MOVE_ROUTE_TIMEOUT=${MOVE_ROUTE_TIMEOUT:-300s}
+MOVE_ROUTE_GRACE=${MOVE_ROUTE_GRACE:-30s}
 for v in MOVE_SCHEMAS MOVE_FROM MOVE_TO PGDATABASE PGUSER; do
   eval "[ -n \"\${$v:-}\" ]" || die "$v is not set"
 done
@@ -108,8 +116,23 @@ if [ "$MOVE_MODE" = online ]; then
   [ "$MOVE_KEEP_EXISTING" = false ] || die "MOVE_MODE online moves a module; a reference copy is a snapshot (valid: MOVE_KEEP_EXISTING false, or MOVE_MODE fenced)"
   [ "$MOVE_REPLACE" = false ] || die "MOVE_REPLACE applies to fenced moves; an online move copies into an empty target (valid: MOVE_MODE fenced)"
 fi
-case "$MOVE_CATCHUP_TIMEOUT" in [1-9]*s) CATCHUP_S=${MOVE_CATCHUP_TIMEOUT%s} ;; *) CATCHUP_S=x ;; esac
-case "$CATCHUP_S" in '' | *[!0-9]*) die "MOVE_CATCHUP_TIMEOUT \"$(shown "$MOVE_CATCHUP_TIMEOUT")\" is not valid (valid: whole seconds, such as 30s)" ;; esac
+seconds() { # variable: its value in whole seconds ("30s"), or one line naming it
+  eval "v=\$$1"
+  case "$v" in [1-9]*s) n=${v%s} ;; *) n=x ;; esac
+  case "$n" in '' | *[!0-9]*) die "$1 \"$(shown "$v")\" is not valid (valid: whole seconds, such as 30s)" ;; esac
+  echo "$n"
+}
+CATCHUP_S=$(seconds MOVE_CATCHUP_TIMEOUT)
+ROUTE_S=$(seconds MOVE_ROUTE_TIMEOUT)
+GRACE_S=$(seconds MOVE_ROUTE_GRACE)
+for r in ${MOVE_ROUTES:-}; do
+  case "$r" in service=*[!A-Za-z0-9_.-]* | service=) die "MOVE_ROUTES entry \"$(shown "$r")\" is not valid (valid: host names, or service=<name> of a libpq service file)" ;; service=*) ;;
+    *[!A-Za-z0-9.-]* | -* | .*) die "MOVE_ROUTES entry \"$(shown "$r")\" is not valid (valid: host names, or service=<name> of a libpq service file)" ;; esac
+done
+if [ -n "${MOVE_ROUTES:-}" ]; then
+  [ "$MOVE_MODE" = online ] || die "MOVE_ROUTES applies to online moves (valid: MOVE_MODE online)"
+  [ -z "${MOVE_SWITCH_COMMAND:-}" ] || die "MOVE_ROUTES and MOVE_SWITCH_COMMAND cannot be combined (valid: one way to point the module at the target)"
+fi
 case "$MOVE_JOBS" in '' | *[!0-9]* | 0*) die "MOVE_JOBS \"$(shown "$MOVE_JOBS")\" is not valid (valid: a whole number from 1 to 32)" ;; esac
 [ "$MOVE_JOBS" -le 32 ] || die "MOVE_JOBS \"$MOVE_JOBS\" is not valid (valid: a whole number from 1 to 32)"
 case "$MOVE_LOCK_TIMEOUT" in [1-9]*ms | [1-9]*s | [1-9]*min) ;; *) die "MOVE_LOCK_TIMEOUT \"$(shown "$MOVE_LOCK_TIMEOUT")\" is not valid (valid: a PostgreSQL duration such as 500ms, 30s or 2min)" ;; esac
@@ -179,67 +202,73 @@ fi
 
 exists() { [ "$(q "$1" "looking for schema $2" -c "SELECT count(*) FROM pg_namespace WHERE nspname = '$2'")" = 1 ]; }
 
-# --- The fence (or, for a reference copy, only the snapshot) on the source, per schema. ------
-# A psql session fed through a FIFO; each step waits for a file that psql writes, or for psql
-# to exit (an error, under ON_ERROR_STOP).
+# --- The fence (or, for a reference copy, only the snapshot) on the source, per batch. -------
+# A batch ($BATCH, its label $BL, its files $FB) is one or more schemas under one session, one
+# snapshot and one pg_dump: a pg_dump reads the whole catalog however few schemas it dumps, so
+# one per schema would grow with schemas x catalog. A psql session fed through a FIFO; each
+# step waits for a file that psql writes, or for psql to exit (an error, under ON_ERROR_STOP).
 fence_send() {
-  [ ! -e "$F.rc" ] || fence_died "$1"
+  [ ! -e "$FB.rc" ] || fence_died "$1"
   printf '%s\n' "$2" >&3 2>/dev/null || fence_died "$1"
 }
 fence_wait() {
   while [ ! -s "$2" ]; do
-    [ ! -e "$F.rc" ] || fence_died "$1"
+    [ ! -e "$FB.rc" ] || fence_died "$1"
     sleep 0.05
   done
 }
 fence_died() {
   sleep 0.1
-  why=$(first_error "$F.log")
+  why=$(first_error "$FB.log")
   case "$why" in *"lock timeout"*) why="$why (waited $MOVE_LOCK_TIMEOUT; held by $(lock_holders src))" ;; esac
-  die "$S: $1 on the source ($MOVE_FROM) failed: ${why:-the session ended}"
+  die "$BL: $1 on the source ($MOVE_FROM) failed: ${why:-the session ended}"
 }
 fence_open() {
   mode=$1
-  rm -f "$F.in" "$F.rc" "$F.pid" "$F.adv" "$F.snap"
-  mkfifo "$F.in"
+  FL=$(for s in $BATCH; do printf "'%s'," "$s"; done)
+  FL=${FL%,}
+  rm -f "$FB.in" "$FB.rc" "$FB.pid" "$FB.adv" "$FB.snap"
+  mkfifo "$FB.in"
   {
     rc=0
-    src -f "$F.in" >"$F.log" 2>&1 || rc=$?
-    echo "$rc" >"$F.rc" 2>/dev/null || true
+    src -f "$FB.in" >"$FB.log" 2>&1 || rc=$?
+    echo "$rc" >"$FB.rc" 2>/dev/null || true
   } &
-  exec 3>"$F.in"
-  # One mover per schema: an advisory lock that lives as long as the session.
-  fence_send 'starting the session' "SELECT pg_backend_pid() \\g '$F.pid'
-SELECT pg_try_advisory_lock(707070, hashtext('$S')) \\g '$F.adv'"
-  fence_wait 'taking the mover lock' "$F.adv"
-  FENCE_PID=$(cat "$F.pid")
-  if [ "$(cat "$F.adv")" != t ]; then
+  exec 3>"$FB.in"
+  # One mover per schema: an advisory lock per schema that lives as long as the session. The
+  # file holds the first schema another mover has (or "-").
+  fence_send 'starting the session' "SELECT pg_backend_pid() \\g '$FB.pid'
+SELECT coalesce((SELECT s FROM unnest(ARRAY[$FL]::text[]) WITH ORDINALITY u(s, i) WHERE NOT pg_try_advisory_lock(707070, hashtext(s)) ORDER BY i LIMIT 1), '-') \\g '$FB.adv'"
+  fence_wait 'taking the mover lock' "$FB.adv"
+  FENCE_PID=$(cat "$FB.pid")
+  taken=$(cat "$FB.adv")
+  if [ "$taken" != - ]; then
     other=$(src -c "SELECT coalesce(string_agg(format('pid %s, since %s', a.pid, to_char(a.backend_start, 'HH24:MI:SS')), '; '), 'unknown') FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-      WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 707070 AND l.objid::text::bigint = (hashtext('$S')::bigint & 4294967295)" 2>/dev/null || echo unknown)
-    die "$S: another mover is moving it ($other); wait for it or stop it"
+      WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 707070 AND a.pid <> $FENCE_PID AND l.objid::text::bigint = (hashtext('$taken')::bigint & 4294967295)" 2>/dev/null || echo unknown)
+    die "$taken: another mover is moving it ($other); wait for it or stop it"
   fi
   fence_send 'opening the snapshot' 'BEGIN ISOLATION LEVEL REPEATABLE READ;'
   if [ "$mode" = fence ]; then
     # Listed before the transaction's snapshot is taken: the locks come first, then the snapshot.
-    q src "listing $S's relations" -c "SELECT 'LOCK TABLE ' || string_agg(format('%I.%I', '$S', relname), ', ' ORDER BY relname) || ' IN EXCLUSIVE MODE;'
-      FROM pg_class WHERE relnamespace = '$S'::regnamespace AND relkind IN ('r', 'p')" >"$F.lock"
-    [ ! -s "$F.lock" ] || fence_send 'fencing the tables' "$(cat "$F.lock")"
+    q src "listing $BL's relations" -c "SELECT 'LOCK TABLE ' || string_agg(format('%I.%I', n.nspname, c.relname), ', ' ORDER BY 1) || ' IN EXCLUSIVE MODE;'
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($FL) AND c.relkind IN ('r', 'p')" >"$FB.lock"
+    [ ! -s "$FB.lock" ] || fence_send 'fencing the tables' "$(cat "$FB.lock")"
   fi
-  fence_send 'exporting the snapshot' "SELECT pg_export_snapshot() \\g '$F.snap'"
-  fence_wait "fencing $S's tables against writes" "$F.snap"
-  SNAP=$(cat "$F.snap")
+  fence_send 'exporting the snapshot' "SELECT pg_export_snapshot() \\g '$FB.snap'"
+  fence_wait "fencing $BL's tables against writes" "$FB.snap"
+  SNAP=$(cat "$FB.snap")
   if [ "$mode" = fence ]; then
     # LOCK TABLE refuses sequences; ALTER SEQUENCE (to its own increment, rolled back with the
     # fence) takes the lock that nextval and setval wait for.
-    q src "listing $S's sequences" -c "SELECT string_agg(format('ALTER SEQUENCE %I.%I INCREMENT BY %s;', '$S', c.relname, s.seqincrement), ' ' ORDER BY c.relname)
-      FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid WHERE c.relnamespace = '$S'::regnamespace" >"$F.seq"
-    if [ -s "$F.seq" ]; then
-      fence_send 'fencing the sequences' "$(cat "$F.seq")
-SELECT 1 \\g '$F.seqdone'"
-      fence_wait "fencing $S's sequences" "$F.seqdone"
+    q src "listing $BL's sequences" -c "SELECT string_agg(format('ALTER SEQUENCE %I.%I INCREMENT BY %s;', n.nspname, c.relname, s.seqincrement), ' ' ORDER BY 1)
+      FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN ($FL)" >"$FB.seq"
+    if [ -s "$FB.seq" ]; then
+      fence_send 'fencing the sequences' "$(cat "$FB.seq")
+SELECT 1 \\g '$FB.seqdone'"
+      fence_wait "fencing $BL's sequences" "$FB.seqdone"
     fi
     FENCED=true
-    say "$S: fenced on the source: reads go on, writes wait until the move ends (fence session pid $FENCE_PID)"
+    for s in $BATCH; do say "$s: fenced on the source: reads go on, writes wait until the move ends (fence session pid $FENCE_PID)"; done
   fi
 }
 # Lifts the fence: sessions still waiting to write are ended first, so no write lands on the
@@ -250,14 +279,14 @@ fence_close() {
       FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" 2>/dev/null || true)
     if [ -n "$waiters" ]; then
       src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
-      say "$S: ended the sessions that tried to write to it on the source during the move, their transactions rolled back: $waiters"
+      say "$BL: ended the sessions that tried to write to it on the source during the move, their transactions rolled back: $waiters"
     fi
   fi
   if [ "$1" = commit ]; then fence_send 'committing' 'COMMIT;'; else fence_send 'lifting the fence' 'ROLLBACK;'; fi
   exec 3>&-
-  while [ ! -e "$F.rc" ]; do sleep 0.05; done
+  while [ ! -e "$FB.rc" ]; do sleep 0.05; done
   if [ "$1" = commit ]; then label='dropping the schema'; else label='lifting the fence'; fi
-  [ "$(cat "$F.rc")" = 0 ] || fence_died "$label"
+  [ "$(cat "$FB.rc")" = 0 ] || fence_died "$label"
   FENCED=false
 }
 
@@ -497,104 +526,138 @@ busy_sessions() {
       OR EXISTS (SELECT FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = a.pid AND c.relnamespace = '$S'::regnamespace))) s"
 }
 
-copy_schema() {
-  exists src "$S" || die "$S: no such schema on the source ($MOVE_FROM)"
-  on_target=false
-  ! exists tgt "$S" || on_target=true
-  if [ "$on_target" = true ] && [ "$MOVE_KEEP_EXISTING" = true ]; then
-    content tgt "$F.tgt.content"
-    [ ! -e "$F.tgt.content.failed" ] || die "$S: counting the kept copy on the $(cat "$F.tgt.content.failed")"
-    say "$S: kept the target's existing copy ($(rows_of "$F.tgt.content") rows), a reference copy for reads across the split"
+# A batch's label in messages: its schema, or its first and how many more.
+batch_label() {
+  set -- $1
+  if [ $# = 1 ]; then echo "$1"; else echo "$1 and $(($# - 1)) more schemas of its batch"; fi
+}
+
+# A batch of schemas: each checked on its own, all fenced by one session, those that need a
+# copy dumped by one pg_dump in the fence's snapshot and restored in one transaction, each
+# verified and recorded on its own (a re-run resumes per schema).
+copy_batch() {
+  held=''
+  for S in $BATCH; do
+    F="$work/s.$S"
+    say "$S: copy from $MOVE_FROM to $MOVE_TO"
+    exists src "$S" || die "$S: no such schema on the source ($MOVE_FROM)"
+    if [ "$MOVE_KEEP_EXISTING" = true ]; then
+      if exists tgt "$S"; then
+        content tgt "$F.tgt.content"
+        [ ! -e "$F.tgt.content.failed" ] || die "$S: counting the kept copy on the $(cat "$F.tgt.content.failed")"
+        say "$S: kept the target's existing copy ($(rows_of "$F.tgt.content") rows), a reference copy for reads across the split"
+        continue
+      fi
+      say "$S: copying a snapshot while the module stays live on the source"
+    else
+      busy=$(busy_sessions)
+      if [ -n "$busy" ]; then
+        [ "$MOVE_FORCE" = true ] || die "$S: still in use on the source: $busy; stop the module first, or pass --force"
+        say "$S: moving although in use (--force): $busy"
+      fi
+    fi
+    held="$held $S"
+  done
+  S='' F=$FB
+  [ -n "$held" ] || return 0
+  BATCH=${held# } BL=$(batch_label "$held")
+  if [ "$MOVE_KEEP_EXISTING" = true ]; then fence_open snapshot; else fence_open fence; fi
+
+  fresh=''
+  for S in $BATCH; do
+    F="$work/s.$S"
+    state=$(q tgt "reading $S's record" -c "SELECT state FROM folio_mover.moves WHERE schema_name = '$S' AND source = '$SOURCE'")
+    if exists tgt "$S"; then
+      diff=$(compare)
+      if [ -z "$diff" ] && [ -n "$state" ]; then
+        record verified "$F.tgt.content"
+        repoint_views
+        if [ "$state" = verified ]; then
+          say "$S: skipped, already copied from $MOVE_FROM and its content matches ($(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows)"
+        else
+          say "$S: copied and verified by an earlier run that stopped before recording it, $(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows"
+        fi
+        continue
+      fi
+      rows=$(rows_of "$F.tgt.content")
+      if [ -z "$diff" ]; then
+        record verified "$F.tgt.content"
+        say "$S: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified ($(tables_of "$F.tgt.content") tables, $rows rows)"
+        continue
+      elif [ "$state" = copying ]; then
+        set_aside "an unverified copy from an earlier run that differs from the source now ($diff)"
+      elif [ "$rows" = 0 ]; then
+        set_aside "it holds no rows"
+      elif [ "$MOVE_REPLACE" = true ]; then
+        set_aside "--replace ($diff)"
+      else
+        die "$S: the target ($MOVE_TO) already holds this schema with $rows rows and it differs from the source ($diff); pass --replace to set it aside and copy afresh"
+      fi
+    fi
+    record copying
+    fresh="$fresh $S"
+  done
+  S='' F=$FB
+  if [ -z "$fresh" ]; then
+    fence_close rollback
     return 0
   fi
-  state=$(q tgt "reading $S's record" -c "SELECT state FROM folio_mover.moves WHERE schema_name = '$S' AND source = '$SOURCE'")
-  if [ "$MOVE_KEEP_EXISTING" = true ]; then
-    say "$S: copying a snapshot while the module stays live on the source"
-    fence_open snapshot
-  else
-    busy=$(busy_sessions)
-    if [ -n "$busy" ]; then
-      [ "$MOVE_FORCE" = true ] || die "$S: still in use on the source: $busy; stop the module first, or pass --force"
-      say "$S: moving although in use (--force): $busy"
-    fi
-    fence_open fence
-  fi
+  BL=$(batch_label "$fresh")
 
-  if [ "$on_target" = true ]; then
-    diff=$(compare)
-    if [ -z "$diff" ] && [ -n "$state" ]; then
-      record verified "$F.tgt.content"
-      repoint_views
-      fence_close rollback
-      if [ "$state" = verified ]; then
-        say "$S: skipped, already copied from $MOVE_FROM and its content matches ($(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows)"
-      else
-        say "$S: copied and verified by an earlier run that stopped before recording it, $(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows"
-      fi
-      return 0
-    fi
-    rows=$(rows_of "$F.tgt.content")
-    if [ -z "$diff" ]; then
-      record verified "$F.tgt.content"
-      fence_close rollback
-      say "$S: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified ($(tables_of "$F.tgt.content") tables, $rows rows)"
-      return 0
-    elif [ "$state" = copying ]; then
-      set_aside "an unverified copy from an earlier run that differs from the source now ($diff)"
-    elif [ "$rows" = 0 ]; then
-      set_aside "it holds no rows"
-    elif [ "$MOVE_REPLACE" = true ]; then
-      set_aside "--replace ($diff)"
-    else
-      die "$S: the target ($MOVE_TO) already holds this schema with $rows rows and it differs from the source ($diff); pass --replace to set it aside and copy afresh"
-    fi
-  fi
-
-  record copying
-  # The source's content in the snapshot, taken beside the dump (or already, by the comparison above).
-  srcsum=''
-  if [ ! -e "$F.src.content" ]; then
-    content src "$F.src.content" 3>&- &
-    srcsum=$!
-  fi
-  rm -f "$F.dump.rc" "$F.restore.rc"
+  # The source's content in the snapshot, taken beside the dump (or already, by a comparison
+  # above), one schema after another.
+  for S in $fresh; do
+    [ -e "$work/s.$S.src.content" ] || content src "$work/s.$S.src.content"
+  done 3>&- &
+  srcsum=$!
+  S=''
+  dump_n=$(for s in $fresh; do printf ' -n %s' "$s"; done)
+  rm -f "$FB.dump.rc" "$FB.restore.rc"
   # Uncompressed: the stream never touches disk. Each side's exit status and message kept apart.
   {
     rc=0
-    pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -Z0 -n "$S" --snapshot="$SNAP" --lock-wait-timeout="$MOVE_LOCK_TIMEOUT" 2>"$F.dump.err" || rc=$?
-    echo "$rc" >"$F.dump.rc"
+    # shellcheck disable=SC2086
+    pg_dump -h "$SRC_HOST" -p "$SRC_PORT" -Fc -Z0 $dump_n --snapshot="$SNAP" --lock-wait-timeout="$MOVE_LOCK_TIMEOUT" 2>"$FB.dump.err" || rc=$?
+    echo "$rc" >"$FB.dump.rc"
   } 3>&- | {
     rc=0
-    pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$F.restore.err" || rc=$?
-    echo "$rc" >"$F.restore.rc"
+    pg_restore -h "$TGT_HOST" -p "$TGT_PORT" -d "$PGDATABASE" --single-transaction --exit-on-error 2>"$FB.restore.err" || rc=$?
+    echo "$rc" >"$FB.restore.rc"
   }
-  [ -z "$srcsum" ] || wait $srcsum || true
-  restore_rc=$(cat "$F.restore.rc" 2>/dev/null || echo unknown)
-  dump_rc=$(cat "$F.dump.rc" 2>/dev/null || echo unknown)
+  wait $srcsum || true
+  restore_rc=$(cat "$FB.restore.rc" 2>/dev/null || echo unknown)
+  dump_rc=$(cat "$FB.dump.rc" 2>/dev/null || echo unknown)
   if [ "$restore_rc" != 0 ]; then
-    why=$(first_error "$F.restore.err")
+    why=$(first_error "$FB.restore.err")
     [ -n "$why" ] || case "$restore_rc" in 1[3-9][0-9]) why="pg_restore was killed (signal $((restore_rc - 128)))" ;; *) why="pg_restore exited $restore_rc" ;; esac
-    die "$S: pg_restore into the target ($MOVE_TO, $TGT_HOST:$TGT_PORT) failed, nothing of it was kept: $why"
+    die "$BL: pg_restore into the target ($MOVE_TO, $TGT_HOST:$TGT_PORT) failed, nothing of it was kept: $why"
   fi
   if [ "$dump_rc" != 0 ]; then
-    why=$(first_error "$F.dump.err")
+    why=$(first_error "$FB.dump.err")
     [ -n "$why" ] || case "$dump_rc" in 1[3-9][0-9]) why="pg_dump was killed (signal $((dump_rc - 128)))" ;; *) why="pg_dump exited $dump_rc" ;; esac
-    die "$S: pg_dump from the source ($MOVE_FROM, $SOURCE) failed: $why"
+    die "$BL: pg_dump from the source ($MOVE_FROM, $SOURCE) failed: $why"
   fi
-  [ ! -e "$F.src.content.failed" ] || die "$S: verifying on the $(cat "$F.src.content.failed")"
-  say "$S: restored on the target, verifying"
-  repoint_views
-  # Statistics for the planner before the module starts, gathered while the copy is verified.
-  tgt -f - >/dev/null 2>"$F.analyze.err" 3>&- <<SQL &
+  for S in $fresh; do
+    F="$work/s.$S"
+    [ ! -e "$F.src.content.failed" ] || die "$S: verifying on the $(cat "$F.src.content.failed")"
+    say "$S: restored on the target, verifying"
+    repoint_views
+    # Statistics for the planner before the module starts, gathered while the copy is verified.
+    tgt -f - >/dev/null 2>"$F.analyze.err" 3>&- <<SQL &
 SELECT format('ANALYZE %I.%I', '$S', relname) FROM pg_class WHERE relnamespace = '$S'::regnamespace AND relkind IN ('r', 'p', 'm') AND NOT relispartition ORDER BY relname \\gexec
 SQL
-  analyze=$!
-  diff=$(compare reuse)
-  wait $analyze || die "$S: analysing it on the target ($MOVE_TO) failed: $(first_error "$F.analyze.err")"
-  [ -z "$diff" ] || die "$S: the copy differs from the source: $diff; the source is untouched, and the target's copy stays unverified until a re-run"
-  record verified "$F.tgt.content"
+    analyze=$!
+    diff=$(compare reuse)
+    wait $analyze || die "$S: analysing it on the target ($MOVE_TO) failed: $(first_error "$F.analyze.err")"
+    [ -z "$diff" ] || die "$S: the copy differs from the source: $diff; the source is untouched, and the target's copy stays unverified until a re-run"
+    record verified "$F.tgt.content"
+  done
+  S='' F=$FB
   fence_close rollback
-  say "$S: copied and verified, $(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows"
+  for S in $fresh; do
+    F="$work/s.$S"
+    say "$S: copied and verified, $(tables_of "$F.tgt.content") tables, $(rows_of "$F.tgt.content") rows"
+  done
 }
 
 drop_source() {
@@ -803,6 +866,7 @@ online_cleanup() {
   src -c "DROP PUBLICATION IF EXISTS \"$PUB\"" >/dev/null 2>&1 || true
   # Only this wave's beacons: another wave's mover may be replicating from the same source.
   src -c "DELETE FROM folio_mover.beacon WHERE token LIKE '$SUB-%'" >/dev/null 2>&1 || true
+  tgt -c "DELETE FROM folio_mover.switch WHERE token LIKE '$SUB-%'" >/dev/null 2>&1 || true
 }
 # Both sides' snapshots, held after the fence lifts: the source's imported from the fence's, the
 # target's taken once it caught up. Sets SRC_SNAP and TGT_SNAP.
@@ -846,6 +910,69 @@ online_diff() {
   done
   F=$W S=''
   DIFF=$out
+}
+
+# The switch through routes (MOVE_ROUTES): the names the modules connect by, which whoever owns
+# them (npm run move, on the "switch: ready" line) points at the target. Recorded as switched
+# first: from the ready line on the target holds the module's data, and a write that reaches it
+# is in the right place. The source stays fenced until every route leads to the target and no
+# session of the module has reached the source for MOVE_ROUTE_GRACE: a module that still
+# resolves the old address meets the fence, is ended every 2 s, and reconnects.
+route_switch() {
+  token="$SUB-route-$(date +%s)-$$"
+  q tgt 'writing the route token' -c "INSERT INTO folio_mover.switch (token) VALUES ('$token')" >/dev/null
+  q tgt 'recording the switch' -c "UPDATE folio_mover.moves SET state = 'switched', moved_at = now() WHERE schema_name IN ($SCHEMA_LIST)" >/dev/null
+  say "switch: ready: point the routes at the target ($MOVE_TO): $MOVE_ROUTES"
+  deadline=$(($(date +%s) + ROUTE_S))
+  t=0 routed='' quiet=0 behind=$MOVE_ROUTES seen=''
+  while :; do
+    if [ -z "$routed" ]; then
+      behind=''
+      for r in $MOVE_ROUTES; do
+        case "$r" in *=*) c=$r ;; *) c="host=$r port=$TGT_PORT" ;; esac
+        [ "$(PGCONNECT_TIMEOUT=2 psql -X -At -d "$c" -c "SELECT count(*) FROM folio_mover.switch WHERE token = '$token'" 2>/dev/null 3>&- 5>&- 6>&-)" = 1 ] || behind="$behind $r"
+      done
+      if [ -z "$behind" ]; then
+        routed=$(q src 'reading the clock' -c "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $FENCE_T0")
+        say "switched: every route leads to the target $routed ms after the fence locked; the module writes there. The source stays fenced until none of its sessions reaches it for $MOVE_ROUTE_GRACE"
+      fi
+    fi
+    if [ -n "$routed" ] && [ $((t % 5)) = 0 ]; then
+      # Sessions of the module on the source: its role, its locks (granted or waiting), or
+      # waiting on the fence. The mover's own sessions and the subscription's are not.
+      seen=$(q src 'looking for sessions of the module' -c "SELECT string_agg(format('pid %s (%s)', a.pid, coalesce(nullif(a.application_name, ''), a.usename)), '; ' ORDER BY a.pid)
+        FROM pg_stat_activity a WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.application_name NOT IN ('folio-schema-mover', '$SUB')
+        AND (a.usename IN ($SCHEMA_LIST) OR $FENCE_PID = ANY (pg_blocking_pids(a.pid))
+          OR EXISTS (SELECT FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace WHERE l.pid = a.pid AND n.nspname IN ($SCHEMA_LIST)))")
+      if [ -n "$seen" ]; then
+        quiet=0
+        [ $((t % 20)) != 0 ] || src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
+      fi
+      [ $((quiet * 100)) -lt $((GRACE_S * 1000)) ] || break
+    fi
+    [ -z "$routed" ] || quiet=$((quiet + 1))
+    [ "$(date +%s)" -lt "$deadline" ] || route_guard
+    sleep 0.1
+    t=$((t + 1))
+  done
+  online_unfence
+  say "source unfenced after $HELD ms: no session of the module reached it for $MOVE_ROUTE_GRACE"
+}
+# The routes did not settle in time. The target holds the module's data now, so the source must
+# take no more writes once the fence lifts: its schemas are renamed aside in the fence's own
+# transaction, which commits. A module still routed there fails rather than writing where
+# nothing reads; its data is intact under the new name.
+route_guard() {
+  aside="_mv$(date +%s)"
+  src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
+  for S in $MOVE_SCHEMAS; do sess_send fence 3 'setting the source aside' "ALTER SCHEMA \"$S\" RENAME TO \"$S$aside\";"; done
+  S=''
+  sess_close fence 3 'COMMIT;'
+  FENCED=false
+  online_release_snapshots
+  [ "$(cat "$W.fence.rc")" = 0 ] || die "switched to the target ($MOVE_TO), but the routes did not settle within $MOVE_ROUTE_TIMEOUT and renaming the source's schemas aside failed: $(first_error "$W.fence.log"); stop the module's writes to the source ($MOVE_FROM) now"
+  if [ -n "$routed" ]; then why="sessions of the module still reached the source: $(printf '%s' "$seen" | cut -c1-300)"; else why="these routes still lead elsewhere:$behind"; fi
+  die "switched to the target ($MOVE_TO), but after $MOVE_ROUTE_TIMEOUT $why; the source's schemas were renamed to <schema>$aside so that nothing more is written there (their data is intact): point the routes at the target (a deploy of the phase does)"
 }
 
 online_move() {
@@ -918,6 +1045,8 @@ online_move() {
   for side in src tgt; do
     q $side 'creating the beacon table' -c "CREATE SCHEMA IF NOT EXISTS folio_mover; CREATE TABLE IF NOT EXISTS folio_mover.beacon (token text PRIMARY KEY, written_at timestamptz NOT NULL DEFAULT clock_timestamp())" >/dev/null
   done
+  # What a route that leads to the target reads there (never replicated).
+  q tgt 'creating the route token table' -c "CREATE TABLE IF NOT EXISTS folio_mover.switch (token text PRIMARY KEY, written_at timestamptz NOT NULL DEFAULT clock_timestamp())" >/dev/null
   q src 'creating the publication' -c "CREATE PUBLICATION \"$PUB\" FOR TABLES IN SCHEMA $(echo $MOVE_SCHEMAS | sed 's/ /, /g'), TABLE folio_mover.beacon" >/dev/null
   # The target connects to the source as the mover does (TLS where PGSSLMODE asks for it, as the stack's task does).
   conn=$(printf "host=%s port=%s dbname=%s user=%s password=%s application_name=%s sslmode=%s" "$SRC_HOST" "$SRC_PORT" "$PGDATABASE" "$PGUSER" "'$(printf '%s' "${PGPASSWORD:-}" | sed "s/[\\\\']/\\\\&/g")'" "$SUB" "${PGSSLMODE:-prefer}")
@@ -978,36 +1107,40 @@ SQL
   online_snapshots
   # Nothing more may reach the target from the source once the module writes there.
   q tgt 'stopping replication' -c "ALTER SUBSCRIPTION \"$SUB\" DISABLE" >/dev/null
-  if [ -z "${MOVE_SWITCH_COMMAND:-}" ]; then
-    # Nothing points the module at the target: it must be stopped before its writes are let go,
-    # or they would land on the source. Its writes wait on the fence until then.
-    waited=0
-    while :; do
-      busy=''
-      for S in $MOVE_SCHEMAS; do
-        b=$(busy_sessions)
-        [ -z "$b" ] || busy="${busy:+$busy; }$S: $b"
+  if [ -n "${MOVE_ROUTES:-}" ]; then
+    route_switch
+  else
+    if [ -z "${MOVE_SWITCH_COMMAND:-}" ]; then
+      # Nothing points the module at the target: it must be stopped before its writes are let go,
+      # or they would land on the source. Its writes wait on the fence until then.
+      waited=0
+      while :; do
+        busy=''
+        for S in $MOVE_SCHEMAS; do
+          b=$(busy_sessions)
+          [ -z "$b" ] || busy="${busy:+$busy; }$S: $b"
+        done
+        S=''
+        [ -n "$busy" ] || break
+        [ $((waited % 600)) != 0 ] || say "switch: ready and verified; stop the module now, its writes wait on the fence until it is (sessions: $(printf '%s' "$busy" | cut -c1-300))"
+        # A stopped module's writes stay waiting on the fence after their client is gone: ended
+        # every 2 s (a running module retries them, and they wait again).
+        [ $((waited % 20)) != 19 ] || src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
+        waited=$((waited + 1))
+        sleep 0.1
       done
-      S=''
-      [ -n "$busy" ] || break
-      [ $((waited % 600)) != 0 ] || say "switch: ready and verified; stop the module now, its writes wait on the fence until it is (sessions: $(printf '%s' "$busy" | cut -c1-300))"
-      # A stopped module's writes stay waiting on the fence after their client is gone: ended
-      # every 2 s (a running module retries them, and they wait again).
-      [ $((waited % 20)) != 19 ] || src -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $FENCE_PID = ANY (pg_blocking_pids(pid))" >/dev/null 2>&1 || true
-      waited=$((waited + 1))
-      sleep 0.1
-    done
+    fi
+    if [ -n "${MOVE_SWITCH_COMMAND:-}" ]; then
+      sh -c "$MOVE_SWITCH_COMMAND" >"$W.switch.out" 2>&1 3>&- 5>&- 6>&- || {
+        q tgt 'resuming replication' -c "ALTER SUBSCRIPTION \"$SUB\" ENABLE" >/dev/null
+        online_release_snapshots
+        online_fail "the switch command failed: $(tail -n 1 "$W.switch.out" | cut -c1-200)"
+      }
+    fi
+    q tgt 'recording the switch' -c "UPDATE folio_mover.moves SET state = 'switched', moved_at = now() WHERE schema_name IN ($SCHEMA_LIST)" >/dev/null
+    online_unfence
+    say "switched: writes to the module's schemas waited $HELD ms (the fence, from locking to lifting)"
   fi
-  if [ -n "${MOVE_SWITCH_COMMAND:-}" ]; then
-    sh -c "$MOVE_SWITCH_COMMAND" >"$W.switch.out" 2>&1 3>&- 5>&- 6>&- || {
-      q tgt 'resuming replication' -c "ALTER SUBSCRIPTION \"$SUB\" ENABLE" >/dev/null
-      online_release_snapshots
-      online_fail "the switch command failed: $(tail -n 1 "$W.switch.out" | cut -c1-200)"
-    }
-  fi
-  q tgt 'recording the switch' -c "UPDATE folio_mover.moves SET state = 'switched', moved_at = now() WHERE schema_name IN ($SCHEMA_LIST)" >/dev/null
-  online_unfence
-  say "switched: writes to the module's schemas waited $HELD ms (the fence, from locking to lifting)"
   online_cleanup
 
   # The two snapshots at the switch, by content, as a fenced move verifies its copy.
@@ -1027,27 +1160,29 @@ if [ "$MOVE_MODE" = online ]; then
   exit 0
 fi
 
-# The schemas, MOVE_JOBS at a time from one queue: a worker claims the next unclaimed schema
-# (mkdir is atomic); a failure stops each worker before its next schema. Failures are printed
-# last, one line each.
-# Largest first, so that the last schema to start is a small one.
+# The schemas in batches, MOVE_JOBS batches at a time from one queue: a worker claims the next
+# unclaimed batch (mkdir is atomic); a failure stops each worker before its next batch. Failures
+# are printed last, one line each. A copy's batches are about four per worker whatever the
+# number of schemas, so pg_dump reads the catalog that many times, not once per schema; a drop
+# takes one schema at a time.
+# Largest first, so that the last batch to start holds small ones.
 order=$MOVE_SCHEMAS
+per=1
 if [ "$MOVE_ACTION" = copy ]; then
   # Every schema asked for, those missing on the source too (each then fails by name).
   order=$(q src 'sizing the schemas' -c "SELECT s FROM unnest(ARRAY[$SCHEMA_LIST]::text[]) s LEFT JOIN pg_namespace n ON n.nspname = s
     LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm') GROUP BY s ORDER BY coalesce(sum(pg_total_relation_size(c.oid)), 0) DESC, s")
+  per=$(( ($(echo $order | wc -w) + 4 * MOVE_JOBS - 1) / (4 * MOVE_JOBS) ))
 fi
-i=0
-for s in $order; do
-  echo "$i $s"
-  i=$((i + 1))
-done >"$work/queue"
+printf '%s\n' $order | awk -v per="$per" '{ b = int((NR - 1) / per); line[b] = line[b] " " $0 } END { for (i = 0; i in line; i++) print i line[i] }' >"$work/queue" ||
+  die "queueing the schemas failed"
+i=$(echo $order | wc -w | tr -d ' ')
+batches=$(wc -l <"$work/queue" | tr -d ' ')
 worker() {
-  while read -r idx S; do
+  while read -r idx BATCH; do
     ! ls "$work"/failed.* >/dev/null 2>&1 || break
     mkdir "$work/claim.$idx" 2>/dev/null || continue
-    F="$work/s.$S"
-    say "$S: $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"
+    FB="$work/b.$idx" BL=$(batch_label "$BATCH")
     set +e
     (
       set -e
@@ -1055,16 +1190,22 @@ worker() {
       # However it ends, its background jobs (the fence's session, checksums, ANALYZE) end first:
       # the fence lifts, and nothing writes into $work after the run cleans it up.
       trap 'exec 3>&- 2>/dev/null; wait' EXIT
-      if [ "$MOVE_ACTION" = copy ]; then copy_schema; else drop_source; fi
+      if [ "$MOVE_ACTION" = copy ]; then
+        copy_batch
+      else
+        S=$BATCH F="$work/s.$BATCH" FB="$work/s.$BATCH"
+        say "$S: $MOVE_ACTION from $MOVE_FROM to $MOVE_TO"
+        drop_source
+      fi
     )
     rc=$?
     set -e
-    [ "$rc" = 0 ] || [ -e "$work/failed.$idx" ] || echo "$S: the mover stopped (exit $rc)" >"$work/failed.$idx"
+    [ "$rc" = 0 ] || [ -e "$work/failed.$idx" ] || echo "$BL: the mover stopped (exit $rc)" >"$work/failed.$idx"
   done <"$work/queue"
 }
 pids=''
 k=0
-while [ "$k" -lt "$MOVE_JOBS" ] && [ "$k" -lt "$i" ]; do
+while [ "$k" -lt "$MOVE_JOBS" ] && [ "$k" -lt "$batches" ]; do
   worker &
   pids="$pids $!"
   k=$((k + 1))
@@ -1072,7 +1213,7 @@ done
 for p in $pids; do wait "$p" || true; done
 if ls "$work"/failed.* >/dev/null 2>&1; then
   k=0
-  while [ "$k" -lt "$i" ]; do
+  while [ "$k" -lt "$batches" ]; do
     [ ! -e "$work/failed.$k" ] || echo "move: failed: $(cat "$work/failed.$k")"
     k=$((k + 1))
   done

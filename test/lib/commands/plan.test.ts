@@ -146,7 +146,7 @@ describe('readers on a provisioned offload cluster come and go without touching 
 
   test('the routed modules get the reader endpoint while there is one', () => {
     const json = templates(resolveScenario({ scenario: 'part3-3x' }, withReader), { scenario: 'part3-3x' }).get('FolioHybridAurora')!;
-    const lists = Object.entries(json.Resources as Record<string, any>).find(([id]) => id.startsWith('Routingmodlists'))![1];
+    const lists = Object.entries(json.Resources as Record<string, any>).find(([id, r]) => id.startsWith('Routingmodlists') && r.Type === 'AWS::SecretsManager::Secret')![1];
     expect(JSON.stringify(lists.Properties.SecretString)).toContain('DB_HOST_READER');
   });
 });

@@ -82,11 +82,12 @@ test.each([
   ]);
 });
 
-test('test4 -> test5 rewrites the moved module secret and the manifest, nothing else', () => {
+test("test4 -> test5 repoints the moved module's two routes and rewrites the manifest, nothing else (its secret names the route, which stays)", () => {
   const changes = resourceChanges(templates.get('test4')!, templates.get('test5')!);
-  expect(changes.map((c) => [c.type, c.logicalId.replace(/[0-9A-F]{8}$/, ''), c.properties.map((p) => p.name)])).toEqual([
-    ['AWS::SecretsManager::Secret', 'Routingmodinventorystorage', ['SecretString']],
-    ['AWS::SSM::Parameter', 'RoutingManifest', ['Value']],
+  expect(changes.map((c) => [c.type, c.logicalId.replace(/[0-9A-F]{8}$/, ''), c.properties.map((p) => p.name), c.impact])).toEqual([
+    ['AWS::Route53::RecordSet', 'Routingmodinventorystorageroute', ['ResourceRecords'], ResourceImpact.WILL_UPDATE],
+    ['AWS::Route53::RecordSet', 'Routingmodinventorystoragereaderroute', ['ResourceRecords'], ResourceImpact.WILL_UPDATE],
+    ['AWS::SSM::Parameter', 'RoutingManifest', ['Value'], ResourceImpact.WILL_UPDATE],
   ]);
 });
 
@@ -105,7 +106,7 @@ describe('the check itself can fail', () => {
   test('a removed module secret is a destruction', () => {
     const before = templates.get('test12')!;
     const after = structuredClone(before);
-    const secret = Object.keys(after.Resources).find((id) => id.startsWith('Routingmodtags'))!;
+    const secret = Object.keys(after.Resources).find((id) => id.startsWith('Routingmodtags') && after.Resources[id].Type === 'AWS::SecretsManager::Secret')!;
     delete after.Resources[secret];
     expect(resourceChanges(before, after)).toEqual([
       expect.objectContaining({ logicalId: secret, impact: ResourceImpact.WILL_DESTROY, stateful: true, unsafe: true }),

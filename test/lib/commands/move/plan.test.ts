@@ -17,7 +17,8 @@ describe('the plan is derived from the two phases and the tenants', () => {
   test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     expect(plan.moves).toEqual([
-      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'primary', to: 'offload', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage'), wave: 1 },
+      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'primary', to: 'offload', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage'), wave: 1,
+        routes: { writer: 'mod-inventory-storage.folio-db.internal', reader: 'mod-inventory-storage-reader.folio-db.internal' } },
     ]);
     expect(plan.restart).toEqual(['mod-inventory-storage']);
   });
@@ -93,5 +94,16 @@ describe('online moves', () => {
       ['mod-fqm-manager', 'online'],
     ]);
     expect(moverEnvironment(plan.moves[0]).MOVE_MODE).toBe('fenced');
+  });
+
+  test("an online wave waits on its modules' routes, writer and reader, in the zone the environment names; a fenced one on none", () => {
+    const [wave] = waves(planPhaseSwitch(phase('test4'), phase('test5')));
+    expect(moverEnvironment(wave, { online: true }).MOVE_ROUTES).toBe('mod-inventory-storage.folio-db.internal mod-inventory-storage-reader.folio-db.internal');
+    expect(moverEnvironment(wave).MOVE_ROUTES).toBeUndefined();
+    const references = planPhaseSwitch(phase('test9'), phase('test10')).moves.filter((m) => m.reference);
+    expect(moverEnvironment(references[0], { online: true }).MOVE_ROUTES).toBeUndefined();
+    const perf2 = resolveScenario({ scenario: 'test5', envName: 'perf2' }, catalog) as FolioScenario;
+    const other = resolveScenario({ scenario: 'test4', envName: 'perf2' }, catalog) as FolioScenario;
+    expect(planPhaseSwitch(other, perf2).moves[0].routes.writer).toBe('mod-inventory-storage.perf2.folio-db.internal');
   });
 });

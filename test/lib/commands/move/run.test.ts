@@ -1,12 +1,13 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeTasksCommand, ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { ChangeResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type FolioScenario, resolveScenario } from '../../../../config';
 import { EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/cli';
 import { planPhaseSwitch } from '../../../../lib/commands/move/plan';
 import { renderMoveResults } from '../../../../lib/commands/move/render';
-import { type MoveClients, type MoveTargets, moveTargets, runMoves } from '../../../../lib/commands/move/run';
+import { type MoveClients, type MoveTargets, type RouteTargets, moveTargets, routeTargets, runMoves } from '../../../../lib/commands/move/run';
 import { fakeTime } from '../../../support/fake-time';
 import { editedCatalog } from '../../../../harness/catalog';
 
@@ -19,7 +20,8 @@ import { editedCatalog } from '../../../../harness/catalog';
 const ecs = mockClient(ECSClient);
 const logs = mockClient(CloudWatchLogsClient);
 const cfn = mockClient(CloudFormationClient);
-const clients: MoveClients = { ecs: new ECSClient({}), logs: new CloudWatchLogsClient({}) };
+const route53 = mockClient(Route53Client);
+const clients: MoveClients = { ecs: new ECSClient({}), logs: new CloudWatchLogsClient({}), route53: new Route53Client({}) };
 const TENANTS = ['fs09000000', 'fs09000001'];
 const catalog = editedCatalog((c) => (c.folio.environment.tenants = TENANTS));
 const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
@@ -41,6 +43,7 @@ beforeEach(() => {
   ecs.reset();
   logs.reset();
   cfn.reset();
+  route53.reset();
 });
 
 test('each module runs as the mover task with its schemas and flags; its log is followed and its rows counted', async () => {
@@ -143,4 +146,79 @@ test("the stack's outputs name the mover; a stack deployed before it existed say
   expect(await moveTargets(new CloudFormationClient({}), phase('test4'))).toEqual(targets);
   cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'Phase', OutputValue: 'test4' }] }] });
   await expect(moveTargets(new CloudFormationClient({}), phase('test4'))).rejects.toThrow(/stack "FolioHybridAurora" has no output "MoverCluster", .*deployed before the schema mover existed\? redeploy it/);
+});
+
+describe("online: at the mover's \"switch: ready\" the modules' routes are pointed at the target, once, all of a wave's records in one change", () => {
+  const routes: RouteTargets = {
+    zoneId: 'Z0FOLIOROUTES',
+    ttlSeconds: 5,
+    endpoints: {
+      primary: { writer: 'folio-hybrid-provisioned.cluster-c1.us-east-1.rds.amazonaws.com', reader: 'folio-hybrid-provisioned.cluster-ro-c1.us-east-1.rds.amazonaws.com' },
+      offload: { writer: 'folio-hybrid-serverless.cluster-c1.us-east-1.rds.amazonaws.com', reader: 'folio-hybrid-serverless.cluster-ro-c1.us-east-1.rds.amazonaws.com' },
+    },
+  };
+  const READY = 'move: switch: ready: point the routes at the target (offload): mod-inventory-storage.folio-db.internal mod-inventory-storage-reader.folio-db.internal';
+
+  test('the records name the target cluster, reader and writer, with the configured TTL; the task is told its routes', async () => {
+    ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+    ecs.on(DescribeTasksCommand).resolvesOnce(task('RUNNING')).resolvesOnce(task('RUNNING')).resolves(task('STOPPED', 0));
+    route53.on(ChangeResourceRecordSetsCommand).resolves({ ChangeInfo: { Id: '/change/C1', Status: 'PENDING', SubmittedAt: new Date() } });
+    const [a, b] = plan.moves[0].schemas;
+    logs
+      .on(GetLogEventsCommand)
+      .resolvesOnce(page('f/1', ['move: checkpoint verified: every table of every schema matches by content', READY]))
+      .resolvesOnce(page('f/2', [READY]))
+      .resolvesOnce(page('f/3', [`move: ${a}: moved online and verified, 3 tables, 160 rows`, `move: ${b}: moved online and verified, 3 tables, 160 rows`, 'move: done: 2 schema(s), moved online from primary to offload']))
+      .resolves(page('f/3', []));
+    const routed: string[] = [];
+    await runMoves(clients, { ...targets, routes }, plan, { online: true }, { timeoutSeconds: 600, ...fakeTime(), onRouted: (_m, change) => routed.push(change) });
+    const env = ecs.commandCalls(RunTaskCommand)[0].args[0].input.overrides!.containerOverrides![0].environment!;
+    expect(env.find((e) => e.name === 'MOVE_ROUTES')?.value).toBe('mod-inventory-storage.folio-db.internal mod-inventory-storage-reader.folio-db.internal');
+    expect(route53.commandCalls(ChangeResourceRecordSetsCommand)).toHaveLength(1);
+    expect(route53.commandCalls(ChangeResourceRecordSetsCommand)[0].args[0].input).toEqual({
+      HostedZoneId: 'Z0FOLIOROUTES',
+      ChangeBatch: {
+        Comment: 'npm run move --online: mod-inventory-storage -> offload',
+        Changes: [
+          { Action: 'UPSERT', ResourceRecordSet: { Name: 'mod-inventory-storage.folio-db.internal', Type: 'CNAME', TTL: 5, ResourceRecords: [{ Value: routes.endpoints.offload.writer }] } },
+          { Action: 'UPSERT', ResourceRecordSet: { Name: 'mod-inventory-storage-reader.folio-db.internal', Type: 'CNAME', TTL: 5, ResourceRecords: [{ Value: routes.endpoints.offload.reader }] } },
+        ],
+      },
+    });
+    expect(routed).toEqual(['/change/C1']);
+  });
+
+  test('a mover that asks for other routes, or another target, than the plan moves changes nothing', async () => {
+    ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+    ecs.on(DescribeTasksCommand).resolves(task('RUNNING'));
+    logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [READY.replace('(offload)', '(primary)')])).resolves(page('f/1', []));
+    await expect(runMoves(clients, { ...targets, routes }, plan, { online: true }, { timeoutSeconds: 600, ...fakeTime() })).rejects.toMatchObject({
+      exitCode: EXIT_FAILED,
+      message: expect.stringMatching(/^the mover asked to point .* at primary, but the plan moves .* to offload; no route was changed/),
+    });
+    logs.reset();
+    logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [`${READY} mod-users.folio-db.internal`])).resolves(page('f/1', []));
+    await expect(runMoves(clients, { ...targets, routes }, plan, { online: true }, { timeoutSeconds: 600, ...fakeTime() })).rejects.toMatchObject({ exitCode: EXIT_FAILED });
+    expect(route53.commandCalls(ChangeResourceRecordSetsCommand)).toHaveLength(0);
+  });
+
+  test('Route 53 refusing the change is one line: the source stays fenced and is set aside, a deploy of the phase points the routes', async () => {
+    ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+    ecs.on(DescribeTasksCommand).resolves(task('RUNNING'));
+    route53.on(ChangeResourceRecordSetsCommand).rejects(Object.assign(new Error('User is not authorized to perform: route53:ChangeResourceRecordSets'), { name: 'AccessDenied' }));
+    logs.on(GetLogEventsCommand).resolvesOnce(page('f/1', [READY])).resolves(page('f/1', []));
+    await expect(runMoves(clients, { ...targets, routes }, plan, { online: true }, { timeoutSeconds: 600, ...fakeTime() })).rejects.toMatchObject({
+      exitCode: EXIT_FAILED,
+      message:
+        'mod-inventory-storage: pointing the routes at offload failed: User is not authorized to perform: route53:ChangeResourceRecordSets; the mover holds the source fenced and sets it aside after its switchTimeout, so nothing is written there: deploy the phase that routes the modules to offload (its records point there)',
+    });
+  });
+
+  test("the routes come from the stack's outputs; a stack from before routes says to deploy first", async () => {
+    const outputs = { ModuleZoneId: 'Z0FOLIOROUTES', PrimaryEndpoint: routes.endpoints.primary.writer, PrimaryReaderEndpoint: routes.endpoints.primary.reader, OffloadEndpoint: routes.endpoints.offload.writer, OffloadReaderEndpoint: routes.endpoints.offload.reader };
+    cfn.on(DescribeStacksCommand).resolvesOnce({ Stacks: [{ StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })) }] });
+    expect(await routeTargets(new CloudFormationClient({}), phase('test4'))).toEqual(routes);
+    cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'PrimaryEndpoint', OutputValue: 'x' }] }] });
+    await expect(routeTargets(new CloudFormationClient({}), phase('test4'))).rejects.toThrow(/has no output "ModuleZoneId", .*deployed before modules had routes\? deploy the phase it runs now, then move online/);
+  });
 });
