@@ -129,7 +129,17 @@ async function main(o: Options): Promise<number> {
     if (server.unread) process.stderr.write(`note: Prometheus: not read: ${server.unread}\n`);
   }
 
-  const report = summarize(scenario, catalog, points, window, server);
+  // A Serverless v2 offload cluster that pauses: when it resumed, and how long that took.
+  let resumes: import('../lib/commands/report/resumes').ResumeReading | undefined;
+  if (scenario.family === 'folio' && scenario.phase.offload.serverless?.min === 0) {
+    const { rdsClient } = require('../lib/commands/aws/clients') as typeof import('../lib/commands/aws/clients');
+    const { readResumes } = require('../lib/commands/report/resumes') as typeof import('../lib/commands/report/resumes');
+    const { writerInstanceIdentifier } = require('../lib/contract/physical-names') as typeof import('../lib/contract/physical-names');
+    resumes = await readResumes(rdsClient(target), writerInstanceIdentifier(scenario.environment.names.offloadCluster), window);
+    if (resumes.unread) process.stderr.write(`note: RDS events: not read: ${resumes.unread}\n`);
+  }
+
+  const report = summarize(scenario, catalog, points, window, server, resumes);
   const subtitle = `${scenario.name}, ${report.window.start} to ${report.window.end}`;
   const charts = [
     ...renderCharts(catalog, points, window, subtitle),

@@ -183,6 +183,21 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       }
     }, 120_000);
 
+    test('killed after "switch: ready": the move counts as switched, and the next run refuses to copy over the target', async () => {
+      const routes = new Routes(dir, { primary, offload }, ['srm', 'srm-reader']);
+      routes.point('primary');
+      const r = await runMover(srm(routes.env), (line, child) => {
+        if (READY.test(line)) process.kill(-child.pid!, 'SIGKILL');
+      });
+      expect(r.status).toBeNull();
+      expect(await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB)).toBe('switched');
+      const again = await runMover(srm(routes.env));
+      expect(again.status).toBe(1);
+      expect(lastLine(again)).toMatch(/an earlier run switched it to the target \(offload\)/);
+      // The killed run's fence went with its connection: the source takes writes again.
+      await primary.psql(`BEGIN; SET LOCAL lock_timeout = '1s'; INSERT INTO ${SRM[0]}.job_execution VALUES (gen_random_uuid(), '{}'); ROLLBACK`, DB);
+    }, 90_000);
+
     test.each([
       ['a route that is neither a host name nor a service', { MOVE_ROUTES: 'host=x;drop' }, 'move: failed: MOVE_ROUTES entry "host=x;drop" is not valid (valid: host names, or service=<name> of a libpq service file)'],
       ['a route starting with a hyphen', { MOVE_ROUTES: '-h' }, 'move: failed: MOVE_ROUTES entry "-h" is not valid (valid: host names, or service=<name> of a libpq service file)'],

@@ -5,6 +5,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DSQLClient } from '@aws-sdk/client-dsql';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { PricingClient } from '@aws-sdk/client-pricing';
+import { RDSClient } from '@aws-sdk/client-rds';
 import { Route53Client } from '@aws-sdk/client-route-53';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 
@@ -31,6 +32,8 @@ export const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(targe
 export const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
 export const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
 export const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
+/** @public loaded lazily with require(), which knip does not follow */
+export const rdsClient = (target: AwsTarget) => new RDSClient(clientConfig(target));
 /** Route 53's API is global; the region only picks the partition. */
 export const route53Client = (target: AwsTarget) => new Route53Client(clientConfig(target));
 /** @public loaded lazily with require(), which knip does not follow */

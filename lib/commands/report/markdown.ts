@@ -94,14 +94,24 @@ function capacity(c: NonNullable<FolioReport['configured']['acu']>, a: NonNullab
       ],
     ),
     '',
-    ...(a.paused?.stretches.length
-      ? [
-          markdownTable(['Paused from', 'Resumed by', 'Minutes'], a.paused.stretches.map((x) => [x.from, x.to, num(x.minutes, 0)])),
-          '',
-          "The first connection after each stretch waited while the instance resumed; CloudWatch does not record that wait, so it is not here: time a client's first query to see it.",
-          '',
-        ]
-      : []),
+    ...(a.paused?.stretches.length ? [markdownTable(['Paused from', 'Resumed by', 'Minutes'], a.paused.stretches.map((x) => [x.from, x.to, num(x.minutes, 0)])), ''] : []),
+    ...(a.paused ? resumeLines(a.paused) : []),
+  ];
+}
+
+/** What the first connection after each pause waited, from the writer's RDS events. */
+function resumeLines(p: NonNullable<NonNullable<FolioReport['metrics']['acu']>['paused']>): string[] {
+  if (p.resumes === null) return [`What the first connection after a pause waited was not read: ${p.resumesUnread ?? 'no reason given'}.`, ''];
+  const since = p.resumesSince ? ` (RDS keeps events 14 days: from ${p.resumesSince})` : '';
+  if (!p.resumes.length) return [`The offload writer did not resume in the window${since}: no "Initiated resume" event.`, ''];
+  return [
+    markdownTable(
+      ['Resume started', 'First connection waited (s)'],
+      p.resumes.map((r) => [r.at, r.waitedSeconds === null ? 'not resumed by the window\'s end' : num(r.waitedSeconds, 1)]),
+    ),
+    '',
+    `From the offload writer's RDS events${since}: each resume from its start ("Initiated resume") to its end ("Successfully resumed"), which is what the connection that woke it waited.`,
+    '',
   ];
 }
 

@@ -4,6 +4,7 @@ import type { HistoryStore } from '../../../config/temporal-schema';
 import type { PeakAverage, Points } from './fetch';
 import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlenecks';
 import type { ServerView } from './server-view';
+import type { Resume, ResumeReading } from './resumes';
 import { type BenchmarkOutcome, type ReportWindow, wholeInRun } from './window';
 
 /*
@@ -55,7 +56,15 @@ export interface FolioReport extends ReportBase {
           readonly acuHours: number | null;
           readonly utilization: PeakAverage;
           /** A range that pauses at 0 ACU: the stretches of points at 0 (start of the first, end of the last point); null otherwise. */
-          readonly paused: { readonly minutes: number; readonly stretches: readonly { readonly from: string; readonly to: string; readonly minutes: number }[] } | null;
+          readonly paused: {
+            readonly minutes: number;
+            readonly stretches: readonly { readonly from: string; readonly to: string; readonly minutes: number }[];
+            /** Each resume of the offload writer in the window, from its RDS events: what the first connection waited. Null when they were not read (`resumesUnread` says why). */
+            readonly resumes: readonly Resume[] | null;
+            readonly resumesUnread: string | null;
+            /** Set when RDS no longer kept the window's start: the resumes are from then on. */
+            readonly resumesSince: string | null;
+          } | null;
         })
       | null;
     readonly cpu: Readonly<Record<ClusterRole, PeakAverage>>;
@@ -119,10 +128,13 @@ export interface TemporalReport extends ReportBase {
 
 export type Report = FolioReport | TemporalReport;
 
-/** `server`: a Temporal report's view from the servers' own metrics (required for a Temporal scenario). */
-export function summarize(scenario: Scenario, catalog: MetricCatalog, points: ReadonlyMap<string, Points>, window: ReportWindow, server?: ServerView): Report {
+/**
+ * `server`: a Temporal report's view from the servers' own metrics (required for a Temporal
+ * scenario); `resumes`: a FOLIO offload cluster's resumes from 0 ACU, where it may pause.
+ */
+export function summarize(scenario: Scenario, catalog: MetricCatalog, points: ReadonlyMap<string, Points>, window: ReportWindow, server?: ServerView, resumes?: ResumeReading): Report {
   const ctx = new Context(catalog, points, window);
-  if (scenario.family === 'folio') return summarizeFolio(scenario, ctx);
+  if (scenario.family === 'folio') return summarizeFolio(scenario, ctx, resumes);
   if (!server) throw new Error('a Temporal report needs the server view (unreadServer() when it could not be read)');
   return summarizeTemporal(scenario, ctx, server);
 }
@@ -226,13 +238,13 @@ function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage' | '
   };
 }
 
-function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
+function summarizeFolio(scenario: FolioScenario, ctx: Context, resumes: ResumeReading | undefined): FolioReport {
   const { phase, routes } = scenario;
   const { percentOfMax } = scenario.environment.observability.alarms.serverlessAtCeiling;
   const range = phase.offload.serverless;
   const both = <T>(f: (key: 'Primary' | 'Offload') => T) => ({ primary: f('Primary'), offload: f('Offload') });
   const metrics: FolioReport['metrics'] = {
-    acu: range ? acuFigures(ctx, range.max, percentOfMax, range.min === 0) : null,
+    acu: range ? acuFigures(ctx, range.max, percentOfMax, range.min === 0 ? (resumes ?? { unread: 'not read' }) : undefined) : null,
     cpu: both((k) => ctx.gauge(`cpu${k}`)),
     connections: both((k) => ctx.gauge(`connections${k}`)),
     freeableMemoryLowestBytes: both((k) => ctx.lowest(`freeableMemory${k}`)),
@@ -254,7 +266,7 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context): FolioReport {
 }
 
 /** A Serverless v2 offload cluster's capacity over the window, against its ceiling. */
-function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: boolean): NonNullable<FolioReport['metrics']['acu']> {
+function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: ResumeReading | undefined): NonNullable<FolioReport['metrics']['acu']> {
   const acu = ctx.points('acu');
   const ceiling = (max * percentOfMax) / 100;
   const minutesAtCeiling = (acu.v.filter((x) => x >= ceiling).length * ctx.window.periodSeconds) / 60;
@@ -268,7 +280,9 @@ function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: boo
     shareOfWindowAtCeiling: none ? null : minutesAtCeiling / ctx.minutes,
     acuHours: none ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
     utilization: ctx.gauge('acuUtilization'),
-    paused: pauses ? pausedStretches(acu, ctx.window.periodSeconds) : null,
+    paused: pauses
+      ? { ...pausedStretches(acu, ctx.window.periodSeconds), resumes: pauses.resumes ?? null, resumesUnread: pauses.unread ?? null, resumesSince: pauses.since ?? null }
+      : null,
   };
 }
 
@@ -276,7 +290,7 @@ function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: boo
  * Where a cluster that may pause sat at 0 ACU: consecutive points at 0, each stretch from its
  * first point to the end of its last. A gap in the data ends a stretch (unknown is not paused).
  */
-export function pausedStretches(acu: Points, periodSeconds: number): NonNullable<NonNullable<FolioReport['metrics']['acu']>['paused']> {
+export function pausedStretches(acu: Points, periodSeconds: number): Pick<NonNullable<NonNullable<FolioReport['metrics']['acu']>['paused']>, 'minutes' | 'stretches'> {
   const step = periodSeconds * 1000;
   const stretches: { from: string; to: string; minutes: number }[] = [];
   let start: number | undefined;

@@ -1008,7 +1008,7 @@ online_move() {
         verified) done_list="$done_list $S" ;;
         replicating) partial="$partial $S" ;;
         # Past the switch the module writes on the target: never dropped, never copied over.
-        switched) die "$S: an earlier run switched it to the target ($MOVE_TO) and stopped before comparing the two sides at the switch; the module writes there now, so nothing is copied again (the source ($MOVE_FROM) holds it as of the switch, unchanged since)" ;;
+        switched) die "$S: an earlier run switched it to the target ($MOVE_TO) and stopped before comparing the two sides at the switch; the module writes there now, so nothing is copied again (the source ($MOVE_FROM) holds it as of the switch); if the module's routes still lead to the source, deploy the phase: its records lead to the target" ;;
         *) other="$other $S" ;;
       esac
     fi

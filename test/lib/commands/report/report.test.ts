@@ -422,15 +422,28 @@ describe('a Serverless v2 range that pauses at 0 ACU', () => {
     expect((r as FolioReport).metrics.acu!.paused).toBeNull();
   });
 
-  test('the report says when the cluster was paused, and that the first connection\'s wait is not in CloudWatch', () => {
+  test("the report says when the cluster was paused and what each first connection waited, from the writer's resume events", () => {
     const paused = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').offload = { serverless: { min: 0, max: 32, autoPause: '10m' } }));
     const scenario = resolveScenario({ scenario: 'test10' }, paused) as FolioScenario;
     const window = { start: new Date(t0), end: new Date(t0 + 5 * 60_000), periodSeconds: 60 };
-    const r = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]), window) as FolioReport;
-    expect(r.metrics.acu!.paused).toEqual({ minutes: 2, stretches: [{ from: '2026-01-21T10:01:00.000Z', to: '2026-01-21T10:03:00.000Z', minutes: 2 }] });
+    const resumes = { resumes: [{ at: '2026-01-21T10:02:41.000Z', waitedSeconds: 14.6 }] };
+    const r = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]), window, undefined, resumes) as FolioReport;
+    expect(r.metrics.acu!.paused).toEqual({
+      minutes: 2,
+      stretches: [{ from: '2026-01-21T10:01:00.000Z', to: '2026-01-21T10:03:00.000Z', minutes: 2 }],
+      resumes: resumes.resumes,
+      resumesUnread: null,
+      resumesSince: null,
+    });
     const md = renderMarkdown(r);
     expect(md).toContain('| Paused (0 ACU) | 2 min in 1 stretch |');
     expect(md).toContain('| 2026-01-21T10:01:00.000Z | 2026-01-21T10:03:00.000Z | 2 |');
-    expect(md).toContain('CloudWatch does not record that wait');
+    expect(md).toContain('| 2026-01-21T10:02:41.000Z | 14.6 |');
+    // Unread events say why; they are never shown as "no resume".
+    const unread = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, { unread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied' }) as FolioReport;
+    expect(unread.metrics.acu!.paused).toMatchObject({ resumes: null, resumesUnread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied' });
+    expect(renderMarkdown(unread)).toContain('What the first connection after a pause waited was not read: DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied.');
+    const none = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, { resumes: [] }) as FolioReport;
+    expect(renderMarkdown(none)).toContain('The offload writer did not resume in the window: no "Initiated resume" event.');
   });
 });
