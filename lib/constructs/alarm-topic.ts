@@ -1,7 +1,8 @@
-import { RemovalPolicy, Duration, Stack, aws_cloudwatch as cloudwatch, aws_cloudwatch_actions as actions, aws_iam as iam, aws_kms as kms, aws_sns as sns, aws_sns_subscriptions as subs } from 'aws-cdk-lib';
+import { Duration, Stack, aws_cloudwatch as cloudwatch, aws_cloudwatch_actions as actions, aws_iam as iam, aws_sns as sns, aws_sns_subscriptions as subs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { MetricCatalog } from '../contract/metrics';
 import { catalogMetric } from './catalog-metric';
+import { customerKey } from './customer-key';
 
 export interface AlarmTopicProps {
   readonly catalog: MetricCatalog;
@@ -26,12 +27,7 @@ export class AlarmTopic extends Construct {
     // CloudWatch cannot publish to a topic under the AWS-managed SNS key, so the topic
     // gets its own key that CloudWatch may use. Kept on delete like every key here: a key
     // is scheduled for deletion by a person, never by a stack (the window applies then).
-    const key = new kms.Key(this, 'Key', {
-      description: 'Encrypts the alarm topic; CloudWatch may use it to publish',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      pendingWindow: Duration.days(30),
-    });
+    const key = customerKey(this, 'Encrypts the alarm topic; CloudWatch may use it to publish', Duration.days(30));
     const cloudwatchPrincipal = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
     key.addToResourcePolicy(
       new iam.PolicyStatement({

@@ -4,6 +4,7 @@ import type { TemporalEnvironment } from '../../config';
 import { acknowledgeNag } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
+import { customerKey } from './customer-key';
 
 export interface AuroraHistoryStoreProps {
   readonly vpc: ec2.IVpc;
@@ -37,11 +38,7 @@ export class AuroraHistoryStore extends Construct {
     const a = props.settings;
     this.identifier = props.clusterIdentifier;
     this.port = a.port;
-    this.key = new kms.Key(this, 'Key', {
-      description: "Encrypts Temporal's Aurora history store, its Performance Insights and its credential",
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.key = customerKey(this, "Encrypts Temporal's Aurora history store, its Performance Insights and its credential");
     this.secret = new rds.DatabaseSecret(this, 'Secret', { username: a.user, secretName: props.secretName, encryptionKey: this.key });
     // Needed to open any snapshot taken on delete.
     this.secret.applyRemovalPolicy(RemovalPolicy.RETAIN);

@@ -12,6 +12,7 @@ import type { AuroraStorageType } from '../../config/fields';
 import { acknowledgeNag } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
+import { customerKey } from './customer-key';
 
 export interface AuroraPairProps {
   readonly vpc: ec2.IVpc;
@@ -59,11 +60,7 @@ export class AuroraPair extends Construct {
     super(scope, id);
     const db = props.database;
 
-    this.key = new kms.Key(this, 'Key', {
-      description: 'Encrypts the hybrid Aurora clusters, their Performance Insights and secrets',
-      enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.key = customerKey(this, 'Encrypts the hybrid Aurora clusters, their Performance Insights and secrets');
 
     // Both clusters take the same admin credential: a module moved between them keeps its
     // user and password, and only its host changes.
@@ -128,6 +125,9 @@ export class AuroraPair extends Construct {
       autoMinorVersionUpgrade: false,
       // Password logins stay (FOLIO's modules use them); IAM tokens are allowed besides.
       iamAuthentication: true,
+      // PostgreSQL's log in CloudWatch Logs (/aws/rds/cluster/<id>/postgresql): what a slow
+      // phase left behind (lock waits, errors, the mover's and modules' sessions). In place.
+      cloudwatchLogsExports: ['postgresql'],
     } satisfies Partial<rds.DatabaseClusterProps>;
 
     const primaryName = props.names.primaryCluster;

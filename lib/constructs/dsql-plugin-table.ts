@@ -1,11 +1,8 @@
 import { RemovalPolicy, aws_dynamodb as dynamodb, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from './lint-acknowledgements';
 
 export interface DsqlPluginTableProps {
   readonly tableName: string;
-  /** What the items are, for the point-in-time-recovery acknowledgement. */
-  readonly holds: string;
 }
 
 /**
@@ -13,7 +10,10 @@ export interface DsqlPluginTableProps {
  * items): the rate limiter's (a counter per endpoint and second, or the token bucket's one
  * item) and the connection lease's (slot blocks, each owned by one task). Both key items by
  * `pk` and expire them through `ttl_epoch`. On-demand, since they only see traffic while pools
- * open. Nothing in them outlives a few minutes' use, so they go with the stack.
+ * open. Nothing in them outlives a few minutes' use, so they go with the stack. Point-in-time
+ * recovery is on for the shortest period (1 day) all the same: AWS Control Tower's proactive
+ * control CT.DYNAMODB.PR.1 refuses a table without it, and for tables of a few kilobytes it
+ * costs next to nothing.
  */
 export class DsqlPluginTable extends Construct {
   static readonly PARTITION_KEY = 'pk';
@@ -30,8 +30,8 @@ export class DsqlPluginTable extends Construct {
       timeToLiveAttribute: DsqlPluginTable.TTL_ATTRIBUTE,
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.DESTROY,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 1 },
     });
-    acknowledgeNag(this.table, 'DDB3', `No point-in-time recovery: the table holds only ${props.holds}, which expire by TTL; there is nothing to restore.`);
   }
 
   /** The calls the plugin makes on this table, on this table only. */

@@ -62,9 +62,9 @@ export class HistoryStore {
     this.guard = new HistoryStoreGuard(scope, 'HistoryStore', { store: store.engine, numHistoryShards: e.persistence.numHistoryShards, server, logGroup: props.logGroup });
     if (store.engine === 'dsql') {
       const dsql = new DsqlCluster(scope, 'Dsql', { name: e.names.cluster, protect: props.protect });
-      const limiter = new DsqlPluginTable(scope, 'RateLimiter', { tableName: e.names.rateLimiterTable, holds: 'connection-rate counters and the token bucket' });
+      const limiter = new DsqlPluginTable(scope, 'RateLimiter', { tableName: e.names.rateLimiterTable });
       // Kept whether or not the preset leases (a preset switch never creates or deletes it); granted only when it does.
-      const lease = new DsqlPluginTable(scope, 'ConnectionLease', { tableName: e.names.connectionLeaseTable, holds: 'connection slot blocks, renewed by their owners' });
+      const lease = new DsqlPluginTable(scope, 'ConnectionLease', { tableName: e.names.connectionLeaseTable });
       this.guard.guard(dsql);
       if (e.persistence.network === 'privatelink') dsql.connectThroughPrivateLink(props.vpc, props.subnets, props.servers, e.persistence.port);
       else props.servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');

@@ -1,5 +1,6 @@
-import { type IAspect, AspectPriority, Aspects, Duration, RemovalPolicy, Stack, aws_iam as iam, aws_kms as kms, aws_logs as logs } from 'aws-cdk-lib';
+import { type IAspect, AspectPriority, Aspects, Duration, Stack, aws_iam as iam, aws_kms as kms, aws_logs as logs } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
+import { customerKey } from './customer-key';
 
 /**
  * A customer-managed key for every log group of a stack, its own and those CDK creates for
@@ -13,13 +14,7 @@ export class LogEncryption extends Construct implements IAspect {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     const { partition, region, account } = Stack.of(this);
-    this.key = new kms.Key(this, 'Key', {
-      description: "Encrypts this stack's CloudWatch log groups",
-      enableKeyRotation: true,
-      // Like every key here: scheduled for deletion by a person, never by a stack.
-      removalPolicy: RemovalPolicy.RETAIN,
-      pendingWindow: Duration.days(30),
-    });
+    this.key = customerKey(this, "Encrypts this stack's CloudWatch log groups", Duration.days(30));
     this.key.addToResourcePolicy(
       new iam.PolicyStatement({
         principals: [new iam.ServicePrincipal(`logs.${region}.amazonaws.com`)],

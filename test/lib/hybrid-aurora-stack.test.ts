@@ -76,6 +76,8 @@ describe.each(FOLIO_PHASE_NAMES)('phase %s', (name) => {
         PerformanceInsightsKmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
         Engine: 'aurora-postgresql',
         EngineVersion: catalog.folio.environment.database.engineVersion,
+        // PostgreSQL's log, for reading after a slow phase (and AWS's proactive control CT.RDS.PR.25).
+        EnableCloudwatchLogsExports: ['postgresql'],
       });
     }
     template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true } });

@@ -19,6 +19,10 @@ import { cachedAssembly, cachedStacks } from './synth-cache';
 const ROOT = join(__dirname, '../..');
 const CFN_LINT = join(ROOT, '.venv/bin/cfn-lint');
 const CHECKOV = join(ROOT, '.venv-checkov/bin/checkov');
+/** AWS Control Tower's proactive controls as AWS ships them for cfn-guard, with the guard binary, in one pinned npm package. */
+const CT_PACKAGE = join(ROOT, 'node_modules/@cdklabs/cdk-validator-cfnguard');
+const CFN_GUARD = join(CT_PACKAGE, 'bin/ubuntu', process.arch === 'arm64' ? 'aarch64' : 'x86_64', 'cfn-guard');
+const CT_RULES = join(CT_PACKAGE, 'rules/control-tower/cfn-guard');
 
 interface CheckovResult {
   readonly check_id: string;
@@ -56,6 +60,38 @@ async function checkov(files: readonly string[]): Promise<{ summary: Record<stri
   return JSON.parse(r.stdout);
 }
 
+/** One template's findings from cfn-guard's structured output: "<rule> <logical id>", each once. */
+interface GuardFile {
+  readonly name: string;
+  readonly not_compliant?: unknown[];
+}
+function guardFindings(file: GuardFile): string[] {
+  const found = new Set<string>();
+  for (const finding of file.not_compliant ?? []) {
+    const rule = (finding as { Rule?: { name?: string } }).Rule?.name ?? 'unnamed rule';
+    // The resources a failed rule names: any path into /Resources/<id> in its clauses.
+    const walk = (x: unknown): void => {
+      if (Array.isArray(x)) x.forEach(walk);
+      else if (x && typeof x === 'object')
+        for (const [k, v] of Object.entries(x)) {
+          if (k === 'path' && typeof v === 'string' && v.startsWith('/Resources/')) found.add(`${rule} ${v.split('/')[2]}`);
+          else walk(v);
+        }
+    };
+    walk(finding);
+  }
+  return [...found].sort();
+}
+
+/** cfn-guard with AWS's Control Tower rules over templates: each file's findings. */
+async function controlTower(files: readonly string[]): Promise<Map<string, string[]>> {
+  const r = await run(CFN_GUARD, ['validate', '--rules', CT_RULES, '--structured', '--output-format', 'json', '--show-summary', 'none', ...files.flatMap((f) => ['--data', f])]);
+  // 0: all pass, 19: some rule failed; anything else did not run.
+  if (r.status !== 0 && r.status !== 19) throw new Error(`cfn-guard exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  const results = JSON.parse(r.stdout) as GuardFile[];
+  return new Map(files.map((f) => [f, guardFindings(results.find((x) => x.name === f) ?? { name: f })]));
+}
+
 /** A copy of `template` with one resource changed by `edit`, written to `file`: the linters' negative controls. */
 function broken(template: Record<string, any>, file: string, edit: (resources: Record<string, any>) => void): string {
   const bad = structuredClone(template);
@@ -77,6 +113,7 @@ function assemblies() {
 /** The linters' installed versions and this file: what, besides the templates, their results depend on. */
 function lintKey(): string {
   const hash = createHash('sha256').update(readFileSync(__filename));
+  if (existsSync(CT_PACKAGE)) hash.update(readFileSync(join(CT_PACKAGE, 'package.json'))).update(readFileSync(join(CT_PACKAGE, 'guard-version.json')));
   for (const venv of [join(ROOT, '.venv'), join(ROOT, '.venv-checkov')]) {
     const lib = join(venv, 'lib');
     if (!existsSync(lib)) continue;
@@ -91,6 +128,10 @@ interface LintResults {
   readonly badCfnLint: string;
   readonly badCheckov: string;
   readonly flowLogGroupId: string;
+  /** Every template's Control Tower findings, by file; the broken control's among them. */
+  readonly controlTower: ReadonlyMap<string, readonly string[]>;
+  readonly badControlTower: string;
+  readonly loggedClusterId: string;
 }
 
 /** cfn-lint's exit status bits for its findings: errors 2, warnings 4, informational 8. */
@@ -100,6 +141,7 @@ const CFN_LINT_LEVEL: Record<string, number> = { E: 2, W: 4, I: 8 };
 const HERE = '<template>';
 interface TemplateLint {
   readonly cfnLint: readonly string[];
+  readonly controlTower: readonly string[];
   readonly checkov: { readonly failed: CheckovResult[]; readonly skipped: CheckovResult[]; readonly parsingError: boolean; readonly resources: number };
 }
 
@@ -126,7 +168,11 @@ async function lintTemplates(files: readonly string[]): Promise<Map<string, Temp
     // cfn-lint is single-threaded and the slower of the two (about 1 CPU-second per template):
     // two processes over halves of the list end with checkov rather than after it.
     const half = Math.ceil(todo.length / 2);
-    const [cfnRuns, ck] = await Promise.all([Promise.all([todo.slice(0, half), todo.slice(half)].filter((p) => p.length).map(cfnLint)), checkov(todo)]);
+    const [cfnRuns, ck, ct] = await Promise.all([
+      Promise.all([todo.slice(0, half), todo.slice(half)].filter((p) => p.length).map(cfnLint)),
+      checkov(todo),
+      existsSync(CFN_GUARD) ? controlTower(todo) : Promise.reject(new Error(`${CFN_GUARD} is not installed: run \`npm ci\` (@cdklabs/cdk-validator-cfnguard ships it)`)),
+    ]);
     const cfn: Run = {
       status: cfnRuns.reduce((bits, r) => (r.status === null || bits === null ? null : bits | r.status), 0 as number | null),
       stdout: cfnRuns.map((r) => r.stdout).join(''),
@@ -142,6 +188,7 @@ async function lintTemplates(files: readonly string[]): Promise<Map<string, Temp
       const passed = (ck.results as Record<string, CheckovResult[] | undefined>).passed_checks?.filter(mine) ?? [];
       const result: TemplateLint = {
         cfnLint: lines.filter((l) => l.startsWith(`${f}:`)).map((l) => HERE + l.slice(f.length)),
+        controlTower: ct.get(f)!,
         checkov: {
           failed: failed.map((r) => ({ ...r, file_abs_path: HERE })),
           skipped: skipped.map((r) => ({ ...r, file_abs_path: HERE })),
@@ -166,7 +213,10 @@ async function runLinters(work: string): Promise<LintResults> {
   )!;
   const badCfnLint = broken(first, join(work, 'bad-cfn-lint.template.json'), (r) => (vpcOf(r).Properties.EnableDnsHostname = true));
   const badCheckov = broken(first, join(work, 'bad-checkov.template.json'), (r) => delete r[flowLogGroupId].Properties.KmsKeyId);
-  const files = [...all.flatMap((a) => a.templates), badCfnLint, badCheckov];
+  // The first Aurora cluster without its log export (CT.RDS.PR.25).
+  const [loggedClusterId] = Object.entries(first.Resources as Record<string, any>).find(([, r]) => r.Type === 'AWS::RDS::DBCluster')!;
+  const badControlTower = broken(first, join(work, 'bad-control-tower.template.json'), (r) => delete r[loggedClusterId].Properties.EnableCloudwatchLogsExports);
+  const files = [...all.flatMap((a) => a.templates), badCfnLint, badCheckov, badControlTower];
   const linted = await lintTemplates(files);
   const at = (f: string) => linted.get(f)!;
   // Each template's findings under its own path, as one run over all of them would print them.
@@ -186,6 +236,9 @@ async function runLinters(work: string): Promise<LintResults> {
     badCfnLint,
     badCheckov,
     flowLogGroupId,
+    controlTower: new Map(files.map((f) => [f, at(f).controlTower])),
+    badControlTower,
+    loggedClusterId,
   };
 }
 
@@ -265,6 +318,33 @@ export function lintSuite(): void {
     const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
     expect(results.skipped_checks.length).toBeGreaterThan(0);
     for (const s of results.skipped_checks) expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
+  }, 180_000);
+
+  /** Each Control Tower finding as "<rule> <construct path below the stack>": the same resource in every variant. */
+  const controlTowerFindings = async () => {
+    const { controlTower: ct, badCheckov, badCfnLint, badControlTower } = await lints;
+    const found = new Set<string>();
+    for (const [file, findings] of ct) {
+      if ([badCheckov, badCfnLint, badControlTower].includes(file)) continue;
+      const resources = JSON.parse(readFileSync(file, 'utf8')).Resources as Record<string, any>;
+      for (const f of findings) {
+        const [rule, id] = f.split(' ');
+        const path = (resources[id]?.Metadata?.['aws:cdk:path'] as string | undefined)?.split('/').slice(1).join('/');
+        found.add(`${rule} ${path ?? id}`);
+      }
+    }
+    return [...found].sort();
+  };
+
+  test("AWS Control Tower's proactive controls (cfn-guard, the rules AWS ships, pinned): every finding is one the open list names, and every entry there is still found", async () => {
+    const open = JSON.parse(readFileSync(join(__dirname, '../lint/control-tower-open.json'), 'utf8')) as Record<string, string[]>;
+    const listed = Object.entries(open).flatMap(([rule, paths]) => paths.map((p) => `${rule} ${p}`)).sort();
+    expect(await controlTowerFindings()).toEqual(listed);
+  }, 180_000);
+
+  test('the Control Tower rules are able to fail', async () => {
+    const { controlTower: ct, badControlTower, loggedClusterId } = await lints;
+    expect(ct.get(badControlTower)).toContain(`rds_cluster_logging_enabled_check ${loggedClusterId}`);
   }, 180_000);
 
   test('checkov is able to fail', async () => {
