@@ -78,6 +78,10 @@ export const folioEnvironmentSchema = z.strictObject({
   }),
   observability: folioObservabilitySchema,
 }).superRefine((e, ctx) => {
+  // The source stays fenced for the grace after the routes settle, all within the switch timeout.
+  const [timeout, grace] = [e.routing.switchTimeout, e.routing.sourceGrace].map((d) => Number.parseInt(d, 10));
+  if (grace >= timeout)
+    ctx.addIssue({ code: 'custom', path: ['routing', 'sourceGrace'], message: `sourceGrace ${e.routing.sourceGrace} is not shorter than switchTimeout ${e.routing.switchTimeout} (valid: a grace shorter than the timeout, such as 30s of 300s)`, input: e.routing.sourceGrace });
   // pg_dump refuses a server newer than itself; an older server it dumps in the server's terms.
   const image = 'ecr' in e.mover.image ? e.mover.image.ecr.tag : 'registry' in e.mover.image ? e.mover.image.registry.split(':').pop()! : undefined;
   const major = image && /^(\d+)/.exec(image)?.[1];

@@ -177,6 +177,7 @@ const BAD_INPUTS: readonly BadInput[] = [
   config('a workflow type the benchmark does not register', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.workflowType = 'ExecuteActivity')), [/benchmark.workflowType/, /valid workflow types: simple, multi-activity/]),
   config('a module zone that is not a DNS name', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.names.moduleZone = 'folio_db')), [/names.moduleZone/, /DNS zone name/]),
   config('a route TTL of 0', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.routing.ttlSeconds = 0)), [/routing.ttlSeconds/]),
+  config('a source grace as long as the switch timeout', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.routing.sourceGrace = '300s')), [/routing.sourceGrace/, /sourceGrace 300s is not shorter than switchTimeout 300s \(valid: a grace shorter than the timeout/]),
   config('a switch timeout in minutes', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.routing.switchTimeout = '5m')), [/routing.switchTimeout/, /whole seconds, such as 300s/]),
   config('a tenant listed twice', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.tenants = ['fs09000000', 'fs09000000'])), [/tenant "fs09000000" is listed twice \(valid: each tenant once\)/]),
   config('a tenant id FOLIO would not accept', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.tenants = ['FS-09'])), [/tenants\.0/, /FOLIO tenant id/]),
