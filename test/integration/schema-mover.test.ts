@@ -585,4 +585,42 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(await fingerprint(primary, schemas, DB60)).toBe(before);
     expect(await fingerprint(offload, schemas, DB60)).toBe(before);
   }, 300_000);
+
+  test('a batch (one fence, one dump) whose second schema is tampered with on the target fails naming that schema; the next run copies it afresh and verifies all 60', async () => {
+    const DB = 'folio60b';
+    const tenants = Array.from({ length: 60 }, (_, i) => `fs${String(9200000 + i).padStart(8, '0')}`);
+    const at = (name: string) => resolveScenario({ scenario: name }, editedCatalog((c) => (c.folio.environment.tenants = tenants))) as FolioScenario;
+    const plan = planPhaseSwitch(at('test4'), at('test5'));
+    for (const pg of [primary, offload]) await pg.psql(`CREATE DATABASE ${DB}`);
+    await primary.psql(folioSeedSql(tenants, 3, { partitions: 2, largeValues: 0 }), DB);
+    const schemas = plan.moves[0].schemas;
+    const before = await fingerprint(primary, schemas, DB);
+    // Batches are known by their fence session: every schema of one is fenced by the same pid.
+    const byFence = new Map<string, string[]>();
+    const restored = new Set<string>();
+    let tampered: string | undefined;
+    let done: Promise<unknown> | undefined;
+    const r = await runMover({ ...moverEnvironment(plan.moves[0]), PGDATABASE: DB }, (line, child) => {
+      const fenced = /^move: (\S+): fenced on the source: .*\(fence session pid (\d+)\)$/.exec(line);
+      if (fenced) byFence.set(fenced[2], [...(byFence.get(fenced[2]) ?? []), fenced[1]]);
+      const first = /^move: (\S+): restored on the target, verifying$/.exec(line);
+      if (!first || done) return;
+      restored.add(first[1]);
+      // Another schema of the same batch: restored by the same dump, not yet verified.
+      tampered = [...byFence.values()].find((b) => b.includes(first[1]))!.find((x) => x !== first[1]);
+      group(child, 'SIGSTOP');
+      done = offload.psql(`UPDATE ${tampered}.instance SET jsonb = jsonb || '{"tampered": true}' WHERE id = (SELECT min(id::text)::uuid FROM ${tampered}.instance)`, DB).finally(() => group(child, 'SIGCONT'));
+    });
+    await done;
+    expect(tampered).toBeDefined();
+    expect(r.status).toBe(1);
+    expect(lastLine(r)).toMatch(new RegExp(`^move: failed: ${tampered}: the copy differs from the source: table instance has the same \\d+ rows but different content`));
+    expect(await fingerprint(primary, schemas, DB)).toBe(before);
+    const again = await runMover({ ...moverEnvironment(plan.moves[0]), PGDATABASE: DB });
+    expect(outcome(again)).toEqual({ status: 0 });
+    expect(again.out).toContain(`move: ${tampered}: set the target's copy aside as ${tampered}_replaced_`);
+    expect(await offload.psql("SELECT count(*) FROM folio_mover.moves WHERE state = 'verified' AND content IS NOT NULL", DB)).toBe('60');
+    expect(await fingerprint(offload, schemas, DB)).toBe(before);
+    expect(await fingerprint(primary, schemas, DB)).toBe(before);
+  }, 300_000);
 });

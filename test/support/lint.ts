@@ -168,12 +168,13 @@ async function lintTemplates(files: readonly string[]): Promise<Map<string, Temp
     // cfn-lint is single-threaded and the slower of the two (about 1 CPU-second per template):
     // two processes over halves of the list end with checkov rather than after it.
     const half = Math.ceil(todo.length / 2);
+    const halves = [todo.slice(0, half), todo.slice(half)].filter((p) => p.length);
     const [cfnRuns, ck, ct] = await Promise.all([
-      Promise.all([todo.slice(0, half), todo.slice(half)].filter((p) => p.length).map(cfnLint)),
+      Promise.all(halves.map(cfnLint)),
       checkov(todo),
       // cfn-guard is single-threaded too, and the slowest (about 1.2 CPU-seconds a template): halves as well.
       existsSync(CFN_GUARD)
-        ? Promise.all([todo.slice(0, half), todo.slice(half)].filter((p) => p.length).map(controlTower)).then((maps) => new Map(maps.flatMap((m) => [...m])))
+        ? Promise.all(halves.map(controlTower)).then((maps) => new Map(maps.flatMap((m) => [...m])))
         : Promise.reject(new Error(`${CFN_GUARD} is not installed: run \`npm ci\` (@cdklabs/cdk-validator-cfnguard ships it)`)),
     ]);
     const cfn: Run = {
