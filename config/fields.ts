@@ -134,14 +134,25 @@ export function autoPauseProblem(engineVersion: string, range: { readonly min: n
 }
 
 /** Where a container image comes from. An asset is built by `cdk deploy`, never by synth. */
-export const imageRefSchema = z.union(
-  [
-    z.strictObject({
-      ecr: z.strictObject({ repository: physicalName(/^[a-z0-9][a-z0-9._/-]{1,255}$/, 'ECR repository name'), tag: z.string().min(1) }),
-    }),
-    z.strictObject({ registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') }),
-    z.strictObject({ asset: z.string().min(1) }),
-  ],
-  { error: 'an image is one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }' },
-);
+const ecrImage = { ecr: z.strictObject({ repository: physicalName(/^[a-z0-9][a-z0-9._/-]{1,255}$/, 'ECR repository name'), tag: z.string().min(1) }) };
+const registryImage = { registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') };
+const assetImage = { asset: z.string().min(1) };
+const IMAGE_SOURCES = 'one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }';
+export const imageRefSchema = z.union([z.strictObject(ecrImage), z.strictObject(registryImage), z.strictObject(assetImage)], { error: `an image is ${IMAGE_SOURCES}` });
 export type ImageRef = z.output<typeof imageRefSchema>;
+
+/**
+ * The user a container runs as, as ECS's `user` takes it (uid, name, uid:gid, name:group), never
+ * root: CT.ECS.PR.3 refuses a task definition without one, and the image decides which exist.
+ */
+const runAs = z
+  .string()
+  .regex(/^(\d+|[a-z_][a-z0-9_-]*)(:(\d+|[a-z_][a-z0-9_-]*))?$/, { error: (iss) => `user "${String(iss.input)}" is not a user (valid: uid, name, uid:gid or name:group)` })
+  .refine((u) => !/^(0|root)(:|$)/.test(u), { error: (iss) => `user "${String(iss.input)}" is root (valid: the image's non-root user, e.g. 1000:1000)` });
+
+/** An image an ECS task runs, with the non-root user it runs as. */
+export const taskImageSchema = z.union(
+  [z.strictObject({ ...ecrImage, user: runAs }), z.strictObject({ ...registryImage, user: runAs }), z.strictObject({ ...assetImage, user: runAs })],
+  { error: `a task's image is ${IMAGE_SOURCES}, each with user: "<uid>:<gid>" (not root)` },
+);
+export type TaskImage = z.output<typeof taskImageSchema>;

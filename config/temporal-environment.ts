@@ -81,9 +81,10 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     // Performance Insights is what publishes DBLoad, the report's load figure.
     performanceInsightsRetentionDays: 7,
     monitoringIntervalSeconds: 60,
+    // Both images run as their own user, temporal (uid 1000).
     images: {
-      server: { registry: 'docker.io/temporalio/server:1.32.2' },
-      schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.32.2' },
+      server: { registry: 'docker.io/temporalio/server:1.32.2', user: '1000:1000' },
+      schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.32.2', user: '1000:1000' },
     },
     schema: { name: 'postgresql/v12/temporal' },
   },
@@ -125,11 +126,14 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   images: {
     // Build it from docker/temporal-dsql (README, "Server image") and push it to this
     // repository, or set { asset: 'docker/temporal-dsql' } to have `cdk deploy` build it.
-    server: { ecr: { repository: 'temporal-dsql', tag: '1.30.0-dsql-e74d6b69' } },
-    collector: { registry: 'public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3' },
+    // Each image's user: docker/temporal-dsql and benchmark/ create theirs (uid 1000). The
+    // collector's image names none (it would run as root), and needs none: it reads its
+    // config from the environment and only talks over the network.
+    server: { ecr: { repository: 'temporal-dsql', tag: '1.30.0-dsql-e74d6b69' }, user: '1000:1000' },
+    collector: { registry: 'public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3', user: '10001:10001' },
     // The project's own worker and load generator: build it from benchmark/ (README,
     // "Benchmark image") and push it here, or set { asset: 'benchmark' }.
-    benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' } },
+    benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' }, user: '1000:1000' },
   },
   logRetentionDays: 14,
   observability: {

@@ -3,7 +3,7 @@ import { DSQL_CONNECTION_RATE, headroomProblems, temporalHeadroom } from './head
 import { planPool, temporalPoolSpecs } from './packing';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean, unknownName } from './errors';
-import { account, acuRange, auroraInstanceClass, autoPauseProblem, availabilityZones, durationSeconds, goDuration, imageRefSchema, physicalName, region, scenarioName, stackName, stepped, vpcCidr } from './fields';
+import { account, acuRange, auroraInstanceClass, autoPauseProblem, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, type TaskImage, taskImageSchema, vpcCidr } from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
 export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
@@ -177,7 +177,7 @@ export const temporalEnvironmentSchema = z.strictObject({
     performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
     monitoringIntervalSeconds: z.union([1, 5, 10, 15, 30, 60].map((n) => z.literal(n)), { error: 'valid Enhanced Monitoring intervals: 1, 5, 10, 15, 30, 60 (seconds)' }),
     /** Upstream's images: the server, and admin-tools for temporal-sql-tool (the one-shot schema task). */
-    images: z.strictObject({ server: imageRefSchema, schemaTool: imageRefSchema }),
+    images: z.strictObject({ server: taskImageSchema, schemaTool: taskImageSchema }),
     /** temporal-sql-tool's embedded schema (`--schema-name`). */
     schema: z.strictObject({ name: z.literal('postgresql/v12/temporal', { error: 'valid: "postgresql/v12/temporal" (upstream\'s PostgreSQL schema)' }) }),
   }),
@@ -210,7 +210,7 @@ export const temporalEnvironmentSchema = z.strictObject({
       for (const problem of shutdownProblems(d)) ctx.addIssue({ code: 'custom', message: problem });
     }),
   visibility: z.strictObject({ engineVersion: z.string().regex(/^OpenSearch_\d+\.\d+$/), index: physicalName(/^[a-z][a-z0-9_]{0,99}$/, 'index name') }),
-  images: z.strictObject({ server: imageRefSchema, collector: imageRefSchema, benchmark: imageRefSchema }),
+  images: z.strictObject({ server: taskImageSchema, collector: taskImageSchema, benchmark: taskImageSchema }),
   logRetentionDays: z.union([1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)), {
     error: 'valid: 1, 3, 5, 7, 14, 30, 60, 90, 180, 365',
   }),
@@ -407,7 +407,7 @@ function compareReleases(a: string, b: string): number {
 }
 
 /** The tag an image runs, where config names one (an asset's is the Dockerfile's, checked by test/lib/contract). */
-function imageTag(ref: z.output<typeof imageRefSchema>): string | undefined {
+function imageTag(ref: TaskImage): string | undefined {
   if ('ecr' in ref) return ref.ecr.tag;
   if ('registry' in ref) return ref.registry.slice(ref.registry.lastIndexOf(':') + 1);
   return undefined;

@@ -60,6 +60,7 @@ export class TemporalDsqlStack extends Stack {
     this.capacity = new EcsCapacity(this, 'Capacity', {
       vpc,
       subnets,
+      availabilityZones: e.availabilityZones,
       clusterName: e.names.cluster,
       main: { instanceType: preset.capacity.main.instanceType, minInstances: preset.capacity.main.instances, maxInstances: preset.capacity.main.instances },
       benchmark: { instanceType: preset.capacity.benchmark.instanceType, minInstances: 0, maxInstances: preset.capacity.benchmark.maxInstances },
@@ -76,6 +77,7 @@ export class TemporalDsqlStack extends Stack {
       availabilityZoneCount: Math.min(e.availabilityZones.length, 3),
       domainName: e.names.visibilityDomain,
       engineVersion: e.visibility.engineVersion,
+      logRetention: retention,
       ...preset.visibility,
     });
     this.visibility.allowFrom(servers);
@@ -83,6 +85,7 @@ export class TemporalDsqlStack extends Stack {
     this.prometheus = new Prometheus(this, 'Prometheus', {
       alias: e.names.prometheusWorkspace,
       collectorImage: containerImage(this, 'CollectorImage', e.images.collector),
+      collectorUser: e.images.collector.user,
       scrapeInterval: e.observability.prometheus.scrapeInterval,
     });
 
@@ -111,9 +114,11 @@ export class TemporalDsqlStack extends Stack {
     const serverExecutionRole = executionRole(this, 'ExecutionRole', 'Temporal server and schema tasks');
 
     const aurora = preset.store.engine === 'aurora-postgresql';
-    const serverImage = containerImage(this, 'ServerImage', aurora ? e.auroraPostgresql.images.server : e.images.server);
+    const serverRef = aurora ? e.auroraPostgresql.images.server : e.images.server;
+    const serverImage = containerImage(this, 'ServerImage', serverRef);
     // The fork's image carries its schema tool; upstream's tools come in admin-tools.
-    const schemaImage = aurora ? containerImage(this, 'SchemaToolImage', e.auroraPostgresql.images.schemaTool) : serverImage;
+    const schemaRef = aurora ? e.auroraPostgresql.images.schemaTool : serverRef;
+    const schemaImage = aurora ? containerImage(this, 'SchemaToolImage', schemaRef) : serverImage;
     const frontendAddress = `frontend.${e.names.serviceNamespace}:${e.ports.frontend.grpc}`;
 
     this.schema = new SchemaSetup(this, 'Schema', {
@@ -122,6 +127,7 @@ export class TemporalDsqlStack extends Stack {
       subnets,
       securityGroup: servers,
       image: schemaImage,
+      user: schemaRef.user,
       taskRole,
       executionRole: serverExecutionRole,
       ...e.schemaSetupTask,
@@ -148,6 +154,7 @@ export class TemporalDsqlStack extends Stack {
       subnets,
       securityGroup: servers,
       image: serverImage,
+      user: serverRef.user,
       taskRole,
       executionRole: serverExecutionRole,
       store,

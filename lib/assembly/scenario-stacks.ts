@@ -1,7 +1,7 @@
 import { type App, Aspects, type Stack } from 'aws-cdk-lib';
 import type { Scenario } from '../../config';
 import { HybridAuroraStack } from '../hybrid-aurora-stack';
-import { AcknowledgeCdkDependsOn, CheckovSkips } from '../constructs/lint-acknowledgements';
+import { AcknowledgeCdkDependsOn, AcknowledgeShortLogRetention, CheckovSkips } from '../constructs/lint-acknowledgements';
 import { ObservabilityStack } from '../observability-stack';
 import { TemporalDsqlStack } from '../temporal-dsql-stack';
 
@@ -38,6 +38,7 @@ export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks 
   const checkov = new CheckovSkips();
   for (const stack of [stacks.data, stacks.observability]) {
     Aspects.of(stack).add(new AcknowledgeCdkDependsOn());
+    Aspects.of(stack).add(new AcknowledgeShortLogRetention());
     Aspects.of(stack).add(checkov);
   }
   return stacks;

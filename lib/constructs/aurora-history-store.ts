@@ -1,7 +1,7 @@
 import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecs as ecs, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { TemporalEnvironment } from '../../config';
-import { acknowledgeNag } from './lint-acknowledgements';
+import { acknowledgeNag, acknowledgeTeardown } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
 import { customerKey } from './customer-key';
@@ -90,8 +90,7 @@ export class AuroraHistoryStore extends Construct {
       cloudwatchLogsExports: ['postgresql'],
     });
     Annotations.of(this.cluster).acknowledgeWarning('@aws-cdk/aws-rds:instancePerformanceInsightsOverridden', 'Performance Insights is set once, on the cluster; its writer inherits it');
-    if (!props.protect)
-      acknowledgeNag(this, 'RDS10', 'Deletion protection is lifted only by `-c unprotect=true`, the first of the two teardown steps; every other deploy turns it on.');
+    if (!props.protect) acknowledgeTeardown(this, [this.cluster]);
   }
 
   /** The writer's endpoint: where the servers and the schema task connect. */

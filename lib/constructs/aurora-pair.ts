@@ -9,7 +9,7 @@ import {
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment, FolioPhase } from '../../config';
 import type { AuroraStorageType } from '../../config/fields';
-import { acknowledgeNag } from './lint-acknowledgements';
+import { acknowledgeNag, acknowledgeTeardown } from './lint-acknowledgements';
 import { writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
 import { customerKey } from './customer-key';
@@ -155,8 +155,7 @@ export class AuroraPair extends Construct {
         : provisionedInstances(offloadName, offloadInstances!.instanceClass, offloadInstances!.readers)),
     });
 
-    if (!props.protect)
-      acknowledgeNag(this, 'RDS10', 'Deletion protection is lifted only by `-c unprotect=true`, the first of the two teardown steps; every other deploy turns it on.');
+    if (!props.protect) acknowledgeTeardown(this, [primary, offload]);
     for (const cluster of [primary, offload]) {
       Annotations.of(cluster).acknowledgeWarning(
         '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',

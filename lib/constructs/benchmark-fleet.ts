@@ -5,7 +5,7 @@ import { rollingDeployment } from '../../config/packing';
 import { containerImage } from '../contract/images';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../contract/physical-names';
 import { type BenchmarkMode, PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, probeEnvironment } from '../contract/temporal-config';
-import { EcsService, arm64TaskDefinition, executionRole } from './ecs-service';
+import { EcsService, addTaskContainer, arm64TaskDefinition, executionRole } from './ecs-service';
 import type { HistoryStore } from './history-store';
 import type { Prometheus } from './prometheus';
 
@@ -61,6 +61,7 @@ export class BenchmarkFleet {
       securityGroup: props.securityGroup,
       name: BENCHMARK_WORKER_SERVICE,
       image,
+      user: e.images.benchmark.user,
       taskRole,
       executionRole: benchExecutionRole,
       size: bench.workers,
@@ -75,8 +76,9 @@ export class BenchmarkFleet {
 
     const generatorLogs = new logs.LogGroup(scope, 'GeneratorLogs', { retention });
     this.generator = arm64TaskDefinition(scope, 'Generator', { family: BENCHMARK_GENERATOR_FAMILY, ...bench.generator, taskRole, executionRole: benchExecutionRole });
-    this.generator.addContainer(GENERATOR_CONTAINER, {
+    addTaskContainer(this.generator, GENERATOR_CONTAINER, bench.generator.memoryGiB * 1024, {
       image,
+      user: e.images.benchmark.user,
       environment: environment('generator'),
       logging: ecs.LogDrivers.awsLogs({ logGroup: generatorLogs, streamPrefix: 'generator' }),
     });
@@ -84,9 +86,11 @@ export class BenchmarkFleet {
 
     const { store } = props.probe;
     const probeLogs = new logs.LogGroup(scope, 'ProbeLogs', { retention });
-    this.storeProbe = arm64TaskDefinition(scope, 'StoreProbe', { family: STORE_PROBE_FAMILY, vcpu: 0.25, memoryGiB: 0.5, taskRole: props.probe.taskRole, executionRole: props.probe.executionRole });
-    this.storeProbe.addContainer(PROBE_CONTAINER, {
+    const probeSize = { vcpu: 0.25, memoryGiB: 0.5 };
+    this.storeProbe = arm64TaskDefinition(scope, 'StoreProbe', { family: STORE_PROBE_FAMILY, ...probeSize, taskRole: props.probe.taskRole, executionRole: props.probe.executionRole });
+    addTaskContainer(this.storeProbe, PROBE_CONTAINER, probeSize.memoryGiB * 1024, {
       image,
+      user: e.images.benchmark.user,
       environment: probeEnvironment(e, preset.store.engine, { storeHost: store.host, tokenEndpoint: store.tokenEndpoint }),
       secrets: store.password ? { [PROBE_PASSWORD_VARIABLE]: store.password } : undefined,
       logging: ecs.LogDrivers.awsLogs({ logGroup: probeLogs, streamPrefix: 'probe' }),

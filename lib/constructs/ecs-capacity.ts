@@ -1,6 +1,10 @@
 import { aws_autoscaling as autoscaling, aws_ec2 as ec2, aws_ecs as ecs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeNag } from './lint-acknowledgements';
+import { acknowledgeControl, acknowledgeNag } from './lint-acknowledgements';
+import { acknowledgePinnedZones } from './network';
+
+/** Instance types of the 8th generation on (m8g, c8g, ...), which CT.EC2.PR.15's list of Nitro types predates. */
+const NEWER_THAN_CONTROL_NITRO_LIST = /^[a-z]+(?:[89]|\d{2,})[a-z-]*\./;
 
 export interface PoolProps {
   readonly instanceType: string;
@@ -11,6 +15,8 @@ export interface PoolProps {
 export interface EcsCapacityProps {
   readonly vpc: ec2.IVpc;
   readonly subnets: ec2.SubnetSelection;
+  /** The zones of `subnets`, pinned in config: both groups name them (CT.AUTOSCALING.PR.1). */
+  readonly availabilityZones: readonly string[];
   readonly clusterName: string;
   /** Temporal's servers: a fixed-size pool. */
   readonly main: PoolProps;
@@ -65,10 +71,28 @@ export class EcsCapacity extends Construct {
       newInstancesProtectedFromScaleIn: protectFromScaleIn,
       securityGroup: this.instanceSecurityGroup,
       requireImdsv2: true,
+      // 1-minute EC2 metrics (CT.EC2.PR.10): a run's CPU and network per instance at the
+      // resolution the reports read everything else in.
+      instanceMonitoring: autoscaling.Monitoring.DETAILED,
       blockDevices: [
         { deviceName: '/dev/xvda', volume: autoscaling.BlockDeviceVolume.ebs(30, { encrypted: true, volumeType: autoscaling.EbsDeviceVolumeType.GP3 }) },
       ],
     });
+    // Subnets alone would do for EC2; naming their zones too is what the control reads.
+    const group = asg.node.defaultChild as autoscaling.CfnAutoScalingGroup;
+    group.availabilityZones = [...props.availabilityZones];
+    acknowledgePinnedZones(asg, [group]);
+    acknowledgeControl(
+      asg,
+      'CT.AUTOSCALING.PR.6',
+      "One instance type per pool, on purpose: a benchmark's figures are only comparable on the hardware they were measured on, and the capacity model packs tasks for exactly this type's vCPUs, memory and ENIs. A second type would change both between runs.",
+    );
+    if (NEWER_THAN_CONTROL_NITRO_LIST.test(pool.instanceType))
+      acknowledgeControl(
+        asg.node.findChild('LaunchTemplate'),
+        'CT.EC2.PR.15',
+        `${pool.instanceType} is a Nitro instance type (every Graviton and every 8th-generation type is); the control's list of Nitro types was written before the 8th generation and ends at the 7th.`,
+      );
     acknowledgeNag(asg, 'AS3', 'Scaling is ECS managed scaling; what matters (tasks below desired, CPU) alarms in the observability stack, so instance-launch notifications would only add noise.');
     // The ECS agent's own permissions, as CDK grants them for a capacity provider.
     const agent = "The ECS container agent's permissions (ecs:Submit*, ecs:Poll, ecs:DiscoverPollEndpoint, ecr:GetAuthorizationToken and the like) that ECS documents with Resource \"*\": these actions take no resource ARN. The role holds no data-plane permission.";

@@ -16,6 +16,8 @@ export interface EcsServiceProps {
   /** ECS service name and task family: stable, never the scenario. */
   readonly name: string;
   readonly image: ecs.ContainerImage;
+  /** The image's non-root user. */
+  readonly user: string;
   readonly taskRole: iam.IRole;
   readonly executionRole: iam.IRole;
   readonly size: ServiceSize;
@@ -60,8 +62,9 @@ export class EcsService extends Construct {
       taskRole: props.taskRole,
       executionRole: props.executionRole,
     });
-    this.container = this.taskDefinition.addContainer(EcsService.CONTAINER, {
+    this.container = addTaskContainer(this.taskDefinition, EcsService.CONTAINER, props.size.memoryGiB * 1024, {
       image: props.image,
+      user: props.user,
       entryPoint: props.entryPoint,
       command: props.command,
       environment: props.environment,
@@ -97,6 +100,35 @@ export class EcsService extends Construct {
       propagateTags: ecs.PropagatedTagSource.SERVICE,
     });
   }
+}
+
+/** What the metrics collector, the one sidecar, may use at most: a task's main container reserves the rest. */
+export const SIDECAR_MEMORY_MIB = 256;
+
+/** The tasks that already have the scratch volume. */
+const withScratch = new WeakSet<ecs.TaskDefinition>();
+
+/**
+ * Adds a task's main container as every task here runs it (CT.ECS.PR.6 and .7; .3 with the
+ * image's user): on a read-only root filesystem with a scratch volume at /tmp, where the start
+ * commands write their files, and with the task's memory as its hard limit and all but a
+ * sidecar's share reserved. On EC2 the scratch volume is a task-scoped Docker volume, which
+ * Docker fills from the image's /tmp, mode 1777 included, so a non-root user can write it; on
+ * Fargate it is a bind mount, which only root can write.
+ */
+export function addTaskContainer(task: ecs.TaskDefinition, id: string, taskMemoryMiB: number, options: ecs.ContainerDefinitionOptions): ecs.ContainerDefinition {
+  const container = task.addContainer(id, {
+    ...options,
+    readonlyRootFilesystem: true,
+    memoryLimitMiB: taskMemoryMiB,
+    memoryReservationMiB: taskMemoryMiB - SIDECAR_MEMORY_MIB,
+  });
+  if (!withScratch.has(task)) {
+    task.addVolume({ name: 'scratch', dockerVolumeConfiguration: task.isFargateCompatible ? undefined : { scope: ecs.Scope.TASK, driver: 'local' } });
+    withScratch.add(task);
+  }
+  container.addMountPoints({ sourceVolume: 'scratch', containerPath: '/tmp', readOnly: false });
+  return container;
 }
 
 export interface TaskSizeProps {

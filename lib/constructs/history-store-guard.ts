@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CustomResource, Duration, Stack, aws_iam as iam, aws_lambda as lambda, aws_logs as logs, custom_resources as cr } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
 import type { HistoryStore } from '../../config/temporal-schema';
-import { acknowledgeNag, nagResource } from './lint-acknowledgements';
+import { acknowledgeDeployTimeFunctions, acknowledgeNag, nagResource } from './lint-acknowledgements';
 
 export interface HistoryStoreGuardProps {
   readonly store: HistoryStore;
@@ -46,6 +46,7 @@ export class HistoryStoreGuard extends Construct {
       'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
       "The function's log permissions, as CDK's provider framework grants them: logs:CreateLogGroup, CreateLogStream and PutLogEvents, nothing else.",
     );
+    acknowledgeDeployTimeFunctions(this);
     acknowledgeNag(this, `IAM5[Resource::${nagResource(this, onEvent.functionArn)}:*]`, "lambda:InvokeFunction on the check's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.");
   }
 

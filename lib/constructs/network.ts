@@ -1,5 +1,6 @@
-import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_logs as logs } from 'aws-cdk-lib';
-import { Construct } from 'constructs';
+import { type CfnResource, RemovalPolicy, Stack, Validations, aws_ec2 as ec2, aws_logs as logs } from 'aws-cdk-lib';
+import { Construct, type IConstruct } from 'constructs';
+import { acknowledgeDeployTimeFunctions } from './lint-acknowledgements';
 
 export interface NetworkProps {
   readonly cidr: string;
@@ -27,6 +28,7 @@ export class Network extends Construct {
       ],
     });
     acknowledgePinnedZones(this.vpc);
+    acknowledgeDefaultSecurityGroupHandler(this.vpc);
     logRejectedTraffic(this.vpc);
   }
 
@@ -47,14 +49,20 @@ export function logRejectedTraffic(vpc: ec2.Vpc): void {
 
 /**
  * Pinned zones are the point (hermetic synth), so the hard-coded-zone rule does not apply:
- * acknowledged for CDK's validation and for cfn-lint on every subnet.
+ * acknowledged for CDK's validation under `scope` and for cfn-lint on each resource that names
+ * a zone (by default, every subnet of the VPC `scope`).
  */
-export function acknowledgePinnedZones(vpc: ec2.Vpc): void {
-  Validations.of(vpc).acknowledge({
+export function acknowledgePinnedZones(scope: IConstruct, resources: readonly CfnResource[] = subnetsOf(scope as ec2.Vpc)): void {
+  Validations.of(scope).acknowledge({
     id: 'CloudFormation-Validate::W3010',
     reason: 'Availability zones are pinned in config so that synth never looks them up',
   });
-  for (const subnet of [...vpc.publicSubnets, ...vpc.privateSubnets, ...vpc.isolatedSubnets]) {
-    (subnet.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['W3010'] } });
-  }
+  for (const resource of resources) resource.addMetadata('cfn-lint', { config: { ignore_checks: ['W3010'] } });
+}
+
+const subnetsOf = (vpc: ec2.Vpc) => [...vpc.publicSubnets, ...vpc.privateSubnets, ...vpc.isolatedSubnets].map((s) => s.node.defaultChild as CfnResource);
+
+/** The handler CDK adds to a stack to strip a VPC's default security group of its rules: a deploy-time function. */
+export function acknowledgeDefaultSecurityGroupHandler(vpc: ec2.Vpc): void {
+  acknowledgeDeployTimeFunctions(Stack.of(vpc).node.findChild('Custom::VpcRestrictDefaultSGCustomResourceProvider'));
 }

@@ -1,10 +1,13 @@
 import { Stack, aws_aps as aps, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
+import { SIDECAR_MEMORY_MIB } from './ecs-service';
 
 export interface PrometheusProps {
   readonly alias: string;
   readonly collectorImage: ecs.ContainerImage;
+  /** The user the collector runs as: not root. */
+  readonly collectorUser: string;
   /** How often each collector scrapes its task (config: observability.prometheus). */
   readonly scrapeInterval: string;
 }
@@ -34,8 +37,12 @@ export class Prometheus extends Construct {
     );
     return task.addContainer('MetricsCollector', {
       image: this.props.collectorImage,
+      user: this.props.collectorUser,
       essential: false,
       cpu: 64,
+      // It writes no file; what it may use is the share the task's main container leaves it.
+      readonlyRootFilesystem: true,
+      memoryLimitMiB: SIDECAR_MEMORY_MIB,
       memoryReservationMiB: 128,
       environment: { AOT_CONFIG_CONTENT: this.collectorConfig(job, port) },
       logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: 'collector' }),

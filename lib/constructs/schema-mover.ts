@@ -6,8 +6,9 @@ import { Construct } from 'constructs';
 import type { ClusterRole } from '../../config';
 import { MOVER_ENDPOINTS } from '../contract/endpoints';
 import { MOVER_CONTAINER } from '../contract/physical-names';
-import { acknowledgeNag } from './lint-acknowledgements';
+import { acknowledgeControl, acknowledgeNag } from './lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
+import { addTaskContainer } from './ecs-service';
 
 /**
  * The mover's script as the task runs it; the tests run the same file. Its full-line comments
@@ -97,7 +98,9 @@ export class SchemaMover extends Construct {
     });
     this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
     const host = (role: ClusterRole) => props.member(role).cluster.clusterEndpoint.hostname;
-    this.taskDefinition.addContainer(MOVER_CONTAINER, {
+    // As root, the image's own user: the scratch volume at /tmp, where the mover keeps its
+    // working files, is a Fargate bind mount that only root can write.
+    addTaskContainer(this.taskDefinition, MOVER_CONTAINER, props.memoryGiB * 1024, {
       image: props.image,
       entryPoint: ['sh', '-c'],
       command: [MOVER_COMMAND],
@@ -124,6 +127,11 @@ export class SchemaMover extends Construct {
     // CloudFormation leaves alone outside Fn::Sub.
     Validations.of(this.taskDefinition).acknowledge({ id: 'CloudFormation-Validate::E1029', reason: "The mover's command is a shell script; ${...} are shell parameter expansions" });
     (this.taskDefinition.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['E1029'] } });
+    acknowledgeControl(
+      this.taskDefinition,
+      'CT.ECS.PR.3',
+      "Runs as root, the PostgreSQL image's own user, on a read-only root filesystem: its only writable path is the task's scratch volume, a Fargate bind mount that only root can write. The task has no ingress, runs for one move, and its only credential is the cluster admin secret it exists to use.",
+    );
     acknowledgeNag(
       this.taskDefinition,
       'ECS2',

@@ -1,7 +1,7 @@
 import { aws_ec2 as ec2 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { SERVICE_NETWORK_ENDPOINTS } from '../contract/endpoints';
-import { acknowledgePinnedZones, logRejectedTraffic } from './network';
+import { acknowledgeDefaultSecurityGroupHandler, acknowledgePinnedZones, logRejectedTraffic } from './network';
 
 export interface ServiceNetworkProps {
   readonly cidr: string;
@@ -44,6 +44,7 @@ export class ServiceNetwork extends Construct {
       endpoint.connections.allowFrom(ec2.Peer.ipv4(props.cidr), ec2.Port.tcp(443), 'HTTPS from the VPC');
     }
     acknowledgePinnedZones(this.vpc);
+    acknowledgeDefaultSecurityGroupHandler(this.vpc);
     logRejectedTraffic(this.vpc);
   }
 

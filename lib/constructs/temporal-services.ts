@@ -18,6 +18,8 @@ export interface TemporalServicesProps {
   readonly subnets: ec2.SubnetSelection;
   readonly securityGroup: ec2.SecurityGroup;
   readonly image: ecs.ContainerImage;
+  /** The server image's non-root user. */
+  readonly user: string;
   readonly taskRole: iam.IRole;
   readonly executionRole: iam.IRole;
   /** Where the history is kept: the servers' store wiring and secrets, and what must exist first. */
@@ -61,6 +63,7 @@ export class TemporalServices {
         securityGroup: props.securityGroup,
         name: temporalServiceName(role),
         image: props.image,
+        user: props.user,
         taskRole: props.taskRole,
         executionRole: props.executionRole,
         size,

@@ -92,7 +92,7 @@ const offline = npmRuns.filter((e) => {
 const PRINTS: Record<string, string> = {
   'npm run plan -- --from test11 --to test12':
     'ServerlessV2ScalingConfiguration: {"MaxCapacity":64,"MinCapacity":0.5} -> {"MaxCapacity":64,"MinCapacity":5} (update in place)',
-  'npm run cost -- --scenario temporal-150wps': '| **Total** | **$246.20** |',
+  'npm run cost -- --scenario temporal-150wps': '| **Total** | **$247.16** |',
   'npm run capacity -- --scenario temporal-150wps': '| benchmark | 4 × m7g.2xlarge |',
 };
 

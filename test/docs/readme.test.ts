@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog } from '../../config';
 import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenario-table';
+import { CONTROL_TOWER_RULES } from '../../lib/constructs/lint-acknowledgements';
 import { SUPPORTED_NODE_MAJORS } from '../support/node-versions';
 
 const README = readFileSync(join(__dirname, '../../README.md'), 'utf8');
@@ -27,6 +28,12 @@ test('the Temporal table lists every preset with its seed numbers', () => {
   const table = temporalScenarioTable(loadCatalog());
   for (const s of loadCatalog().temporal.scenarios) expect(table).toContain(`| \`${s.name}\` |`);
   expect(table).toContain('| `temporal-150wps` | Aurora DSQL | 10 × m7g.2xlarge | 0–4 × m7g.2xlarge | 8 × 4/8 | 6 × 1/2 | 4 × 2/4 | 2 × 0.5/1 | 6 × 2/4 | 3 × m6g.large.search | 150/s for 5m |');
+});
+
+test('the Control Tower table lists exactly the controls the app acknowledges', () => {
+  const section = README.slice(README.indexOf('## Accounts governed by AWS Control Tower'), README.indexOf('## Companion commands'));
+  const listed = [...section.matchAll(/^\| (CT\.[A-Z0-9]+\.PR\.\d+) \|/gm)].map((m) => m[1]);
+  expect(listed).toEqual(Object.keys(CONTROL_TOWER_RULES));
 });
 
 test("the README's counts are the code's", () => {

@@ -450,7 +450,7 @@ describe('the server image', () => {
   });
 
   test('as an asset, synth stages the Dockerfile and builds nothing', () => {
-    const catalog = editedCatalog((c) => (c.temporal.environment.images.server = { asset: 'docker/temporal-dsql' }));
+    const catalog = editedCatalog((c) => (c.temporal.environment.images.server = { asset: 'docker/temporal-dsql', user: '1000:1000' }));
     const { stack } = buildApp({ scenario: 'temporal-25wps' }, catalog);
     const assembly = (stack.node.root as App).synth();
     const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadCheckovSkips } from '../../lib/constructs/lint-acknowledgements';
+import { CONTROL_TOWER_METADATA, CONTROL_TOWER_RULES, type ControlTowerAcknowledgement, loadCheckovSkips } from '../../lib/constructs/lint-acknowledgements';
 import { CACHED_VARIANTS } from './synth';
 import { cachedAssembly, cachedStacks } from './synth-cache';
 
@@ -300,13 +300,13 @@ export function lintSuite(): void {
     const { r, others } = await cfnLintLines();
     expect(others).toEqual([]);
     expect(r.stderr).toBe('');
-  }, 180_000);
+  }, 600_000);
 
   test('cfn-lint is able to fail', async () => {
     const { r, control } = await cfnLintLines();
     expect(r.status).not.toBe(0);
     expect(control.join('\n')).toMatch(/E3002.*EnableDnsHostname/);
-  }, 180_000);
+  }, 600_000);
 
   const checkovFailures = async () => {
     const { checkov: c, badCheckov } = await lints;
@@ -322,38 +322,93 @@ export function lintSuite(): void {
     const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
     expect(results.skipped_checks.length).toBeGreaterThan(0);
     for (const s of results.skipped_checks) expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
-  }, 180_000);
+  }, 600_000);
 
-  /** Each Control Tower finding as "<rule> <construct path below the stack>": the same resource in every variant. */
-  const controlTowerFindings = async () => {
-    const { controlTower: ct, badCheckov, badCfnLint, badControlTower } = await lints;
-    const found = new Set<string>();
-    for (const [file, findings] of ct) {
-      if ([badCheckov, badCfnLint, badControlTower].includes(file)) continue;
-      const resources = JSON.parse(readFileSync(file, 'utf8')).Resources as Record<string, any>;
-      for (const f of findings) {
-        const [rule, id] = f.split(' ');
-        const path = (resources[id]?.Metadata?.['aws:cdk:path'] as string | undefined)?.split('/').slice(1).join('/');
-        found.add(`${rule} ${path ?? id}`);
+  /** Every rule of the pinned Control Tower rule set, by its name: the control it implements (`[CT.X.PR.n]` in its messages). */
+  const controlOfRule = (): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const dir of readdirSync(CT_RULES))
+      for (const file of readdirSync(join(CT_RULES, dir))) {
+        const text = readFileSync(join(CT_RULES, dir, file), 'utf8');
+        const rule = /Rule Identifier:\s*#\s*(\S+)/.exec(text)?.[1];
+        const control = /\[(CT\.[A-Z0-9]+\.PR\.\d+)\]/.exec(text)?.[1];
+        if (rule && control) out.set(rule, control);
       }
-    }
-    return [...found].sort();
+    return out;
   };
 
-  test("AWS Control Tower's proactive controls (cfn-guard, the rules AWS ships, pinned): every finding is one the open list names, and every entry there is still found", async () => {
-    const open = JSON.parse(readFileSync(join(__dirname, '../lint/control-tower-open.json'), 'utf8')) as Record<string, string[]>;
-    const listed = Object.entries(open).flatMap(([rule, paths]) => paths.map((p) => `${rule} ${p}`)).sort();
-    expect(await controlTowerFindings()).toEqual(listed);
-  }, 180_000);
+  /** A template's resources' Control Tower acknowledgements, as "<rule> <logical id>". */
+  const acknowledgedIn = (file: string): Map<string, ControlTowerAcknowledgement> => {
+    const resources = JSON.parse(readFileSync(file, 'utf8')).Resources as Record<string, any>;
+    const out = new Map<string, ControlTowerAcknowledgement>();
+    for (const [id, r] of Object.entries(resources)) for (const a of (r.Metadata?.[CONTROL_TOWER_METADATA] ?? []) as ControlTowerAcknowledgement[]) out.set(`${a.rule} ${id}`, a);
+    return out;
+  };
+
+  /** "<rule> <construct path below the stack>" for a finding or acknowledgement of `file`: the same resource in every variant. */
+  const described = (file: string) => {
+    const resources = JSON.parse(readFileSync(file, 'utf8')).Resources as Record<string, any>;
+    return (entry: string) => {
+      const [rule, id] = entry.split(' ');
+      const path = (resources[id]?.Metadata?.['aws:cdk:path'] as string | undefined)?.split('/').slice(1).join('/');
+      return `${rule} ${path ?? id}`;
+    };
+  };
+
+  /** Findings no acknowledgement on their resource covers, and acknowledgements no finding needs, over the given templates. */
+  const controlTowerAudit = async (which: (file: string) => boolean) => {
+    const { controlTower: ct } = await lints;
+    const unacknowledged = new Set<string>();
+    const stale = new Set<string>();
+    for (const [file, findings] of ct) {
+      if (!which(file)) continue;
+      const acks = acknowledgedIn(file);
+      const say = described(file);
+      for (const f of findings) if (!acks.has(f)) unacknowledged.add(say(f));
+      for (const a of acks.keys()) if (!findings.includes(a)) stale.add(say(a));
+    }
+    return { unacknowledged: [...unacknowledged].sort(), stale: [...stale].sort() };
+  };
+  const linted = async (file: string) => {
+    const { badCheckov, badCfnLint, badControlTower } = await lints;
+    return ![badCheckov, badCfnLint, badControlTower].includes(file);
+  };
+
+  test("AWS Control Tower's proactive controls (cfn-guard, the rules AWS ships, pinned): every finding is acknowledged on its resource, and every acknowledgement answers a finding", async () => {
+    const { controlTower: ct } = await lints;
+    const files = new Set<string>();
+    for (const f of ct.keys()) if (await linted(f)) files.add(f);
+    expect(await controlTowerAudit((f) => files.has(f))).toEqual({ unacknowledged: [], stale: [] });
+  }, 600_000);
+
+  test('every Control Tower acknowledgement names the control its rule implements and gives a reason', async () => {
+    const { controlTower: ct } = await lints;
+    const controls = controlOfRule();
+    expect(controls.size).toBeGreaterThan(200);
+    for (const [control, rule] of Object.entries(CONTROL_TOWER_RULES)) expect({ rule, control: controls.get(rule) }).toEqual({ rule, control });
+    const used = new Set<string>();
+    for (const file of ct.keys())
+      for (const a of acknowledgedIn(file).values()) {
+        used.add(a.control);
+        expect({ rule: a.rule, control: a.control, reason: a.reason.length >= 60 }).toEqual({ rule: a.rule, control: controls.get(a.rule), reason: true });
+      }
+    // No entry of the table is left unused.
+    expect([...used].sort()).toEqual(Object.keys(CONTROL_TOWER_RULES).sort());
+  }, 600_000);
+
+  test('the acknowledgement check is able to fail: a finding on a resource without its acknowledgement is named', async () => {
+    const { badControlTower, loggedClusterId } = await lints;
+    expect((await controlTowerAudit((f) => f === badControlTower)).unacknowledged).toContain(described(badControlTower)(`rds_cluster_logging_enabled_check ${loggedClusterId}`));
+  }, 600_000);
 
   test('the Control Tower rules are able to fail', async () => {
     const { controlTower: ct, badControlTower, loggedClusterId } = await lints;
     expect(ct.get(badControlTower)).toContain(`rds_cluster_logging_enabled_check ${loggedClusterId}`);
-  }, 180_000);
+  }, 600_000);
 
   test('checkov is able to fail', async () => {
     const { control } = await checkovFailures();
     const { flowLogGroupId } = await lints;
     expect(control.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${flowLogGroupId}`]);
-  }, 180_000);
+  }, 600_000);
 }

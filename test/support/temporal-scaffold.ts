@@ -36,6 +36,7 @@ export function scaffoldCapacity(s: Pick<ReturnType<typeof temporalScaffold>, 's
   return new EcsCapacity(s.stack, 'Capacity', {
     vpc: s.vpc,
     subnets: s.subnets,
+    availabilityZones: s.vpc.availabilityZones,
     clusterName: 'c',
     main: { instanceType: 'm7g.2xlarge', minInstances: 1, maxInstances: 1 },
     benchmark: { instanceType: 'm7g.large', minInstances: 0, maxInstances: 2 },
@@ -47,4 +48,4 @@ export function scaffoldCapacity(s: Pick<ReturnType<typeof temporalScaffold>, 's
 export const scaffoldExecutionRole = (stack: Stack, id = 'ExecutionRole') => new iam.Role(stack, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
 
 /** A Managed Prometheus workspace with a placeholder collector image. */
-export const scaffoldPrometheus = (stack: Stack) => new Prometheus(stack, 'Prometheus', { alias: 'p', collectorImage: ecs.ContainerImage.fromRegistry('collector'), scrapeInterval: '15s' });
+export const scaffoldPrometheus = (stack: Stack) => new Prometheus(stack, 'Prometheus', { alias: 'p', collectorImage: ecs.ContainerImage.fromRegistry('collector'), collectorUser: '10001', scrapeInterval: '15s' });

@@ -14,6 +14,9 @@ import { catalogFor } from '../../contract/metrics';
  * from config/cost-assumptions or a report.
  */
 
+/** The metrics EC2's detailed monitoring publishes per instance, each billed as a custom metric (CloudWatch pricing). */
+const EC2_DETAILED_METRICS = 7;
+
 export const HOURS_PER_DAY = 24;
 /** AWS bills monthly prices over 730 hours. */
 const HOURS_PER_MONTH = 730;
@@ -121,6 +124,8 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   };
   const { main, benchmark } = preset.capacity;
   const benchLine = instanceLine('Benchmark ASG', benchmark.maxInstances, benchmark.instanceType);
+  const instances = main.instances + benchmark.maxInstances;
+  const monitoringPerInstance = perDayFromMonthly(EC2_DETAILED_METRICS * p.usd('cloudwatch:metric'));
   const compute = section('EC2 (Compute)', 'Compute (EC2)', ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'], [
     instanceLine('Main ASG', main.instances, main.instanceType),
     benchLine,
@@ -152,6 +157,14 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     line('Log Ingestion', `${a.logIngestionGbPerDay} GB/day`, `${unitPrice(cw.ingest)}/GB`, a.logIngestionGbPerDay * cw.ingest),
     line('Log Storage', `${a.logStorageGb} GB`, `${unitPrice(cw.store)}/GB-month`, perDayFromMonthly(a.logStorageGb * cw.store)),
     line('Metrics', `${count(a.cloudWatchMetrics)} metrics`, `${unitPrice(cw.metric)}/metric-month`, perDayFromMonthly(a.cloudWatchMetrics * cw.metric)),
+    // Both pools launch with detailed monitoring (CT.EC2.PR.10): each instance's 1-minute
+    // metrics are billed as custom metrics while it runs.
+    line(
+      'EC2 detailed monitoring',
+      `${instances} instances × ${EC2_DETAILED_METRICS} metrics`,
+      `${unitPrice(cw.metric)}/metric-month`,
+      instances * monitoringPerInstance,
+    ),
     line('Dashboard and alarms', `1 dashboard, ${alarms} alarms`, `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`, perDayFromMonthly(cw.dashboard + alarms * cw.alarm)),
   ]);
 
@@ -190,7 +203,8 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
 
   const sections = [compute, store.section, openSearch, cloudWatch, prometheus, other];
   const total = sum(sections);
-  const parked = total - benchLine.usdPerDay;
+  // A parked fleet has no instances: neither their hours nor their detailed monitoring.
+  const parked = total - benchLine.usdPerDay - benchmark.maxInstances * monitoringPerInstance;
   const idle = parked - store.loadOnly;
   const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
   const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
@@ -206,7 +220,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
         label: 'Benchmark fleet parked',
         total: parked,
         delta: parked - total,
-        note: `bench down: the benchmark ASG at 0 instances (${benchmark.maxInstances} × ${benchmark.instanceType}); every other line as above`,
+        note: `bench down: the benchmark ASG at 0 instances (${benchmark.maxInstances} × ${benchmark.instanceType}) and their detailed monitoring; every other line as above`,
       },
       {
         label: 'Parked and idle',

@@ -20,6 +20,7 @@ function servicesOf(name: string) {
     subnets,
     securityGroup: servers,
     image: ecs.ContainerImage.fromRegistry('server'),
+    user: '1000:1000',
     taskRole,
     executionRole: scaffoldExecutionRole(stack),
     store,

@@ -17,9 +17,12 @@ const lineOf = (e: ReturnType<typeof temporalCost>, section: string, item: strin
 describe("temporal-150wps with the seed's inputs", () => {
   const e = temporalCost(temporal, eu);
 
-  test('reproduces the daily total within 2%', () => {
-    expect(Math.abs(e.total - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
-    expect(e.total).toBeCloseTo(246.2, 1);
+  // The seed's instances ran without detailed monitoring, which this stack turns on (CT.EC2.PR.10).
+  const monitoring = () => lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay;
+
+  test('reproduces the daily total within 2%, but for the detailed monitoring the seed did without', () => {
+    expect(Math.abs(e.total - monitoring() - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
+    expect(e.total).toBeCloseTo(247.16, 2);
   });
 
   test("reproduces the seed's lines where the seed's arithmetic holds", () => {
@@ -40,6 +43,9 @@ describe("temporal-150wps with the seed's inputs", () => {
     // Lines the seed has no row for: the domain's gp3 volumes, the dashboard and alarms.
     expect(lineOf(e, 'OpenSearch (Visibility)', 'Storage (gp3)').cells.slice(0, 3)).toEqual(['Storage (gp3)', '150 GB', '3 × 50 GiB']);
     expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe('1 dashboard, 12 alarms');
+    // Detailed monitoring: 7 metrics on each of 14 instances (10 main, 4 benchmark) at $0.30 per metric-month.
+    expect(lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').cells[1]).toBe('14 instances × 7 metrics');
+    expect(monitoring()).toBeCloseTo((14 * 7 * 0.3 * 24) / 730, 6);
     // This stack's network: 1 NAT gateway, 6 interface endpoints in 3 zones.
     expect(lineOf(e, 'Other AWS Services', 'NAT Gateway').usdPerDay).toBeCloseTo(0.048 * 24, 6);
     expect(lineOf(e, 'Other AWS Services', 'VPC Endpoints').cells[1]).toBe('6 interface × 3 AZs');
@@ -63,8 +69,10 @@ describe("temporal-150wps with the seed's inputs", () => {
   test('shows the saving of a parked benchmark fleet, and of an idle one', () => {
     const [parked, idle] = e.variants;
     expect(parked).toMatchObject({ label: 'Benchmark fleet parked' });
-    expect(parked.delta).toBeCloseTo(-4 * 0.3638 * 24, 6);
-    expect(idle.delta).toBeCloseTo(-4 * 0.3638 * 24 - 95, 6);
+    // The fleet's 4 instances: their hours and their detailed monitoring.
+    const fleet = 4 * 0.3638 * 24 + (4 * 7 * 0.3 * 24) / 730;
+    expect(parked.delta).toBeCloseTo(-fleet, 6);
+    expect(idle.delta).toBeCloseTo(-fleet - 95, 6);
   });
 
   test('renders in the shape of the seed table', () => {
@@ -73,8 +81,8 @@ describe("temporal-150wps with the seed's inputs", () => {
     for (const h of ['### Compute (EC2)', '### Aurora DSQL', '### OpenSearch (Visibility)', '### CloudWatch', '### Amazon Managed Prometheus', '### Other AWS Services', '### Total Daily Cost Summary'])
       expect(md).toContain(`\n${h}\n`);
     expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
-    expect(md).toContain('| **Total** | **$246.20** |');
-    expect(md).toContain('| Benchmark fleet parked | $211.27 | -$34.92 |');
+    expect(md).toContain('| **Total** | **$247.16** |');
+    expect(md).toContain('| Benchmark fleet parked | $211.96 | -$35.20 |');
   });
 });
 
@@ -84,9 +92,12 @@ describe('cost per million workflows', () => {
     expect(m).toMatchObject({ workflowsPerSecond: 136.74, basis: 'recorded' });
     expect(m.workflowsPerDay).toBeCloseTo(136.74 * 86_400, 6);
     expect(m.usd).toBeCloseTo(temporalCost(temporal, eu).total / 11.814336, 6);
-    // The seed: $242.13 a day at about 137 workflows/s is about $20.5 per million.
-    expect(Math.abs(m.usd - 20.5) / 20.5).toBeLessThan(0.02);
-    expect(renderCost(temporalCost(temporal, eu))).toContain('| 136.74 (recorded) | 11.81M | **$20.84** |');
+    // The seed: $242.13 a day at about 137 workflows/s is about $20.5 per million (without the
+    // detailed monitoring it did not have).
+    const e = temporalCost(temporal, eu);
+    const monitoring = lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay;
+    expect(Math.abs(m.usd - monitoring / 11.814336 - 20.5) / 20.5).toBeLessThan(0.02);
+    expect(renderCost(temporalCost(temporal, eu))).toContain('| 136.74 (recorded) | 11.81M | **$20.92** |');
   });
 
   test('a preset with no recorded run counts at its target rate; fewer hours under load, fewer workflows a day', () => {
