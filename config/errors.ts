@@ -79,8 +79,6 @@ export const fleetOnFolio = (name: string, presets: readonly string[]) =>
 export const wrongFamily = (use: { readonly option: string; readonly command: string }, name: string, got: Family, wanted: Family, valid: readonly string[]) =>
   `${use.option} "${name}" is a ${FAMILY_NAME[got]}; ${use.command} takes a ${FAMILY_NAME[wanted]} (valid: ${valid.join(', ')})`;
 
-export const envNameTooLong = (envName: string, domain: string, limit: number, longest: number) =>
-  `envName "${envName}" makes the OpenSearch domain name "${domain}" longer than ${limit} characters; valid: an envName of at most ${longest} characters`;
 
 /*
  * Config problems as one line each: where (the scenario, or the section every scenario of a

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
+import { awsName } from './aws-names';
 
 /*
  * Field rules shared by the FOLIO and Temporal sections of the schema. Each message names
@@ -10,7 +11,7 @@ import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 export const physicalName = (pattern: RegExp, what: string) =>
   z.string().regex(pattern, { error: (iss) => `"${String(iss.input)}" is not a valid ${what}` });
 
-export const stackName = physicalName(/^[A-Za-z][A-Za-z0-9-]{0,100}$/, 'stack name');
+export const stackName = awsName('stackName');
 export const account = physicalName(/^\d{12}$/, '12-digit AWS account id');
 export const region = physicalName(/^[a-z]{2}(-[a-z]+)+-\d$/, 'AWS region');
 export const vpcCidr = physicalName(/^\d{1,3}(\.\d{1,3}){3}\/(1[6-9]|2[0-4])$/, 'VPC CIDR (/16 to /24)');
@@ -117,24 +118,8 @@ export const acuRange = z
     }
   });
 
-/**
- * The first Aurora PostgreSQL minor of each major whose Serverless v2 can pause at 0 ACU
- * (Aurora User Guide, "Aurora Serverless v2 capacity": 13.15, 14.12, 15.7, 16.3; every 17).
- */
-const AUTO_PAUSE_FROM: Readonly<Record<number, number>> = { 13: 15, 14: 12, 15: 7, 16: 3, 17: 0 };
-
-/** Why an engine version cannot run a Serverless v2 range at 0 ACU, or undefined when it can (or the range starts above 0). */
-export function autoPauseProblem(engineVersion: string, range: { readonly min: number }, where: string): string | undefined {
-  if (range.min !== 0) return undefined;
-  const [major, minor] = engineVersion.split('.').map(Number);
-  const from = AUTO_PAUSE_FROM[major];
-  if (from !== undefined && minor >= from) return undefined;
-  const valid = Object.entries(AUTO_PAUSE_FROM).map(([m, n]) => `${m}.${n}`).join(', ');
-  return `${where} has min 0 ACU, which Aurora PostgreSQL ${engineVersion} cannot pause to (valid: min 0.5 or more, or an engine version from ${valid} on)`;
-}
-
 /** Where a container image comes from. An asset is built by `cdk deploy`, never by synth. */
-const ecrImage = { ecr: z.strictObject({ repository: physicalName(/^[a-z0-9][a-z0-9._/-]{1,255}$/, 'ECR repository name'), tag: z.string().min(1) }) };
+const ecrImage = { ecr: z.strictObject({ repository: awsName('ecrRepository'), tag: z.string().min(1) }) };
 const registryImage = { registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') };
 const assetImage = { asset: z.string().min(1) };
 const IMAGE_SOURCES = 'one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }';

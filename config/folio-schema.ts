@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { didYouMean } from './errors';
-import { account, acu, acuRange, auroraInstanceClass, auroraStorageType, autoPauseProblem, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import { awsName } from './aws-names';
+import { engineVersionProblem, loadEngineVersions } from './engine-versions';
+import { account, acu, acuRange, auroraInstanceClass, auroraStorageType, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
 
 /*
@@ -44,13 +46,13 @@ export const folioEnvironmentSchema = z.strictObject({
     primaryReaders: z.number().int().min(0).max(15),
   }),
   names: z.strictObject({
-    primaryCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
-    offloadCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'cluster identifier'),
-    adminSecret: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name'),
-    moduleSecretPrefix: physicalName(/^[A-Za-z0-9/_+=.@-]+$/, 'secret name prefix'),
-    routingParameter: physicalName(/^\/[A-Za-z0-9/_.-]+$/, 'SSM parameter name'),
+    primaryCluster: awsName('dbClusterIdentifier'),
+    offloadCluster: awsName('dbClusterIdentifier'),
+    adminSecret: awsName('secretName'),
+    moduleSecretPrefix: awsName('secretName'),
+    routingParameter: awsName('ssmParameterName'),
     /** The private DNS zone of the modules' routes (`<module>.<zone>`, `<module>-reader.<zone>`). */
-    moduleZone: physicalName(/^(?!.*\.\.)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'DNS zone name (labels of a-z, 0-9 and inner hyphens, at least two)'),
+    moduleZone: awsName('dnsName'),
   }),
   /** How modules follow a move: the routes' records, and how long an online move waits on them. */
   routing: z.strictObject({
@@ -170,7 +172,7 @@ export function describeOffload(offload: FolioPhase['offload']): string {
 
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
 export function checkFolio(
-  folio: { environment: { database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
+  folio: { environment: { region: string; database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
   ctx: z.core.$RefinementCtx,
 ): void {
   const issue = (path: PropertyKey[], message: string, input?: unknown) =>
@@ -189,11 +191,21 @@ export function checkFolio(
   );
   for (const d of dupes(folio.phases.map((p) => p.name))) issue(['phases'], `scenario "${d}" is defined twice (valid: each name once)`, d);
 
+  // What the region offers of the engine version: the version itself, then each phase's use of it.
+  const { engineVersion } = folio.environment.database;
+  const versions = loadEngineVersions(folio.environment.region);
+  const unknown = engineVersionProblem(versions, engineVersion, { where: 'environment.database.engineVersion' });
+  if (unknown) issue(['environment', 'database', 'engineVersion'], unknown.message, engineVersion);
+
   folio.phases.forEach((phase, pi) => {
     const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
     const acu = phase.offload.serverless;
-    const pause = acu && autoPauseProblem(folio.environment.database.engineVersion, acu, `${phase.name}'s Serverless v2 cluster`);
-    if (pause) issue(at('offload', 'serverless', 'min'), pause, acu!.min);
+    if (!unknown) {
+      const offload = engineVersionProblem(versions, engineVersion, { where: acu ? `${phase.name}'s Serverless v2 cluster` : `${phase.name}'s offload cluster`, serverless: acu, instanceClasses: phase.offload.provisioned && [phase.offload.provisioned.instanceClass] });
+      if (offload) issue(at('offload', ...(offload.at === 'instanceClass' ? ['provisioned', 'instanceClass'] : offload.at === 'serverless' ? ['serverless'] : ['serverless', offload.at])), offload.message);
+      const primary = engineVersionProblem(versions, engineVersion, { where: `${phase.name}'s primary cluster`, instanceClasses: [phase.primaryInstanceClass] });
+      if (primary) issue(at('primaryInstanceClass'), primary.message, phase.primaryInstanceClass);
+    }
     for (const d of dupes(phase.routedToOffload)) issue(at('routedToOffload'), `module "${d}" is routed twice (valid: each module once)`, d);
     const routed = new Set<string>();
     phase.routedToOffload.forEach((name, i) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, describeIssues, envNameTooLong, type Family, fleetOnFolio, noScenario, notValid, rawNames, rowsOf, scopeOf, TABLE, unknownName, wrongFamily } from './errors';
+import { type AwsNameKind, moduleRouteNames, readerInstanceIdentifier, resolvedNameProblem, writerInstanceIdentifier } from './aws-names';
+import { ConfigError, describeIssues, type Family, fleetOnFolio, noScenario, notValid, rawNames, rowsOf, scopeOf, TABLE, unknownName, wrongFamily } from './errors';
 import { FOLIO_ENVIRONMENT } from './folio-environment';
 import { FOLIO_MODULES } from './folio-modules';
 import { FOLIO_PHASES } from './folio-phases';
@@ -83,8 +84,6 @@ const contextSchema = z.object({
 });
 /** The context keys the app reads (`-c key=value`). */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape);
-/** OpenSearch's limit on a domain name, which an envName prefix eats into. */
-const OPENSEARCH_DOMAIN_LIMIT = 28;
 /** Context keys the CDK CLI itself writes without a ':' in them. */
 const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 
@@ -176,15 +175,36 @@ function resolveTemporal(
     auroraCluster: dash(n.auroraCluster),
     auroraSecret: prefixer(envName, '/')(n.auroraSecret),
   };
-  if (names.visibilityDomain.length > OPENSEARCH_DOMAIN_LIMIT)
-    throw new ConfigError(envNameTooLong(envName!, names.visibilityDomain, OPENSEARCH_DOMAIN_LIMIT, OPENSEARCH_DOMAIN_LIMIT - 1 - n.visibilityDomain.length));
-  return {
+  const scenario: TemporalScenario = {
     family: 'temporal',
     ...scenarioBase(preset.name, environment, envName, protect),
     environment: { ...environment, names, observability: prefixObservability(environment.observability, envName) },
     preset,
     fleet: fleet ?? preset.benchmark.fleet,
   };
+  const o = scenario.environment.observability;
+  checkNames(envName, [
+    ['stackName', scenario.stackName],
+    ['stackName', o.stackName],
+    ['dashboard', o.dashboard],
+    ['snsTopic', o.alarmTopic],
+    ['ecsCluster', names.cluster],
+    ['dynamoDbTable', names.rateLimiterTable],
+    ['dynamoDbTable', names.connectionLeaseTable],
+    ['openSearchDomain', names.visibilityDomain],
+    ['prometheusAlias', names.prometheusWorkspace],
+    ['dnsName', names.serviceNamespace],
+    ['dbClusterIdentifier', names.auroraCluster],
+    ['dbInstanceIdentifier', writerInstanceIdentifier(names.auroraCluster)],
+    ['secretName', names.auroraSecret],
+  ]);
+  return scenario;
+}
+
+/** Refuses the first physical name AWS would refuse, once envName has prefixed them all. */
+function checkNames(envName: string | undefined, names: readonly (readonly [AwsNameKind, string])[]): void {
+  const problem = resolvedNameProblem(names, envName);
+  if (problem) throw new ConfigError(problem);
 }
 
 /** `<envName><sep><name>`, or the name alone when there is no envName. */
@@ -228,10 +248,32 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
     moduleZone: envName ? `${envName}.${n.moduleZone}` : n.moduleZone,
   };
   const routed = new Set(phase.routedToOffload);
+  const readers = (cluster: string, n: number) => Array.from({ length: n }, (_, i) => ['dbInstanceIdentifier', readerInstanceIdentifier(cluster, i + 1)] as const);
+  const o = prefixObservability(environment.observability, envName);
+  checkNames(envName, [
+    ['stackName', prefixer(envName, '-')(environment.stackName)],
+    ['stackName', o.stackName],
+    ['dashboard', o.dashboard],
+    ['snsTopic', o.alarmTopic],
+    ['dbClusterIdentifier', names.primaryCluster],
+    ['dbInstanceIdentifier', writerInstanceIdentifier(names.primaryCluster)],
+    ...readers(names.primaryCluster, environment.database.primaryReaders),
+    ['dbClusterIdentifier', names.offloadCluster],
+    ['dbInstanceIdentifier', writerInstanceIdentifier(names.offloadCluster)],
+    ...readers(names.offloadCluster, phase.offload?.provisioned?.readers ?? 0),
+    ['secretName', names.adminSecret],
+    ['ssmParameterName', names.routingParameter],
+    ['dnsName', names.moduleZone],
+    ...modules.flatMap((m) => [
+      ['secretName', `${names.moduleSecretPrefix}/${m.name}`] as const,
+      ['dnsName', moduleRouteNames(names.moduleZone, m.name).writer] as const,
+      ['dnsName', moduleRouteNames(names.moduleZone, m.name).reader] as const,
+    ]),
+  ]);
   return {
     family: 'folio',
     ...scenarioBase(phase.name, environment, envName, protect),
-    environment: { ...environment, names, observability: prefixObservability(environment.observability, envName) },
+    environment: { ...environment, names, observability: o },
     modules,
     phase,
     routes: modules.map((m) => ({

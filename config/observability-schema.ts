@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { durationSeconds, goDuration, physicalName, stackName } from './fields';
+import { awsName } from './aws-names';
+import { durationSeconds, goDuration, stackName } from './fields';
 
 /*
  * The observability section each family's environment carries: where its dashboard, alarm
@@ -20,8 +21,8 @@ const sustained = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...sha
 
 const names = z.strictObject({
   stackName,
-  dashboard: physicalName(/^[A-Za-z0-9_-]{1,255}$/, 'dashboard name (A-Z, a-z, 0-9, _, -)'),
-  alarmTopic: physicalName(/^[A-Za-z0-9_-]{1,256}$/, 'SNS topic name (A-Z, a-z, 0-9, _, -)'),
+  dashboard: awsName('dashboard'),
+  alarmTopic: awsName('snsTopic'),
 });
 const alarmEmails = z.array(z.email({ error: (iss) => `"${String(iss.input)}" is not an email address (valid: name@domain)` })).readonly();
 

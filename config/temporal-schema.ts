@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { DSQL_CONNECTION_RATE, headroomProblems, temporalHeadroom } from './headroom';
 import { planPool, temporalPoolSpecs } from './packing';
+import { awsName } from './aws-names';
+import { engineVersionProblem, loadEngineVersions } from './engine-versions';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean, unknownName } from './errors';
-import { account, acuRange, auroraInstanceClass, autoPauseProblem, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, type TaskImage, taskImageSchema, vpcCidr } from './fields';
+import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, type TaskImage, taskImageSchema, vpcCidr } from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
 export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
@@ -101,14 +103,14 @@ export const temporalEnvironmentSchema = z.strictObject({
   awsvpcTrunking: z.boolean(),
   ecsReservedMemoryMiB: z.number().int().min(0).max(4096),
   names: z.strictObject({
-    cluster: physicalName(/^[a-z][a-z0-9-]{0,40}$/, 'ECS cluster name'),
-    rateLimiterTable: physicalName(/^[A-Za-z0-9_.-]{3,255}$/, 'DynamoDB table name (3-255 of A-Z, a-z, 0-9, _ . -)'),
-    connectionLeaseTable: physicalName(/^[A-Za-z0-9_.-]{3,255}$/, 'DynamoDB table name (3-255 of A-Z, a-z, 0-9, _ . -)'),
-    visibilityDomain: physicalName(/^[a-z][a-z0-9-]{2,27}$/, 'OpenSearch domain name (3-28 of a-z, 0-9, -)'),
-    prometheusWorkspace: physicalName(/^[A-Za-z0-9_.-]{1,100}$/, 'Prometheus workspace alias'),
-    serviceNamespace: physicalName(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/, 'private DNS namespace'),
-    auroraCluster: physicalName(/^[a-z][a-z0-9-]{0,50}$/, 'Aurora cluster identifier'),
-    auroraSecret: physicalName(/^[A-Za-z0-9/_+=.@-]{1,400}$/, 'Secrets Manager secret name'),
+    cluster: awsName('ecsCluster'),
+    rateLimiterTable: awsName('dynamoDbTable'),
+    connectionLeaseTable: awsName('dynamoDbTable'),
+    visibilityDomain: awsName('openSearchDomain'),
+    prometheusWorkspace: awsName('prometheusAlias'),
+    serviceNamespace: awsName('dnsName'),
+    auroraCluster: awsName('dbClusterIdentifier'),
+    auroraSecret: awsName('secretName'),
   }),
   ports: z.strictObject({
     frontend: z.strictObject({ grpc: port, membership: port, http: port }),
@@ -341,12 +343,24 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   const names = t.scenarios.map((s) => s.name);
   for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice (valid: each name once)`, d);
 
+  // What the region offers of the Aurora store's engine version, and each preset's use of it.
+  const { engineVersion } = env.auroraPostgresql;
+  const versions = loadEngineVersions(env.region);
+  const unknown = engineVersionProblem(versions, engineVersion, { where: 'auroraPostgresql.engineVersion' });
+  if (unknown) issue(['environment', 'auroraPostgresql', 'engineVersion'], unknown.message, engineVersion);
+
   const zones = Math.min(env.availabilityZones.length, 3);
   t.scenarios.forEach((s, si) => {
     const at = (...rest: PropertyKey[]) => ['scenarios', si, ...rest];
-    const acu = s.store.engine === 'aurora-postgresql' ? s.store.writer.serverlessAcu : undefined;
-    const pause = acu && autoPauseProblem(env.auroraPostgresql.engineVersion, acu, `${s.name}'s Serverless v2 writer`);
-    if (pause) issue(at('store', 'writer', 'serverlessAcu', 'min'), pause, 0);
+    if (s.store.engine === 'aurora-postgresql' && !unknown) {
+      const { serverlessAcu, instanceClass } = s.store.writer;
+      const writer = engineVersionProblem(versions, engineVersion, {
+        where: serverlessAcu ? `${s.name}'s Serverless v2 writer` : `${s.name}'s writer`,
+        serverless: serverlessAcu,
+        instanceClasses: instanceClass ? [instanceClass] : undefined,
+      });
+      if (writer) issue(at('store', 'writer', ...(writer.at === 'instanceClass' ? ['instanceClass'] : writer.at === 'serverless' ? ['serverlessAcu'] : ['serverlessAcu', writer.at])), writer.message);
+    }
     checkDynamicConfig(s.dynamicConfig, serverOf(env, s.store.engine), (key, message) => issue(at('dynamicConfig', key), message, key));
 
     for (const pool of ['main', 'benchmark'] as const) {

@@ -94,7 +94,17 @@ const BAD_INPUTS: readonly BadInput[] = [
   config('0 ACU on an engine version that cannot pause', { scenario: 'test10' }, editedCatalog((c) => {
     c.folio.environment.database.engineVersion = '16.2';
     c.folio.phases.find((p: any) => p.name === 'test10').offload.serverless = { min: 0, max: 32, autoPause: '10m' };
-  }), [/scenario "test10" \(offload.serverless.min\): test10's Serverless v2 cluster has min 0 ACU, which Aurora PostgreSQL 16.2 cannot pause to \(valid: min 0.5 or more, or an engine version from 13.15, 14.12, 15.7, 16.3, 17.0 on\)/]),
+  }), [/scenario "test10" \(offload.serverless.min\): test10's Serverless v2 cluster has min 0 ACU, which Aurora PostgreSQL 16.2 cannot pause to: its Serverless v2 starts at 0.5 ACU \(valid: min 0.5 or more, or a version from 13.15, 14.12, 15.7, 16.3, 17.4 on; config\/engine-versions\/us-east-1.json, as of \d{4}-\d\d-\d\d\)/]),
+  config('an engine version the region does not offer', { scenario: 'test10' }, editedCatalog((c) => (c.folio.environment.database.engineVersion = '16.7')), [/environment.database.engineVersion/, /Aurora PostgreSQL 16.7 is not offered in us-east-1/, /valid: 16.x: 16.1, 16.2, 16.3, 16.4, 16.6, 16.8, 16.9; config\/engine-versions\/us-east-1.json/]),
+  config('a Serverless v2 max above what the engine version allows', { scenario: 'test10' }, editedCatalog((c) => {
+    c.folio.environment.database.engineVersion = '15.4';
+    c.folio.environment.mover.image = { ecr: { repository: 'folio-mover', tag: '15.4-alpine' } };
+    c.folio.phases.find((p: any) => p.name === 'test10').offload.serverless = { min: 0.5, max: 192 };
+  }), [/scenario "test10" \(offload.serverless.max\): test10's Serverless v2 cluster has max 192 ACU, above the 128 ACU Aurora PostgreSQL 15.4 allows \(valid: max 128 or less, or a version from 13.13, 14.10, 15.5, 16.1, 17.4 on/]),
+  config('an instance class the engine version cannot be ordered in', { scenario: 'part3' }, editedCatalog((c) => {
+    c.folio.environment.database.engineVersion = '16.2';
+    c.folio.environment.mover.image = { ecr: { repository: 'folio-mover', tag: '16.2-alpine' } };
+  }), [/scenario "part3" \(offload.provisioned.instanceClass\)/, /db.r8g.2xlarge cannot be ordered with Aurora PostgreSQL 16.2 in us-east-1 \(part3's offload cluster; valid: db.r8g.2xlarge from 13.16, 14.13, 15.8, 16.4, 17.4;/]),
   config('a Temporal Serverless writer at 0 ACU on an engine version that cannot pause', { scenario: 'temporal-aurora-150wps' }, editedCatalog((c) => {
     c.temporal.environment.auroraPostgresql.engineVersion = '15.4';
     c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 0, max: 64, autoPause: '30m' } };
@@ -177,7 +187,10 @@ const BAD_INPUTS: readonly BadInput[] = [
     /auroraPostgresql.user: "rdsadmin" is reserved by Aurora PostgreSQL \(valid: any other name, e.g. temporal\)/,
   ]),
   config('a workflow type the benchmark does not register', { scenario: 'temporal-150wps' }, preset('temporal-150wps', (p) => (p.benchmark.workflowType = 'ExecuteActivity')), [/benchmark.workflowType/, /valid workflow types: simple, multi-activity/]),
-  config('a module zone that is not a DNS name', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.names.moduleZone = 'folio_db')), [/names.moduleZone/, /DNS zone name/]),
+  config('a module zone that is not a DNS name', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.names.moduleZone = 'folio_db')), [/names.moduleZone/, /"folio_db" is not a valid DNS name \(AWS: labels of 1-63 lowercase letters/]),
+  config('an envName that makes the routing parameter start with "aws"', { scenario: 'test5', envName: 'awsperf' }, undefined, [/^error: with envName "awsperf", "\/awsperf\/folio\/db\/routing" is not a valid SSM parameter name/, /not beginning with "aws" or "ssm"/]),
+  config('a cluster identifier whose writer AWS would refuse', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.names.offloadCluster = `folio-${'x'.repeat(53)}`)), [/"folio-x+-writer" is not a valid Aurora DB instance identifier \(AWS: 1-63 lowercase letters/]),
+  config('an envName that makes a cluster identifier too long', { scenario: 'test5', envName: 'perf-team-twelve' }, editedCatalog((c) => (c.folio.environment.names.primaryCluster = `folio-${'p'.repeat(40)}`)), [/envName "perf-team-twelve" makes the Aurora DB instance identifier "perf-team-twelve-folio-p+-writer" longer than 63 characters/, /valid: an envName of at most 9 characters/]),
   config('a route TTL of 0', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.routing.ttlSeconds = 0)), [/routing.ttlSeconds/]),
   config('a source grace as long as the switch timeout', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.routing.sourceGrace = '300s')), [/routing.sourceGrace/, /sourceGrace 300s is not shorter than switchTimeout 300s \(valid: a grace shorter than the timeout/]),
   config('a switch timeout in minutes', { scenario: 'test5' }, editedCatalog((c) => (c.folio.environment.routing.switchTimeout = '5m')), [/routing.switchTimeout/, /whole seconds, such as 300s/]),
@@ -221,6 +234,9 @@ const BAD_INPUTS: readonly BadInput[] = [
   reportWindowRow('report: run of another scenario', { run: file('other.json', JSON.stringify({ scenario: 'test11', start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' })) }, [/^error: --run .*other.json records scenario "test11", not "test10"/]),
   // The companion commands' arguments, each command in its own process.
   spawned('report: misspelled scenario', 'report.ts', ['--scenario', 'tset10', '--last', '1h'], [/^error: unknown scenario "tset10" \(did you mean "test10"\?\); valid: baseline, test1, /]),
+  command('engine-versions: not a region', 'engine-versions.ts', ['--region', 'europe'], [/^error: --region "europe" is not an AWS region \(valid: a region name such as eu-west-1\)$/]),
+  command('engine-versions: a region with no file', 'engine-versions.ts', ['--region', 'ap-south-1'], [/^error: no Aurora PostgreSQL versions for region ap-south-1: config\/engine-versions\/ap-south-1.json does not exist \(valid regions: eu-west-1, us-east-1; npm run engine-versions -- --refresh --region ap-south-1 reads them from AWS\)$/]),
+  command('engine-versions: an endpoint without --refresh', 'engine-versions.ts', ['--endpoint-url', 'http://127.0.0.1:5000'], [/^error: --endpoint-url applies to --refresh only/]),
   command('report: a duration in words', 'report.ts', ['--scenario', 'test10', '--last', '1 hour'], [/^error: --last "1 hour" is not a duration \(valid: /]),
   command('report: one file to compare', 'report.ts', ['--compare', 'only-one.json'], [/^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/]),
   spawned('move: a Temporal preset as the target', 'move.ts', ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'], [/^error: --to "temporal-150wps" is a Temporal preset; move takes a FOLIO phase \(valid: baseline, test1, test2, [a-z0-9, -]+, part3-3x-4xl\)$/]),

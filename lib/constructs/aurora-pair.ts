@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment, FolioPhase } from '../../config';
 import type { AuroraStorageType } from '../../config/fields';
 import { acknowledgeNag, acknowledgeTeardown } from './lint-acknowledgements';
-import { writerInstanceIdentifier } from '../contract/physical-names';
+import { readerInstanceIdentifier, writerInstanceIdentifier } from '../contract/physical-names';
 import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from './aurora-postgres';
 import { customerKey } from './customer-key';
 
@@ -178,6 +178,6 @@ function provisionedInstances(clusterName: string, instanceClass: string, reader
   const instanceType = new ec2.InstanceType(instanceClass.replace(/^db\./, ''));
   return {
     writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: writerInstanceIdentifier(clusterName) }),
-    readers: Array.from({ length: readers }, (_, i) => rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: `${clusterName}-reader-${i + 1}` })),
+    readers: Array.from({ length: readers }, (_, i) => rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: readerInstanceIdentifier(clusterName, i + 1) })),
   };
 }

@@ -2,11 +2,11 @@ import type { TemporalRole } from '../../config';
 
 /*
  * Physical names that the stacks derive from configured ones. The metric catalog needs the
- * same values as dimensions, so they are derived here, once.
+ * same values as dimensions, so they are derived here, once; those AWS validates are derived in
+ * config (config/aws-names.ts), which checks them before anything is built.
  */
 
-/** DBInstanceIdentifier of a cluster's writer. */
-export const writerInstanceIdentifier = (clusterIdentifier: string): string => `${clusterIdentifier}-writer`;
+export { moduleRouteNames, readerInstanceIdentifier, writerInstanceIdentifier } from '../../config/aws-names';
 
 /** ECS service name (and task family) of a Temporal role. */
 export const temporalServiceName = (role: TemporalRole): string => `temporal-${role}`;
@@ -26,9 +26,3 @@ export const PROBE_CONTAINER = 'Probe';
 
 /** The schema mover's container: `npm run move` overrides its MOVE_* variables per run. */
 export const MOVER_CONTAINER = 'Mover';
-
-/** A FOLIO module's routes in the module zone: the stack's CNAME records, which an online move repoints. */
-export const moduleRouteNames = (zoneName: string, module: string): { readonly writer: string; readonly reader: string } => ({
-  writer: `${module}.${zoneName}`,
-  reader: `${module}-reader.${zoneName}`,
-});

@@ -14,7 +14,7 @@ import { type CliResult, runCliInProcess } from '../support/cli';
 const ROOT = join(__dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
-const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts' };
+const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts', 'engine-versions': 'engine-versions.ts' };
 
 /** Every command in the README's sh blocks, continuations joined, comments dropped, `&&` split. */
 const examples: string[] = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
@@ -83,6 +83,7 @@ test('image builds use the project\'s build contexts and the repositories config
 const offline = npmRuns.filter((e) => {
   const { name, args } = parse(e);
   if (name === 'plan' || name === 'capacity') return true;
+  if (name === 'engine-versions') return !args.includes('--refresh');
   // A report a cost example reads must be one the repository ships.
   if (name === 'cost') return !args.includes('--refresh-prices') && (!args.includes('--report') || existsSync(join(ROOT, args[args.indexOf('--report') + 1])));
   return name === 'move' && args.includes('--dry-run');
@@ -94,6 +95,7 @@ const PRINTS: Record<string, string> = {
     'ServerlessV2ScalingConfiguration: {"MaxCapacity":64,"MinCapacity":0.5} -> {"MaxCapacity":64,"MinCapacity":5} (update in place)',
   'npm run cost -- --scenario temporal-150wps': '| **Total** | **$247.16** |',
   'npm run capacity -- --scenario temporal-150wps': '| benchmark | 4 × m7g.2xlarge |',
+  'npm run engine-versions -- --region us-east-1': '| 16.8 | 0-256 ACU (pauses) | r6g, r6i, r7g, r7i, r8g, t4g |',
 };
 
 test('every cost example that reads a report reads one the repository ships, and runs', () => {
