@@ -237,6 +237,8 @@ const BAD_INPUTS: readonly BadInput[] = [
   command('engine-versions: not a region', 'engine-versions.ts', ['--region', 'europe'], [/^error: --region "europe" is not an AWS region \(valid: a region name such as eu-west-1\)$/]),
   command('engine-versions: a region with no file', 'engine-versions.ts', ['--region', 'ap-south-1'], [/^error: no Aurora PostgreSQL versions for region ap-south-1: config\/engine-versions\/ap-south-1.json does not exist \(valid regions: eu-west-1, us-east-1; npm run engine-versions -- --refresh --region ap-south-1 reads them from AWS\)$/]),
   command('engine-versions: an endpoint without --refresh', 'engine-versions.ts', ['--endpoint-url', 'http://127.0.0.1:5000'], [/^error: --endpoint-url applies to --refresh only/]),
+  command('preflight: no scenario', 'preflight.ts', [], [/^error: required option '-s, --scenario <name>' not specified$/]),
+  command('preflight: a misspelled scenario', 'preflight.ts', ['--scenario', 'temporal-25-wps'], [/^error: unknown scenario "temporal-25-wps"/, /did you mean "temporal-25wps"/]),
   command('report: a duration in words', 'report.ts', ['--scenario', 'test10', '--last', '1 hour'], [/^error: --last "1 hour" is not a duration \(valid: /]),
   command('report: one file to compare', 'report.ts', ['--compare', 'only-one.json'], [/^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/]),
   spawned('move: a Temporal preset as the target', 'move.ts', ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'], [/^error: --to "temporal-150wps" is a Temporal preset; move takes a FOLIO phase \(valid: baseline, test1, test2, [a-z0-9, -]+, part3-3x-4xl\)$/]),

@@ -14,7 +14,7 @@ import { type CliResult, runCliInProcess } from '../support/cli';
 const ROOT = join(__dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
-const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts', 'engine-versions': 'engine-versions.ts' };
+const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts', 'engine-versions': 'engine-versions.ts', preflight: 'preflight.ts' };
 
 /** Every command in the README's sh blocks, continuations joined, comments dropped, `&&` split. */
 const examples: string[] = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCatalog } from '../../config';
+import { loadCatalog, resolveScenario } from '../../config';
 import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenario-table';
 import { CONTROL_TOWER_RULES } from '../../lib/constructs/lint-acknowledgements';
 import { SUPPORTED_NODE_MAJORS } from '../support/node-versions';
@@ -28,6 +28,19 @@ test('the Temporal table lists every preset with its seed numbers', () => {
   const table = temporalScenarioTable(loadCatalog());
   for (const s of loadCatalog().temporal.scenarios) expect(table).toContain(`| \`${s.name}\` |`);
   expect(table).toContain('| `temporal-150wps` | Aurora DSQL | 10 × m7g.2xlarge | 0–4 × m7g.2xlarge | 8 × 4/8 | 6 × 1/2 | 4 × 2/4 | 2 × 0.5/1 | 6 × 2/4 | 3 × m6g.large.search | 150/s for 5m |');
+});
+
+test("every bootstrap line names the region its scenario's family deploys to, and both families have one", () => {
+  const lines = [...README.matchAll(/^npx cdk bootstrap -c scenario=(\S+)\s+# (.*)$/gm)];
+  const families = new Set<string>();
+  for (const [line, name, comment] of lines) {
+    const s = resolveScenario({ scenario: name });
+    families.add(s.family);
+    expect({ line, region: /bootstraps ([a-z]+-[a-z]+-\d)/.exec(comment)?.[1] }).toEqual({ line, region: s.env.region });
+  }
+  expect([...families].sort()).toEqual(['folio', 'temporal']);
+  // The prerequisites name the same commands.
+  for (const family of ['baseline', 'temporal-25wps']) expect(README).toContain(`\`npx cdk bootstrap -c scenario=${family}\` (${resolveScenario({ scenario: family }).family === 'folio' ? 'FOLIO' : 'Temporal'}, ${resolveScenario({ scenario: family }).env.region})`);
 });
 
 test('the Control Tower table lists exactly the controls the app acknowledges', () => {

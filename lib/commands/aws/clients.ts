@@ -3,11 +3,14 @@ import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DSQLClient } from '@aws-sdk/client-dsql';
+import { ECRClient } from '@aws-sdk/client-ecr';
 import { ECSClient } from '@aws-sdk/client-ecs';
+import { IAMClient } from '@aws-sdk/client-iam';
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { RDSClient } from '@aws-sdk/client-rds';
 import { Route53Client } from '@aws-sdk/client-route-53';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { SSMClient } from '@aws-sdk/client-ssm';
 
 /** Where the companion commands send their AWS calls. */
 export interface AwsTarget {
@@ -38,3 +41,6 @@ export const rdsClient = (target: AwsTarget) => new RDSClient(clientConfig(targe
 export const route53Client = (target: AwsTarget) => new Route53Client(clientConfig(target));
 /** @public loaded lazily with require(), which knip does not follow */
 export const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));
+export const ecrClient = (target: AwsTarget) => new ECRClient(clientConfig(target));
+export const iamClient = (target: AwsTarget) => new IAMClient(clientConfig(target));
+export const ssmClient = (target: AwsTarget) => new SSMClient(clientConfig(target));

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+/** What a first deploy of a scenario needs that CloudFormation does not create, checked before `cdk deploy`. */
+import { spawnSync } from 'node:child_process';
+import { resolveScenario } from '../config';
+import { ecrClient, iamClient, ssmClient } from '../lib/commands/aws/clients';
+import { newCommand, runCommand } from '../lib/commands/cli';
+import { templates } from '../lib/commands/plan';
+import { bootstrapRequirement, runPreflight } from '../lib/commands/preflight';
+
+const program = newCommand('preflight')
+  .description(
+    "Checks, before a deploy, what the scenario's stacks need and CloudFormation does not create: the CDK bootstrap of its account\n" +
+      'and region (at the version its templates require), every ECR image config names, Docker for an image built as a CDK asset,\n' +
+      "and OpenSearch's service-linked role (Temporal). Prints a table with the command that supplies each missing piece; exits 5 if any is missing.",
+  )
+  .requiredOption('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset')
+  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .addHelpText('after', '\nExamples:\n  npm run preflight -- --scenario temporal-25wps\n  npm run preflight -- --scenario baseline');
+
+void runCommand(async () => {
+  const o = program.parse().opts<{ scenario: string; envName?: string; endpointUrl?: string }>();
+  const context = { scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) };
+  const scenario = resolveScenario(context, undefined, '--scenario');
+  const need = bootstrapRequirement(templates(scenario, context).get(scenario.stackName)!);
+  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
+  const hasDocker = () => spawnSync('docker', ['--version'], { stdio: 'ignore' }).status === 0;
+  const { text, failure } = await runPreflight(scenario, need, { ssm: ssmClient(target), ecr: ecrClient(target), iam: iamClient(target) }, hasDocker);
+  process.stdout.write(text);
+  if (failure) throw failure;
+});
