@@ -9,7 +9,7 @@ import { renderRun, renderStatus } from '../lib/commands/bench/render';
 import { benchRun } from '../lib/commands/bench/run';
 import { benchClients, benchTargets } from '../lib/commands/bench/targets';
 import type { Waiting } from '../lib/commands/bench/wait';
-import { CommandFailure, durationOption, EXIT_FAILED, EXIT_TIMEOUT, numberOption, onInterrupt, progress, runCommand, newCommand } from '../lib/commands/cli';
+import { CommandFailure, durationOption, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, numberOption, onInterrupt, progress, runCommand } from '../lib/commands/cli';
 import { shownPath, writableDir, writableFile, writeOutput } from '../lib/commands/files';
 
 interface Common {
@@ -32,7 +32,7 @@ const common = (c: Command, timeout: string | undefined, timeoutText = 'how long
     .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
     .option('--timeout <duration>', timeoutText, timeout)
     .option('--interval <duration>', 'how often to poll', '10s')
-    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
+    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl);
 
 const temporal = (o: Common): TemporalScenario => resolveScenarioOf('temporal', { scenario: o.scenario!, envName: o.envName }, { option: '--scenario', command: 'bench' });
 

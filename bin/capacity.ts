@@ -2,7 +2,7 @@
 import { ConfigError, resolveScenarioOf } from '../config';
 import { loadPrices } from '../config/prices';
 import { capacityReport, renderCapacity } from '../lib/commands/capacity';
-import { runCommand, newCommand } from '../lib/commands/cli';
+import { endpointUrl, newCommand, runCommand } from '../lib/commands/cli';
 
 const program = newCommand('capacity')
   .description(
@@ -13,7 +13,7 @@ const program = newCommand('capacity')
   .option('-s, --scenario <name>', 'a Temporal preset')
   .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
   .option('--quota-from-aws', "read the account's On-Demand standard vCPU quota from Service Quotas (servicequotas:GetServiceQuota) instead of config")
-  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)', endpointUrl)
   .option('--json', 'print the plan as JSON')
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 

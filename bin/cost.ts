@@ -2,7 +2,7 @@
 import { ConfigError, describeOffload, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
 import { pricingClient } from '../lib/commands/aws/clients';
-import { numberOption, progress, runCommand, newCommand } from '../lib/commands/cli';
+import { endpointUrl, newCommand, numberOption, progress, runCommand } from '../lib/commands/cli';
 import { markdownTable } from '../lib/commands/markdown';
 import { costOf } from '../lib/commands/cost/model';
 import { refreshPrices } from '../lib/commands/cost/price-list';
@@ -24,7 +24,7 @@ const program = newCommand('cost')
   .option('--json', 'print the estimate as JSON')
   .option('--refresh-prices', 'update config/prices/<region>.json from the AWS Price List API, then exit')
   .option('--region <region>', 'with --refresh-prices: the region to refresh (default: every priced region)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText(
     'after',
     '\nExamples:\n' +
@@ -62,7 +62,11 @@ async function refresh(o: Options): Promise<number> {
 }
 
 async function main(o: Options): Promise<number> {
-  if (o.refreshPrices) return refresh(o);
+  if (o.refreshPrices) {
+    const estimateOnly = Object.entries({ '--scenario': o.scenario, '--env-name': o.envName, '--tx-rate': o.txRate, '--load-hours': o.loadHours, '--observed-acu': o.observedAcu, '--report': o.report, '--json': o.json }).find(([, v]) => v !== undefined);
+    if (estimateOnly) throw new ConfigError(`${estimateOnly[0]} does not go with --refresh-prices, which only rewrites config/prices (valid with it: --region, --endpoint-url; run the estimate after the refresh)`);
+    return refresh(o);
+  }
   if (o.region) throw new ConfigError('--region applies to --refresh-prices only; a scenario\'s region comes from its config');
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName }, undefined, '--scenario');
@@ -76,8 +80,13 @@ async function main(o: Options): Promise<number> {
   let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });
   let observedFrom = observedAverageAcu === undefined ? undefined : '--observed-acu';
   if (o.report) {
+    // The report's figure and a figure given by hand would be two answers to one question.
+    const byHand = Object.entries({ '--tx-rate': o.txRate, '--observed-acu': o.observedAcu }).find(([, v]) => v !== undefined);
+    if (byHand) throw new ConfigError(`${byHand[0]} and --report both say what the load was (valid: one of them)`);
     const report = readReport(o.report, '--report');
     if (report.family !== scenario.family) throw new ConfigError(`${o.report} is a ${report.family} report; ${scenario.name} needs a ${scenario.family} report`);
+    if (report.scenario !== scenario.name)
+      throw new ConfigError(`${o.report} is a report of ${report.scenario}, not of ${scenario.name}: its load is another phase's (valid: --scenario ${report.scenario}, or a report of ${scenario.name})`);
     if (report.family === 'temporal' && transactionsPerSecond === undefined) {
       const perMinute = report.metrics.transactions.totalPerMinute.average;
       if (perMinute === null) throw new ConfigError(`${o.report} has no DSQL transaction rate (no data in its window)`);
@@ -86,7 +95,7 @@ async function main(o: Options): Promise<number> {
     if (report.family === 'folio' && observedAverageAcu === undefined && scenario.family === 'folio' && scenario.phase.offload.serverless) {
       if (report.metrics.acu?.average == null) throw new ConfigError(`${o.report} has no Serverless v2 capacity (no data in its window)`);
       observedAverageAcu = report.metrics.acu!.average!;
-      observedFrom = `${report.scenario}, ${report.window.start} to ${report.window.end}`;
+      observedFrom = `${report.scenario}, ${[report.window.start, report.window.end].map((t) => t.replace(/\.000Z$/, 'Z')).join(' to ')}`;
     }
   }
   if (scenario.family === 'folio' && observedAverageAcu !== undefined) {

@@ -3,7 +3,7 @@
 import { region } from '../config/fields';
 import { ConfigError } from '../config';
 import { rdsClient } from '../lib/commands/aws/clients';
-import { newCommand, runCommand } from '../lib/commands/cli';
+import { endpointUrl, newCommand, runCommand } from '../lib/commands/cli';
 import { runEngineVersions } from '../lib/commands/engine-versions';
 
 const program = newCommand('engine-versions')
@@ -13,7 +13,7 @@ const program = newCommand('engine-versions')
   )
   .option('--refresh', 'rewrite the files from DescribeDBEngineVersions and DescribeOrderableDBInstanceOptions (needs AWS credentials)')
   .option('--region <region>', 'one region (default: every region with a file)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText('after', '\nExamples:\n  npm run engine-versions\n  npm run engine-versions -- --refresh --region eu-west-1');
 
 void runCommand(async () => {

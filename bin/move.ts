@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../config';
 import { cloudFormationClient, ecsClient, logsClient, route53Client } from '../lib/commands/aws/clients';
-import { durationOption, EXIT_FAILED, EXIT_TIMEOUT, onInterrupt, progress, runCommand, newCommand } from '../lib/commands/cli';
+import { durationOption, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, onInterrupt, progress, runCommand } from '../lib/commands/cli';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
 import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
 import { moveTargets, routeTargets, runMoves } from '../lib/commands/move/run';
@@ -42,7 +42,7 @@ const program = newCommand('move')
   .option('--online', "keep the modules running: their schemas replicate, and writes pause only for the switch, when this command points the modules' routes at the target")
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
   .option('--interval <duration>', 'how often to poll the task and its log (default 10s; 1s with --online, whose switch waits on it)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)');
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl);
 
 const phase = (option: string, name: string, envName?: string): FolioScenario => resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
 

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolveScenario } from '../config';
 import { ecrClient, iamClient, ssmClient } from '../lib/commands/aws/clients';
-import { newCommand, runCommand } from '../lib/commands/cli';
+import { endpointUrl, newCommand, runCommand } from '../lib/commands/cli';
 import { templates } from '../lib/commands/plan';
 import { bootstrapRequirement, runPreflight } from '../lib/commands/preflight';
 
@@ -15,7 +15,7 @@ const program = newCommand('preflight')
   )
   .requiredOption('-s, --scenario <name>', 'a FOLIO phase or a Temporal preset')
   .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText('after', '\nExamples:\n  npm run preflight -- --scenario temporal-25wps\n  npm run preflight -- --scenario baseline');
 
 void runCommand(async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { ConfigError, resolveScenario } from '../config';
-import { CommandFailure, EXIT_NO_DATA, progress, runCommand, newCommand } from '../lib/commands/cli';
+import { CommandFailure, endpointUrl, EXIT_NO_DATA, newCommand, progress, runCommand } from '../lib/commands/cli';
 import { shownPath, writableDir, writeOutput } from '../lib/commands/files';
 import { type MetricSeries, catalogFor } from '../lib/contract/metrics';
 import { TEMPORAL_OUTPUTS } from '../lib/contract/stack-outputs';
@@ -27,7 +27,7 @@ const program = newCommand('report')
   .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
   .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
   .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)')
+  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)")
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
   .addHelpText(

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './errors';
+import { ConfigError, fileIssue } from './errors';
 import { region } from './fields';
 
 /*
@@ -49,11 +49,9 @@ export function loadEngineVersions(regionName: string): EngineVersionFile {
   const file = pathOf(regionName);
   if (!existsSync(file))
     throw new ConfigError(`no Aurora PostgreSQL versions for region ${regionName}: config/engine-versions/${regionName}.json does not exist (valid regions: ${engineVersionRegions().join(', ')}; npm run engine-versions -- --refresh --region ${regionName} reads them from AWS)`);
-  const parsed = engineVersionFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    throw new ConfigError(`config/engine-versions/${regionName}.json: ${i.path.join('.')}: ${i.message}`);
-  }
+  const input: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  const parsed = engineVersionFileSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(fileIssue(`config/engine-versions/${regionName}.json`, parsed.error, input, engineVersionFileSchema));
   if (parsed.data.region !== regionName) throw new ConfigError(`config/engine-versions/${regionName}.json says region ${parsed.data.region}`);
   return parsed.data;
 }

@@ -104,19 +104,34 @@ export function scopeOf(issue: z.core.$ZodIssue, input: unknown): { family?: Fam
   return { family };
 }
 
+/** Zod's type names as a sentence says them. */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  array: 'a list ([...])',
+  object: 'an object ({ ... })',
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+};
+const typeName = (t: string) => TYPE_NAMES[t] ?? `a ${t}`;
+const entries = (n: number | bigint) => `${String(n)} ${n === 1 ? 'entry' : 'entries'}`;
+
+/** A value as the message shows it: JSON, but NaN and Infinity by name (JSON would say null). */
+const shown = (v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : JSON.stringify(v));
+
 /** Zod's own wording for its built-in checks, said the way the rest of config says things. */
 function wording(issue: z.core.$ZodIssue, got: unknown): string {
-  const value = JSON.stringify(got);
+  const value = shown(got);
   if (!/^(Invalid|Too (small|big)|Expected|Unrecognized)/.test(issue.message)) return issue.code === 'custom' ? issue.message : `${issue.message} (got ${value})`;
   switch (issue.code) {
     case 'invalid_type':
-      return `${value} is not valid (valid: a ${issue.expected})`;
+      return `${value} is not valid (valid: ${typeName(issue.expected)})`;
     case 'too_small':
-      return Array.isArray(got) ? `needs at least ${String(issue.minimum)} entries (got ${got.length})` : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
+      return Array.isArray(got) ? `needs at least ${entries(issue.minimum)} (got ${got.length})` : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
     case 'too_big':
-      return Array.isArray(got) ? `takes at most ${String(issue.maximum)} entries (got ${got.length})` : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
+      return Array.isArray(got) ? `takes at most ${entries(issue.maximum)} (got ${got.length})` : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
     case 'invalid_value':
-      return `${value} is not valid (valid: ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`;
+      return `${value} is not valid (valid: ${issue.values.map((v) => shown(v)).join(', ')})`;
     default:
       return `${value} is not valid here`;
   }
@@ -145,16 +160,24 @@ function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodTyp
   }
   const scope = scopeOf(first, input);
   const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)` : '';
-  let message: string;
-  if (first.code === 'unrecognized_keys') {
-    const valid = keysAt(schema, first.path);
-    message = unknownName('field', first.keys[0], valid);
-  } else if (first.code === 'invalid_type' && valueAt(input, first.path) === undefined) {
-    message = `missing field "${String(first.path.at(-1))}" (valid: ${first.expected})`;
-  } else {
-    message = wording(first, valueAt(input, first.path));
-  }
-  return `${where}: ${message}${shared}`;
+  return `${where}: ${issueWording(first, input, schema)}${shared}`;
+}
+
+/**
+ * One zod issue of a parse of `input` against `schema`, in config's words (an unknown field with
+ * the valid ones, a missing field with its type, a bad value with what is valid): for any file a
+ * command reads with a schema, not only the catalog.
+ */
+function issueWording(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): string {
+  if (issue.code === 'unrecognized_keys') return unknownName('field', issue.keys[0], keysAt(schema, issue.path));
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return `missing field "${String(issue.path.at(-1))}" (valid: ${typeName(issue.expected)})`;
+  return wording(issue, valueAt(input, issue.path));
+}
+
+/** `<file>: <field path>: <what is wrong>`, for the first issue of a file's parse. */
+export function fileIssue(file: string, error: z.ZodError, input: unknown, schema: z.ZodType): string {
+  const issue = error.issues[0];
+  return `${file}: ${issue.path.join('.') || 'the file'}: ${issueWording(issue, input, schema)}`;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -68,9 +68,9 @@ export type Scenario = FolioScenario | TemporalScenario;
 
 /** Context keys this app reads (`-c key=value`); keys with ':' or '@' belong to CDK. */
 const contextSchema = z.object({
-  scenario: z.string().optional(),
+  scenario: z.string({ error: (iss) => notValid('scenario', JSON.stringify(iss.input), 'a scenario name, e.g. -c scenario=test12') }).optional(),
   envName: z
-    .string()
+    .string({ error: (iss) => notValid('envName', JSON.stringify(iss.input), '1-16 of a-z, 0-9 and single inner hyphens, starting with a letter') })
     // A prefix of cluster identifiers and DNS labels: neither may end in a hyphen or hold two in a row.
     .regex(/^(?=.{1,16}$)[a-z](-?[a-z0-9])*$/, { error: (iss) => notValid('envName', iss.input, '1-16 of a-z, 0-9 and single inner hyphens, starting with a letter') })
     .optional(),

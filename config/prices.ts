@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, didYouMean } from './errors';
+import { ConfigError, didYouMean, fileIssue } from './errors';
 import { region } from './fields';
 
 /*
@@ -42,11 +42,9 @@ const priceFilePath = (regionName: string) => join(PRICES_DIR, `${regionName}.js
 export function loadPrices(regionName: string): PriceFile {
   const file = priceFilePath(regionName);
   if (!existsSync(file)) throw new ConfigError(`no prices for region ${regionName}: config/prices/${regionName}.json does not exist; priced regions: ${pricedRegions().join(', ')}`);
-  const parsed = priceFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    throw new ConfigError(`config/prices/${regionName}.json: ${i.path.join('.')}: ${i.message}`);
-  }
+  const input: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  const parsed = priceFileSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(fileIssue(`config/prices/${regionName}.json`, parsed.error, input, priceFileSchema));
   if (parsed.data.region !== regionName) throw new ConfigError(`config/prices/${regionName}.json says region ${parsed.data.region}`);
   return parsed.data;
 }

@@ -117,7 +117,23 @@ async function decide(main: () => Promise<number | void>): Promise<void> {
 /** What to do when the SDK finds no credentials (its own message names no variable). */
 export const NO_CREDENTIALS =
   'no AWS credentials found: set AWS_PROFILE (a profile from `aws configure` or `aws configure sso`), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; ' +
-  'or pass --endpoint-url <url> to reach a local emulator such as moto';
+  'a local emulator such as moto (--endpoint-url <url>) takes any keys but still needs some: AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing';
+
+/**
+ * --endpoint-url, as commander parses it: an http(s) URL with a host. Anything else is commander's
+ * one-line refusal of the argument (exit 1), wherever the command calls parse.
+ */
+export function endpointUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname)
+    throw new InvalidArgumentError("Not an http or https URL (valid: the emulator's address, such as http://127.0.0.1:5000)");
+  return raw;
+}
 
 /** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
 function isAwsError(e: unknown): e is Error {
@@ -218,7 +234,8 @@ export function durationOption(option: string, value: string, min = 1): number {
 export function numberOption(name: string, raw: string | undefined, o: { min: number; max: number; integer?: boolean; what?: string }): number | undefined {
   if (raw === undefined) return undefined;
   const v = Number(raw);
-  const ok = raw.trim() !== '' && Number.isFinite(v) && v >= o.min && v <= o.max && (!o.integer || Number.isInteger(v));
+  // Decimal as a person writes it: Number() would also take 0x10, 1e3 and padding.
+  const ok = /^\d+(\.\d+)?$/.test(raw) && v >= o.min && v <= o.max && (!o.integer || Number.isInteger(v));
   if (!ok) throw new ConfigError(`${name} "${raw}" is not valid (valid: ${o.what ?? (o.integer ? 'a whole number' : 'a number')} from ${o.min} to ${o.max})`);
   return v;
 }

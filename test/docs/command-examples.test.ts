@@ -64,6 +64,10 @@ test.each(Object.keys(EXAMPLES))('docs/command-examples/%s is what the command p
   expectDocFile(join(DIR, name), EXAMPLES[name](), name);
 }, 30_000);
 
+test('every figure is printed as a person reads it: no float noise such as 25.618181818181817, no NaN or undefined', () => {
+  for (const name of Object.keys(EXAMPLES)) expect({ name, noise: EXAMPLES[name]().match(/\d\.\d{8,}|\bNaN\b|\bundefined\b/g) }).toEqual({ name, noise: null });
+});
+
 test('every table row the README quotes from a command example is in that example', () => {
   const examples = Object.keys(EXAMPLES).map((n) => readFileSync(join(DIR, n), 'utf8')).join('\n');
   // From the first command's section on (the exit-code table above it is not an example).

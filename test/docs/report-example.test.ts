@@ -19,12 +19,33 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const cw = mockClient(CloudWatchClient);
 afterEach(() => cw.reset());
 
+/**
+ * Where each part of an example comes from, said at its top: the Temporal example joins two
+ * recordings that are not one run, so its figures do not add up across them.
+ */
+function provenance(scenario: string, workflows: number | undefined): string {
+  if (scenario !== 'temporal-150wps') return '';
+  const local = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/query-range/temporal-150wps.json'), 'utf8'));
+  const seconds = Math.round((Date.parse(local.window.end) - Date.parse(local.window.start)) / 1000);
+  return [
+    '> **An example assembled from two recordings, not one run.** The CloudWatch figures (DSQL, ECS, the limiter)',
+    "> are shaped like seed 000's 150 workflows/s run on AWS (`test/fixtures/get-metric-data/temporal-150wps.json`), with",
+    `> its ${workflows!.toLocaleString('en-US')} workflows. The servers' own metrics (persistence, health, the server's view, the bottleneck)`,
+    `> are a real ${seconds} s recording of the local four-role cluster (${local.workflowsCompleted.toLocaleString('en-US')} workflows completed, ${local.stepSeconds} s steps)`,
+    '> (`test/fixtures/query-range/temporal-150wps.json`), moved to this window: their totals count only the span',
+    '> their samples cover, and their rates are not comparable with the CloudWatch ones. A report of a real run',
+    '> reads both from that run.',
+    '',
+    '',
+  ].join('\n');
+}
+
 async function example(fixture: string, scenario: string, workflows?: number) {
   const { catalog, points, window, report, server } = await fixtureReport(cw, fixture, scenario, { workflows });
   const subtitle = `${scenario}, ${report.window.start} to ${report.window.end}`;
   const charts = [...renderCharts(catalog, points, window, subtitle), ...(server ? renderServerCharts(server, window, subtitle) : [])];
   const files: Record<string, string> = {
-    [`${scenario}/report.md`]: renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title }))),
+    [`${scenario}/report.md`]: provenance(scenario, workflows) + renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title }))),
     // As bin/report.ts writes it: what `cost --report` and `report --compare` read.
     [`${scenario}/report.json`]: `${JSON.stringify(report, null, 2)}\n`,
   };

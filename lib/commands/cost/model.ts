@@ -265,7 +265,7 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
   if (range) {
     const acu = p.usd(auroraKey('serverless-v2-acu', storage.offload));
     const acuLine = (label: string, level: number): CostLine => ({
-      cells: [label, `${level} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
+      cells: [label, `${Number(level.toFixed(2))} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
       usdPerDay: level * HOURS_PER_DAY * acu,
     });
     // At 0 ACU the floor is a paused instance: no ACU-hours at all.

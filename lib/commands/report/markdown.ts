@@ -175,6 +175,10 @@ const counts = (m: Readonly<Record<string, number>>) => {
 };
 const pcts = (p: Percentiles) => [ms(p.p50), ms(p.p95), ms(p.p99)];
 
+/** What a total from the servers' series counts: the window, or only the part of it their samples cover. */
+const coverage = (covered: number | null, windowSeconds: number) =>
+  covered === null || covered >= windowSeconds ? 'in the window' : `in the ${num(covered, 0)} s the servers' samples cover, of the window's ${num(windowSeconds, 0)} s`;
+
 /** Seed 000's "Temporal Persistence Metrics" and "Service Health", and the server's view of the run. */
 function serverSections(r: TemporalReport): string[] {
   const s = r.metrics.server;
@@ -222,7 +226,7 @@ function serverSections(r: TemporalReport): string[] {
     markdownTable(
       ['Figure', 'Value'],
       [
-        ['State transitions/s (peak / average)', `${num(run.stateTransitionsPerSecond.peak, 1)} / ${num(run.stateTransitionsPerSecond.average, 1)}${run.stateTransitions === null ? '' : ` (${num(run.stateTransitions, 0)} in the window)`}`],
+        ['State transitions/s (peak / average)', `${num(run.stateTransitionsPerSecond.peak, 1)} / ${num(run.stateTransitionsPerSecond.average, 1)}${run.stateTransitions === null ? '' : ` (${num(run.stateTransitions, 0)} ${coverage(run.stateTransitionsCoverSeconds, r.window.minutes * 60)})`}`],
         ['StartWorkflowExecution at the frontend (P50 / P95 / P99)', pcts(run.startWorkflowLatencyMs).join(' / ')],
         ['Workflow-task schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverWorkflow).join(' / ')],
         ['Activity schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverActivity).join(' / ')],

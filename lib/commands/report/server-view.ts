@@ -50,6 +50,8 @@ export interface ServerView {
   readonly persistence: Readonly<Record<TemporalRole, PersistenceRow>>;
   readonly run: {
     readonly stateTransitions: number | null;
+    /** How much of the window the state-transition series cover (steps with a sample × the step): the span `stateTransitions` counts. */
+    readonly stateTransitionsCoverSeconds: number | null;
     readonly stateTransitionsPerSecond: PeakAverage;
     readonly startWorkflowLatencyMs: Percentiles;
     readonly persistenceP99ByOperation: readonly { readonly operation: string; readonly requests: number; readonly p99Ms: number | null }[];
@@ -286,6 +288,7 @@ export function summarizeServer(scenario: TemporalScenario, answers: Answers, st
     persistence,
     run: {
       stateTransitions: total(of(answers, 'stateTransitions')),
+      stateTransitionsCoverSeconds: of(answers, 'stateTransitions').length ? combined(of(answers, 'stateTransitions')).t.length * stepSeconds : null,
       stateTransitionsPerSecond: transitions.v.length ? { peak: Math.max(...transitions.v), average: mean(transitions.v) } : { peak: null, average: null },
       startWorkflowLatencyMs: percentilesMs(of(answers, 'startLatency')),
       persistenceP99ByOperation: busiest,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readTextFile } from '../files';
 import { ConfigError } from '../../../config';
+import { fileIssue } from '../../../config/errors';
 import { durationSeconds } from '../../../config/fields';
 
 /**
@@ -88,11 +89,16 @@ const RETENTION: readonly { periodSeconds: number; days: number }[] = [
 ];
 const DAY_MS = 86_400_000;
 
+/** A time with its zone: Z, or an offset written either way ISO 8601 allows (+01:00, +0100). */
 function parseTime(text: string, what: string): Date {
-  const parsed = z.iso.datetime({ offset: true }).safeParse(text);
-  if (!parsed.success) throw new ConfigError(`${what} "${text}" is not a time (valid: ISO 8601 with a zone, e.g. 2026-01-21T10:00:00Z)`);
-  return new Date(text);
+  const extended = text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+  const parsed = z.iso.datetime({ offset: true }).safeParse(extended);
+  if (!parsed.success) throw new ConfigError(`${what} "${text}" is not a time (valid: ISO 8601 with a zone: Z or an offset, e.g. 2026-01-21T10:00:00Z, 2026-01-21T11:00:00+01:00 or +0100)`);
+  return new Date(extended);
 }
+
+/** A time the user gave, as they wrote it, with UTC beside it where they wrote another zone. */
+const asGiven = (text: string | undefined, d: Date) => (text === undefined || text.endsWith('Z') ? stamp(d) : `${text} (${stamp(d)})`);
 
 function readRun(path: string): BenchRun {
   let raw: unknown;
@@ -103,10 +109,7 @@ function readRun(path: string): BenchRun {
     throw new ConfigError(`--run "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: the JSON file that bench run writes)`);
   }
   const parsed = benchRunSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`--run ${path}: ${issue.path.join('.') || 'file'}: ${issue.message} (valid: {scenario, start, end, workflowsCompleted?})`);
-  }
+  if (!parsed.success) throw new ConfigError(`${fileIssue(`--run ${path}`, parsed.error, raw, benchRunSchema)}; a run file is what bench run writes: {scenario, start, end, workflowsCompleted?}`);
   return parsed.data;
 }
 
@@ -165,8 +168,11 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     if (o.start === undefined || o.end === undefined) throw new ConfigError(`--start and --end go together; valid: --start <time> --end <time>`);
     [start, end] = [parseTime(o.start, '--start'), parseTime(o.end, '--end')];
   }
-  if (end <= start) throw new ConfigError(`the window ends (${end.toISOString()}) before it starts (${start.toISOString()}); valid: an end after the start`);
-  if (end.getTime() > now.getTime() + 60_000) throw new ConfigError(`--end ${end.toISOString()} is in the future; valid: a time up to now`);
+  const [from, to] = o.run ? [undefined, undefined] : [o.start, o.end];
+  const whose = o.run ? `--run ${o.run}: the run` : 'the window';
+  if (end.getTime() === start.getTime()) throw new ConfigError(`${whose} is empty: it ends when it starts (${asGiven(to, end)}); valid: an end after the start`);
+  if (end < start) throw new ConfigError(`${whose} ends (${asGiven(to, end)}) before it starts (${asGiven(from, start)}); valid: an end after the start`);
+  if (end.getTime() > now.getTime() + 60_000) throw new ConfigError(`--end ${asGiven(to, end)} is in the future; valid: a time up to now`);
 
   if (o.workflows !== undefined) {
     if (!/^\d+$/.test(o.workflows) || Number(o.workflows) === 0)

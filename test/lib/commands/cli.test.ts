@@ -64,7 +64,7 @@ test("no credentials: says which variables or profile to set and that --endpoint
     throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
   });
   expect(r).toEqual({ stderr: `error: ${NO_CREDENTIALS}\n`, exitCode: 2 });
-  expect(NO_CREDENTIALS).toMatch(/AWS_PROFILE.*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.*--endpoint-url/);
+  expect(NO_CREDENTIALS).toMatch(/AWS_PROFILE.*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.*emulator.*--endpoint-url.*still needs some: AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing/);
 });
 
 test('user text in a message is shown on one line: escapes escaped, newlines shown, long values shortened', async () => {

@@ -103,6 +103,21 @@ describe('the recorded run, as the report reads it', () => {
     expect(md).toContain('| history | healthy | OCC conflicts: no data; pool waits: no data;');
   });
 
+  test('a total from the servers counts the span their samples cover, and says so when that is less than the window', () => {
+    const covered = view.run.stateTransitionsCoverSeconds!;
+    expect(covered % recorded.stepSeconds).toBe(0);
+    const line = (minutes: number) => {
+      const start = new Date(recorded.window.start);
+      const window = { start, end: new Date(start.getTime() + minutes * 60_000), periodSeconds: 60 };
+      return renderMarkdown(summarize(scenario, catalogFor(scenario, { dsqlClusterId: 'x' }), new Map(), window, view)).split('\n').find((l) => l.startsWith('| State transitions/s'))!;
+    };
+    const transitions = Math.round(view.run.stateTransitions!).toLocaleString('en-US');
+    // A window the samples fill: the window's count.
+    expect(line(covered / 60)).toContain(`(${transitions} in the window)`);
+    // A longer window: the count is of the covered span only, and says how much that is.
+    expect(line(5)).toContain(`(${transitions} in the ${covered} s the servers' samples cover, of the window's 300 s)`);
+  });
+
   test('a healthy run has no bottleneck', () => {
     const b = findBottlenecks(rules, bottleneckFigures(view, { historyCpuPeakPercent: 40, commitLatencyMs: 4, minutes: 1 }));
     expect(b.ranked).toEqual([]);
