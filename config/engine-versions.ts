@@ -44,8 +44,13 @@ export function engineVersionRegions(): string[] {
     .sort();
 }
 
+/** Each region's file as last read or written: config checks it on every scenario it resolves. */
+const loaded = new Map<string, EngineVersionFile>();
+
 /** A region's versions, validated; a missing or malformed file is one ConfigError line. */
 export function loadEngineVersions(regionName: string): EngineVersionFile {
+  const known = loaded.get(regionName);
+  if (known) return known;
   const file = pathOf(regionName);
   if (!existsSync(file))
     throw new ConfigError(`no Aurora PostgreSQL versions for region ${regionName}: config/engine-versions/${regionName}.json does not exist (valid regions: ${engineVersionRegions().join(', ')}; npm run engine-versions -- --refresh --region ${regionName} reads them from AWS)`);
@@ -53,11 +58,13 @@ export function loadEngineVersions(regionName: string): EngineVersionFile {
   const parsed = engineVersionFileSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(fileIssue(`config/engine-versions/${regionName}.json`, parsed.error, input, engineVersionFileSchema));
   if (parsed.data.region !== regionName) throw new ConfigError(`config/engine-versions/${regionName}.json says region ${parsed.data.region}`);
+  loaded.set(regionName, parsed.data);
   return parsed.data;
 }
 
 export function saveEngineVersions(file: EngineVersionFile): void {
   writeFileSync(pathOf(file.region), `${JSON.stringify(engineVersionFileSchema.parse(file), null, 2)}\n`);
+  loaded.set(file.region, file);
 }
 
 const byVersion = (a: string, b: string) => {
