@@ -5,12 +5,12 @@ import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../config
 import { benchmarkWorkerCapacity } from '../config/packing';
 import { cloudFormationClient } from '../lib/commands/aws/clients';
 import { benchDown, benchUp, describeFleet, fleetStatus } from '../lib/commands/bench/fleet';
-import { renderRun, renderStatus } from '../lib/commands/bench/render';
-import { benchRun } from '../lib/commands/bench/run';
+import { renderRun, renderStatus } from '../lib/commands/bench/render-bench';
+import { benchRun } from '../lib/commands/bench/generator-task';
 import { benchClients, benchTargets } from '../lib/commands/bench/targets';
-import type { Waiting } from '../lib/commands/bench/wait';
-import { CommandFailure, durationOption, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, numberOption, onInterrupt, progress, runCommand } from '../lib/commands/cli';
-import { shownPath, writableDir, writableFile, writeOutput } from '../lib/commands/files';
+import type { Waiting } from '../lib/commands/shared/waiting';
+import { CommandFailure, durationOption, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, numberOption, onInterrupt, progress, runCommand } from '../lib/commands/shared/cli';
+import { shownPath, writableDir, writableFile, writeOutput } from '../lib/commands/shared/files';
 
 interface Common {
   scenario?: string;

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { ConfigError, resolveScenarioOf } from '../config';
 import { loadPrices } from '../config/prices';
-import { capacityReport, renderCapacity } from '../lib/commands/capacity';
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/cli';
+import { capacityReport, renderCapacity } from '../lib/commands/capacity/pool-capacity';
+import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('capacity')
   .description(

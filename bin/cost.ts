@@ -2,12 +2,12 @@
 import { ConfigError, describeOffload, resolveScenario } from '../config';
 import { loadPrices, pricedRegions, savePrices } from '../config/prices';
 import { pricingClient } from '../lib/commands/aws/clients';
-import { endpointUrl, newCommand, numberOption, progress, runCommand } from '../lib/commands/cli';
-import { markdownTable } from '../lib/commands/markdown';
-import { costOf } from '../lib/commands/cost/model';
+import { endpointUrl, newCommand, numberOption, progress, runCommand } from '../lib/commands/shared/cli';
+import { markdownTable } from '../lib/commands/shared/markdown-table';
+import { costOf } from '../lib/commands/cost/cost-model';
 import { refreshPrices } from '../lib/commands/cost/price-list';
-import { renderCost } from '../lib/commands/cost/render';
-import { readReport } from '../lib/commands/report/compare';
+import { renderCost } from '../lib/commands/cost/render-cost';
+import { readReport } from '../lib/commands/shared/report-file';
 
 const program = newCommand('cost')
   .description(

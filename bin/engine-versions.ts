@@ -3,8 +3,8 @@
 import { region } from '../config/fields';
 import { ConfigError } from '../config';
 import { rdsClient } from '../lib/commands/aws/clients';
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/cli';
-import { runEngineVersions } from '../lib/commands/engine-versions';
+import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { runEngineVersions } from '../lib/commands/engine-versions/run-engine-versions';
 
 const program = newCommand('engine-versions')
   .description(

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../config';
 import { cloudFormationClient, ecsClient, logsClient, route53Client } from '../lib/commands/aws/clients';
-import { durationOption, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, onInterrupt, progress, runCommand } from '../lib/commands/cli';
-import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/plan';
-import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render';
-import { moveTargets, routeTargets, runMoves } from '../lib/commands/move/run';
+import { durationOption, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, onInterrupt, progress, runCommand } from '../lib/commands/shared/cli';
+import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../lib/commands/move/move-plan';
+import { renderMoveResults, renderMovePlan } from '../lib/commands/move/render-move';
+import { moveTargets, routeTargets, runMoves } from '../lib/commands/move/mover-task';
 
 interface Options {
   from?: string;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { EXIT_UNSAFE, runCommand, newCommand } from '../lib/commands/cli';
-import { planTransition, renderPlan } from '../lib/commands/plan';
+import { EXIT_UNSAFE, runCommand, newCommand } from '../lib/commands/shared/cli';
+import { planTransition, renderPlan } from '../lib/commands/plan/transition-plan';
 
 const program = newCommand('plan')
   .description(

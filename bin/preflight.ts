@@ -3,9 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { resolveScenario } from '../config';
 import { ecrClient, iamClient, ssmClient } from '../lib/commands/aws/clients';
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/cli';
-import { templates } from '../lib/commands/plan';
-import { bootstrapRequirement, runPreflight } from '../lib/commands/preflight';
+import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { scenarioTemplates } from '../lib/assembly/scenario-app';
+import { bootstrapRequirement, runPreflight } from '../lib/commands/preflight/preflight-checks';
 
 const program = newCommand('preflight')
   .description(
@@ -22,7 +22,7 @@ void runCommand(async () => {
   const o = program.parse().opts<{ scenario: string; envName?: string; endpointUrl?: string }>();
   const context = { scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) };
   const scenario = resolveScenario(context, undefined, '--scenario');
-  const need = bootstrapRequirement(templates(scenario, context).get(scenario.stackName)!);
+  const need = bootstrapRequirement(scenarioTemplates(scenario, context).get(scenario.stackName)!);
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const hasDocker = () => spawnSync('docker', ['--version'], { stdio: 'ignore' }).status === 0;
   const { text, failure } = await runPreflight(scenario, need, { ssm: ssmClient(target), ecr: ecrClient(target), iam: iamClient(target) }, hasDocker);

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { ConfigError, resolveScenario } from '../config';
-import { CommandFailure, endpointUrl, EXIT_NO_DATA, newCommand, progress, runCommand } from '../lib/commands/cli';
-import { shownPath, writableDir, writeOutput } from '../lib/commands/files';
+import { CommandFailure, endpointUrl, EXIT_NO_DATA, newCommand, progress, runCommand } from '../lib/commands/shared/cli';
+import { shownPath, writableDir, writeOutput } from '../lib/commands/shared/files';
 import { type MetricSeries, catalogFor } from '../lib/contract/metrics';
 import { TEMPORAL_OUTPUTS } from '../lib/contract/stack-outputs';
-import { compareReports, readReport } from '../lib/commands/report/compare';
-import { renderMarkdown } from '../lib/commands/report/markdown';
+import { compareReports } from '../lib/commands/report/compare-reports';
+import { readReport } from '../lib/commands/shared/report-file';
+import { renderMarkdown } from '../lib/commands/report/render-report';
 import { summarize } from '../lib/commands/report/summarize';
-import { reportWindow, runScenario } from '../lib/commands/report/window';
+import { reportWindow } from '../lib/commands/report/window';
+import { runScenario } from '../lib/commands/shared/run-record';
 import type { ServerView } from '../lib/commands/report/server-view';
 import { durationSeconds } from '../config/fields';
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** Lists the scenarios in config/, and keeps the README's scenario table in step with them. */
 import { ConfigError, loadCatalog } from '../config';
-import { runCommand, newCommand } from '../lib/commands/cli';
-import { readTextFile, writableFile, writeOutput } from '../lib/commands/files';
-import { generatedSections, withScenarioTables } from '../lib/commands/scenario-table';
+import { runCommand, newCommand } from '../lib/commands/shared/cli';
+import { readTextFile, writableFile, writeOutput } from '../lib/commands/shared/files';
+import { generatedSections, withScenarioTables } from '../lib/commands/scenarios/scenario-table';
 
 const program = newCommand('scenarios')
   .description('Print the scenario tables generated from config/')

@@ -10,7 +10,7 @@ import { region } from './fields';
  * capacity range its platform allows: 0 ACU means it can pause) and the DB instance classes it
  * can be ordered in. `npm run engine-versions -- --refresh` rewrites a file from
  * DescribeDBEngineVersions and DescribeOrderableDBInstanceOptions
- * (lib/commands/engine-versions.ts); config refuses a version, a range or a class the file does
+ * (lib/commands/engine-versions/run-engine-versions.ts); config refuses a version, a range or a class the file does
  * not offer, with the file's date, before anything is built.
  */
 

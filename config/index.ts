@@ -119,7 +119,7 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   if (!ctx.success) throw new ConfigError(ctx.error.issues[0].message);
 
   const name = ctx.data.scenario;
-  const catalog = catalogFor(name, input);
+  const catalog = catalogForScenario(name, input);
   const names = catalog ? scenarioNames(catalog) : rawNames(input);
   if (name === undefined || name === '') throw new ConfigError(noScenario(option, names));
   if (!catalog) throw new ConfigError(unknownName('scenario', name, names));
@@ -293,7 +293,7 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
  * depends on stop it (its own row, its family's shared sections); other broken scenarios are
  * left out and the scenario resolves. Undefined: no scenario of that name.
  */
-function catalogFor(name: string | undefined, input: CatalogInput): Catalog | undefined {
+function catalogForScenario(name: string | undefined, input: CatalogInput): Catalog | undefined {
   const parsed = catalogSchema.safeParse(input);
   if (parsed.success) return deepFreeze(parsed.data);
   const issues = parsed.error.issues;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { TemporalPreset } from '../config';
-import { type GeneratorResult, findResult } from '../lib/commands/bench/run';
+import { type GeneratorResult, findResult } from '../lib/commands/shared/run-record';
 import { type BenchmarkMode, benchmarkEnvironment } from '../lib/contract/temporal-config';
 import { stopProcess } from './processes';
 import { binaries } from './binaries';

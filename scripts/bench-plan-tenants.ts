@@ -8,11 +8,11 @@
  */
 import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
-import { runCommand } from '../lib/commands/cli';
-import { markdownTable } from '../lib/commands/markdown';
-import { planPhaseSwitch } from '../lib/commands/move/plan';
-import { renderMovePlan } from '../lib/commands/move/render';
-import { planTransition, renderPlan } from '../lib/commands/plan';
+import { runCommand } from '../lib/commands/shared/cli';
+import { markdownTable } from '../lib/commands/shared/markdown-table';
+import { planPhaseSwitch } from '../lib/commands/move/move-plan';
+import { renderMovePlan } from '../lib/commands/move/render-move';
+import { planTransition, renderPlan } from '../lib/commands/plan/transition-plan';
 import { editedCatalog } from '../harness/catalog';
 
 const program = new Command('bench:plan-tenants')

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError, resolveScenario } from '../config';
-import { CommandFailure, EXIT_FAILED, progress, runCommand } from '../lib/commands/cli';
-import { markdownTable } from '../lib/commands/markdown';
+import { CommandFailure, EXIT_FAILED, progress, runCommand } from '../lib/commands/shared/cli';
+import { markdownTable } from '../lib/commands/shared/markdown-table';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');

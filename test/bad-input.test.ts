@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOnConfigError, resolveScenario } from '../config';
 import type { CatalogInput } from '../config/catalog-schema';
-import { runCommand } from '../lib/commands/cli';
+import { runCommand } from '../lib/commands/shared/cli';
 import { reportWindow, type WindowOptions } from '../lib/commands/report/window';
 import { type CliResult, inProcess, runApp, runCli, runCliInProcess } from './support/cli';
 import { editedCatalog } from '../harness/catalog';

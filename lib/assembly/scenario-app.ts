@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { CATALOG, resolveScenario, type Scenario, validatesTemplates } from '../../config';
@@ -24,4 +25,15 @@ export function appOf(scenario: Scenario, context: Record<string, string>, outdi
   const all = { ...CLI_CONTEXT, ...context };
   const app = new App({ context: all, outdir, builtinCloudFormationValidation: validatesTemplates(all) });
   return { app, ...addScenarioStacks(app, scenario) };
+}
+
+/** Every stack's template of a resolved scenario, by stack name, synthesized into a directory removed afterwards. */
+export function scenarioTemplates(scenario: Scenario, context: Record<string, string>): Map<string, Record<string, any>> {
+  const outdir = mkdtempSync(join(tmpdir(), 'synth-'));
+  try {
+    const { app } = appOf(scenario, context, outdir);
+    return new Map(app.synth().stacks.map((s) => [s.stackName, s.template as Record<string, any>]));
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario, resolveScenarioOf, type TemporalScenario } from '../../config';
 import { loadPrices } from '../../config/prices';
-import { renderRun, renderStatus } from '../../lib/commands/bench/render';
-import { findResult, type RunRecord } from '../../lib/commands/bench/run';
-import { capacityReport, renderCapacity } from '../../lib/commands/capacity';
-import { costOf } from '../../lib/commands/cost/model';
-import { renderCost } from '../../lib/commands/cost/render';
-import { planTransition, renderPlan } from '../../lib/commands/plan';
+import { renderRun, renderStatus } from '../../lib/commands/bench/render-bench';
+import { findResult, type RunRecord } from '../../lib/commands/shared/run-record';
+import { capacityReport, renderCapacity } from '../../lib/commands/capacity/pool-capacity';
+import { costOf } from '../../lib/commands/cost/cost-model';
+import { renderCost } from '../../lib/commands/cost/render-cost';
+import { planTransition, renderPlan } from '../../lib/commands/plan/transition-plan';
 import { expectDocFile } from '../support/docs';
 
 /*

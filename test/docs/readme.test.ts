@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog, resolveScenario } from '../../config';
-import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenario-table';
+import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenarios/scenario-table';
 import { CONTROL_TOWER_RULES } from '../../lib/constructs/lint-acknowledgements';
 import { SUPPORTED_NODE_MAJORS } from '../support/node-versions';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { mockClient } from 'aws-sdk-client-mock';
 import { renderCharts, renderServerCharts } from '../../lib/commands/report/charts';
-import { renderMarkdown } from '../../lib/commands/report/markdown';
+import { renderMarkdown } from '../../lib/commands/report/render-report';
 import { expectDocFile } from '../support/docs';
 import { fixtureReport } from '../support/report-fixture';
 

@@ -1,7 +1,7 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { Match } from 'aws-cdk-lib/assertions';
 import { loadCatalog, resolveScenario, type FolioScenario } from '../../config';
-import { resourceChanges } from '../../lib/commands/transition';
+import { resourceChanges } from '../../lib/commands/plan/resource-changes';
 import { editedCatalog, FOLIO_PHASE_NAMES, logicalId, synthPhase, synthScenario } from '../support/synth';
 
 const catalog = loadCatalog();

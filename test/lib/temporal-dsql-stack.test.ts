@@ -5,7 +5,7 @@ import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
 import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../config';
-import { resourceChanges } from '../../lib/commands/transition';
+import { resourceChanges } from '../../lib/commands/plan/resource-changes';
 import { buildApp, editedCatalog, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const catalog = loadCatalog();

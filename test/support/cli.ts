@@ -122,10 +122,10 @@ export function runCliInProcess(script: string, args: readonly string[]): Promis
     Object.assign(process.env, credentials);
     process.argv = [process.execPath, join(ROOT, 'bin', script), ...args];
     try {
-      let cli: typeof import('../../lib/commands/cli') | undefined;
+      let cli: typeof import('../../lib/commands/shared/cli') | undefined;
       let thrown: unknown;
       jest.isolateModules(() => {
-        cli = require('../../lib/commands/cli');
+        cli = require('../../lib/commands/shared/cli');
         try {
           require(join(ROOT, 'bin', script));
         } catch (e) {

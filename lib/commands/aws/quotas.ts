@@ -1,5 +1,5 @@
 import { GetAWSDefaultServiceQuotaCommand, GetServiceQuotaCommand, type ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import { CommandFailure, EXIT_FAILED } from '../cli';
+import { CommandFailure, EXIT_FAILED } from '../shared/cli';
 
 /** EC2's "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances" quota, in vCPUs: m7g and m8g count against it. */
 const ON_DEMAND_STANDARD_VCPUS = { ServiceCode: 'ec2', QuotaCode: 'L-1216C47A' } as const;

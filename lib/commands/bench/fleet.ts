@@ -1,8 +1,8 @@
 import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeServicesCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
-import { CommandFailure, EXIT_FAILED } from '../cli';
+import { CommandFailure, EXIT_FAILED } from '../shared/cli';
 import type { BenchClients, BenchTargets } from './targets';
-import { type Waiting, waitUntil } from './wait';
+import { type Waiting, waitUntil } from '../shared/waiting';
 
 /*
  * The benchmark fleet: the worker service's task count and the benchmark ASG under it. The

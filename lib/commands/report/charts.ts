@@ -4,7 +4,8 @@ import type { MetricCatalog } from '../../contract/metrics';
 import { seriesById } from '../../contract/metrics';
 import type { Points } from './fetch';
 import { pointsOf } from './summarize';
-import type { GeneratorSeries, ReportWindow } from './window';
+import type { GeneratorSeries } from '../shared/run-record';
+import type { ReportWindow } from './window';
 import type { ServerView } from './server-view';
 
 // Without a canvas, ECharts guesses text widths narrower than common sans fonts draw them, and

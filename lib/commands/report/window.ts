@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { readTextFile } from '../files';
 import { ConfigError } from '../../../config';
-import { fileIssue } from '../../../config/errors';
 import { durationSeconds } from '../../../config/fields';
+import { type GeneratorSeries, readRunRecord } from '../shared/run-record';
 
 /**
  * The time range a report covers, and the period its points are aggregated over. `start` and
@@ -31,10 +30,6 @@ export interface ReportWindow {
   readonly generatorSeries?: GeneratorSeries;
 }
 
-/** The generator's series (benchmark/internal/results/series.go), counted from its start. */
-export interface GeneratorSeries extends z.infer<typeof generatorSeriesSchema> {
-  readonly start: Date;
-}
 
 /** A run's outcome as the report shows it: throughput, latency, and the store's round trip. */
 export interface BenchmarkOutcome {
@@ -44,30 +39,6 @@ export interface BenchmarkOutcome {
   readonly storeRoundTripMs: { readonly median: number; readonly p99: number } | null;
 }
 
-const counts = z.array(z.number().nonnegative());
-export const generatorSeriesSchema = z.object({ intervalSeconds: z.number().int().positive(), started: counts, startErrors: counts, completed: counts, latencyP99Ms: counts });
-
-/**
- * What `bench run` records and the report reads with `--run`: the scenario and the window
- * of one benchmark run.
- */
-const benchRunSchema = z.object({
-  scenario: z.string().min(1),
-  start: z.iso.datetime({ offset: true }),
-  end: z.iso.datetime({ offset: true }),
-  workflowsCompleted: z.number().int().nonnegative().optional(),
-  /** The generator's result, as bench run records it: its latency percentiles go on the latency chart. */
-  result: z
-    .object({
-      results: z.object({ actualRate: z.number().optional(), latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }) }),
-      window: z.object({ start: z.iso.datetime({ offset: true }) }).optional(),
-      series: generatorSeriesSchema.optional(),
-    })
-    .nullish(),
-  /** The store round trip bench run measured from a server task before the load (ms). */
-  storeRoundTrip: z.object({ medianMs: z.number(), p99Ms: z.number() }).nullish(),
-});
-export type BenchRun = z.infer<typeof benchRunSchema>;
 
 export interface WindowOptions {
   readonly start?: string;
@@ -100,21 +71,6 @@ function parseTime(text: string, what: string): Date {
 /** A time the user gave, as they wrote it, with UTC beside it where they wrote another zone. */
 const asGiven = (text: string | undefined, d: Date) => (text === undefined || text.endsWith('Z') ? stamp(d) : `${text} (${stamp(d)})`);
 
-function readRun(path: string): BenchRun {
-  let raw: unknown;
-  const text = readTextFile('--run', path);
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`--run "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: the JSON file that bench run writes)`);
-  }
-  const parsed = benchRunSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`${fileIssue(`--run ${path}`, parsed.error, raw, benchRunSchema)}; a run file is what bench run writes: {scenario, start, end, workflowsCompleted?}`);
-  return parsed.data;
-}
-
-/** The scenario a run record names: what `report --run` reports on when --scenario is not given. */
-export const runScenario = (path: string): string => readRun(path).scenario;
 
 /** Whether the point starting at `t` lies wholly inside the run; every point does when the window is not a run's. */
 export function wholeInRun(w: Pick<ReportWindow, 'periodSeconds' | 'run'>, t: number): boolean {
@@ -146,7 +102,7 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   let benchmark: BenchmarkOutcome | undefined;
   let generatorSeries: GeneratorSeries | undefined;
   if (o.run) {
-    const run = readRun(o.run);
+    const run = readRunRecord(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
     benchmarkLatencyMs = run.result?.results.latency;

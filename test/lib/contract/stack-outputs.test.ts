@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { globSync } from 'glob';
 import { TEMPORAL_ROLES } from '../../../config';
 import { benchOutputKeys } from '../../../lib/commands/bench/targets';
-import { MOVE_OUTPUTS, ROUTE_OUTPUTS } from '../../../lib/commands/move/run';
+import { MOVE_OUTPUTS, ROUTE_OUTPUTS } from '../../../lib/commands/move/mover-task';
 import {
   BENCHMARK_GENERATOR_FAMILY,
   BENCHMARK_WORKER_SERVICE,

@@ -6,9 +6,10 @@ import { DSQLClient, GetClusterCommand } from '@aws-sdk/client-dsql';
 import { DescribeServicesCommand, DescribeTaskDefinitionCommand, DescribeTasksCommand, ECSClient, RunTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { benchDown, benchUp } from '../../../../lib/commands/bench/fleet';
-import { benchRun, findResult } from '../../../../lib/commands/bench/run';
+import { benchRun } from '../../../../lib/commands/bench/generator-task';
+import { findResult } from '../../../../lib/commands/shared/run-record';
 import type { BenchClients, BenchTargets } from '../../../../lib/commands/bench/targets';
-import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/cli';
+import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/shared/cli';
 import { fakeTime } from '../../../support/fake-time';
 
 /*

@@ -6,7 +6,7 @@ import { type Fetch, PrometheusError, PrometheusReader, isLoopback, rangeStep, w
 import { metricNames, serverQueries } from '../../../../lib/commands/report/server-queries';
 import { histogramQuantile, queriesFor, readServerView, summarizeServer } from '../../../../lib/commands/report/server-view';
 import { bottleneckFigures, findBottlenecks } from '../../../../lib/commands/report/bottlenecks';
-import { renderMarkdown } from '../../../../lib/commands/report/markdown';
+import { renderMarkdown } from '../../../../lib/commands/report/render-report';
 import { summarize } from '../../../../lib/commands/report/summarize';
 import { catalogFor } from '../../../../lib/contract/metrics';
 import { fixtureServerView, loadQueryRange, shiftedAnswers } from '../../../../harness/query-range-fixture';

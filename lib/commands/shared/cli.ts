@@ -1,0 +1,241 @@
+import { Command, InvalidArgumentError, type Option } from 'commander';
+import { ConfigError } from '../../../config';
+import { forDisplay } from '../../../config/errors';
+import { durationSeconds } from '../../../config/fields';
+
+/*
+ * What every companion command shares: one line and exit code 1 for a mistake in what the
+ * user passed or configured, one line and exit code 2 for an AWS error (credentials,
+ * permissions, a missing resource), one line and the failure's own code when the command ran
+ * but its outcome is a no, and the stack trace only for a bug.
+ */
+
+const EXIT_USAGE = 1;
+const EXIT_AWS = 2;
+/** `plan`: a stateful resource would be replaced or destroyed. */
+export const EXIT_UNSAFE = 3;
+/** `bench`: a wait ran past its --timeout. */
+export const EXIT_TIMEOUT = 4;
+/** `bench`: AWS did what was asked, and the outcome is a failure (a task stopped with an error, a cluster not ACTIVE). */
+export const EXIT_FAILED = 5;
+/** `report`: not one datapoint in the window (the report, written anyway, says so). */
+export const EXIT_NO_DATA = 6;
+
+/** A command's outcome that is a no, with the exit code that says which. */
+export class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED | typeof EXIT_NO_DATA,
+  ) {
+    super(message);
+    this.name = 'CommandFailure';
+  }
+}
+
+/**
+ * A command line program whose own parse errors (an unknown option, a missing value) are shown
+ * as the command's are (one line, user text escaped), and which refuses a value option given
+ * twice, with or without a default: commander would keep the last one silently. Subcommands
+ * are the same kind.
+ */
+class CliCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CliCommand(name);
+  }
+
+  override parse(argv?: readonly string[], options?: { from: 'node' | 'electron' | 'user' }): this {
+    refuseRepeats(this, new Map());
+    return super.parse(argv, options);
+  }
+}
+
+/** The parsers refuseRepeats installed: a second parse replaces them, with a fresh record of what was given. */
+const refusing = new WeakSet<(value: string, previous: unknown) => unknown>();
+
+/** Every value option without a parser of its own refuses a second value; `given` holds each one's first value in this parse. */
+function refuseRepeats(c: Command, given: Map<Option, string>): void {
+  for (const o of c.options) {
+    if (!(o.required || o.optional) || o.variadic || !o.long || (o.parseArg && !refusing.has(o.parseArg))) continue;
+    const parser = (value: string): string => {
+      const first = given.get(o);
+      if (first !== undefined) throw new InvalidArgumentError(`${o.long} is given twice ("${first}", then "${value}"); valid: one ${o.long}`);
+      given.set(o, value);
+      return value;
+    };
+    refusing.add(parser);
+    o.argParser(parser);
+  }
+  for (const sub of c.commands) refuseRepeats(sub, given);
+}
+
+export function newCommand(name: string): Command {
+  return new CliCommand(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
+}
+
+export function runCommand(main: () => Promise<number | void>): Promise<void> {
+  const run = settle(main);
+  runs.push(run);
+  return run;
+}
+
+/** The commands this process started: what a caller that loads a command in process waits for (the tests). */
+const runs: Promise<void>[] = [];
+/** @public loaded lazily with require(), which knip does not follow */
+export const commandRuns = (): Promise<void[]> => Promise.all(runs);
+
+async function settle(main: () => Promise<number | void>): Promise<void> {
+  try {
+    await decide(main);
+  } finally {
+    for (const stop of interruptHandlers.splice(0)) {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  }
+}
+
+async function decide(main: () => Promise<number | void>): Promise<void> {
+  try {
+    process.exitCode = (await main()) ?? 0;
+  } catch (e) {
+    for (const clear of [...shownProgress]) clear();
+    if (e instanceof ConfigError || e instanceof CommandFailure) {
+      process.stderr.write(`error: ${forDisplay(e.message)}\n`);
+      process.exitCode = e instanceof CommandFailure ? e.exitCode : EXIT_USAGE;
+    } else if (e instanceof Error && e.name === 'CredentialsProviderError') {
+      process.stderr.write(`error: ${NO_CREDENTIALS}\n`);
+      process.exitCode = EXIT_AWS;
+    } else if (isAwsError(e)) {
+      process.stderr.write(`error: AWS ${e.name}: ${forDisplay(e.message.split('\n')[0])}\n`);
+      process.exitCode = EXIT_AWS;
+    } else {
+      throw e;
+    }
+  }
+}
+
+/** What to do when the SDK finds no credentials (its own message names no variable). */
+export const NO_CREDENTIALS =
+  'no AWS credentials found: set AWS_PROFILE (a profile from `aws configure` or `aws configure sso`), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; ' +
+  'a local emulator such as moto (--endpoint-url <url>) takes any keys but still needs some: AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing';
+
+/**
+ * --endpoint-url, as commander parses it: an http(s) URL with a host. Anything else is commander's
+ * one-line refusal of the argument (exit 1), wherever the command calls parse.
+ */
+export function endpointUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname)
+    throw new InvalidArgumentError("Not an http or https URL (valid: the emulator's address, such as http://127.0.0.1:5000)");
+  return raw;
+}
+
+/** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
+function isAwsError(e: unknown): e is Error {
+  if (!(e instanceof Error)) return false;
+  if ('$metadata' in e || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
+  const code = (e as { code?: unknown }).code;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+}
+
+/** Exit code of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it. */
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * While a command has started something in AWS that goes on without it, Ctrl-C (or SIGTERM)
+ * says in one line what is still running and how to stop it, then exits 130. `running`
+ * returns that line's substance, or undefined while nothing has been started.
+ */
+export function onInterrupt(running: () => string | undefined): void {
+  const stop = (signal: NodeJS.Signals) => {
+    for (const clear of [...shownProgress]) clear();
+    const what = running();
+    process.stderr.write(`interrupted (${signal}): ${what ?? 'nothing had been started in AWS'}\n`);
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  interruptHandlers.push(stop);
+}
+
+/** The handlers onInterrupt added: removed when the command settles, so that nothing outlives it. */
+const interruptHandlers: ((signal: NodeJS.Signals) => void)[] = [];
+
+/** Progress lines on screen now, so that an error can clear them before it is printed. */
+const shownProgress = new Set<() => void>();
+
+export interface ProgressOptions {
+  /** Without a terminal: the most often a changed status is printed. */
+  readonly minGapMs?: number;
+  /** Without a terminal: an unchanged status is printed again this often. */
+  readonly repeatMs?: number;
+  readonly now?: () => number;
+}
+
+const elapsed = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+};
+
+/**
+ * A status with the time elapsed since it started. On a terminal, one line rewritten in place
+ * (and cleared before an error is printed); in a log or CI, a line of its own whenever the
+ * status changes (at most every 10 s) and every minute while it does not.
+ */
+export function progress(stream: NodeJS.WriteStream = process.stderr, o: ProgressOptions = {}): { update(text: string): void; done(): void } {
+  const now = o.now ?? Date.now;
+  const started = now();
+  let shown = false;
+  let lastText: string | undefined;
+  let lastAt = -Infinity;
+  const clear = () => {
+    if (shown) stream.write('\r\x1b[2K');
+    shown = false;
+    shownProgress.delete(clear);
+  };
+  return {
+    update(text) {
+      const t = now();
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[2K${text} (${elapsed(t - started)})`);
+        shown = true;
+        shownProgress.add(clear);
+        return;
+      }
+      const due = text === lastText ? t - lastAt >= (o.repeatMs ?? 60_000) : t - lastAt >= (o.minGapMs ?? 10_000);
+      if (!due) return;
+      stream.write(`[${elapsed(t - started)}] ${text}\n`);
+      lastText = text;
+      lastAt = t;
+    },
+    done: clear,
+  };
+}
+
+/**
+ * A numeric option within [min, max], or one ConfigError line naming the option, what it got
+ * and what is valid. Undefined when the option was not given.
+ */
+/**
+ * A duration option in seconds: Go's form with a unit (90s, 30m, 2h; a bare "90" could mean
+ * seconds or minutes), at least `min` seconds, or one ConfigError line.
+ */
+export function durationOption(option: string, value: string, min = 1): number {
+  const s = durationSeconds(value);
+  if (!Number.isFinite(s) || s < min) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h, ${min > 0 ? `at least ${min} s` : 'or 0'})`);
+  return s;
+}
+
+export function numberOption(name: string, raw: string | undefined, o: { min: number; max: number; integer?: boolean; what?: string }): number | undefined {
+  if (raw === undefined) return undefined;
+  const v = Number(raw);
+  // Decimal as a person writes it: Number() would also take 0x10, 1e3 and padding.
+  const ok = /^\d+(\.\d+)?$/.test(raw) && v >= o.min && v <= o.max && (!o.integer || Number.isInteger(v));
+  if (!ok) throw new ConfigError(`${name} "${raw}" is not valid (valid: ${o.what ?? (o.integer ? 'a whole number' : 'a number')} from ${o.min} to ${o.max})`);
+  return v;
+}

@@ -1,0 +1,22 @@
+import { ConfigError } from '../../../config';
+import type { Report } from '../report/summarize';
+import { readTextFile } from './files';
+
+/*
+ * A report.json that `report` wrote, read back: by `report --compare` (two of them) and by
+ * `cost --report` (its load figures).
+ */
+
+/** A report JSON read back; the fields its readers need are checked. */
+export function readReport(path: string, option = '--compare'): Report {
+  let raw: any;
+  const text = readTextFile(option, path);
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${option} "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: a report.json written by the report command)`);
+  }
+  if (raw?.schemaVersion !== 1 || (raw.family !== 'folio' && raw.family !== 'temporal') || typeof raw.metrics !== 'object')
+    throw new ConfigError(`${option} "${path}" is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
+  return raw as Report;
+}

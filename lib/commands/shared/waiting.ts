@@ -1,0 +1,35 @@
+import { CommandFailure, EXIT_TIMEOUT } from './cli';
+
+/** How a command waits: injectable so that tests run the loop without real time passing. */
+export interface Waiting {
+  readonly timeoutSeconds: number;
+  readonly intervalSeconds?: number;
+  readonly onProgress?: (text: string) => void;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+}
+
+export interface Check {
+  readonly done: boolean;
+  /** Where things stand, for the progress line and the timeout message. */
+  readonly text: string;
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Polls `check` until it is done. Past the timeout it fails with EXIT_TIMEOUT and says what
+ * it was waiting for and where things stood; nothing is undone.
+ */
+export async function waitUntil<C extends Check>(what: string, check: () => Promise<C>, w: Waiting): Promise<C> {
+  const now = w.now ?? Date.now;
+  const sleep = w.sleep ?? realSleep;
+  const deadline = now() + w.timeoutSeconds * 1000;
+  for (;;) {
+    const c = await check();
+    w.onProgress?.(`${what}: ${c.text}`);
+    if (c.done) return c;
+    if (now() >= deadline) throw new CommandFailure(`timed out after ${w.timeoutSeconds} s waiting for ${what}; last seen: ${c.text}`, EXIT_TIMEOUT);
+    await sleep((w.intervalSeconds ?? 10) * 1000);
+  }
+}

@@ -1,0 +1,255 @@
+import { ConfigError, resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
+import { loadPrices, type PriceFile, priceFileSchema } from '../../../../config/prices';
+import { costOf, folioCost, temporalCost } from '../../../../lib/commands/cost/cost-model';
+import { renderCost } from '../../../../lib/commands/cost/render-cost';
+import { editedCatalog } from '../../../../harness/catalog';
+
+/* The cost model against seed 000's "Daily Cost Estimate" and the FOLIO phases' ACU ranges. */
+
+const temporal = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+const eu = loadPrices('eu-west-1');
+const us = loadPrices('us-east-1');
+const SEED_TOTAL = 242.13;
+
+const lineOf = (e: ReturnType<typeof temporalCost>, section: string, item: string) =>
+  e.sections.find((s) => s.title === section)!.lines.find((l) => l.cells[0] === item)!;
+
+describe("temporal-150wps with the seed's inputs", () => {
+  const e = temporalCost(temporal, eu);
+
+  // The seed's instances ran without detailed monitoring, which this stack turns on (CT.EC2.PR.10).
+  const monitoring = () => lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay;
+
+  test('reproduces the daily total within 2%, but for the detailed monitoring the seed did without', () => {
+    expect(Math.abs(e.total - monitoring() - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
+    expect(e.total).toBeCloseTo(247.16, 2);
+  });
+
+  test("reproduces the seed's lines where the seed's arithmetic holds", () => {
+    expect(lineOf(e, 'Compute (EC2)', 'Main ASG').cells).toEqual(['Main ASG', '10', 'm7g.2xlarge', '$0.3638', '$87.31']);
+    expect(lineOf(e, 'Compute (EC2)', 'Benchmark ASG').cells).toEqual(['Benchmark ASG', '4', 'm7g.2xlarge', '$0.3638', '$34.92']);
+    expect(lineOf(e, 'Aurora DSQL', 'DPU (estimated)').cells).toEqual(['DPU (estimated)', '10,000,000 DPU/day', '$0.0000095/DPU', '$95.00']);
+    expect(lineOf(e, 'Aurora DSQL', 'Storage').usdPerDay).toBeCloseTo(0.12, 2);
+    expect(lineOf(e, 'OpenSearch (Visibility)', 'Data Nodes').cells.at(-1)).toBe('$10.30');
+    expect(lineOf(e, 'CloudWatch', 'Log Ingestion').cells.at(-1)).toBe('$5.70');
+    expect(lineOf(e, 'CloudWatch', 'Log Storage').cells.at(-1)).toBe('$0.05');
+    expect(lineOf(e, 'Amazon Managed Prometheus', 'Metric Samples').cells.at(-1)).toBe('$0.30');
+    expect(lineOf(e, 'Other AWS Services', 'DynamoDB (rate limiter)').cells.at(-1)).toBe('$0.01');
+  });
+
+  test("where it differs from the seed, it is the seed's arithmetic or a line the seed leaves out", () => {
+    // 500 metrics × $0.30 per metric-month is $150 a month: $4.93 a day, where the seed wrote $0.50.
+    expect(lineOf(e, 'CloudWatch', 'Metrics').usdPerDay).toBeCloseTo((500 * 0.3 * 24) / 730, 6);
+    // Lines the seed has no row for: the domain's gp3 volumes, the dashboard and alarms.
+    expect(lineOf(e, 'OpenSearch (Visibility)', 'Storage (gp3)').cells.slice(0, 3)).toEqual(['Storage (gp3)', '150 GB', '3 × 50 GiB']);
+    expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe('1 dashboard, 12 alarms');
+    // Detailed monitoring: 7 metrics on each of 14 instances (10 main, 4 benchmark) at $0.30 per metric-month.
+    expect(lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').cells[1]).toBe('14 instances × 7 metrics');
+    expect(monitoring()).toBeCloseTo((14 * 7 * 0.3 * 24) / 730, 6);
+    // This stack's network: 1 NAT gateway, 6 interface endpoints in 3 zones.
+    expect(lineOf(e, 'Other AWS Services', 'NAT Gateway').usdPerDay).toBeCloseTo(0.048 * 24, 6);
+    expect(lineOf(e, 'Other AWS Services', 'VPC Endpoints').cells[1]).toBe('6 interface × 3 AZs');
+    // And the DSQL PrivateLink endpoint, where the seed went through NAT.
+    expect(lineOf(e, 'Other AWS Services', 'Aurora DSQL endpoint (PrivateLink)').usdPerDay).toBeCloseTo(3 * 0.011 * 24, 6);
+  });
+
+  test('the public path has no DSQL endpoint line; both paths say where PrivateLink becomes the cheaper one', () => {
+    const publicPath = resolveScenario({ scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'public'))) as TemporalScenario;
+    const p = temporalCost(publicPath, eu);
+    expect(p.sections.flatMap((s) => s.lines.map((l) => l.cells[0]))).not.toContain('Aurora DSQL endpoint (PrivateLink)');
+    expect(e.total - p.total).toBeCloseTo(3 * 0.011 * 24, 6);
+    // $0.792/day of endpoint hours over the $0.038/GB PrivateLink saves against NAT: 20.8 GB/day.
+    const breakEven = 'PrivateLink is the cheaper path above 20.8 GB/day of DSQL traffic (0.24 MB/s)';
+    expect(p.notes.join('\n')).toContain(breakEven);
+    expect(e.notes.join('\n')).toContain(breakEven);
+    expect(p.notes.join('\n')).toContain('This environment uses the public path (NAT)');
+    expect(e.notes.join('\n')).toContain('This environment uses PrivateLink');
+  });
+
+  test('shows the saving of a parked benchmark fleet, and of an idle one', () => {
+    const [parked, idle] = e.variants;
+    expect(parked).toMatchObject({ label: 'Benchmark fleet parked' });
+    // The fleet's 4 instances: their hours and their detailed monitoring.
+    const fleet = 4 * 0.3638 * 24 + (4 * 7 * 0.3 * 24) / 730;
+    expect(parked.delta).toBeCloseTo(-fleet, 6);
+    expect(idle.delta).toBeCloseTo(-fleet - 95, 6);
+  });
+
+  test('renders in the shape of the seed table', () => {
+    const md = renderCost(e);
+    expect(md).toMatch(/^## Daily Cost Estimate \(24-hour day, eu-west-1\)\n/);
+    for (const h of ['### Compute (EC2)', '### Aurora DSQL', '### OpenSearch (Visibility)', '### CloudWatch', '### Amazon Managed Prometheus', '### Other AWS Services', '### Total Daily Cost Summary'])
+      expect(md).toContain(`\n${h}\n`);
+    expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
+    expect(md).toContain('| **Total** | **$247.16** |');
+    expect(md).toContain('| Benchmark fleet parked | $211.96 | -$35.20 |');
+  });
+});
+
+describe('cost per million workflows', () => {
+  test("temporal-150wps: the day's total over the workflows of a day at the recorded 136.74/s, near the seed's ~$20.5", () => {
+    const m = temporalCost(temporal, eu).perMillionWorkflows!;
+    expect(m).toMatchObject({ workflowsPerSecond: 136.74, basis: 'recorded' });
+    expect(m.workflowsPerDay).toBeCloseTo(136.74 * 86_400, 6);
+    expect(m.usd).toBeCloseTo(temporalCost(temporal, eu).total / 11.814336, 6);
+    // The seed: $242.13 a day at about 137 workflows/s is about $20.5 per million (without the
+    // detailed monitoring it did not have).
+    const e = temporalCost(temporal, eu);
+    const monitoring = lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay;
+    expect(Math.abs(m.usd - monitoring / 11.814336 - 20.5) / 20.5).toBeLessThan(0.02);
+    expect(renderCost(temporalCost(temporal, eu))).toContain('| 136.74 (recorded) | 11.81M | **$20.92** |');
+  });
+
+  test('a preset with no recorded run counts at its target rate; fewer hours under load, fewer workflows a day', () => {
+    const s = resolveScenario({ scenario: 'temporal-50wps' }) as TemporalScenario;
+    expect(temporalCost(s, eu).perMillionWorkflows).toMatchObject({ workflowsPerSecond: 50, basis: 'target', workflowsPerDay: 50 * 86_400 });
+    expect(temporalCost(s, eu, { assumptions: { loadHoursPerDay: 6 } }).perMillionWorkflows!.workflowsPerDay).toBe(50 * 6 * 3600);
+  });
+
+  test('a FOLIO phase has none: it runs no workflows', () => {
+    expect(folioCost(resolveScenario({ scenario: 'test10' }) as FolioScenario, us).perMillionWorkflows).toBeUndefined();
+  });
+});
+
+describe('Temporal inputs', () => {
+  test('DPUs follow the transaction rate and the hours under load', () => {
+    const half = temporalCost(temporal, eu, { transactionsPerSecond: 272_000 / 120 });
+    expect(lineOf(half, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo(47.5, 6);
+    const twoHours = temporalCost(temporal, eu, { assumptions: { loadHoursPerDay: 2 } });
+    expect(lineOf(twoHours, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo(95 / 12, 6);
+  });
+
+  test('a preset with no recorded run takes its target rate × the seed\'s transactions per workflow', () => {
+    const s = resolveScenario({ scenario: 'temporal-100wps' }) as TemporalScenario;
+    const e = temporalCost(s, eu);
+    expect(e.notes[0]).toMatch(/^DSQL load: 100 workflows\/s × 33\.2 transactions per workflow/);
+    expect(lineOf(e, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo((95 * 100) / 136.74, 6);
+  });
+});
+
+describe('FOLIO phases', () => {
+  const test10 = resolveScenario({ scenario: 'test10' }) as FolioScenario;
+
+  test('the writer, and Serverless v2 at its floor and its ceiling', () => {
+    const e = folioCost(test10, us);
+    expect(e.sections[0].lines[0].cells).toEqual(['Writer', '1', 'db.r7g.2xlarge', '$1.106', '$26.54']);
+    const [floor, ceiling] = e.sections[1].lines;
+    expect(floor.cells).toEqual(['At the floor (min ACU all day)', '0.5 ACU', '12 ACU-h', '$0.12', '$1.44']);
+    expect(ceiling.cells).toEqual(['At the ceiling (max ACU all day)', '32 ACU', '768 ACU-h', '$0.12', '$92.16']);
+    expect(e.sections[1].subtotal).toBeCloseTo(1.44, 6);
+    expect(e.variants).toEqual([expect.objectContaining({ label: 'Serverless at the ceiling', delta: expect.closeTo(92.16 - 1.44, 6) })]);
+  });
+
+  test('a cluster that pauses at 0 ACU is priced at nothing while paused, and the notes say when it pauses', () => {
+    const catalog = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'test10').offload.serverless = { min: 0, max: 32, autoPause: '10m' }));
+    const e = folioCost(resolveScenario({ scenario: 'test10' }, catalog) as FolioScenario, us);
+    expect(e.sections[1].lines[0].cells).toEqual(['Paused (0 ACU after 10m without a connection)', '0 ACU', '0 ACU-h', '$0.12', '$0.00']);
+    expect(e.sections[1].subtotal).toBe(0);
+    expect(e.notes).toContainEqual(expect.stringMatching(/^The Serverless v2 cluster pauses at 0 ACU after 10m without a connection and bills no capacity while paused/));
+  });
+
+  test('an observed average from a run prices the Serverless line', () => {
+    const e = folioCost(test10, us, { observedAverageAcu: 12.5, observedFrom: 'test10, 10:00 to 12:00' });
+    expect(e.sections[1].lines[2].cells).toEqual(['Observed average (test10, 10:00 to 12:00)', '12.5 ACU', '300 ACU-h', '$0.12', '$36.00']);
+    expect(e.sections[1].subtotal).toBeCloseTo(36, 6);
+    expect(e.variants.map((v) => v.label)).toEqual(['Serverless at the floor', 'Serverless at the ceiling']);
+  });
+
+  test('part3 prices its provisioned offload cluster by the hour, with no Serverless variants', () => {
+    const e = folioCost(resolveScenario({ scenario: 'part3' }) as FolioScenario, us);
+    expect(e.sections.map((x) => x.title)).toEqual(['Primary Aurora PostgreSQL (Standard storage)', 'Offload cluster, provisioned (Standard storage)', 'Other AWS Services']);
+    expect(e.sections[1].lines[0].cells).toEqual(['Writer', '1', 'db.r8g.2xlarge', '$1.106', '$26.54']);
+    expect(e.variants).toEqual([]);
+    expect(e.notes).toContain('The offload cluster is provisioned: it costs the same whatever the load.');
+    expect(e.notes).toContainEqual(expect.stringMatching(/^60 tenants: nothing above grows with them/));
+  });
+
+  test('I/O-Optimized storage, per cluster, prices that cluster\'s compute at its own rate; readers count', () => {
+    const catalog = editedCatalog((c) => {
+      const p = c.folio.phases.find((x: any) => x.name === 'part3');
+      p.storage = { offload: 'aurora-iopt1' };
+      p.offload = { provisioned: { instanceClass: 'db.r8g.2xlarge', readers: 1 } };
+    });
+    const e = folioCost(resolveScenario({ scenario: 'part3' }, catalog) as FolioScenario, us);
+    expect(e.sections[0].title).toBe('Primary Aurora PostgreSQL (Standard storage)');
+    expect(e.sections[1].title).toBe('Offload cluster, provisioned (I/O-Optimized storage)');
+    expect(e.sections[1].lines[0].cells).toEqual(['Writer and 1 reader', '2', 'db.r8g.2xlarge', '$1.4378', '$69.01']);
+    const serverless = editedCatalog((c) => (c.folio.phases.find((x: any) => x.name === 'test10').storage = { offload: 'aurora-iopt1' }));
+    expect(folioCost(resolveScenario({ scenario: 'test10' }, serverless) as FolioScenario, us).sections[1].lines[0].cells[3]).toBe('$0.156');
+  });
+
+  test('test1 prices its 4xlarge writer', () => {
+    const e = costOf(resolveScenario({ scenario: 'test1' }), us);
+    expect(e.sections[0].lines[0].cells.slice(2)).toEqual(['db.r7g.4xlarge', '$2.212', '$53.09']);
+  });
+});
+
+describe('prices are data', () => {
+  test('every price file is valid and names its region', () => {
+    for (const f of [eu, us]) expect(priceFileSchema.parse(f)).toEqual(f);
+  });
+
+  test('a price the model needs and the file lacks is one line naming the key and the file', () => {
+    const without: PriceFile = { ...eu, prices: Object.fromEntries(Object.entries(eu.prices).filter(([k]) => k !== 'ec2:m7g.2xlarge')) };
+    expect(() => temporalCost(temporal, without)).toThrow(ConfigError);
+    expect(() => temporalCost(temporal, without)).toThrow(/^no price "ec2:m7g.2xlarge" in config\/prices\/eu-west-1.json \(did you mean "ec2:m7g.xlarge"\?\); add it, or run `npm run cost -- --refresh-prices`; it has: /);
+  });
+
+  test('a region with no price file is one line naming the priced regions', () => {
+    expect(() => loadPrices('ap-south-2')).toThrow('no prices for region ap-south-2: config/prices/ap-south-2.json does not exist; priced regions: eu-west-1, us-east-1');
+  });
+
+  test('prices of the wrong region are refused', () => {
+    expect(() => costOf(temporal, us)).toThrow('prices are for us-east-1, the scenario deploys to eu-west-1');
+  });
+});
+
+describe('temporal-aurora-150wps: the same sizing, priced with its store', () => {
+  const aurora = resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario;
+  const a = temporalCost(aurora, eu);
+  const d = temporalCost(temporal, eu);
+  const names = (x: ReturnType<typeof temporalCost>) => x.sections.flatMap((s) => s.lines.map((l) => l.cells[0]));
+
+  test('the writer by the hour, its storage and secret; no DPUs, no limiter table, no DSQL endpoint', () => {
+    const hourly = eu.prices['rds:db.r7g.2xlarge'].usd;
+    expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Writer').cells).toEqual(['Writer', '1 × db.r7g.2xlarge', `$${hourly}/hr`, `$${(hourly * 24).toFixed(2)}`]);
+    expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Storage (Standard)').usdPerDay).toBeCloseTo((10 * 0.11 * 24) / 730, 6);
+    expect(names(a)).not.toEqual(expect.arrayContaining(['DPU (estimated)']));
+    expect(names(a)).not.toContain('DynamoDB (rate limiter)');
+    expect(names(a)).not.toContain('Aurora DSQL endpoint (PrivateLink)');
+    expect(a.notes.join('\n')).toContain('Aurora I/O (Standard storage bills each I/O request) is not estimated');
+  });
+
+  test('every other section is the DSQL preset\'s, line for line', () => {
+    for (const title of ['Compute (EC2)', 'OpenSearch (Visibility)', 'Amazon Managed Prometheus'])
+      expect(a.sections.find((s) => s.title === title)).toEqual(d.sections.find((s) => s.title === title));
+    // Other services: the DSQL endpoint's hours and the limiter table's writes are the difference.
+    const other = (x: ReturnType<typeof temporalCost>) => x.sections.find((s) => s.title === 'Other AWS Services')!.subtotal;
+    expect(other(d) - other(a)).toBeCloseTo(3 * 0.011 * 24 + lineOf(d, 'Other AWS Services', 'DynamoDB (rate limiter)').usdPerDay, 6);
+  });
+
+  test('a provisioned writer bills the same idle: parked and idle equals parked', () => {
+    const [parked, idle] = a.variants;
+    expect(idle.total).toBeCloseTo(parked.total, 6);
+    expect(idle.note).toContain('a provisioned Aurora writer bills by the hour');
+  });
+
+  test('Serverless v2: the total counts the ceiling under load; idle drops to the floor', () => {
+    const serverless = resolveScenario(
+      { scenario: 'temporal-aurora-150wps' },
+      editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 2, max: 32 } })),
+    ) as TemporalScenario;
+    const s = temporalCost(serverless, eu);
+    const store = s.sections.find((x) => x.title === 'Aurora PostgreSQL (history store)')!;
+    const acu = eu.prices['rds:serverless-v2-acu'].usd;
+    expect(store.subtotalLabel).toBe('Subtotal (writer at the ceiling)');
+    expect(store.subtotal).toBeCloseTo(32 * acu * 24 + (10 * 0.11 * 24) / 730 + (0.4 * 24) / 730, 6);
+    const [parked, idle] = s.variants;
+    expect(parked.total - idle.total).toBeCloseTo((32 - 2) * acu * 24, 6);
+  });
+
+  test('per million workflows at its target rate (no recorded run yet)', () => {
+    expect(a.perMillionWorkflows).toMatchObject({ workflowsPerSecond: 150, basis: 'target', workflowsPerDay: 150 * 86_400 });
+    expect(a.perMillionWorkflows!.usd).toBeCloseTo(a.total / 12.96, 6);
+  });
+});
