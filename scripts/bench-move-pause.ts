@@ -23,6 +23,7 @@ import { ConfigError } from '../config';
 import { numberOption, runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { schemaName } from '../lib/commands/move/move-plan';
+import { parseMoverLine } from '../lib/contract/mover';
 import { type Postgres, startPostgres } from '../harness/postgres';
 import { MOVER_SCRIPT_FILE, Routes, moverEnv, runMover } from '../harness/mover';
 import { startWriter } from '../harness/writer';
@@ -105,13 +106,13 @@ runCommand(async () => {
     writer = writerOn(schemas[0]);
     started = Date.now();
     const moved = await runMover({ ...env({ MOVE_MODE: 'online', MOVE_ROUTE_GRACE: '1s', ...routes.env }) } as Record<string, string>, (line) => {
-      if (line.startsWith('move: switch: ready: point the routes at the target')) routes.point('offload');
+      if (parseMoverLine(line)?.kind === 'switchReady') routes.point('offload');
     });
     if (moved.status !== 0) throw new Error(`the online move failed: ${moved.out.trim().split('\n').at(-1)}`);
     const onlineSeconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1000));
     const online = await writer.stop();
-    const routed = /switched: every route leads to the target (\d+) ms after the fence locked/.exec(moved.out)?.[1] ?? '?';
+    const routed = moved.out.split('\n').map(parseMoverLine).find((l) => l?.kind === 'routesSwitched')?.slots.ms ?? '?';
     results.push([
       'online (the module writes throughout)',
       onlineSeconds.toFixed(2),

@@ -25,6 +25,7 @@ import { ConfigError, type FolioScenario, resolveScenario } from '../config';
 import { numberOption, runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { moverEnvironment, planPhaseSwitch, waves } from '../lib/commands/move/move-plan';
+import { parseMoverLine } from '../lib/contract/mover';
 import { moverJobs } from '../lib/constructs/schema-mover';
 import { editedCatalog } from '../harness/catalog';
 import { folioSeedSql } from '../harness/folio-data';
@@ -103,7 +104,7 @@ runCommand(async () => {
             },
             maxBuffer: 64 * 1024 * 1024,
           });
-          verifiedRows += [...stdout.matchAll(/copied and verified, \d+ tables, (\d+) rows/g)].reduce((n, x) => n + Number(x[1]), 0);
+          for (const line of stdout.split('\n').map(parseMoverLine)) if (line?.kind === 'copied') verifiedRows += Number(line.slots.rows);
         }
       });
     };

@@ -5,7 +5,7 @@ import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_ecs a
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../config';
 import { MOVER_ENDPOINTS } from '../contract/endpoints';
-import { MOVER_CONTAINER } from '../contract/physical-names';
+import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverStackEnvironment } from '../contract/mover';
 import { acknowledgeControl, acknowledgeNag } from './lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 import { addTaskContainer } from './ecs-service';
@@ -112,16 +112,18 @@ export class SchemaMover extends Construct {
         PGDATABASE: props.databaseName,
         // The clusters force TLS.
         PGSSLMODE: 'require',
-        MOVE_JOBS: String(moverJobs(props.vcpu)),
-        MOVE_LOCK_TIMEOUT: props.lockTimeout,
-        MOVE_ROUTE_TIMEOUT: props.routeTimeout,
-        MOVE_ROUTE_GRACE: props.routeGrace,
+        ...({
+          MOVE_JOBS: String(moverJobs(props.vcpu)),
+          MOVE_LOCK_TIMEOUT: props.lockTimeout,
+          MOVE_ROUTE_TIMEOUT: props.routeTimeout,
+          MOVE_ROUTE_GRACE: props.routeGrace,
+        } satisfies MoverStackEnvironment),
       },
       secrets: {
         PGUSER: ecs.Secret.fromSecretsManager(props.adminSecret, 'username'),
         PGPASSWORD: ecs.Secret.fromSecretsManager(props.adminSecret, 'password'),
       },
-      logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: 'move' }),
+      logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: MOVER_LOG_STREAM_PREFIX }),
     });
     // The command is a shell script: its ${...} are the shell's parameter expansions, which
     // CloudFormation leaves alone outside Fn::Sub.

@@ -24,5 +24,3 @@ export const STORE_PROBE_FAMILY = 'store-probe';
 export const GENERATOR_CONTAINER = 'Generator';
 export const PROBE_CONTAINER = 'Probe';
 
-/** The schema mover's container: `npm run move` overrides its MOVE_* variables per run. */
-export const MOVER_CONTAINER = 'Mover';

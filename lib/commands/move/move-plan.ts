@@ -2,6 +2,7 @@ import { type ClusterRole, ConfigError, type FolioScenario } from '../../../conf
 import { splitReads } from '../../../config/folio-schema';
 import { didYouMean } from '../../../config/errors';
 import { moduleRouteNames } from '../../contract/physical-names';
+import type { MoverRunEnvironment } from '../../contract/mover';
 
 /*
  * Which schemas a phase switch moves, derived from the two phases' routes and the
@@ -149,7 +150,7 @@ export function waves(plan: MovePlan): ModuleMove[][] {
 }
 
 /** What the mover script (lib/constructs/schema-mover/move.sh) is told to do for one module, or one wave. */
-export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flags: MoveFlags = {}): Record<string, string> {
+export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flags: MoveFlags = {}): MoverRunEnvironment {
   const wave = 'module' in moves ? [moves] : moves;
   const online = Boolean(flags.online && !wave[0].reference);
   return {

@@ -6,7 +6,7 @@ import type { ClusterRole, FolioScenario } from '../../../config';
 import { requiredOutputs } from '../aws/stack-outputs';
 import { waitUntil, type Waiting } from '../shared/waiting';
 import { CommandFailure, EXIT_FAILED } from '../shared/cli';
-import { MOVER_CONTAINER } from '../../contract/physical-names';
+import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverLine, parseMoverLine, SCHEMA_OUTCOMES } from '../../contract/mover';
 import { FOLIO_OUTPUTS } from '../../contract/stack-outputs';
 import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves } from './move-plan';
 
@@ -76,15 +76,12 @@ export async function routeTargets(cfn: CloudFormationClient, scenario: FolioSce
   };
 }
 
-/** The mover's line at an online switch: every check passed, the source is fenced, the routes are to be pointed at the target. */
-const READY = /^move: switch: ready: point the routes at the target \((primary|offload)\): (.+)$/;
-
 /**
  * Points a wave's routes at its target, once the mover asked for exactly them: one change of
  * the zone, every record at once. The mover waits until each route leads there.
  */
-async function pointRoutes(route53: Route53Client, r: RouteTargets, wave: readonly ModuleMove[], line: string): Promise<string> {
-  const [, to, asked] = READY.exec(line)!;
+async function pointRoutes(route53: Route53Client, r: RouteTargets, wave: readonly ModuleMove[], ready: MoverLine): Promise<string> {
+  const { cluster: to, routes: asked } = ready.slots;
   const expected = wave.flatMap((m) => [m.routes.writer, m.routes.reader]);
   if (to !== wave[0].to || asked.trim() !== expected.join(' '))
     throw new CommandFailure(`the mover asked to point ${asked} at ${to}, but the plan moves ${expected.join(' ')} to ${wave[0].to}; no route was changed (the mover sets the source aside when its switchTimeout ends: run a deploy of the phase that holds the data)`, EXIT_FAILED);
@@ -161,21 +158,22 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
   if (!taskArn) throw new CommandFailure(`RunTask started no mover for ${label}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
   w.onStarted?.(label, taskArn);
 
-  const stream = `move/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;
+  const stream = `${MOVER_LOG_STREAM_PREFIX}/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;
   let token: string | undefined;
-  const seen: string[] = [];
+  const seen: { line: string; parsed?: MoverLine }[] = [];
   const routed = environment.some((e) => e.name === 'MOVE_ROUTES');
   let pointed = false;
   const follow = async () => {
     const r = await readLog(c, t.logGroup, stream, token);
     token = r.token;
     for (const line of r.lines) {
-      seen.push(line);
+      const parsed = parseMoverLine(line);
+      seen.push({ line, parsed });
       w.onLine?.(label, line);
-      if (routed && !pointed && READY.test(line)) {
+      if (routed && !pointed && parsed?.kind === 'switchReady') {
         pointed = true;
         if (!c.route53 || !t.routes) throw new CommandFailure(`${label}: the mover is ready to switch, but this run has no routes to point (internal: online moves read them with routeTargets)`, EXIT_FAILED);
-        const change = await pointRoutes(c.route53, t.routes, wave, line).catch((e: Error) => {
+        const change = await pointRoutes(c.route53, t.routes, wave, parsed).catch((e: Error) => {
           if (e instanceof CommandFailure) throw e;
           throw new CommandFailure(
             `${label}: pointing the routes at ${wave[0].to} failed: ${e.message}; the mover holds the source fenced and sets it aside after its switchTimeout, so nothing is written there: deploy the phase that routes the modules to ${wave[0].to} (its records point there)`,
@@ -186,7 +184,7 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
       }
     }
   };
-  const finished = (line: string) => /^move: \S+: (copied and verified|moved online and verified|skipped|dropped)/.test(line);
+  const outcomes = () => seen.flatMap((s) => (s.parsed && SCHEMA_OUTCOMES.has(s.parsed.kind) ? [s.parsed] : []));
   const stopped = await waitUntil(
     `${label} (${wave[0].from} -> ${wave[0].to})`,
     async () => {
@@ -195,14 +193,14 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
       if (!task) throw new CommandFailure(`mover task ${taskArn} is gone from cluster ${t.cluster}`, EXIT_FAILED);
       await follow();
       const status = task.lastStatus ?? 'UNKNOWN';
-      return { done: status === 'STOPPED', text: `task ${status.toLowerCase()}, ${seen.filter(finished).length} of ${schemas} schemas`, task };
+      return { done: status === 'STOPPED', text: `task ${status.toLowerCase()}, ${outcomes().length} of ${schemas} schemas`, task };
     },
     w,
   );
   await follow();
   const container = stopped.task.containers?.find((x) => x.name === MOVER_CONTAINER);
   if (container?.exitCode !== 0) {
-    const reason = seen.filter((l) => l.startsWith('move: failed:')).at(-1)?.slice('move: failed: '.length);
+    const reason = seen.filter((s) => s.parsed?.kind === 'failed').at(-1)?.parsed!.slots.reason;
     throw new CommandFailure(
       `${label}: ${reason ?? `the mover ${container?.exitCode === undefined ? 'stopped without an exit code' : `exited ${container.exitCode}`}${stopped.task.stoppedReason ? ` (${stopped.task.stoppedReason})` : ''}`}; ` +
         `the source is untouched and the move can be run again (task ${taskArn})`,
@@ -211,13 +209,13 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
   }
   const seconds = Math.round((now() - started) / 1000);
   return wave.map((m) => {
-    const mine = seen.filter((l) => m.schemas.includes(/^move: (\S+): /.exec(l)?.[1] ?? ''));
+    const mine = outcomes().filter((o) => m.schemas.includes(o.slots.schema));
     return {
       module: m.module,
       taskArn,
       schemas: m.schemas.length,
-      rows: mine.filter(finished).reduce((sum, l) => sum + Number(/(\d+) rows/.exec(l)?.[1] ?? 0), 0),
-      skipped: mine.filter((l) => /^move: \S+: skipped/.test(l)).length,
+      rows: mine.reduce((sum, o) => sum + Number(o.slots.rows ?? 0), 0),
+      skipped: mine.filter((o) => o.kind.startsWith('skipped')).length,
       seconds,
     };
   });

@@ -8,11 +8,11 @@ import {
   BENCHMARK_GENERATOR_FAMILY,
   BENCHMARK_WORKER_SERVICE,
   GENERATOR_CONTAINER,
-  MOVER_CONTAINER,
   PROBE_CONTAINER,
   STORE_PROBE_FAMILY,
   temporalServiceName,
 } from '../../../lib/contract/physical-names';
+import { MOVER_CONTAINER } from '../../../lib/contract/mover';
 import { FOLIO_OUTPUTS, TEMPORAL_OUTPUTS } from '../../../lib/contract/stack-outputs';
 import { synthScenario } from '../../support/synth';
 

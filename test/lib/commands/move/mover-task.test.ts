@@ -6,6 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { type FolioScenario, resolveScenario } from '../../../../config';
 import { EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/shared/cli';
 import { planPhaseSwitch } from '../../../../lib/commands/move/move-plan';
+import { moverLine } from '../../../../lib/contract/mover';
 import { renderMoveResults } from '../../../../lib/commands/move/render-move';
 import { type MoveClients, type MoveTargets, type RouteTargets, moveTargets, routeTargets, runMoves } from '../../../../lib/commands/move/mover-task';
 import { fakeTime } from '../../../support/fake-time';
@@ -55,7 +56,7 @@ test('each module runs as the mover task with its schemas and flags; its log is 
     .rejectsOnce(Object.assign(new Error('The specified log stream does not exist.'), { name: 'ResourceNotFoundException' }))
     .resolvesOnce(page('f/1', [`move: ${a}: copy from primary to offload`, `move: ${a}: copied and verified, 3 tables, 160 rows`]))
     .resolvesOnce(page('f/1', []))
-    .resolvesOnce(page('f/2', [`move: ${b}: skipped, already copied from primary and every table's rows match (160 rows)`, 'move: done: 2 schema(s), copy from primary to offload']))
+    .resolvesOnce(page('f/2', [moverLine('skippedCopied', { schema: b, cluster: 'primary', tables: 3, rows: 160 }), 'move: done: 2 schema(s), copy from primary to offload']))
     .resolves(page('f/2', []));
   const lines: string[] = [];
   const progress: string[] = [];
