@@ -5,7 +5,9 @@
  *   lib/constructs/ one construct per concern; read the contract, never a stack
  *   lib/*-stack.ts  stacks that wire constructs
  *   lib/assembly/   the app: which stacks a scenario gets; the only place that imports the stacks
- *   lib/commands/   the companion commands and their AWS clients; they read the app, never the reverse
+ *   lib/commands/   the companion commands, one folder each (run-<command>.ts is its flow), with
+ *                   shared/ (what two commands use) and aws/ (the SDK clients); they read the app,
+ *                   never the reverse
  *   harness/        real servers and emulators on loopback, for the tests and the measurement scripts
  *   bin/            entry points only
  */
@@ -81,6 +83,28 @@ module.exports = {
       comment: 'The app and the commands must run after `npm ci --omit=dev`.',
       from: { path: '^(bin|lib|config)/' },
       to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'entry-points-only-declare',
+      comment: "bin/<command>.ts declares the command's options and calls its run function (lib/commands/<command>/run-<command>.ts); the flow lives there, where a test calls it.",
+      severity: 'error',
+      from: { path: '^bin/(?!app\\.ts$|preload\\.ts$)' },
+      to: { path: '^(lib|config)/', pathNot: ['^lib/commands/[^/]+/run-[^/]+\\.ts$', '^lib/commands/shared/cli\\.ts$'] },
+    },
+    {
+      name: 'commands-share-through-shared',
+      comment:
+        "A command imports its own folder, shared/ and aws/; of another command only the models two commands read (a scenario's cost, a move's plan). What two commands need belongs in lib/commands/shared/.",
+      severity: 'error',
+      from: { path: '^lib/commands/(?!shared/|aws/)([^/]+)/' },
+      to: { path: '^lib/commands/', pathNot: ['^lib/commands/($1|shared|aws)/', '^lib/commands/cost/cost-model\\.ts$', '^lib/commands/move/(move-plan|render-move)\\.ts$'] },
+    },
+    {
+      name: 'shared-runs-no-command',
+      comment: "shared/ and aws/ are under every command: they may name a command's types (the report file's shape), never run its code.",
+      severity: 'error',
+      from: { path: '^lib/commands/(shared|aws)/' },
+      to: { path: '^lib/commands/(?!shared/|aws/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-orphans',

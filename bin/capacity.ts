@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, resolveScenarioOf } from '../config';
-import { loadPrices } from '../config/prices';
-import { capacityReport, renderCapacity } from '../lib/commands/capacity/pool-capacity';
+import { type CapacityOptions, runCapacity } from '../lib/commands/capacity/run-capacity';
 import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('capacity')
@@ -17,43 +15,4 @@ const program = newCommand('capacity')
   .option('--json', 'print the plan as JSON')
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 
-interface Options {
-  scenario?: string;
-  envName?: string;
-  json?: boolean;
-  quotaFromAws?: boolean;
-  endpointUrl?: string;
-}
-
-void runCommand(async () => {
-  const o = program.parse().opts<Options>();
-  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
-  if (o.endpointUrl !== undefined && !o.quotaFromAws) throw new ConfigError('--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)');
-  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
-  const prices = loadPrices(scenario.env.region);
-  // Loaded only when asked for: the SDK client is most of the start-up.
-  const vcpuQuota = o.quotaFromAws
-    ? await (require('../lib/commands/aws/quotas') as typeof import('../lib/commands/aws/quotas')).onDemandVcpuQuota(
-        (require('../lib/commands/aws/clients') as typeof import('../lib/commands/aws/clients')).serviceQuotasClient({ region: scenario.env.region, endpoint: o.endpointUrl }),
-      )
-    : undefined;
-  const report = capacityReport(scenario, prices, { vcpuQuota });
-  if (o.json) {
-    const pools = report.pools.map((p) => ({
-      pool: p.plan.spec.pool,
-      instanceType: p.plan.spec.instanceTypeName,
-      instances: p.plan.spec.instances,
-      trunking: p.plan.spec.trunking,
-      capacityPerInstance: p.plan.capacity,
-      fits: p.plan.fits,
-      problem: p.plan.problem ?? null,
-      tightest: p.plan.peak.during,
-      smallestFitting: p.plan.smallestFitting ?? null,
-      usdPerDay: p.usdPerDay,
-      otherTrunking: p.otherTrunking,
-      alternatives: p.alternatives,
-      placement: p.plan.steady.instances.map((l) => l.tasks),
-    }));
-    process.stdout.write(`${JSON.stringify({ scenario: scenario.name, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n`);
-  } else process.stdout.write(renderCapacity(report));
-});
+void runCommand(() => runCapacity(program.parse().opts<CapacityOptions>()));

@@ -1,10 +1,7 @@
 #!/usr/bin/env node
 /** The Aurora PostgreSQL versions config checks against, per region, and their refresh from RDS. */
-import { region } from '../config/fields';
-import { ConfigError } from '../config';
-import { rdsClient } from '../lib/commands/aws/clients';
+import { type EngineVersionsOptions, runEngineVersions } from '../lib/commands/engine-versions/run-engine-versions';
 import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
-import { runEngineVersions } from '../lib/commands/engine-versions/run-engine-versions';
 
 const program = newCommand('engine-versions')
   .description(
@@ -16,10 +13,4 @@ const program = newCommand('engine-versions')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText('after', '\nExamples:\n  npm run engine-versions\n  npm run engine-versions -- --refresh --region eu-west-1');
 
-void runCommand(async () => {
-  const o = program.parse().opts<{ refresh?: boolean; region?: string; endpointUrl?: string }>();
-  if (o.region !== undefined && !region.safeParse(o.region).success) throw new ConfigError(`--region "${o.region}" is not an AWS region (valid: a region name such as eu-west-1)`);
-  if (o.endpointUrl !== undefined && !o.refresh) throw new ConfigError('--endpoint-url applies to --refresh only (valid: add --refresh, or leave it out)');
-  const today = new Date().toISOString().slice(0, 10);
-  process.stdout.write(await runEngineVersions({ refresh: o.refresh === true, region: o.region }, (r) => rdsClient({ region: r, endpoint: o.endpointUrl }), today));
-});
+void runCommand(() => runEngineVersions(program.parse().opts<EngineVersionsOptions>()));

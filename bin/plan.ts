@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { EXIT_UNSAFE, runCommand, newCommand } from '../lib/commands/shared/cli';
-import { planTransition, renderPlan } from '../lib/commands/plan/transition-plan';
+import { type PlanOptions, runPlan } from '../lib/commands/plan/run-plan';
+import { EXIT_UNSAFE, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('plan')
   .description(
@@ -14,21 +14,4 @@ const program = newCommand('plan')
   .option('--json', 'print the plan as JSON instead of markdown')
   .addHelpText('after', '\nExample:\n  npm run plan -- --from test11 --to test12');
 
-interface Options {
-  from: string;
-  to: string;
-  envName?: string;
-  json?: boolean;
-}
-
-void runCommand(async () => {
-  const o = program.parse().opts<Options>();
-  const plan = planTransition(o.from, o.to, { envName: o.envName });
-  if (o.json) {
-    const stacks = plan.stacks.map((s) => ({ stackName: s.stackName, changes: s.changes }));
-    process.stdout.write(`${JSON.stringify({ from: plan.from.name, to: plan.to.name, stacks, unsafe: plan.unsafe.length, ...(plan.moves ? { moves: plan.moves } : {}) }, null, 2)}\n`);
-  } else {
-    process.stdout.write(renderPlan(plan));
-  }
-  return plan.unsafe.length ? EXIT_UNSAFE : 0;
-});
+void runCommand(() => runPlan(program.parse().opts<PlanOptions>()));

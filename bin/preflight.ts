@@ -1,11 +1,7 @@
 #!/usr/bin/env node
 /** What a first deploy of a scenario needs that CloudFormation does not create, checked before `cdk deploy`. */
-import { spawnSync } from 'node:child_process';
-import { resolveScenario } from '../config';
-import { ecrClient, iamClient, ssmClient } from '../lib/commands/aws/clients';
 import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
-import { scenarioTemplates } from '../lib/assembly/scenario-app';
-import { bootstrapRequirement, runPreflight } from '../lib/commands/preflight/preflight-checks';
+import { type PreflightOptions, runPreflight } from '../lib/commands/preflight/run-preflight';
 
 const program = newCommand('preflight')
   .description(
@@ -18,14 +14,4 @@ const program = newCommand('preflight')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText('after', '\nExamples:\n  npm run preflight -- --scenario temporal-25wps\n  npm run preflight -- --scenario baseline');
 
-void runCommand(async () => {
-  const o = program.parse().opts<{ scenario: string; envName?: string; endpointUrl?: string }>();
-  const context = { scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) };
-  const scenario = resolveScenario(context, undefined, '--scenario');
-  const need = bootstrapRequirement(scenarioTemplates(scenario, context).get(scenario.stackName)!);
-  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
-  const hasDocker = () => spawnSync('docker', ['--version'], { stdio: 'ignore' }).status === 0;
-  const { text, failure } = await runPreflight(scenario, need, { ssm: ssmClient(target), ecr: ecrClient(target), iam: iamClient(target) }, hasDocker);
-  process.stdout.write(text);
-  if (failure) throw failure;
-});
+void runCommand(() => runPreflight(program.parse().opts<PreflightOptions>()));

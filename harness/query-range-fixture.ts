@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { join } from 'node:path';
 import type { TemporalScenario } from '../config';
-import type { RangeSeries } from '../lib/commands/report/prometheus';
+import type { RangeSeries } from '../lib/commands/report/prometheus-reader';
 import { queriesFor, summarizeServer } from '../lib/commands/report/server-view';
 
 /*

@@ -25,7 +25,7 @@ import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { schemaName } from '../lib/commands/move/move-plan';
 import { parseMoverLine } from '../lib/contract/mover';
 import { type Postgres, startPostgres } from '../harness/postgres';
-import { MOVER_SCRIPT_FILE, Routes, moverEnv, runMover } from '../harness/mover';
+import { MOVER_SCRIPT_FILE, Routes, moverEnv, runMover } from '../harness/mover-script';
 import { startWriter } from '../harness/writer';
 
 const run = promisify(execFile);

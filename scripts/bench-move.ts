@@ -29,7 +29,7 @@ import { parseMoverLine } from '../lib/contract/mover';
 import { moverJobs } from '../lib/constructs/schema-mover';
 import { editedCatalog } from '../harness/catalog';
 import { folioSeedSql } from '../harness/folio-data';
-import { MOVER_SCRIPT_FILE, moverEnv } from '../harness/mover';
+import { MOVER_SCRIPT_FILE, moverEnv } from '../harness/mover-script';
 import { type Postgres, startPostgres } from '../harness/postgres';
 
 const run = promisify(execFile);

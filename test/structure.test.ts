@@ -27,7 +27,7 @@ test.concurrent('dependency-cruiser finds no violation of the layout rules', asy
 }, 60_000);
 
 /** A small tree that breaks each layering rule once: the rules must name every break. */
-test.concurrent('the layering rules refuse a helper importing a stack, a stack importing the assembly, the app importing a command, and the harness importing a test', async () => {
+test.concurrent('the layering rules refuse a helper importing a stack, a stack importing the assembly, the app importing a command, the harness importing a test, an entry point holding a flow, and commands sharing outside shared/', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'layout-'));
   try {
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
@@ -39,6 +39,12 @@ test.concurrent('the layering rules refuse a helper importing a stack, a stack i
       'lib/constructs/thing.ts': "import '../a-stack'; import '../contract/names';",
       'lib/contract/names.ts': "import '../constructs/thing'; import '../commands/cmd';",
       'lib/commands/cmd.ts': 'export const x = 1;',
+      'bin/report.ts': "import '../lib/commands/report/run-report'; import '../lib/commands/report/window';",
+      'lib/commands/report/run-report.ts': "import './window'; import '../bench/fleet'; import '../cost/cost-model'; import '../shared/waiting';",
+      'lib/commands/report/window.ts': 'export const w = 1;',
+      'lib/commands/bench/fleet.ts': 'export const f = 1;',
+      'lib/commands/cost/cost-model.ts': 'export const c = 1;',
+      'lib/commands/shared/waiting.ts': "import '../bench/fleet'; import type {} from '../report/window';",
       'scripts/bench.ts': "import '../harness/server';",
       'harness/server.ts': "import '../test/support/helper';",
       'test/support/helper.ts': 'export const y = 1;',
@@ -55,8 +61,21 @@ test.concurrent('the layering rules refuse a helper importing a stack, a stack i
       'the-contract-holds-no-constructs: lib/contract/names.ts -> lib/constructs/thing.ts',
       'the-app-never-imports-commands: lib/contract/names.ts -> lib/commands/cmd.ts',
       'only-tests-import-tests: harness/server.ts -> test/support/helper.ts',
+      'entry-points-only-declare: bin/report.ts -> lib/commands/report/window.ts',
+      'commands-share-through-shared: lib/commands/report/run-report.ts -> lib/commands/bench/fleet.ts',
+      'shared-runs-no-command: lib/commands/shared/waiting.ts -> lib/commands/bench/fleet.ts',
     ]) {
       expect(broken).toContain(expected);
+    }
+    // What the rules allow: a flow from its entry point, a command's own modules, another's model, a type from shared.
+    for (const allowed of [
+      'entry-points-only-declare: bin/report.ts -> lib/commands/report/run-report.ts',
+      'commands-share-through-shared: lib/commands/report/run-report.ts -> lib/commands/report/window.ts',
+      'commands-share-through-shared: lib/commands/report/run-report.ts -> lib/commands/cost/cost-model.ts',
+      'commands-share-through-shared: lib/commands/report/run-report.ts -> lib/commands/shared/waiting.ts',
+      'shared-runs-no-command: lib/commands/shared/waiting.ts -> lib/commands/report/window.ts',
+    ]) {
+      expect(broken).not.toContain(allowed);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -98,3 +117,19 @@ test.concurrent("the synth cache's key covers every module bin/app.ts loads", as
   const covered = new Set(synthSources());
   expect(loaded.filter((m) => !covered.has(m))).toEqual([]);
 }, 60_000);
+
+/** A module's file name says what it is: two in the product with one name would be two answers to "where is X?". */
+function sharedFileNames(paths: readonly string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const p of paths) byName.set(p.split('/').pop()!, [...(byName.get(p.split('/').pop()!) ?? []), p]);
+  return [...byName.values()].filter((ps) => ps.length > 1).map((ps) => ps.join(' and '));
+}
+
+test('no two modules of the product (lib/, config/, harness/) share a file name; entry points are named by their command', async () => {
+  const { stdout } = await promisify(execFile)('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'config', 'harness'], { cwd: ROOT });
+  // A Lambda handler's file is named by its asset directory (lib/constructs/<construct>/handler.js).
+  const modules = stdout.split('\n').filter((p) => p.endsWith('.ts'));
+  expect(modules.length).toBeGreaterThan(100);
+  expect(sharedFileNames(modules)).toEqual([]);
+  expect(sharedFileNames(['lib/commands/plan/transition-plan.ts', 'lib/commands/move/plan.ts', 'lib/commands/report/plan.ts'])).toEqual(['lib/commands/move/plan.ts and lib/commands/report/plan.ts']);
+});

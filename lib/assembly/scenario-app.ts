@@ -21,7 +21,7 @@ export function scenarioApp(context: Record<string, string>, catalog: CatalogInp
 }
 
 /** The same app for a scenario already resolved from `context` (a caller that resolved it to check it first). */
-export function appOf(scenario: Scenario, context: Record<string, string>, outdir?: string): ScenarioStacks & { app: App } {
+function appOf(scenario: Scenario, context: Record<string, string>, outdir?: string): ScenarioStacks & { app: App } {
   const all = { ...CLI_CONTEXT, ...context };
   const app = new App({ context: all, outdir, builtinCloudFormationValidation: validatesTemplates(all) });
   return { app, ...addScenarioStacks(app, scenario) };

@@ -24,8 +24,8 @@ export const MOVER_RUN_VARIABLES = ['MOVE_FROM', 'MOVE_TO', 'MOVE_SCHEMAS', 'MOV
 /** Read by the script but set by neither: the tests and the measurement scripts use them to stand in for the stack. */
 export const MOVER_LOCAL_VARIABLES = ['MOVE_CATCHUP_TIMEOUT', 'MOVE_SWITCH_COMMAND'] as const;
 
-export type MoverStackVariable = (typeof MOVER_STACK_VARIABLES)[number];
-export type MoverRunVariable = (typeof MOVER_RUN_VARIABLES)[number];
+type MoverStackVariable = (typeof MOVER_STACK_VARIABLES)[number];
+type MoverRunVariable = (typeof MOVER_RUN_VARIABLES)[number];
 /** One run's variables, as `npm run move` passes them (MOVE_ROUTES only for an online move). */
 export type MoverRunEnvironment = Record<Exclude<MoverRunVariable, 'MOVE_ROUTES'>, string> & { MOVE_ROUTES?: string };
 export type MoverStackEnvironment = Record<MoverStackVariable, string>;

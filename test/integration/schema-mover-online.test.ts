@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { schemaName } from '../../lib/commands/move/move-plan';
 import { folioSeedSql } from '../../harness/folio-data';
-import { MOVER_SCRIPT_FILE, type MoverRun as Run, Routes, moverEnv, runMover as runScript } from '../../harness/mover';
+import { MOVER_SCRIPT_FILE, type MoverRun as Run, Routes, moverEnv, runMover as runScript } from '../../harness/mover-script';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Writer, type WriterResult, startWriter } from '../../harness/writer';
 

@@ -3,7 +3,7 @@ import { type FolioScenario, resolveScenario } from '../../config';
 import { type MoveFlags, type MovePlan, moverEnvironment, planPhaseSwitch, schemaName } from '../../lib/commands/move/move-plan';
 import { editedCatalog } from '../../harness/catalog';
 import { folioSeedSql } from '../../harness/folio-data';
-import { type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover';
+import { type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover-script';
 import { type Postgres, type Session, startPostgres } from '../../harness/postgres';
 
 /*

@@ -11,7 +11,7 @@ import { binaries } from '../../harness/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
 import { type LocalPrometheus, startPrometheus } from './support/prometheus';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/contract/physical-names';
-import { PrometheusReader } from '../../lib/commands/report/prometheus';
+import { PrometheusReader } from '../../lib/commands/report/prometheus-reader';
 import { type ServerView, readServerView } from '../../lib/commands/report/server-view';
 import { bottleneckFigures, findBottlenecks } from '../../lib/commands/report/bottlenecks';
 import { recordQueryRange } from '../../harness/query-range-fixture';

@@ -1,7 +1,7 @@
 import { App, Stack, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import { resolveScenario, type TemporalScenario } from '../../config';
 import { EcsCapacity } from '../../lib/constructs/ecs-capacity';
-import { HistoryStore } from '../../lib/constructs/history-store';
+import { HistoryStore } from '../../lib/constructs/stack-scoped/history-store';
 import { Prometheus } from '../../lib/constructs/prometheus';
 
 /**

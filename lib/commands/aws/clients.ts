@@ -28,19 +28,40 @@ function clientConfig(target: AwsTarget) {
 }
 
 /** The Price List API answers in us-east-1 (and two other regions), whatever region it prices. */
-export const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) => new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint }));
-export const cloudWatchClient = (target: AwsTarget) => new CloudWatchClient(clientConfig(target));
-export const cloudFormationClient = (target: AwsTarget) => new CloudFormationClient(clientConfig(target));
-export const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(target));
-export const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
-export const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
-export const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
+const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) => new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint }));
+const cloudWatchClient = (target: AwsTarget) => new CloudWatchClient(clientConfig(target));
+const cloudFormationClient = (target: AwsTarget) => new CloudFormationClient(clientConfig(target));
+const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(target));
+const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
+const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
+const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
 /** @public loaded lazily with require(), which knip does not follow */
-export const rdsClient = (target: AwsTarget) => new RDSClient(clientConfig(target));
+const rdsClient = (target: AwsTarget) => new RDSClient(clientConfig(target));
 /** Route 53's API is global; the region only picks the partition. */
-export const route53Client = (target: AwsTarget) => new Route53Client(clientConfig(target));
+const route53Client = (target: AwsTarget) => new Route53Client(clientConfig(target));
 /** @public loaded lazily with require(), which knip does not follow */
-export const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));
-export const ecrClient = (target: AwsTarget) => new ECRClient(clientConfig(target));
-export const iamClient = (target: AwsTarget) => new IAMClient(clientConfig(target));
-export const ssmClient = (target: AwsTarget) => new SSMClient(clientConfig(target));
+const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));
+const ecrClient = (target: AwsTarget) => new ECRClient(clientConfig(target));
+const iamClient = (target: AwsTarget) => new IAMClient(clientConfig(target));
+const ssmClient = (target: AwsTarget) => new SSMClient(clientConfig(target));
+
+/**
+ * Every client a command makes, by service: a run function takes them injected, so that a test
+ * gives its own. @public loaded lazily with require() (aws/load-clients.ts), which knip does not follow
+ */
+export const AWS_CLIENTS = {
+  autoScaling: autoScalingClient,
+  cloudFormation: cloudFormationClient,
+  cloudWatch: cloudWatchClient,
+  dsql: dsqlClient,
+  ecr: ecrClient,
+  ecs: ecsClient,
+  iam: iamClient,
+  logs: logsClient,
+  pricing: pricingClient,
+  rds: rdsClient,
+  route53: route53Client,
+  serviceQuotas: serviceQuotasClient,
+  ssm: ssmClient,
+} as const;
+export type AwsClients = typeof AWS_CLIENTS;

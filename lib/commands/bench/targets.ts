@@ -4,9 +4,9 @@ import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import type { DSQLClient } from '@aws-sdk/client-dsql';
 import type { ECSClient } from '@aws-sdk/client-ecs';
 import type { TemporalScenario } from '../../../config';
-import { autoScalingClient, type AwsTarget, dsqlClient, ecsClient, logsClient } from '../aws/clients';
+import type { AwsClients, AwsTarget } from '../aws/clients';
 import { TEMPORAL_OUTPUTS as O } from '../../contract/stack-outputs';
-import { requiredOutputs, stackOutputs } from '../aws/stack-outputs';
+import { requiredOutputs, stackOutputs } from '../aws/read-stack-outputs';
 
 /** The SDK clients the bench commands call. */
 export interface BenchClients {
@@ -16,11 +16,11 @@ export interface BenchClients {
   readonly logs: CloudWatchLogsClient;
 }
 
-export const benchClients = (target: AwsTarget): BenchClients => ({
-  ecs: ecsClient(target),
-  autoScaling: autoScalingClient(target),
-  dsql: dsqlClient(target),
-  logs: logsClient(target),
+export const benchClients = (aws: AwsClients, target: AwsTarget): BenchClients => ({
+  ecs: aws.ecs(target),
+  autoScaling: aws.autoScaling(target),
+  dsql: aws.dsql(target),
+  logs: aws.logs(target),
 });
 
 /** What the bench commands act on, read from the deployed stack's outputs. */

@@ -47,12 +47,12 @@ export interface CapacityReport {
   readonly perVcpu: Readonly<Record<string, readonly FamilyPrice[]>>;
 }
 
-export interface CapacityOptions {
+export interface CapacityReportOptions {
   /** The account's vCPU quota as read from Service Quotas, replacing config's. */
   readonly vcpuQuota?: { readonly value: number; readonly source: string };
 }
 
-export function capacityReport(scenario: TemporalScenario, prices: PriceFile, options: CapacityOptions = {}): CapacityReport {
+export function capacityReport(scenario: TemporalScenario, prices: PriceFile, options: CapacityReportOptions = {}): CapacityReport {
   const hourly = (type: string) => priceOf(prices, `ec2:${type}`).usd;
   const option = (spec: PoolSpec, instanceType: string, trunking: boolean): PoolOption => {
     const smallestFitting = planPool({ ...spec, instanceTypeName: instanceType, instanceType: EC2_INSTANCE_TYPES[instanceType], trunking }).smallestFitting;

@@ -1,6 +1,10 @@
 import { paginateDescribeDBEngineVersions, paginateDescribeOrderableDBInstanceOptions, type RDSClient, type ServerlessV2FeaturesSupport } from '@aws-sdk/client-rds';
 import { ConfigError } from '../../../config';
 import { ENGINE, type EngineVersion, type EngineVersionFile, engineVersionRegions, loadEngineVersions, saveEngineVersions } from '../../../config/engine-versions';
+import { region as regionName } from '../../../config/fields';
+import type { AwsClients } from '../aws/clients';
+import { loadAwsClients } from '../aws/load-clients';
+import { type CommandOutput, today } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
 
 /*
@@ -48,24 +52,34 @@ export async function readEngineVersions(client: RDSClient, region: string, toda
 
 export interface EngineVersionsOptions {
   /** Read the regions' versions from RDS and rewrite their files. */
-  readonly refresh: boolean;
+  readonly refresh?: boolean;
   /** One region; every region with a file when absent. */
   readonly region?: string;
+  readonly endpointUrl?: string;
 }
 
-/** The command's flow: prints each region's table, refreshed first when asked; returns what it prints. */
-export async function runEngineVersions(o: EngineVersionsOptions, rdsFor: (region: string) => RDSClient, today: string): Promise<string> {
+export interface EngineVersionsDeps {
+  readonly aws?: () => AwsClients;
+  /** The date a refreshed file records. */
+  readonly today?: string;
+}
+
+/** The command's flow: each region's table, refreshed first when asked. */
+export async function runEngineVersions(o: EngineVersionsOptions, deps: EngineVersionsDeps = {}): Promise<CommandOutput> {
+  if (o.region !== undefined && !regionName.safeParse(o.region).success) throw new ConfigError(`--region "${o.region}" is not an AWS region (valid: a region name such as eu-west-1)`);
+  if (o.endpointUrl !== undefined && !o.refresh) throw new ConfigError('--endpoint-url applies to --refresh only (valid: add --refresh, or leave it out)');
+  const rdsFor = (region: string): RDSClient => (deps.aws ?? loadAwsClients)().rds({ region, endpoint: o.endpointUrl });
   const regions = o.region ? [o.region] : engineVersionRegions();
   const out: string[] = [];
   for (const region of regions) {
     // A refresh may start a region's file; anything else needs the file (its absence is refused by name).
     const before = o.refresh && !engineVersionRegions().includes(region) ? undefined : loadEngineVersions(region);
-    const file = o.refresh ? await readEngineVersions(rdsFor(region), region, today) : before!;
+    const file = o.refresh ? await readEngineVersions(rdsFor(region), region, deps.today ?? today()) : before!;
     if (o.refresh) saveEngineVersions(file);
     const changed = o.refresh ? ` (${before ? describeChange(before, file) : 'a new file'})` : '';
     out.push(`## ${region}: Aurora PostgreSQL, as of ${file.asOf}${changed}\n\n${renderVersions(file)}\n`);
   }
-  return out.join('\n');
+  return { stdout: out.join('\n') };
 }
 
 /** What a refresh changed: versions added and gone. */

@@ -3,7 +3,7 @@ import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-
 import { DescribeTasksCommand, type ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { ChangeResourceRecordSetsCommand, type Route53Client } from '@aws-sdk/client-route-53';
 import type { ClusterRole, FolioScenario } from '../../../config';
-import { requiredOutputs } from '../aws/stack-outputs';
+import { requiredOutputs } from '../aws/read-stack-outputs';
 import { waitUntil, type Waiting } from '../shared/waiting';
 import { CommandFailure, EXIT_FAILED } from '../shared/cli';
 import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverLine, parseMoverLine, SCHEMA_OUTCOMES } from '../../contract/mover';

@@ -32,13 +32,13 @@ export interface Plan {
   readonly moves?: MovePlan;
 }
 
-export interface PlanOptions {
+export interface TransitionOptions {
   readonly envName?: string;
   readonly catalog?: CatalogInput;
 }
 
 /** Synthesizes both scenarios and compares them stack by stack. */
-export function planTransition(from: string, to: string, options: PlanOptions = {}): Plan {
+export function planTransition(from: string, to: string, options: TransitionOptions = {}): Plan {
   const context = (scenario: string) => ({ scenario, ...(options.envName ? { envName: options.envName } : {}) });
   const catalog = options.catalog ?? CATALOG;
   // Resolve both first: a bad name is one line before anything is synthesized.

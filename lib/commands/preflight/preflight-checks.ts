@@ -107,7 +107,7 @@ async function serviceLinkedRoleCheck(iam: IAMClient): Promise<Check> {
  * Every check, in order: the table to print, and the failure to end with (exit 5, naming what
  * is missing) when anything is.
  */
-export async function runPreflight(scenario: Scenario, need: BootstrapRequirement, clients: PreflightClients, hasDocker: () => boolean): Promise<{ text: string; failure?: CommandFailure }> {
+export async function checkBeforeDeploy(scenario: Scenario, need: BootstrapRequirement, clients: PreflightClients, hasDocker: () => boolean): Promise<{ text: string; failure?: CommandFailure }> {
   const checks = [
     await bootstrapCheck(scenario, need, clients.ssm),
     ...(await Promise.all(imagesOf(scenario).map(([where, ref]) => imageCheck(where, ref, scenario, clients.ecr, hasDocker)))),

@@ -1,6 +1,6 @@
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../../../config';
 import type { PeakAverage, Points } from './fetch';
-import { PrometheusError, type PrometheusReader, type RangeSeries, rangeStep } from './prometheus';
+import { PrometheusError, type PrometheusReader, type RangeSeries, rangeStep } from './prometheus-reader';
 import { type ServerQuery, serverQueries } from './server-queries';
 
 /*

@@ -72,7 +72,51 @@ export function newCommand(name: string): Command {
   return new CliCommand(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
 }
 
-export function runCommand(main: () => Promise<number | void>): Promise<void> {
+/**
+ * What a command's run function returns: what it prints, and how it ends when that is not a
+ * plain success. The entry point (bin/<command>.ts) writes it; a test reads it.
+ */
+export interface CommandOutput {
+  readonly stdout: string;
+  /** A non-zero exit with no error line (plan: a stateful resource would be replaced). */
+  readonly exitCode?: number;
+  /** An outcome that is a no, printed as an error line after stdout (report: no data; bench run: the run failed). */
+  readonly failure?: CommandFailure;
+}
+
+/** How a run function talks to its user while it works; a test passes one that records (test/support/command-io.ts). */
+export interface CommandIO {
+  /** A line on stderr: a note, or what a long run has started. */
+  note(line: string): void;
+  /** The one-line status of a wait. */
+  readonly status: { update(text: string): void; done(): void };
+  /** What to say on Ctrl-C while something started in AWS goes on without the command. */
+  onInterrupt(running: () => string | undefined): void;
+  /** Output that must show before a long wait (move prints its plan, then runs it). */
+  early(text: string): void;
+}
+
+/** The process's own streams and signals. */
+export function processIO(): CommandIO {
+  const status = progress();
+  return {
+    note: (line) => {
+      status.done();
+      process.stderr.write(`${line}\n`);
+    },
+    status,
+    onInterrupt,
+    early: (text) => {
+      status.done();
+      process.stdout.write(text);
+    },
+  };
+}
+
+/** Today's date, as the files a command rewrites record it. */
+export const today = (): string => new Date().toISOString().slice(0, 10);
+
+export function runCommand(main: () => Promise<number | void | CommandOutput>): Promise<void> {
   const run = settle(main);
   runs.push(run);
   return run;
@@ -83,7 +127,7 @@ const runs: Promise<void>[] = [];
 /** @public loaded lazily with require(), which knip does not follow */
 export const commandRuns = (): Promise<void[]> => Promise.all(runs);
 
-async function settle(main: () => Promise<number | void>): Promise<void> {
+async function settle(main: () => Promise<number | void | CommandOutput>): Promise<void> {
   try {
     await decide(main);
   } finally {
@@ -94,9 +138,18 @@ async function settle(main: () => Promise<number | void>): Promise<void> {
   }
 }
 
-async function decide(main: () => Promise<number | void>): Promise<void> {
+/** A run function's output written, and its exit code; its failure thrown, to be decided like any other. */
+function printed(result: number | void | CommandOutput): number {
+  if (typeof result !== 'object') return result ?? 0;
+  for (const clear of [...shownProgress]) clear();
+  process.stdout.write(result.stdout);
+  if (result.failure) throw result.failure;
+  return result.exitCode ?? 0;
+}
+
+async function decide(main: () => Promise<number | void | CommandOutput>): Promise<void> {
   try {
-    process.exitCode = (await main()) ?? 0;
+    process.exitCode = printed(await main());
   } catch (e) {
     for (const clear of [...shownProgress]) clear();
     if (e instanceof ConfigError || e instanceof CommandFailure) {

@@ -15,13 +15,13 @@ export interface GeneratorSeries extends z.infer<typeof generatorSeriesSchema> {
 }
 
 const counts = z.array(z.number().nonnegative());
-export const generatorSeriesSchema = z.object({ intervalSeconds: z.number().int().positive(), started: counts, startErrors: counts, completed: counts, latencyP99Ms: counts });
+const generatorSeriesSchema = z.object({ intervalSeconds: z.number().int().positive(), started: counts, startErrors: counts, completed: counts, latencyP99Ms: counts });
 
 /**
  * What `bench run` records and the report reads with `--run`: the scenario and the window
  * of one benchmark run.
  */
-export const benchRunSchema = z.object({
+const benchRunSchema = z.object({
   scenario: z.string().min(1),
   start: z.iso.datetime({ offset: true }),
   end: z.iso.datetime({ offset: true }),

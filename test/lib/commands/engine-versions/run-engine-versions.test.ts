@@ -53,9 +53,14 @@ test('an answer with no versions is refused, and nothing is written from it', as
 });
 
 test('without --refresh it prints what the file holds, and calls nothing', async () => {
-  const out = await runEngineVersions({ refresh: false, region: 'us-east-1' }, () => {
-    throw new Error('no client without --refresh');
-  }, '2026-11-25');
+  const { stdout: out } = await runEngineVersions(
+    { region: 'us-east-1' },
+    {
+      aws: () => {
+        throw new Error('no client without --refresh');
+      },
+    },
+  );
   expect(out).toMatch(/^## us-east-1: Aurora PostgreSQL, as of \d{4}-\d\d-\d\d\n/);
   expect(out).toContain('| 16.8 | 0-256 ACU (pauses) | r6g, r6i, r7g, r7i, r8g, t4g |');
   expect(out).toContain('| 15.4 | 0.5-128 ACU | r6g, r6i, r7g, r7i, t4g |');

@@ -5,7 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario } from '../../../../config';
 import { editedCatalog } from '../../../../harness/catalog';
 import { scenarioTemplates } from '../../../../lib/assembly/scenario-app';
-import { bootstrapRequirement, OPENSEARCH_SERVICE_LINKED_ROLE, runPreflight } from '../../../../lib/commands/preflight/preflight-checks';
+import { bootstrapRequirement, OPENSEARCH_SERVICE_LINKED_ROLE, checkBeforeDeploy } from '../../../../lib/commands/preflight/preflight-checks';
 
 const ssm = mockClient(SSMClient);
 const ecr = mockClient(ECRClient);
@@ -34,7 +34,7 @@ test("the bootstrap requirement is read from the app's own template: its SSM par
 });
 
 test('an account with everything in place passes, each check named', async () => {
-  const { text, failure } = await runPreflight(temporal, need, clients, () => true);
+  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true);
   expect(failure).toBeUndefined();
   expect(text).toContain('| CDK bootstrap of eu-west-1 | ok: version 30 |  |');
   expect(text).toContain('| images.server: ECR temporal-dsql:1.30.0-dsql-e74d6b69 | ok: pushed |  |');
@@ -48,7 +48,7 @@ test('an account with everything in place passes, each check named', async () =>
 });
 
 test('a FOLIO phase checks its mover image and no OpenSearch role', async () => {
-  const { text, failure } = await runPreflight(folio, need, clients, () => true);
+  const { text, failure } = await checkBeforeDeploy(folio, need, clients, () => true);
   expect(failure).toBeUndefined();
   expect(text).toContain('| mover.image: ECR folio-mover:16.8-alpine | ok: pushed |  |');
   expect(text).not.toContain(OPENSEARCH_SERVICE_LINKED_ROLE);
@@ -67,20 +67,20 @@ test.each([
   ['no service-linked role', () => iam.on(GetRoleCommand).rejects(awsError('NoSuchEntityException')), `| IAM role ${OPENSEARCH_SERVICE_LINKED_ROLE} (a VPC domain needs it) | MISSING: missing | aws iam create-service-linked-role --aws-service-name opensearchservice.amazonaws.com |`],
 ])('%s is refused with exit 5, naming it and how to supply it', async (_, breakIt, row) => {
   breakIt();
-  const { text, failure } = await runPreflight(temporal, need, clients, () => true);
+  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true);
   expect(text).toContain(row);
   expect(failure).toMatchObject({ exitCode: 5, message: expect.stringMatching(/^1 of 5 things the deploy needs are missing: /) });
 });
 
 test('an asset image needs Docker, which cdk deploy builds it with', async () => {
   const withAsset = resolveScenario({ scenario: 'temporal-25wps' }, editedCatalog((c) => (c.temporal.environment.images.benchmark = { asset: 'benchmark', user: '1000:1000' })));
-  expect((await runPreflight(withAsset, need, clients, () => true)).text).toContain('| images.benchmark: CDK asset benchmark | ok: docker found: cdk deploy builds it |  |');
-  const { text, failure } = await runPreflight(withAsset, need, clients, () => false);
+  expect((await checkBeforeDeploy(withAsset, need, clients, () => true)).text).toContain('| images.benchmark: CDK asset benchmark | ok: docker found: cdk deploy builds it |  |');
+  const { text, failure } = await checkBeforeDeploy(withAsset, need, clients, () => false);
   expect(text).toContain('| images.benchmark: CDK asset benchmark | MISSING: no docker on PATH: cdk deploy cannot build it | install Docker with buildx, or name an ECR image in config |');
   expect(failure?.exitCode).toBe(5);
 });
 
 test('any other AWS answer is not read as missing: it reaches the caller', async () => {
   ssm.on(GetParameterCommand).rejects(awsError('AccessDeniedException'));
-  await expect(runPreflight(temporal, need, clients, () => true)).rejects.toThrow('AccessDeniedException');
+  await expect(checkBeforeDeploy(temporal, need, clients, () => true)).rejects.toThrow('AccessDeniedException');
 });

@@ -2,7 +2,7 @@ import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwat
 import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
 import { editedCatalog } from '../../../support/synth';
-import { cloudWatchClient } from '../../../../lib/commands/aws/clients';
+import { AWS_CLIENTS } from '../../../../lib/commands/aws/clients';
 import { type MetricSeries, catalogFor } from '../../../../lib/contract/metrics';
 import { renderCharts } from '../../../../lib/commands/report/charts';
 import { compareReports, flatten } from '../../../../lib/commands/report/compare-reports';
@@ -104,7 +104,7 @@ describe('fetch', () => {
   });
 
   test('clients retry adaptively, up to 8 attempts', async () => {
-    const client = cloudWatchClient({ region: 'eu-west-1' });
+    const client = AWS_CLIENTS.cloudWatch({ region: 'eu-west-1' });
     expect(await client.config.maxAttempts()).toBe(8);
     expect(((await client.config.retryStrategy()) as { mode?: string }).mode).toBe('adaptive');
   });

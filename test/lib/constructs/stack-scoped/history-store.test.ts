@@ -1,6 +1,6 @@
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { temporalScaffold } from '../../support/temporal-scaffold';
+import { temporalScaffold } from '../../../support/temporal-scaffold';
 
 function storeOf(name: string) {
   const { stack, store, taskRole, dynamoDbEndpoint } = temporalScaffold(name);

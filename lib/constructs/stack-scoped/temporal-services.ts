@@ -1,13 +1,21 @@
 import { Duration, type aws_ec2 as ec2, type aws_ecs as ecs, type aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalPreset, type TemporalRole } from '../../config';
-import { durationSeconds } from '../../config/fields';
-import { rollingDeployment } from '../../config/packing';
-import { temporalServiceName } from '../contract/physical-names';
-import { type Endpoints, dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../contract/temporal-config';
-import { EcsService } from './ecs-service';
+import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalPreset, type TemporalRole } from '../../../config';
+import { durationSeconds } from '../../../config/fields';
+import { rollingDeployment } from '../../../config/packing';
+import { temporalServiceName } from '../../contract/physical-names';
+import { type Endpoints, dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../contract/temporal-config';
+import { EcsService } from '../ecs-service';
 import type { HistoryStore } from './history-store';
-import type { Prometheus } from './prometheus';
+import type { Prometheus } from '../prometheus';
+
+/*
+ * A stack-scoped group, not a construct: it has no id and adds its resources to the stack it is
+ * given, under the construct paths (and so the logical IDs) every deployed environment has. Made
+ * into a construct, its resources would move under a new path and CloudFormation would replace
+ * them: Temporal's named ECS services, whose replacement fails on the name.
+ * test/lib/constructs/stack-scoped/logical-ids.test.ts pins those IDs.
+ */
 
 export interface TemporalServicesProps {
   readonly environment: TemporalEnvironment;
@@ -39,9 +47,6 @@ export interface TemporalServicesProps {
  * first, then matching, frontend and worker: each service starts (and on later deploys, rolls)
  * only after the one before it is stable, so ringpop forms in order. The frontend registers in
  * Cloud Map under `frontend` with the configured TTL.
- *
- * Like HistoryStore, it adds its services to the scope it is given, so their logical IDs stay
- * those of every deployed environment.
  */
 export class TemporalServices {
   readonly byRole: Record<TemporalRole, EcsService>;

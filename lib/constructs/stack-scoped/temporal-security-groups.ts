@@ -1,6 +1,14 @@
 import { aws_ec2 as ec2 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TEMPORAL_ROLES, type TemporalEnvironment } from '../../config';
+import { TEMPORAL_ROLES, type TemporalEnvironment } from '../../../config';
+
+/*
+ * A stack-scoped group, not a construct: it has no id and adds its resources to the stack it is
+ * given, under the construct paths (and so the logical IDs) every deployed environment has. Made
+ * into a construct, its resources would move under a new path and CloudFormation would replace
+ * them: the security groups every store, endpoint and service references.
+ * test/lib/constructs/stack-scoped/logical-ids.test.ts pins those IDs.
+ */
 
 export interface TemporalSecurityGroupsProps {
   readonly vpc: ec2.IVpc;
@@ -12,9 +20,6 @@ export interface TemporalSecurityGroupsProps {
  * Who may talk to whom in a Temporal environment: servers reach each other on every role's gRPC
  * and membership port and nothing else; benchmark clients reach the frontend's gRPC port only;
  * both reach AWS APIs over HTTPS. The store and visibility open themselves to `servers`.
- *
- * Like HistoryStore, it adds its groups to the scope it is given, so their logical IDs stay
- * those of every deployed environment.
  */
 export class TemporalSecurityGroups {
   /** The Temporal servers (and the schema task and store probe, which act as one). */

@@ -1,13 +1,21 @@
 import { type Duration, type aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { FleetState, TemporalEnvironment, TemporalPreset } from '../../config';
-import { rollingDeployment } from '../../config/packing';
-import { containerImage } from '../contract/images';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../contract/physical-names';
-import { type BenchmarkMode, PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, probeEnvironment } from '../contract/temporal-config';
-import { EcsService, addTaskContainer, arm64TaskDefinition, executionRole } from './ecs-service';
+import type { FleetState, TemporalEnvironment, TemporalPreset } from '../../../config';
+import { rollingDeployment } from '../../../config/packing';
+import { containerImage } from '../../contract/images';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../contract/physical-names';
+import { type BenchmarkMode, PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, probeEnvironment } from '../../contract/temporal-config';
+import { EcsService, addTaskContainer, arm64TaskDefinition, executionRole } from '../ecs-service';
 import type { HistoryStore } from './history-store';
-import type { Prometheus } from './prometheus';
+import type { Prometheus } from '../prometheus';
+
+/*
+ * A stack-scoped group, not a construct: it has no id and adds its resources to the stack it is
+ * given, under the construct paths (and so the logical IDs) every deployed environment has. Made
+ * into a construct, its resources would move under a new path and CloudFormation would replace
+ * them: the benchmark worker service and its task definitions.
+ * test/lib/constructs/stack-scoped/logical-ids.test.ts pins those IDs.
+ */
 
 export interface BenchmarkFleetProps {
   readonly environment: TemporalEnvironment;
@@ -33,9 +41,6 @@ export interface BenchmarkFleetProps {
  * The benchmark fleet on its own pool: the worker service, the load generator's and the store
  * probe's task definitions, their roles and log groups, each scraped by the workspace's
  * collector. Its task role reaches metrics only; the probe alone runs with the servers' role.
- *
- * Like HistoryStore, it adds its resources to the scope it is given, so their logical IDs stay
- * those of every deployed environment.
  */
 export class BenchmarkFleet {
   readonly worker: EcsService;

@@ -1,9 +1,9 @@
 import { Duration, aws_ec2 as ec2, type aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { FleetState } from '../../../config';
-import { BenchmarkFleet } from '../../../lib/constructs/benchmark-fleet';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../../lib/contract/physical-names';
-import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../support/temporal-scaffold';
+import type { FleetState } from '../../../../config';
+import { BenchmarkFleet } from '../../../../lib/constructs/stack-scoped/benchmark-fleet';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../../../lib/contract/physical-names';
+import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../support/temporal-scaffold';
 
 function fleetOf(name: string, fleet: FleetState) {
   const scaffold = temporalScaffold(name);

@@ -1,7 +1,7 @@
 import { App, Stack, aws_ec2 as ec2 } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { TEMPORAL_ROLES, type TemporalEnvironment, loadCatalog } from '../../../config';
-import { TemporalSecurityGroups } from '../../../lib/constructs/temporal-security-groups';
+import { TEMPORAL_ROLES, type TemporalEnvironment, loadCatalog } from '../../../../config';
+import { TemporalSecurityGroups } from '../../../../lib/constructs/stack-scoped/temporal-security-groups';
 
 const PORTS = loadCatalog().temporal.environment.ports;
 

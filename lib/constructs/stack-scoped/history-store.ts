@@ -1,11 +1,19 @@
 import { aws_ec2 as ec2, type aws_ecs as ecs, type aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { TemporalEnvironment, TemporalPreset } from '../../config';
-import { PASSWORD_VARIABLE, type StoreWiring } from '../contract/temporal-config';
-import { AuroraHistoryStore } from './aurora-history-store';
-import { DsqlCluster } from './dsql-cluster';
-import { HistoryStoreGuard } from './history-store-guard';
-import { DsqlPluginTable } from './dsql-plugin-table';
+import type { TemporalEnvironment, TemporalPreset } from '../../../config';
+import { PASSWORD_VARIABLE, type StoreWiring } from '../../contract/temporal-config';
+import { AuroraHistoryStore } from '../aurora-history-store';
+import { DsqlCluster } from '../dsql-cluster';
+import { HistoryStoreGuard } from '../history-store-guard';
+import { DsqlPluginTable } from '../dsql-plugin-table';
+
+/*
+ * A stack-scoped group, not a construct: it has no id and adds its resources to the stack it is
+ * given, under the construct paths (and so the logical IDs) every deployed environment has. Made
+ * into a construct, its resources would move under a new path and CloudFormation would replace
+ * them: the DSQL cluster or the Aurora store and its secret, with their data.
+ * test/lib/constructs/stack-scoped/logical-ids.test.ts pins those IDs.
+ */
 
 export interface HistoryStoreProps {
   readonly environment: TemporalEnvironment;
@@ -29,10 +37,6 @@ export interface HistoryStoreProps {
  * DynamoDB table that rate-limits its new connections (the fork's plugin), or an Aurora
  * PostgreSQL writer (upstream's driver), behind the guard that refuses a changed store or
  * shard count before any store resource changes.
- *
- * It adds its resources to the scope it is given, not to a child scope: their construct paths,
- * and so their logical IDs, stay those every deployed environment has, so moving this code
- * replaces no cluster.
  */
 export class HistoryStore {
   readonly guard: HistoryStoreGuard;

@@ -1,9 +1,9 @@
 import { CfnWaitConditionHandle, Duration, aws_ecs as ecs, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { TEMPORAL_ROLES, type TemporalRole } from '../../../config';
-import { TemporalServices } from '../../../lib/constructs/temporal-services';
-import { temporalServiceName } from '../../../lib/contract/physical-names';
-import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../support/temporal-scaffold';
+import { TEMPORAL_ROLES, type TemporalRole } from '../../../../config';
+import { TemporalServices } from '../../../../lib/constructs/stack-scoped/temporal-services';
+import { temporalServiceName } from '../../../../lib/contract/physical-names';
+import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../support/temporal-scaffold';
 
 function servicesOf(name: string) {
   const scaffold = temporalScaffold(name);

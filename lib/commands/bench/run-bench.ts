@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../../../config';
+import { benchmarkWorkerCapacity } from '../../../config/packing';
+import type { AwsClients } from '../aws/clients';
+import { loadAwsClients } from '../aws/load-clients';
+import { CommandFailure, type CommandIO, type CommandOutput, durationOption, EXIT_FAILED, numberOption, processIO } from '../shared/cli';
+import { shownPath, writableDir, writableFile, writeOutput } from '../shared/files';
+import type { Waiting } from '../shared/waiting';
+import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
+import { benchRun } from './generator-task';
+import { renderRun, renderStatus } from './render-bench';
+import { benchClients, benchTargets } from './targets';
+
+/*
+ * `npm run bench -- <status|down|up|run>`: the benchmark fleet of a deployed Temporal preset.
+ * Every argument is checked before the first AWS call; `up` and `run` act only on the preset
+ * the stack was deployed with, whose pool and task sizes it has.
+ */
+
+export type BenchCommand = 'status' | 'down' | 'up' | 'run';
+
+export interface BenchOptions {
+  readonly scenario: string;
+  readonly envName?: string;
+  readonly endpointUrl?: string;
+  /** Each subcommand has its own default (bin/bench.ts); `run`'s is the run plus 20m. */
+  readonly timeout?: string;
+  readonly interval: string;
+  /** down: set the workers to 0 and return. */
+  readonly wait?: boolean;
+  /** up */
+  readonly workers?: string;
+  /** run */
+  readonly rate?: string;
+  readonly duration?: string;
+  readonly rampUp?: string;
+  readonly out?: string;
+}
+
+export interface BenchDeps {
+  readonly aws?: () => AwsClients;
+  readonly io?: CommandIO;
+  /** Waits without real time passing (tests). */
+  readonly sleep?: Waiting['sleep'];
+  readonly now?: Waiting['now'];
+}
+
+const temporal = (o: BenchOptions): TemporalScenario => resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'bench' });
+
+/** The scenario's deployed stack: its targets and clients. `acts`: the command sizes or loads the fleet, so the preset must be the one deployed. */
+async function deployed(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO, timeout: string, acts: boolean) {
+  const waiting: Waiting = { timeoutSeconds: durationOption('--timeout', timeout), intervalSeconds: durationOption('--interval', o.interval), onProgress: io.status.update, sleep: deps.sleep, now: deps.now };
+  const aws = (deps.aws ?? loadAwsClients)();
+  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
+  const targets = await benchTargets(aws.cloudFormation(target), scenario);
+  if (targets.deployedScenario !== scenario.name) {
+    const line = `${scenario.stackName} was last deployed with ${targets.deployedScenario}, not ${scenario.name}`;
+    if (acts)
+      throw new ConfigError(
+        `${line}; its pool and task sizes are ${targets.deployedScenario}'s (valid: --scenario ${targets.deployedScenario}, or deploy ${scenario.name} first: npx cdk deploy --all -c scenario=${scenario.name}${scenario.envName ? ` -c envName=${scenario.envName}` : ''})`,
+      );
+    io.note(`note: ${line}`);
+  }
+  return { waiting, targets, clients: benchClients(aws, target) };
+}
+
+export async function runBench(command: BenchCommand, o: BenchOptions, deps: BenchDeps = {}): Promise<CommandOutput> {
+  const io = deps.io ?? processIO();
+  const scenario = temporal(o);
+  const done = (line: string): CommandOutput => {
+    io.status.done();
+    return { stdout: `${line}\n` };
+  };
+  switch (command) {
+    case 'status': {
+      const { clients, targets } = await deployed(scenario, o, deps, io, o.timeout!, false);
+      return done(renderStatus(await fleetStatus(clients, targets), targets, scenario));
+    }
+    case 'down': {
+      const { clients, targets, waiting } = await deployed(scenario, o, deps, io, o.timeout!, false);
+      io.onInterrupt(() => `the workers are set to 0: ECS goes on stopping them and the benchmark ASG drains to 0 instances; see: npm run bench -- status --scenario ${scenario.name}`);
+      const s = await benchDown(clients, targets, { ...waiting, wait: o.wait !== false });
+      return done(`${o.wait !== false ? 'parked' : 'parking'}: ${describeFleet(s)}`);
+    }
+    case 'up': {
+      const pool = benchmarkWorkerCapacity(scenario.environment, scenario.preset);
+      const workers = numberOption('--workers', o.workers, {
+        min: 1,
+        max: pool.workers,
+        integer: true,
+        what: `a whole number of workers, as many as the benchmark pool (${pool.instances} × ${pool.instanceType} at most) holds beside the load generator,`,
+      });
+      const { clients, targets, waiting } = await deployed(scenario, o, deps, io, o.timeout!, true);
+      const count = workers ?? scenario.preset.benchmark.workers.replicas;
+      io.onInterrupt(
+        () => `the workers are set to ${count}: ECS goes on starting them (and the benchmark ASG its instances); see: npm run bench -- status --scenario ${scenario.name}, park them: npm run bench -- down --scenario ${scenario.name}`,
+      );
+      return done(`up: ${describeFleet(await benchUp(clients, targets, count, waiting))}`);
+    }
+    case 'run':
+      return run(scenario, o, deps, io);
+  }
+}
+
+async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
+  const b = scenario.preset.benchmark;
+  const rate = numberOption('--rate', o.rate, { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' }) ?? b.targetRate;
+  const duration = o.duration ?? b.duration;
+  const rampUp = o.rampUp ?? b.rampUp;
+  const runSeconds = durationOption('--duration', duration);
+  if (durationOption('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
+  // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
+  const timeout = o.timeout ?? `${runSeconds + 20 * 60}s`;
+  if (o.timeout !== undefined && durationOption('--timeout', o.timeout) <= runSeconds)
+    throw new ConfigError(
+      `--timeout ${o.timeout} is not longer than the run (--duration ${duration}); the wait would give up while the load still runs (valid: more than ${duration}, or leave it out: the run plus 20m)`,
+    );
+  // Where the record goes is checked before the run starts: a run costs money.
+  const outDir = o.out ? undefined : writableDir('--out', join('reports', 'runs'));
+  const outFile = o.out ? writableFile('--out', o.out) : undefined;
+  const { clients, targets, waiting } = await deployed(scenario, o, deps, io, timeout, true);
+  let generator: string | undefined;
+  io.onInterrupt(() =>
+    generator
+      ? `the load generator task ${generator} still runs in cluster ${targets.cluster} and no run record is written; stop it: aws ecs stop-task --cluster ${targets.cluster} --task ${generator}`
+      : undefined,
+  );
+  const record = await benchRun(clients, targets, { scenario: scenario.name, rate, duration, rampUp }, {
+    ...waiting,
+    onStarted: (arn) => {
+      generator = arn;
+      io.note(`generator task: ${arn}`);
+    },
+  });
+  io.status.done();
+  const out = outFile ?? join(outDir!, `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
+  writeOutput(out, `${JSON.stringify(record, null, 2)}\n`);
+  const failed = record.exitCode !== 0 || !record.result;
+  return {
+    stdout: renderRun(record, shownPath(out)),
+    ...(failed && {
+      failure: new CommandFailure(
+        `the generator ${record.exitCode === null ? 'stopped without an exit code' : `exited ${record.exitCode}`}${record.stoppedReason ? ` (${record.stoppedReason})` : ''}` +
+          `${record.result ? '' : '; no result found in its log'}; the record is in ${shownPath(out)}`,
+        EXIT_FAILED,
+      ),
+    }),
+  };
+}

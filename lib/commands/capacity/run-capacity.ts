@@ -1,0 +1,46 @@
+import { ConfigError, resolveScenarioOf } from '../../../config';
+import { loadPrices } from '../../../config/prices';
+import type { AwsClients } from '../aws/clients';
+import { loadAwsClients } from '../aws/load-clients';
+import type { CommandOutput } from '../shared/cli';
+import { capacityReport, renderCapacity } from './pool-capacity';
+
+/* `npm run capacity`: a Temporal preset's pools packed, offline unless the vCPU quota is read from AWS. */
+
+export interface CapacityOptions {
+  readonly scenario?: string;
+  readonly envName?: string;
+  readonly json?: boolean;
+  readonly quotaFromAws?: boolean;
+  readonly endpointUrl?: string;
+}
+
+export async function runCapacity(o: CapacityOptions, deps: { readonly aws?: () => AwsClients } = {}): Promise<CommandOutput> {
+  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
+  if (o.endpointUrl !== undefined && !o.quotaFromAws)
+    throw new ConfigError('--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)');
+  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
+  const prices = loadPrices(scenario.env.region);
+  // Loaded only when asked for: the SDK client is most of the start-up.
+  const vcpuQuota = o.quotaFromAws
+    ? await (require('../aws/quotas') as typeof import('../aws/quotas')).onDemandVcpuQuota((deps.aws ?? loadAwsClients)().serviceQuotas({ region: scenario.env.region, endpoint: o.endpointUrl }))
+    : undefined;
+  const report = capacityReport(scenario, prices, { vcpuQuota });
+  if (!o.json) return { stdout: renderCapacity(report) };
+  const pools = report.pools.map((p) => ({
+    pool: p.plan.spec.pool,
+    instanceType: p.plan.spec.instanceTypeName,
+    instances: p.plan.spec.instances,
+    trunking: p.plan.spec.trunking,
+    capacityPerInstance: p.plan.capacity,
+    fits: p.plan.fits,
+    problem: p.plan.problem ?? null,
+    tightest: p.plan.peak.during,
+    smallestFitting: p.plan.smallestFitting ?? null,
+    usdPerDay: p.usdPerDay,
+    otherTrunking: p.otherTrunking,
+    alternatives: p.alternatives,
+    placement: p.plan.steady.instances.map((l) => l.tasks),
+  }));
+  return { stdout: `${JSON.stringify({ scenario: scenario.name, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n` };
+}

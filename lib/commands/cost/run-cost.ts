@@ -1,0 +1,105 @@
+import { ConfigError, describeOffload, resolveScenario } from '../../../config';
+import { loadPrices, pricedRegions, savePrices } from '../../../config/prices';
+import type { AwsClients } from '../aws/clients';
+import { loadAwsClients } from '../aws/load-clients';
+import { type CommandIO, type CommandOutput, numberOption, processIO, today } from '../shared/cli';
+import { markdownTable } from '../shared/markdown-table';
+import { readReport } from '../shared/report-file';
+import { costOf } from './cost-model';
+import { refreshPrices } from './price-list';
+import { renderCost } from './render-cost';
+
+/*
+ * `npm run cost`: a scenario's daily cost from config/prices (at a load given by hand or read
+ * from a report), or --refresh-prices: the price files rewritten from the AWS Price List API.
+ */
+
+export interface CostOptions {
+  readonly scenario?: string;
+  readonly envName?: string;
+  readonly txRate?: string;
+  readonly loadHours?: string;
+  readonly observedAcu?: string;
+  readonly report?: string;
+  readonly json?: boolean;
+  readonly refreshPrices?: boolean;
+  readonly region?: string;
+  readonly endpointUrl?: string;
+}
+
+export interface CostDeps {
+  readonly aws?: () => AwsClients;
+  readonly io?: CommandIO;
+  /** The date a refreshed price records. */
+  readonly today?: string;
+}
+
+async function refresh(o: CostOptions, deps: CostDeps): Promise<CommandOutput> {
+  const io = deps.io ?? processIO();
+  const regions = o.region ? [o.region] : pricedRegions();
+  const client = (deps.aws ?? loadAwsClients)().pricing({ endpoint: o.endpointUrl });
+  const out: string[] = [];
+  for (const region of regions) {
+    const { file, outcomes } = await refreshPrices(client, loadPrices(region), deps.today ?? today(), (key) => io.status.update(`GetProducts: ${region} ${key}`));
+    io.status.done();
+    savePrices(file);
+    const rows = outcomes.map((r) => [r.key, r.status, `${r.before}`, `${r.after}`, r.why]);
+    out.push(`## ${region}\n\n${markdownTable(['Price', 'Status', 'Before', 'After', 'Why'], rows)}\n\n`);
+  }
+  return { stdout: out.join('') };
+}
+
+export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<CommandOutput> {
+  if (o.refreshPrices) {
+    const estimateOnly = Object.entries({ '--scenario': o.scenario, '--env-name': o.envName, '--tx-rate': o.txRate, '--load-hours': o.loadHours, '--observed-acu': o.observedAcu, '--report': o.report, '--json': o.json }).find(([, v]) => v !== undefined);
+    if (estimateOnly) throw new ConfigError(`${estimateOnly[0]} does not go with --refresh-prices, which only rewrites config/prices (valid with it: --region, --endpoint-url; run the estimate after the refresh)`);
+    return refresh(o, deps);
+  }
+  if (o.region) throw new ConfigError('--region applies to --refresh-prices only; a scenario\'s region comes from its config');
+  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
+  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName }, undefined, '--scenario');
+  const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
+  const folioOnly = { '--observed-acu': o.observedAcu };
+  const [kind, own, other] = scenario.family === 'folio' ? ['FOLIO phase', folioOnly, temporalOnly] : ['Temporal preset', temporalOnly, folioOnly];
+  const misplaced = Object.entries(other).find(([, v]) => v !== undefined);
+  if (misplaced) throw new ConfigError(`${misplaced[0]} does not apply to ${scenario.name} (a ${kind}; valid here: ${Object.keys(own).join(', ')})`);
+
+  let transactionsPerSecond = numberOption('--tx-rate', o.txRate, { min: 0, max: 1_000_000 });
+  let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });
+  let observedFrom = observedAverageAcu === undefined ? undefined : '--observed-acu';
+  if (o.report) {
+    // The report's figure and a figure given by hand would be two answers to one question.
+    const byHand = Object.entries({ '--tx-rate': o.txRate, '--observed-acu': o.observedAcu }).find(([, v]) => v !== undefined);
+    if (byHand) throw new ConfigError(`${byHand[0]} and --report both say what the load was (valid: one of them)`);
+    const report = readReport(o.report, '--report');
+    if (report.family !== scenario.family) throw new ConfigError(`${o.report} is a ${report.family} report; ${scenario.name} needs a ${scenario.family} report`);
+    if (report.scenario !== scenario.name)
+      throw new ConfigError(`${o.report} is a report of ${report.scenario}, not of ${scenario.name}: its load is another phase's (valid: --scenario ${report.scenario}, or a report of ${scenario.name})`);
+    if (report.family === 'temporal' && transactionsPerSecond === undefined) {
+      const perMinute = report.metrics.transactions.totalPerMinute.average;
+      if (perMinute === null) throw new ConfigError(`${o.report} has no DSQL transaction rate (no data in its window)`);
+      transactionsPerSecond = perMinute / 60;
+    }
+    if (report.family === 'folio' && observedAverageAcu === undefined && scenario.family === 'folio' && scenario.phase.offload.serverless) {
+      if (report.metrics.acu?.average == null) throw new ConfigError(`${o.report} has no Serverless v2 capacity (no data in its window)`);
+      observedAverageAcu = report.metrics.acu!.average!;
+      observedFrom = `${report.scenario}, ${[report.window.start, report.window.end].map((t) => t.replace(/\.000Z$/, 'Z')).join(' to ')}`;
+    }
+  }
+  if (scenario.family === 'folio' && observedAverageAcu !== undefined) {
+    const range = scenario.phase.offload.serverless;
+    if (!range) throw new ConfigError(`--observed-acu applies to a Serverless v2 offload cluster; ${scenario.name}'s is ${describeOffload(scenario.phase.offload)} (valid: a phase whose offload is serverless)`);
+    const { min, max } = range;
+    if (observedAverageAcu < min || observedAverageAcu > max)
+      throw new ConfigError(`${observedFrom === '--observed-acu' ? '--observed-acu' : `the average ACU of ${o.report}`} ${observedAverageAcu} is outside ${scenario.name}'s range (valid: ${min}-${max} ACU, the phase's Serverless v2 range)`);
+  }
+  const loadHoursPerDay = numberOption('--load-hours', o.loadHours, { min: 0, max: 24 });
+  const estimate = costOf(scenario, loadPrices(scenario.env.region), {
+    transactionsPerSecond,
+    observedAverageAcu,
+    observedFrom,
+    ...(loadHoursPerDay === undefined ? {} : { assumptions: { loadHoursPerDay } }),
+  });
+  return { stdout: o.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderCost(estimate) };
+}
+
