@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient, GetMetricDataCommand, type MetricDataQuery } from '@aws-sdk/client-cloudwatch';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ConfigError } from '../../../../config';
+import { runReport } from '../../../../lib/commands/report/run-report';
+import { EXIT_NO_DATA } from '../../../../lib/commands/shared/cli';
+import { recordingIO } from '../../../support/command-io';
+
+/*
+ * The report command's flow, called as its entry point calls it, with the SDK's clients
+ * answering from recorded shapes: arguments checked first, metrics read, files written, the
+ * markdown returned; a window with no datapoint is a failure with its own exit code.
+ */
+
+const cloudWatch = mockClient(CloudWatchClient);
+const cfn = mockClient(CloudFormationClient);
+let dir: string;
+
+beforeEach(() => {
+  cloudWatch.reset();
+  cfn.reset();
+  dir = mkdtempSync(join(tmpdir(), 'run-report-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const START = '2026-01-21T10:00:00Z';
+const END = '2026-01-21T10:10:00Z';
+/** An hour after the window: CloudWatch still keeps its one-minute points. */
+const NOW = new Date('2026-01-21T11:10:00Z');
+/** Every query answered with ten one-minute points of `value`, or none. */
+const answer = (value: number | undefined) =>
+  cloudWatch.on(GetMetricDataCommand).callsFake((input: { MetricDataQueries: MetricDataQuery[] }) => ({
+    MetricDataResults: input.MetricDataQueries.filter((q) => q.ReturnData !== false).map((q) => ({
+      Id: q.Id,
+      StatusCode: 'Complete',
+      Timestamps: value === undefined ? [] : Array.from({ length: 10 }, (_, i) => new Date(Date.parse(START) + i * 60_000)),
+      Values: value === undefined ? [] : Array.from({ length: 10 }, () => value),
+    })),
+  }));
+
+test('a FOLIO phase: metrics read, report.md, report.json and charts written, the markdown returned', async () => {
+  answer(40);
+  const io = recordingIO();
+  const out = join(dir, 'test12');
+  const r = await runReport({ scenario: 'test12', start: START, end: END, out }, { io, now: NOW });
+  expect(r.failure).toBeUndefined();
+  expect(r.stdout).toMatch(/^# FOLIO hybrid Aurora report: test12\n/);
+  expect(r.stdout).toContain('| Peak ACU | 40 (63% of max) |');
+  expect(readFileSync(join(out, 'report.md'), 'utf8')).toBe(r.stdout);
+  expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, family: 'folio', scenario: 'test12' });
+  expect(readdirSync(join(out, 'charts')).length).toBeGreaterThan(2);
+  expect(io.notes.at(-1)).toMatch(/^wrote .*report\.md, report\.json and \d+ charts$/);
+  expect(io.statuses[0]).toMatch(/^GetMetricData: \d+ series, batch 1\/1, page 1$/);
+  expect(cfn.calls()).toHaveLength(0);
+});
+
+test('a window without one datapoint: the report is written and returned, and the outcome is EXIT_NO_DATA', async () => {
+  answer(undefined);
+  const out = join(dir, 'empty');
+  const r = await runReport({ scenario: 'test12', start: START, end: END, out }, { io: recordingIO(), now: NOW });
+  expect(existsSync(join(out, 'report.md'))).toBe(true);
+  expect(r.failure?.exitCode).toBe(EXIT_NO_DATA);
+  expect(r.failure?.message).toMatch(/^no datapoint at all in 2026-01-21T10:00:00.000Z to 2026-01-21T10:10:00.000Z for test12 in us-east-1/);
+});
+
+test('a DSQL preset reads its cluster id from the stack; with an emulator endpoint and no --prometheus-url, the servers are noted unread', async () => {
+  answer(1000);
+  cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kqabc123dsqlcluster' }] }] });
+  const io = recordingIO();
+  const r = await runReport({ scenario: 'temporal-150wps', start: START, end: END, out: join(dir, 't'), endpointUrl: 'http://127.0.0.1:5000' }, { io, now: NOW });
+  expect(r.failure).toBeUndefined();
+  expect(cfn.commandCalls(DescribeStacksCommand)[0].args[0].input).toEqual({ StackName: 'TemporalDsql' });
+  const queries = cloudWatch.commandCalls(GetMetricDataCommand).flatMap((c) => c.args[0].input.MetricDataQueries ?? []);
+  expect(JSON.stringify(queries)).toContain('kqabc123dsqlcluster');
+  expect(io.notes).toContain('note: Prometheus: not read: --endpoint-url points the AWS calls at an emulator, which serves no Prometheus query API (pass --prometheus-url)');
+});
+
+test('bad arguments are refused before any call, and no directory is made', async () => {
+  const aws = () => {
+    throw new Error('no client for a refused argument');
+  };
+  await expect(runReport({ scenario: 'test12', start: START, end: END, workflows: '10' }, { aws })).rejects.toThrow(
+    new ConfigError('--workflows does not apply to test12 (a FOLIO phase: it runs no workflows and has no DSQL cluster)'),
+  );
+  await expect(runReport({ scenario: 'temporal-150wps', last: '30m', prometheusUrl: 'ftp://x' }, { aws })).rejects.toThrow(/--prometheus-url "ftp:\/\/x" is not http or https/);
+  await expect(runReport({}, { aws })).rejects.toThrow(/^no scenario given/);
+  expect(cloudWatch.calls()).toHaveLength(0);
+});
+
+test('--compare reads two finished reports and returns their deltas; with anything else it is refused', async () => {
+  answer(40);
+  await runReport({ scenario: 'test12', start: START, end: END, out: join(dir, 'a') }, { io: recordingIO(), now: NOW });
+  const b = JSON.parse(readFileSync(join(dir, 'a', 'report.json'), 'utf8'));
+  writeFileSync(join(dir, 'b.json'), JSON.stringify(b));
+  const r = await runReport({ compare: [join(dir, 'a', 'report.json'), join(dir, 'b.json')] });
+  expect(r.stdout).toContain('|');
+  await expect(runReport({ compare: [join(dir, 'b.json'), join(dir, 'b.json')], scenario: 'test12' })).rejects.toThrow(/^--compare cannot be combined with --scenario/);
+});
