@@ -54,11 +54,11 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     'see data as of that copy. The seed report does not say how PTF populated the cluster.',
   mover: {
     // The PostgreSQL 16 client tools (engine 16.8). The database subnets have no route out,
-    // so the image comes from this account's ECR: copy it there once (README, "Switching phases").
+    // so the image comes from this account's ECR: copy it there once (docs/folio.md, "Switching phases").
     image: { ecr: { repository: 'folio-mover', tag: '16.8-alpine' } },
     // Each vCPU moves one schema at a time (a pg_dump | pg_restore stream, then the checksums on
     // both clusters): FOLIO's runbook restores with -j <vCPUs> too. 2 vCPUs moved the bench
-    // dataset at the runbook's pace or better (README, "Switching phases").
+    // dataset at the runbook's pace or better (docs/folio.md, "Switching phases").
     vcpu: 2,
     memoryGiB: 4,
     // How long any of the mover's statements waits for a lock held elsewhere (a module that was

@@ -108,7 +108,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     dnsTtl: '10s',
     // What each role does between SIGTERM and exit (dynamic config, for every preset). Measured
     // with `npm run bench:faults` at 10 workflows/s, the worst second's P99 during a rolling
-    // deploy of the role (README, "Faults and rolling deploys"); nothing was lost at any value.
+    // deploy of the role (docs/temporal.md, "Faults and rolling deploys"); nothing was lost at any value.
     shutdown: {
       // Serving on while clients still resolve it (the TTL above), then finishing calls:
       // 0 s / 0 s gave 1,311 ms; 15 s / 10 s gave 49 ms (1.32.2).
@@ -124,15 +124,15 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   },
   visibility: { engineVersion: 'OpenSearch_2.19', index: 'temporal_visibility_v1' },
   images: {
-    // Build it from docker/temporal-dsql (README, "Server image") and push it to this
+    // Build it from docker/temporal-dsql (docs/temporal.md, "Bring it up") and push it to this
     // repository, or set { asset: 'docker/temporal-dsql' } to have `cdk deploy` build it.
     // Each image's user: docker/temporal-dsql and benchmark/ create theirs (uid 1000). The
     // collector's image names none (it would run as root), and needs none: it reads its
     // config from the environment and only talks over the network.
     server: { ecr: { repository: 'temporal-dsql', tag: '1.30.0-dsql-e74d6b69' }, user: '1000:1000' },
     collector: { registry: 'public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3', user: '10001:10001' },
-    // The project's own worker and load generator: build it from benchmark/ (README,
-    // "Benchmark image") and push it here, or set { asset: 'benchmark' }.
+    // The project's own worker and load generator: build it from benchmark/ (docs/temporal.md,
+    // "Bring it up") and push it here, or set { asset: 'benchmark' }.
     benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' }, user: '1000:1000' },
   },
   logRetentionDays: 14,

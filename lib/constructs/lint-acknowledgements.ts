@@ -109,7 +109,7 @@ export interface ControlTowerAcknowledgement {
  * Acknowledges one Control Tower proactive control on a resource (`scope` itself or its default
  * child), with the reason a reviewer reads, in the resource's `Metadata["control-tower"]`.
  * cfn-guard has no suppression of its own for these rules, and an organization that enforces the
- * control as a CloudFormation hook will still refuse the resource: the README lists these
+ * control as a CloudFormation hook will still refuse the resource: docs/deploying.md lists these
  * controls so that a platform team can decide before the first deploy (test/lint holds every
  * finding to an acknowledgement and every acknowledgement to a finding).
  */

@@ -9,16 +9,16 @@ import { costOf } from '../../lib/commands/cost/cost-model';
 import { renderCost } from '../../lib/commands/cost/render-cost';
 import { planTransition, renderPlan } from '../../lib/commands/plan/transition-plan';
 import { expectDocFile } from '../support/docs';
+import { MANUAL, page, README, section } from '../support/manual';
 
 /*
- * docs/command-examples/ holds what plan, cost, capacity and bench print, and the README
- * quotes them. The offline commands are run for real; bench renders the recorded generator
+ * docs/command-examples/ holds what plan, cost, capacity and bench print, and the manual's
+ * pages quote them. The offline commands are run for real; bench renders the recorded generator
  * log (test/fixtures/bench). After an intended change: UPDATE_DOCS=1 npx jest test/docs
  */
 
 const ROOT = join(__dirname, '../..');
 const DIR = join(ROOT, 'docs/command-examples');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 function benchExamples(): Record<string, string> {
   const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
@@ -68,18 +68,19 @@ test('every figure is printed as a person reads it: no float noise such as 25.61
   for (const name of Object.keys(EXAMPLES)) expect({ name, noise: EXAMPLES[name]().match(/\d\.\d{8,}|\bNaN\b|\bundefined\b/g) }).toEqual({ name, noise: null });
 });
 
-test('every table row the README quotes from a command example is in that example', () => {
+test("every table row the commands' pages quote from a command example is in that example", () => {
   const examples = Object.keys(EXAMPLES).map((n) => readFileSync(join(DIR, n), 'utf8')).join('\n');
-  // From the first command's section on (the exit-code table above it is not an example).
-  const section = README.slice(README.indexOf('### bench: run the benchmark'), README.indexOf('## Layout'));
-  const quoted = section.split('\n').filter((l) => l.startsWith('| '));
+  // The commands' own sections (the command and exit-code tables above them are not examples).
+  const commands = page('docs/commands.md');
+  const sections = [commands.slice(commands.indexOf('## bench: run the benchmark')), section(page('docs/cost-and-capacity.md'), '## cost: what a scenario costs per day'), section(page('docs/cost-and-capacity.md'), '## capacity: how full the pools are')];
+  const quoted = sections.join('\n').split('\n').filter((l) => l.startsWith('| '));
   expect(quoted.length).toBeGreaterThanOrEqual(15);
   for (const line of quoted) expect(examples).toContain(line);
 });
 
-test('every markdown block the README quotes from a command example is in that example, whole', () => {
+test('every markdown block the manual quotes from a command example is in that example, whole', () => {
   const examples = Object.keys(EXAMPLES).map((n) => readFileSync(join(DIR, n), 'utf8'));
-  const blocks = [...README.matchAll(/```markdown\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const blocks = [...MANUAL.matchAll(/```markdown\n([\s\S]*?)```/g)].map((m) => m[1]);
   expect(blocks.length).toBeGreaterThan(0);
   for (const block of blocks) expect(examples.some((e) => e.includes(block))).toBe(true);
 });

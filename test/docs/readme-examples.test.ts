@@ -3,21 +3,22 @@ import { join } from 'node:path';
 import { CONTEXT_KEYS, resolveScenario } from '../../config';
 import { TEMPORAL_ENVIRONMENT } from '../../config/temporal-environment';
 import { type CliResult, runCliInProcess } from '../support/cli';
+import { MANUAL, PAGES, README } from '../support/manual';
 
 /*
- * The README's examples run as written: every shell line in it is checked against what the
+ * The manual's examples run as written: every shell line in the README and the pages under
+ * docs/ is checked against what the
  * project has (npm scripts, command flags, scenarios and context keys, build contexts and the
  * configured image repositories), and the ones that need no AWS account are run, in process
  * through each command's own entry point (test/support/cli.ts).
  */
 
 const ROOT = join(__dirname, '../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
 const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts', 'engine-versions': 'engine-versions.ts', preflight: 'preflight.ts' };
 
-/** Every command in the README's sh blocks, continuations joined, comments dropped, `&&` split. */
-const examples: string[] = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+/** Every command in the manual's sh blocks, continuations joined, comments dropped, `&&` split. */
+const examples: string[] = [...MANUAL.matchAll(/```sh\n([\s\S]*?)```/g)]
   .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
   .map((l) => l.replace(/\s+#.*$/, '').trim())
   .filter((l) => l && !l.startsWith('#'))
@@ -104,7 +105,7 @@ test('every cost example that reads a report reads one the repository ships, and
   for (const e of withReport) expect(offline).toContain(e);
 });
 
-test('the examples whose output is checked are examples of the README', () => {
+test('the examples whose output is checked are examples of the manual', () => {
   for (const example of Object.keys(PRINTS)) expect(offline).toContain(example);
 });
 
@@ -125,14 +126,14 @@ async function flagsOf(name: string): Promise<Set<string>> {
 
 /**
  * Flags the prose names in inline code: one in a span that starts `npm run <command>` is that
- * command's; any other, in a command's own section (`### <command>: ...`), is the section's.
+ * command's; any other, in a command's own section (`## <command>: ...`), is the section's.
  * Spans about other tools (npx, aws, docker, node) are theirs.
  */
-function proseFlags(): { command: string; flag: string; span: string }[] {
+function proseFlags(text: string): { command: string; flag: string; span: string }[] {
   const found: { command: string; flag: string; span: string }[] = [];
   let section: string | undefined;
-  for (const part of README.replace(/```[\s\S]*?```/g, '').split(/^(?=#{2,3} )/m)) {
-    const heading = /^### ([a-z]+):/.exec(part);
+  for (const part of text.replace(/```[\s\S]*?```/g, '').split(/^(?=#{2,3} )/m)) {
+    const heading = /^#{2,3} ([a-z-]+):/.exec(part);
     section = heading && COMMANDS[heading[1]] ? heading[1] : part.startsWith('## ') || part.startsWith('### ') ? undefined : section;
     for (const [, span] of part.matchAll(/`([^`\n]+)`/g)) {
       const own = /^npm run ([a-z:]+)(?:\s|$)/.exec(span)?.[1];
@@ -146,7 +147,7 @@ function proseFlags(): { command: string; flag: string; span: string }[] {
 }
 
 test('every flag the prose names exists on the command it is named for', async () => {
-  const named = proseFlags();
+  const named = [...PAGES.values()].flatMap(proseFlags);
   expect(named.length).toBeGreaterThan(10);
   const missing: string[] = [];
   for (const { command, flag, span } of named) if (!(await flagsOf(command)).has(flag)) missing.push(`${command}: ${flag} (in \`${span}\`)`);
@@ -154,7 +155,7 @@ test('every flag the prose names exists on the command it is named for', async (
 }, 60_000);
 
 test('the context keys the README lists are the ones the app reads', () => {
-  const line = /Context keys: ([\s\S]*?)\n\n/.exec(README)![1];
+  const line = /Context keys: ([\s\S]*?)(?:\n\n|\n*$)/.exec(README)![1];
   const listed = [...line.matchAll(/`([a-zA-Z]+)` \(/g)].map((m) => m[1]);
   expect(listed.sort()).toEqual([...CONTEXT_KEYS].sort());
 });

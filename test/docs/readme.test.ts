@@ -1,14 +1,49 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { loadCatalog, resolveScenario } from '../../config';
 import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenarios/scenario-table';
 import { CONTROL_TOWER_RULES } from '../../lib/constructs/lint-acknowledgements';
 import { SUPPORTED_NODE_MAJORS } from '../support/node-versions';
+import { anchors, MANUAL, page, PAGES, README, section } from '../support/manual';
 
-const README = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+/*
+ * The README and the pages under docs/ against the code: the generated tables, the counts and
+ * the names they state, and every link between them.
+ */
 
-test("the README's scenario tables are the ones config generates", () => {
-  expect(withScenarioTables(README, generatedSections(loadCatalog()))).toBe(README);
+const ROOT = join(__dirname, '../..');
+
+test('the README fits a few screens, and links every page under docs/', () => {
+  expect(README.split('\n').length).toBeLessThanOrEqual(250);
+  const pages = [...PAGES.keys()].filter((p) => p !== 'README.md');
+  expect(pages.length).toBeGreaterThanOrEqual(8);
+  for (const p of pages) expect(`${p}: ${README.includes(`](${p})`)}`).toBe(`${p}: true`);
+});
+
+test.each([...PAGES.keys()])('every relative link in %s resolves: the file exists, and so does the heading it names', (path) => {
+  const text = page(path).replace(/```[\s\S]*?```/g, '');
+  const broken: string[] = [];
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target)) continue;
+    const [file, anchor] = target.split('#');
+    const resolved = file ? normalize(join(dirname(path), file)) : path;
+    if (!existsSync(join(ROOT, resolved))) broken.push(`${target}: no file ${resolved}`);
+    else if (anchor && !anchors(file ? (PAGES.get(resolved) ?? readFileSync(join(ROOT, resolved), 'utf8')) : text).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${resolved}`);
+  }
+  expect(broken).toEqual([]);
+});
+
+test('a link to a missing heading is found (the check can fail)', () => {
+  expect(anchors(page('docs/folio.md')).has('switching-phases')).toBe(true);
+  expect(anchors(page('docs/folio.md')).has('switching-phase')).toBe(false);
+  expect(anchors('```\n# not a heading\n```\n## Cost: what a day costs\n')).toEqual(new Set(['cost-what-a-day-costs']));
+});
+
+test("every page's scenario tables are the ones config generates, and each family's table is on its page", () => {
+  const tables = generatedSections(loadCatalog());
+  for (const [path, text] of PAGES) if (/<!-- (temporal-)?scenarios:start \(/.test(text)) expect(`${path}\n${withScenarioTables(text, tables)}`).toBe(`${path}\n${text}`);
+  expect(page('docs/folio.md')).toContain(tables.folio);
+  expect(page('docs/temporal.md')).toContain(tables.temporal);
 });
 
 test('the README opens with the two fresh-machine commands, and CI runs the test one', () => {
@@ -31,7 +66,7 @@ test('the Temporal table lists every preset with its seed numbers', () => {
 });
 
 test("every bootstrap line names the region its scenario's family deploys to, and both families have one", () => {
-  const lines = [...README.matchAll(/^npx cdk bootstrap -c scenario=(\S+)\s+# (.*)$/gm)];
+  const lines = [...MANUAL.matchAll(/^npx cdk bootstrap -c scenario=(\S+)\s+# (.*)$/gm)];
   const families = new Set<string>();
   for (const [line, name, comment] of lines) {
     const s = resolveScenario({ scenario: name });
@@ -39,49 +74,61 @@ test("every bootstrap line names the region its scenario's family deploys to, an
     expect({ line, region: /bootstraps ([a-z]+-[a-z]+-\d)/.exec(comment)?.[1] }).toEqual({ line, region: s.env.region });
   }
   expect([...families].sort()).toEqual(['folio', 'temporal']);
-  // The prerequisites name the same commands.
-  for (const family of ['baseline', 'temporal-25wps']) expect(README).toContain(`\`npx cdk bootstrap -c scenario=${family}\` (${resolveScenario({ scenario: family }).family === 'folio' ? 'FOLIO' : 'Temporal'}, ${resolveScenario({ scenario: family }).env.region})`);
+  // The README's first steps and the prerequisites name the same commands.
+  for (const text of [README, page('docs/deploying.md')])
+    for (const family of ['baseline', 'temporal-25wps'])
+      expect(text).toContain(`\`npx cdk bootstrap -c scenario=${family}\` (${resolveScenario({ scenario: family }).family === 'folio' ? 'FOLIO' : 'Temporal'}, ${resolveScenario({ scenario: family }).env.region})`);
 });
 
 test('the Control Tower table lists exactly the controls the app acknowledges', () => {
-  const section = README.slice(README.indexOf('## Accounts governed by AWS Control Tower'), README.indexOf('## Companion commands'));
-  const listed = [...section.matchAll(/^\| (CT\.[A-Z0-9]+\.PR\.\d+) \|/gm)].map((m) => m[1]);
+  const listed = [...section(page('docs/deploying.md'), '## Accounts governed by AWS Control Tower').matchAll(/^\| (CT\.[A-Z0-9]+\.PR\.\d+) \|/gm)].map((m) => m[1]);
   expect(listed).toEqual(Object.keys(CONTROL_TOWER_RULES));
 });
 
-test("the README's counts are the code's", () => {
+test("the manual's counts are the code's", () => {
   const catalog = loadCatalog();
   const rows = readFileSync(join(__dirname, '../bad-input.test.ts'), 'utf8').match(/^ {2}(config|command|spawned|synth|reportWindowRow)\(/gm)!.length;
-  expect(README).toContain(`(\`test/bad-input.test.ts\`, ${rows} rows)`);
+  expect(page('docs/testing.md')).toContain(`(\`test/bad-input.test.ts\`, ${rows} rows)`);
   const phases = catalog.folio.phases.length;
   const engines = catalog.temporal.scenarios.map((s) => s.store.engine);
   const samePairs = engines.reduce((n, e) => n + engines.filter((x) => x === e).length - 1, 0);
   const presets = catalog.temporal.scenarios.length;
-  expect(README).toContain(
+  expect(page('docs/testing.md')).toContain(
     `all ${phases * (phases - 1)} ordered pairs of phases and all ${samePairs} pairs of Temporal presets that share a store (the other ${presets * (presets - 1) - samePairs}, between stores, \`plan\` refuses)`,
   );
   // The admin secret and one per module.
-  expect(README).toContain(`per secret (${1 + catalog.folio.modules.length} secrets)`);
+  expect(page('docs/cost-and-capacity.md')).toContain(`per secret (${1 + catalog.folio.modules.length} secrets)`);
 });
 
-test('the README documents the offline try of report and bench, and the script exists', () => {
-  expect(README).toContain('npm run try:offline');
+test('the manual documents the offline try of report and bench, and the script exists', () => {
+  expect(page('docs/commands.md')).toContain('npm run try:offline');
   expect(JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')).scripts['try:offline']).toBe('node --import tsx scripts/try-offline.ts');
 });
 
-test("every path in the README's layout exists", () => {
-  const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(README)![1];
+/** The paths of the layout's tree: a name indented under a directory is inside it. */
+function layoutPaths(block: string): string[] {
   const paths: string[] = [];
-  let parent = '';
+  const parents: { indent: number; dir: string }[] = [];
   for (const line of block.split('\n')) {
-    const m = /^( *)(\S+(?:, \S+)*)\s{2,}/.exec(line) ?? /^( *)(\S+)$/.exec(line);
-    if (!m) continue;
+    const m = /^( *)(\S+(?:, \S+)*)(?:\s{2,}|$)/.exec(line);
+    if (!m || !m[2].includes('.') && !m[2].includes('/')) continue;
+    const indent = m[1].length;
+    while (parents.length && parents.at(-1)!.indent >= indent) parents.pop();
+    const prefix = parents.at(-1)?.dir ?? '';
     const names = m[2].split(', ');
-    if (m[1].length === 0) parent = names[0].endsWith('/') ? names[0] : '';
-    for (const name of names) if (!name.includes('<')) paths.push(m[1].length ? parent + name : name);
+    for (const name of names) if (!name.includes('<')) paths.push(prefix + name);
+    if (names.length === 1 && names[0].endsWith('/')) parents.push({ indent, dir: prefix + names[0] });
   }
+  return paths;
+}
+
+test("every path in the layout exists, nested paths included", () => {
+  const block = /^```\n([\s\S]*?)```/m.exec(page('docs/layout.md'))![1];
+  const paths = layoutPaths(block);
   expect(paths.length).toBeGreaterThan(40);
-  expect(paths.filter((p) => !existsSync(join(__dirname, '../..', p)))).toEqual([]);
+  expect(paths).toContain('lib/constructs/stack-scoped/history-store.ts');
+  expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+  expect(layoutPaths('lib/\n  gone.ts   a file that is not there\n')).toEqual(['lib/', 'lib/gone.ts']);
 });
 
 test('the Node.js versions engines declares are the ones CI tests and the README names', () => {
@@ -92,4 +139,14 @@ test('the Node.js versions engines declares are the ones CI tests and the README
     expect(ci).toContain(`npm run test:node -- ${major}`);
     expect(README).toContain(`Node.js ${majors.slice(0, -1).join(', ')} or ${majors.at(-1)}`);
   }
+});
+
+test('every path of the project the manual names in code exists', () => {
+  const named = new Set<string>();
+  for (const [, span] of MANUAL.matchAll(/`([^`\s]+)`/g)) {
+    const path = span.replace(/[.,:;)]+$/, '');
+    if (/^(bin|config|lib|test|harness|scripts|docs|benchmark|docker)\/[\w./-]*$/.test(path) && !path.includes('<') && !/[*]/.test(path)) named.add(path);
+  }
+  expect(named.size).toBeGreaterThan(50);
+  expect([...named].filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
 });

@@ -5,17 +5,17 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { renderCharts, renderServerCharts } from '../../lib/commands/report/charts';
 import { renderMarkdown } from '../../lib/commands/report/render-report';
 import { expectDocFile } from '../support/docs';
+import { page } from '../support/manual';
 import { fixtureReport } from '../support/report-fixture';
 
 /*
  * docs/report-example/ is the report command's output for the recorded fixtures, and the
- * README quotes it. Both are checked here, so the example is what the code prints today.
+ * manual quotes it (docs/reports.md). Both are checked here, so the example is what the code prints today.
  * After an intended change to the report's output: UPDATE_DOCS=1 npx jest test/docs
  */
 
 const ROOT = join(__dirname, '../..');
 const EXAMPLE = join(ROOT, 'docs/report-example');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const cw = mockClient(CloudWatchClient);
 afterEach(() => cw.reset());
 
@@ -61,8 +61,8 @@ test.each([
   for (const [name, content] of Object.entries(files)) expectDocFile(join(EXAMPLE, name), content, name);
 });
 
-test('every table row the README quotes from the example is in the example', () => {
-  const quoted = README.split('\n').filter((l) => l.startsWith('| ') && /TotalTx|ReadOnlyTx|WriteTx|Peak ACU|Time at ceiling|DSQL connections \|/.test(l));
+test('every table row docs/reports.md quotes from the example is in the example', () => {
+  const quoted = page('docs/reports.md').split('\n').filter((l) => l.startsWith('| ') && /TotalTx|ReadOnlyTx|WriteTx|Peak ACU|Time at ceiling|DSQL connections \|/.test(l));
   expect(quoted.length).toBeGreaterThanOrEqual(5);
   const examples = ['temporal-150wps', 'test10'].map((s) => readFileSync(join(EXAMPLE, s, 'report.md'), 'utf8')).join('\n');
   for (const line of quoted) expect(examples).toContain(line);

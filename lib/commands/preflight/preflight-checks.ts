@@ -87,7 +87,7 @@ async function imageCheck(where: string, ref: ImageRef, scenario: Scenario, ecr:
   } catch (e) {
     if (errorName(e) === 'RepositoryNotFoundException')
       return { what, ok: false, status: 'no such repository', fix: `aws ecr create-repository --region ${scenario.env.region} --repository-name ${repository} --image-scanning-configuration scanOnPush=true, then push ${registry}/${repository}:${tag}` };
-    if (errorName(e) === 'ImageNotFoundException') return { what, ok: false, status: `no image tagged ${tag}`, fix: `build and push ${registry}/${repository}:${tag} (README, "Bring it up")` };
+    if (errorName(e) === 'ImageNotFoundException') return { what, ok: false, status: `no image tagged ${tag}`, fix: `build and push ${registry}/${repository}:${tag} (docs/temporal.md, "Bring it up")` };
     throw e;
   }
 }

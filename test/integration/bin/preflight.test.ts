@@ -57,6 +57,6 @@ test('an image taken away: exit 5, naming it and how to push it', async () => {
   await ecr.send(new BatchDeleteImageCommand({ repositoryName: 'temporal-dsql-bench', imageIds: [{ imageTag: '1.0.0' }] }));
   const out = await preflight();
   expect(out.status).toBe(5);
-  expect(out.stdout).toContain('| images.benchmark: ECR temporal-dsql-bench:1.0.0 | MISSING: no image tagged 1.0.0 | build and push <account>.dkr.ecr.eu-west-1.amazonaws.com/temporal-dsql-bench:1.0.0 (README, "Bring it up") |');
+  expect(out.stdout).toContain('| images.benchmark: ECR temporal-dsql-bench:1.0.0 | MISSING: no image tagged 1.0.0 | build and push <account>.dkr.ecr.eu-west-1.amazonaws.com/temporal-dsql-bench:1.0.0 (docs/temporal.md, "Bring it up") |');
   expect(out.stderr).toMatch(/^error: 1 of 5 things the deploy needs are missing: images.benchmark: ECR temporal-dsql-bench:1.0.0 \(the table says how to supply each\)\n$/);
 }, 60_000);

@@ -1,22 +1,22 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../support/cli';
+import { MANUAL } from '../../support/manual';
 
 /*
- * Every `npx cdk` line of the README, run as written through the real CDK CLI in a clean clone's
+ * Every `npx cdk` line of the manual (the README and docs/), run as written through the real CDK CLI in a clean clone's
  * shape (cdk.json's app, no AWS credentials, a HOME of its own): each must get through the app
  * (config, synth) to the point where the CLI needs AWS, and stop there with the CLI's own words,
  * not with a config error or a crash. synth needs no AWS and must succeed.
  */
 
 const ROOT = join(__dirname, '../../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 const lines = [
   ...new Set(
-    [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+    [...MANUAL.matchAll(/```sh\n([\s\S]*?)```/g)]
       .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
       .map((l) => l.replace(/\s+#.*$/, '').trim())
       .flatMap((l) => l.split('&&').map((x) => x.trim()))
@@ -51,7 +51,7 @@ function cdk(args: string[]): Promise<{ status: number | null; output: string }>
   });
 }
 
-test('the README gives every verb a user needs: bootstrap, synth, diff, deploy, destroy', () => {
+test('the manual gives every verb a user needs: bootstrap, synth, diff, deploy, destroy', () => {
   expect([...new Set(lines.map((l) => l.split(/\s+/)[2]))].sort()).toEqual(Object.keys(STOPS).sort());
 });
 
