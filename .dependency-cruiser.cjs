@@ -86,7 +86,8 @@ module.exports = {
     },
     {
       name: 'entry-points-only-declare',
-      comment: "bin/<command>.ts declares the command's options and calls its run function (lib/commands/<command>/run-<command>.ts); the flow lives there, where a test calls it.",
+      comment:
+        "bin/<command>.ts declares the command's options and calls its run function (lib/commands/<command>/run-<command>.ts); the flow lives there, where a test calls it.",
       severity: 'error',
       from: { path: '^bin/(?!app\\.ts$|preload\\.ts$)' },
       to: { path: '^(lib|config)/', pathNot: ['^lib/commands/[^/]+/run-[^/]+\\.ts$', '^lib/commands/shared/cli\\.ts$'] },
@@ -97,7 +98,10 @@ module.exports = {
         "A command imports its own folder, shared/ and aws/; of another command only the models two commands read (a scenario's cost, a move's plan). What two commands need belongs in lib/commands/shared/.",
       severity: 'error',
       from: { path: '^lib/commands/(?!shared/|aws/)([^/]+)/' },
-      to: { path: '^lib/commands/', pathNot: ['^lib/commands/($1|shared|aws)/', '^lib/commands/cost/cost-model\\.ts$', '^lib/commands/move/(move-plan|render-move)\\.ts$'] },
+      to: {
+        path: '^lib/commands/',
+        pathNot: ['^lib/commands/($1|shared|aws)/', '^lib/commands/cost/cost-model\\.ts$', '^lib/commands/move/(move-plan|render-move)\\.ts$'],
+      },
     },
     {
       name: 'shared-runs-no-command',

@@ -8,7 +8,12 @@ const program = newCommand('bench').description(
     `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
 );
 
-const subcommand = (name: BenchCommand, description: string, timeout: string | undefined, timeoutText = 'how long to wait, a Go duration such as 30m'): Command =>
+const subcommand = (
+  name: BenchCommand,
+  description: string,
+  timeout: string | undefined,
+  timeoutText = 'how long to wait, a Go duration such as 30m',
+): Command =>
   program
     .command(name)
     .description(description)
@@ -30,7 +35,12 @@ subcommand('up', "restore the workers to the preset's size and wait until they r
   .option('--workers <count>', "workers to run (default: the preset's replicas)")
   .action(action('up'));
 
-subcommand('run', 'run the load generator once and write the run record the report command reads', undefined, 'how long to wait for the run, a Go duration (default: the run plus 20m, for placing the task and draining)')
+subcommand(
+  'run',
+  'run the load generator once and write the run record the report command reads',
+  undefined,
+  'how long to wait for the run, a Go duration (default: the run plus 20m, for placing the task and draining)',
+)
   .option('--rate <wps>', "target workflows per second (default: the preset's targetRate)")
   .option('--duration <duration>', "how long the load runs (default: the preset's duration)")
   .option('--ramp-up <duration>', "time to reach the rate (default: the preset's rampUp)")

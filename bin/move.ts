@@ -17,7 +17,10 @@ const program = newCommand('move')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
   .option('--force', 'move although sessions on the source still use a schema')
   .option('--drop-source', "drop the source's copies instead, each only if the target's verified copy still matches it")
-  .option('--online', "keep the modules running: their schemas replicate, and writes pause only for the switch, when this command points the modules' routes at the target")
+  .option(
+    '--online',
+    "keep the modules running: their schemas replicate, and writes pause only for the switch, when this command points the modules' routes at the target",
+  )
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
   .option('--interval <duration>', 'how often to poll the task and its log (default 10s; 1s with --online, whose switch waits on it)')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl);

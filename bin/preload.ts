@@ -17,6 +17,7 @@ process.on('uncaughtException', (e) => {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? message) : message}\n`);
     process.exit(1);
   }
-  for (const [, file, line, column, text] of found) process.stderr.write(`error: ${relative(process.cwd(), file)}:${line}:${Number(column) + 1}: ${text} (TypeScript syntax; fix the file and run again)\n`);
+  for (const [, file, line, column, text] of found)
+    process.stderr.write(`error: ${relative(process.cwd(), file)}:${line}:${Number(column) + 1}: ${text} (TypeScript syntax; fix the file and run again)\n`);
   process.exit(1);
 });

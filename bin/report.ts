@@ -4,7 +4,7 @@ import { endpointUrl, EXIT_NO_DATA, newCommand, runCommand } from '../lib/comman
 
 const program = newCommand('report')
   .description(
-    'Fetch a scenario\'s CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n' +
+    "Fetch a scenario's CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n" +
       `Or compare two report JSONs. Exits ${EXIT_NO_DATA} when the window holds no datapoint at all (the report, written anyway, says so).`,
   )
   .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset; with --run, the record names it)')
@@ -15,10 +15,13 @@ const program = newCommand('report')
   .option('--run <file>', 'the run record bench run writes: its scenario, window and workflow count')
   .option('--period <duration>', 'time per point, whole minutes: 1m, 5m, 1h (default: the finest CloudWatch keeps for the window)')
   .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
-  .option('--dsql-cluster-id <id>', 'the DSQL cluster id (Temporal; default: the data stack\'s DsqlClusterId output)')
+  .option('--dsql-cluster-id <id>', "the DSQL cluster id (Temporal; default: the data stack's DsqlClusterId output)")
   .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
-  .option('--prometheus-url <url>', "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)")
+  .option(
+    '--prometheus-url <url>',
+    "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)",
+  )
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
   .addHelpText(
     'after',

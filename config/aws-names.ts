@@ -50,7 +50,8 @@ export const AWS_NAME_RULES = {
     rule: 'a-z, A-Z, 0-9, _ . - and / between levels; at most 15 levels; not beginning with "aws" or "ssm" (in any case); at most 1011 characters with its ARN',
     // arn:aws:ssm:<region>:<account>:parameter takes about 50 of the 1011.
     maxLength: 950,
-    valid: (n) => /^\/?[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(n) && n.split('/').filter(Boolean).length <= 15 && !/^\/?(aws|ssm)/i.test(n) && n.length <= 950,
+    valid: (n) =>
+      /^\/?[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(n) && n.split('/').filter(Boolean).length <= 15 && !/^\/?(aws|ssm)/i.test(n) && n.length <= 950,
   },
   dynamoDbTable: {
     what: 'DynamoDB table name',

@@ -17,16 +17,20 @@ const temporalSection = z.strictObject({
   scenarios: z.array(temporalScenarioSchema).min(1).readonly(),
 });
 
-export const catalogSchema = z
-  .strictObject({ folio: folioSection, temporal: temporalSection })
-  .superRefine((catalog, ctx) => {
-    checkFolio(catalog.folio, ctx);
-    checkTemporal(catalog.temporal, ctx);
-    // One `-c scenario=` namespace across families.
-    const temporal = new Set(catalog.temporal.scenarios.map((s) => s.name));
-    for (const p of catalog.folio.phases)
-      if (temporal.has(p.name)) ctx.addIssue({ code: 'custom', path: ['temporal', 'scenarios'], message: `scenario "${p.name}" is both a FOLIO phase and a Temporal scenario`, input: p.name });
-  });
+export const catalogSchema = z.strictObject({ folio: folioSection, temporal: temporalSection }).superRefine((catalog, ctx) => {
+  checkFolio(catalog.folio, ctx);
+  checkTemporal(catalog.temporal, ctx);
+  // One `-c scenario=` namespace across families.
+  const temporal = new Set(catalog.temporal.scenarios.map((s) => s.name));
+  for (const p of catalog.folio.phases)
+    if (temporal.has(p.name))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['temporal', 'scenarios'],
+        message: `scenario "${p.name}" is both a FOLIO phase and a Temporal scenario`,
+        input: p.name,
+      });
+});
 
 /**
  * One family's part of the catalog, the other left unchecked: how a scenario is resolved when

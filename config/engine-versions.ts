@@ -53,7 +53,9 @@ export function loadEngineVersions(regionName: string): EngineVersionFile {
   if (known) return known;
   const file = pathOf(regionName);
   if (!existsSync(file))
-    throw new ConfigError(`no Aurora PostgreSQL versions for region ${regionName}: config/engine-versions/${regionName}.json does not exist (valid regions: ${engineVersionRegions().join(', ')}; npm run engine-versions -- --refresh --region ${regionName} reads them from AWS)`);
+    throw new ConfigError(
+      `no Aurora PostgreSQL versions for region ${regionName}: config/engine-versions/${regionName}.json does not exist (valid regions: ${engineVersionRegions().join(', ')}; npm run engine-versions -- --refresh --region ${regionName} reads them from AWS)`,
+    );
   const input: unknown = JSON.parse(readFileSync(file, 'utf8'));
   const parsed = engineVersionFileSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(fileIssue(`config/engine-versions/${regionName}.json`, parsed.error, input, engineVersionFileSchema));
@@ -100,8 +102,12 @@ function versionProblem(file: EngineVersionFile, version: string, use: EngineUse
   const v = file.versions[version];
   if (!v) {
     const major = version.split('.')[0];
-    const same = Object.keys(file.versions).filter((k) => k.split('.')[0] === major).sort(byVersion);
-    const valid = same.length ? `${major}.x: ${same.join(', ')}` : `majors ${[...new Set(Object.keys(file.versions).map((k) => k.split('.')[0]))].sort((a, b) => Number(a) - Number(b)).join(', ')}`;
+    const same = Object.keys(file.versions)
+      .filter((k) => k.split('.')[0] === major)
+      .sort(byVersion);
+    const valid = same.length
+      ? `${major}.x: ${same.join(', ')}`
+      : `majors ${[...new Set(Object.keys(file.versions).map((k) => k.split('.')[0]))].sort((a, b) => Number(a) - Number(b)).join(', ')}`;
     return ['version', `Aurora PostgreSQL ${version} is not offered in ${file.region} (${use.where}; valid: ${valid}; ${from})`];
   }
   if (use.serverless) {
@@ -111,11 +117,21 @@ function versionProblem(file: EngineVersionFile, version: string, use: EngineUse
         .filter(([, x]) => x.serverlessV2 && ok(x.serverlessV2))
         .map(([k]) => k)
         .sort(byVersion);
-    if (!s) return ['serverless', `Aurora PostgreSQL ${version} cannot run Serverless v2 in ${file.region} (${use.where}; valid: ${firstOfEachMajor(withIt(() => true)).join(', ')} or later in their major; ${from})`];
+    if (!s)
+      return [
+        'serverless',
+        `Aurora PostgreSQL ${version} cannot run Serverless v2 in ${file.region} (${use.where}; valid: ${firstOfEachMajor(withIt(() => true)).join(', ')} or later in their major; ${from})`,
+      ];
     if (use.serverless.min < s.minCapacity)
-      return ['min', `${use.where} has min ${use.serverless.min} ACU, which Aurora PostgreSQL ${version} cannot pause to: its Serverless v2 starts at ${s.minCapacity} ACU (valid: min ${s.minCapacity} or more, or a version from ${firstOfEachMajor(withIt((x) => x.minCapacity <= use.serverless!.min)).join(', ')} on; ${from})`];
+      return [
+        'min',
+        `${use.where} has min ${use.serverless.min} ACU, which Aurora PostgreSQL ${version} cannot pause to: its Serverless v2 starts at ${s.minCapacity} ACU (valid: min ${s.minCapacity} or more, or a version from ${firstOfEachMajor(withIt((x) => x.minCapacity <= use.serverless!.min)).join(', ')} on; ${from})`,
+      ];
     if (use.serverless.max > s.maxCapacity)
-      return ['max', `${use.where} has max ${use.serverless.max} ACU, above the ${s.maxCapacity} ACU Aurora PostgreSQL ${version} allows (valid: max ${s.maxCapacity} or less, or a version from ${firstOfEachMajor(withIt((x) => x.maxCapacity >= use.serverless!.max)).join(', ')} on; ${from})`];
+      return [
+        'max',
+        `${use.where} has max ${use.serverless.max} ACU, above the ${s.maxCapacity} ACU Aurora PostgreSQL ${version} allows (valid: max ${s.maxCapacity} or less, or a version from ${firstOfEachMajor(withIt((x) => x.maxCapacity >= use.serverless!.max)).join(', ')} on; ${from})`,
+      ];
   }
   for (const c of use.instanceClasses ?? [])
     if (!v.instanceClasses.includes(c)) {
@@ -125,8 +141,16 @@ function versionProblem(file: EngineVersionFile, version: string, use: EngineUse
         .map(([k]) => k)
         .sort(byVersion);
       const sameFamily = v.instanceClasses.filter((x) => x.split('.')[1] === family);
-      const valid = [sameFamily.length ? `${sameFamily.join(', ')} on ${version}` : undefined, offered.length ? `${c} from ${firstOfEachMajor(offered).join(', ')}` : undefined].filter(Boolean).join(', or ');
-      return ['instanceClass', `${c} cannot be ordered with Aurora PostgreSQL ${version} in ${file.region} (${use.where}; valid: ${valid || `a class of ${[...new Set(v.instanceClasses.map((x) => x.split('.')[1]))].join(', ')}`}; ${from})`];
+      const valid = [
+        sameFamily.length ? `${sameFamily.join(', ')} on ${version}` : undefined,
+        offered.length ? `${c} from ${firstOfEachMajor(offered).join(', ')}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(', or ');
+      return [
+        'instanceClass',
+        `${c} cannot be ordered with Aurora PostgreSQL ${version} in ${file.region} (${use.where}; valid: ${valid || `a class of ${[...new Set(v.instanceClasses.map((x) => x.split('.')[1]))].join(', ')}`}; ${from})`,
+      ];
     }
   return undefined;
 }

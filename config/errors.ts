@@ -37,7 +37,9 @@ export function forDisplay(message: string): string {
   // the text between two values' quotes is never taken for a value.
   const quoted = new RegExp(`(^|[\\s(=:])"([^"]{${QUOTED_LIMIT + 1},})"(?=$|[\\s;),:.])`, 'g');
   const shortened = message.replace(quoted, (_, before: string, v: string) => `${before}"${v.slice(0, 100)}..." (${v.length} characters)`);
-  const escaped = shortened.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const escaped = shortened.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
   return escaped.length > LINE_LIMIT ? `${escaped.slice(0, LINE_LIMIT)}... (${escaped.length} characters)` : escaped;
 }
 
@@ -63,7 +65,8 @@ export function exitOnConfigError<T>(fn: () => T): T {
  */
 
 /** `unknown scenario "tset12" (did you mean "test12"?); valid: baseline, test1, ...` */
-export const unknownName = (what: string, value: string, valid: readonly string[]) => `unknown ${what} "${value}"${didYouMean(value, valid)}; valid: ${valid.join(', ')}`;
+export const unknownName = (what: string, value: string, valid: readonly string[]) =>
+  `unknown ${what} "${value}"${didYouMean(value, valid)}; valid: ${valid.join(', ')}`;
 
 /** `fleet "zero" is not valid (valid: running, parked, external)` */
 export const notValid = (key: string, value: unknown, valid: string) => `${key} "${String(value)}" is not valid (valid: ${valid})`;
@@ -78,7 +81,6 @@ export const fleetOnFolio = (name: string, presets: readonly string[]) =>
 /** A command that works on one family, given a scenario of the other. */
 export const wrongFamily = (use: { readonly option: string; readonly command: string }, name: string, got: Family, wanted: Family, valid: readonly string[]) =>
   `${use.option} "${name}" is a ${FAMILY_NAME[got]}; ${use.command} takes a ${FAMILY_NAME[wanted]} (valid: ${valid.join(', ')})`;
-
 
 /*
  * Config problems as one line each: where (the scenario, or the section every scenario of a
@@ -122,14 +124,19 @@ const shown = (v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? St
 /** Zod's own wording for its built-in checks, said the way the rest of config says things. */
 function wording(issue: z.core.$ZodIssue, got: unknown): string {
   const value = shown(got);
-  if (!/^(Invalid|Too (small|big)|Expected|Unrecognized)/.test(issue.message)) return issue.code === 'custom' ? issue.message : `${issue.message} (got ${value})`;
+  if (!/^(Invalid|Too (small|big)|Expected|Unrecognized)/.test(issue.message))
+    return issue.code === 'custom' ? issue.message : `${issue.message} (got ${value})`;
   switch (issue.code) {
     case 'invalid_type':
       return `${value} is not valid (valid: ${typeName(issue.expected)})`;
     case 'too_small':
-      return Array.isArray(got) ? `needs at least ${entries(issue.minimum)} (got ${got.length})` : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
+      return Array.isArray(got)
+        ? `needs at least ${entries(issue.minimum)} (got ${got.length})`
+        : `${value} is below the minimum (valid: ${String(issue.minimum)} or more)`;
     case 'too_big':
-      return Array.isArray(got) ? `takes at most ${entries(issue.maximum)} (got ${got.length})` : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
+      return Array.isArray(got)
+        ? `takes at most ${entries(issue.maximum)} (got ${got.length})`
+        : `${value} is above the maximum (valid: ${String(issue.maximum)} or less)`;
     case 'invalid_value':
       return `${value} is not valid (valid: ${issue.values.map((v) => shown(v)).join(', ')})`;
     default:
@@ -159,7 +166,10 @@ function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodTyp
     where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
   }
   const scope = scopeOf(first, input);
-  const shared = target && scope.family === target.family && scope.scenario === undefined ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)` : '';
+  const shared =
+    target && scope.family === target.family && scope.scenario === undefined
+      ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)`
+      : '';
   return `${where}: ${issueWording(first, input, schema)}${shared}`;
 }
 
@@ -170,7 +180,8 @@ function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodTyp
  */
 function issueWording(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): string {
   if (issue.code === 'unrecognized_keys') return unknownName('field', issue.keys[0], keysAt(schema, issue.path));
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return `missing field "${String(issue.path.at(-1))}" (valid: ${typeName(issue.expected)})`;
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined)
+    return `missing field "${String(issue.path.at(-1))}" (valid: ${typeName(issue.expected)})`;
   return wording(issue, valueAt(input, issue.path));
 }
 

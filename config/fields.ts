@@ -8,8 +8,7 @@ import { awsName } from './aws-names';
  */
 
 /** Physical names: stable identifiers, never derived from a scenario. */
-export const physicalName = (pattern: RegExp, what: string) =>
-  z.string().regex(pattern, { error: (iss) => `"${String(iss.input)}" is not a valid ${what}` });
+export const physicalName = (pattern: RegExp, what: string) => z.string().regex(pattern, { error: (iss) => `"${String(iss.input)}" is not a valid ${what}` });
 
 export const stackName = awsName('stackName');
 export const account = physicalName(/^\d{12}$/, '12-digit AWS account id');
@@ -47,16 +46,14 @@ export const stepped = (unit: string, step: number, max: number) =>
 const ACU_GRID = 'valid: 0 to 256 in steps of 0.5';
 
 /** Aurora Serverless v2 capacity in ACUs. */
-export const acu = z
-  .number({ error: `must be a number of ACUs (${ACU_GRID})` })
-  .check((ctx) => {
-    const v = ctx.value;
-    if (v < 0 || v > 256) {
-      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is outside 0-256 (${ACU_GRID})` });
-    } else if (!Number.isInteger(v * 2)) {
-      ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is off the 0.5 grid (${ACU_GRID})` });
-    }
-  });
+export const acu = z.number({ error: `must be a number of ACUs (${ACU_GRID})` }).check((ctx) => {
+  const v = ctx.value;
+  if (v < 0 || v > 256) {
+    ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is outside 0-256 (${ACU_GRID})` });
+  } else if (!Number.isInteger(v * 2)) {
+    ctx.issues.push({ code: 'custom', input: v, message: `${v} ACU is off the 0.5 grid (${ACU_GRID})` });
+  }
+});
 
 /** An Aurora PostgreSQL DB instance class (db.<family>.<size>) of config/aurora-instance-classes.ts. */
 export const auroraInstanceClass = z.string().check((ctx) => {
@@ -87,7 +84,9 @@ export const auroraInstanceClass = z.string().check((ctx) => {
 });
 
 /** Aurora cluster storage: Standard (I/O billed per request) or I/O-Optimized (no I/O charge, dearer compute). */
-export const auroraStorageType = z.enum(['aurora', 'aurora-iopt1'], { error: (iss) => `storage type "${String(iss.input)}" is not valid (valid: aurora (Standard), aurora-iopt1 (I/O-Optimized))` });
+export const auroraStorageType = z.enum(['aurora', 'aurora-iopt1'], {
+  error: (iss) => `storage type "${String(iss.input)}" is not valid (valid: aurora (Standard), aurora-iopt1 (I/O-Optimized))`,
+});
 export type AuroraStorageType = z.output<typeof auroraStorageType>;
 
 /** SecondsUntilAutoPause's bounds (RDS API, ServerlessV2ScalingConfiguration). */
@@ -108,7 +107,9 @@ export const acuRange = z
     const problem = (message: string) => ctx.addIssue({ code: 'custom', message, input: r });
     if (r.min > r.max) problem(`min ${r.min} ACU is above max ${r.max} ACU (min must be <= max)`);
     if (r.min === 0 && r.autoPause === undefined)
-      problem(`min 0 ACU pauses the cluster when it is idle: say after how long with autoPause (valid: ${AUTO_PAUSE_SECONDS.min / 60}m to ${AUTO_PAUSE_SECONDS.max / 3600}h, e.g. "10m")`);
+      problem(
+        `min 0 ACU pauses the cluster when it is idle: say after how long with autoPause (valid: ${AUTO_PAUSE_SECONDS.min / 60}m to ${AUTO_PAUSE_SECONDS.max / 3600}h, e.g. "10m")`,
+      );
     if (r.min > 0 && r.autoPause !== undefined)
       problem(`autoPause ${r.autoPause} applies only to a cluster whose min is 0 ACU, and this one's is ${r.min} (valid: min 0, or no autoPause)`);
     if (r.autoPause !== undefined) {
@@ -123,7 +124,9 @@ const ecrImage = { ecr: z.strictObject({ repository: awsName('ecrRepository'), t
 const registryImage = { registry: physicalName(/^[a-z0-9.-]+(:\d+)?\/[^\s]+:[^\s:@]+$/, 'image reference with an explicit tag') };
 const assetImage = { asset: z.string().min(1) };
 const IMAGE_SOURCES = 'one of { ecr: { repository, tag } }, { registry: "<uri>:<tag>" }, { asset: "<directory with a Dockerfile>" }';
-export const imageRefSchema = z.union([z.strictObject(ecrImage), z.strictObject(registryImage), z.strictObject(assetImage)], { error: `an image is ${IMAGE_SOURCES}` });
+export const imageRefSchema = z.union([z.strictObject(ecrImage), z.strictObject(registryImage), z.strictObject(assetImage)], {
+  error: `an image is ${IMAGE_SOURCES}`,
+});
 export type ImageRef = z.output<typeof imageRefSchema>;
 
 /**
@@ -132,7 +135,9 @@ export type ImageRef = z.output<typeof imageRefSchema>;
  */
 const runAs = z
   .string()
-  .regex(/^(\d+|[a-z_][a-z0-9_-]*)(:(\d+|[a-z_][a-z0-9_-]*))?$/, { error: (iss) => `user "${String(iss.input)}" is not a user (valid: uid, name, uid:gid or name:group)` })
+  .regex(/^(\d+|[a-z_][a-z0-9_-]*)(:(\d+|[a-z_][a-z0-9_-]*))?$/, {
+    error: (iss) => `user "${String(iss.input)}" is not a user (valid: uid, name, uid:gid or name:group)`,
+  })
   .refine((u) => !/^(0|root)(:|$)/.test(u), { error: (iss) => `user "${String(iss.input)}" is root (valid: the image's non-root user, e.g. 1000:1000)` });
 
 /** An image an ECS task runs, with the non-root user it runs as. */

@@ -24,11 +24,7 @@ const PTF_WORKLOAD = [
  * PERF-1334's workflows. The report gives their times, not how many tenants ran each (so no
  * counts here), and runs them at 1x and 3x PTF's standard load.
  */
-const PART3_WORKLOAD = [
-  { workflow: 'Check-In/Check-Out (CICO)' },
-  { workflow: 'Data Import (50K records)' },
-  { workflow: 'Data Export' },
-] as const;
+const PART3_WORKLOAD = [{ workflow: 'Check-In/Check-Out (CICO)' }, { workflow: 'Data Import (50K records)' }, { workflow: 'Data Export' }] as const;
 
 /** What every PERF-1229 phase shares: its source, its 30-tenant environment, the standard load. */
 const SEED_PHASE = { source: PERF_1229, tenants: 30, loadFactor: 1 } as const;
@@ -169,9 +165,7 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
     dataImportRampUpSeconds: 0,
     sidecar: STOCK_SIDECAR,
     workload: PTF_WORKLOAD,
-    observation:
-      'Data Import dropped from 52 to 34 minutes and CICO improved by about 2 s, but the Serverless ' +
-      'cluster still peaked at 100% CPU.',
+    observation: 'Data Import dropped from 52 to 34 minutes and CICO improved by about 2 s, but the Serverless ' + 'cluster still peaked at 100% CPU.',
     recorded: { checkInSec: 6.3, checkOutSec: 8.7, dataImportMin: 34, serverlessCpuPct: 100 },
   },
   {
@@ -202,8 +196,7 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
     sidecar: STOCK_SIDECAR,
     workload: PTF_WORKLOAD,
     observation:
-      'Run twice; both runs were unstable with HTTP 5xx across workflows: 6 ACU cannot carry three ' +
-      'heavy modules. Next: raise the ceiling to 128 ACU.',
+      'Run twice; both runs were unstable with HTTP 5xx across workflows: 6 ACU cannot carry three ' + 'heavy modules. Next: raise the ceiling to 128 ACU.',
     recorded: { failed: true },
   },
   {
@@ -268,8 +261,7 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
     sidecar: STOCK_SIDECAR,
     workload: PTF_WORKLOAD,
     observation:
-      'Data Export Custom 16 -> 11 min, but Data Import 19 -> 21 min and CICO and Bulk Edit degraded: ' +
-      '32 ACU is over-saturated with five modules.',
+      'Data Export Custom 16 -> 11 min, but Data Import 19 -> 21 min and CICO and Bulk Edit degraded: ' + '32 ACU is over-saturated with five modules.',
     recorded: { checkInSec: 7.63, dataImportMin: 21, dataExportCustomMin: 11 },
   },
   {
@@ -321,9 +313,7 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = [
     dataImportRampUpSeconds: 120,
     sidecar: CICO_FIX_SIDECAR,
     workload: PTF_WORKLOAD,
-    observation:
-      'A warm 5 ACU floor removed the scale-up lag: Data Import back to 18 min, Check-In 4.42 -> ' +
-      '2.78 s, Check-Out 4.02 s.',
+    observation: 'A warm 5 ACU floor removed the scale-up lag: Data Import back to 18 min, Check-In 4.42 -> ' + '2.78 s, Check-Out 4.02 s.',
     recorded: { checkInSec: 2.78, checkOutSec: 4.02, dataImportMin: 18 },
   },
   {

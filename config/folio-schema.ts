@@ -2,7 +2,21 @@ import { z } from 'zod';
 import { didYouMean } from './errors';
 import { awsName } from './aws-names';
 import { engineVersionProblem, loadEngineVersions } from './engine-versions';
-import { account, acu, acuRange, auroraInstanceClass, auroraStorageType, availabilityZones, imageRefSchema, ipv4Cidr, physicalName, region, scenarioName, stackName, vpcCidr } from './fields';
+import {
+  account,
+  acu,
+  acuRange,
+  auroraInstanceClass,
+  auroraStorageType,
+  availabilityZones,
+  imageRefSchema,
+  ipv4Cidr,
+  physicalName,
+  region,
+  scenarioName,
+  stackName,
+  vpcCidr,
+} from './fields';
 import { folioObservabilitySchema } from './observability-schema';
 
 /*
@@ -21,76 +35,98 @@ export const folioModuleSchema = z.strictObject({
   readsSchemasOf: z.array(z.string()).readonly(),
 });
 
-export const folioEnvironmentSchema = z.strictObject({
-  stackName,
-  account: account.optional(),
-  region,
-  availabilityZones: availabilityZones(2, 'Aurora needs subnets in at least 2 availability zones'),
-  vpcCidr,
-  clientCidrs: z
-    .array(ipv4Cidr)
-    .min(1)
-    .refine((cidrs) => !cidrs.some((c) => c.endsWith('/0')), { error: 'clientCidrs must not open the databases to the internet (/0) (valid: the clients\' own ranges, e.g. 10.0.0.0/16)' }),
-  database: z.strictObject({
-    engineVersion: physicalName(/^1[3-9]\.\d+$/, 'Aurora PostgreSQL version (major.minor, 13 or later)'),
-    port: z.number().int().min(1150).max(65535),
-    databaseName: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database name'),
-    adminUsername: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'user name'),
-    backupRetentionDays: z.number().int().min(1).max(35),
-    performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
-    monitoringIntervalSeconds: z.union([0, 1, 5, 10, 15, 30, 60].map((n) => z.literal(n)), {
-      error: 'valid: 0, 1, 5, 10, 15, 30, 60',
+export const folioEnvironmentSchema = z
+  .strictObject({
+    stackName,
+    account: account.optional(),
+    region,
+    availabilityZones: availabilityZones(2, 'Aurora needs subnets in at least 2 availability zones'),
+    vpcCidr,
+    clientCidrs: z
+      .array(ipv4Cidr)
+      .min(1)
+      .refine((cidrs) => !cidrs.some((c) => c.endsWith('/0')), {
+        error: "clientCidrs must not open the databases to the internet (/0) (valid: the clients' own ranges, e.g. 10.0.0.0/16)",
+      }),
+    database: z.strictObject({
+      engineVersion: physicalName(/^1[3-9]\.\d+$/, 'Aurora PostgreSQL version (major.minor, 13 or later)'),
+      port: z.number().int().min(1150).max(65535),
+      databaseName: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database name'),
+      adminUsername: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'user name'),
+      backupRetentionDays: z.number().int().min(1).max(35),
+      performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
+      monitoringIntervalSeconds: z.union(
+        [0, 1, 5, 10, 15, 30, 60].map((n) => z.literal(n)),
+        {
+          error: 'valid: 0, 1, 5, 10, 15, 30, 60',
+        },
+      ),
+      /** Both clusters' storage unless a phase says otherwise (phase.storage). */
+      storageType: auroraStorageType,
+      primaryReaders: z.number().int().min(0).max(15),
     }),
-    /** Both clusters' storage unless a phase says otherwise (phase.storage). */
-    storageType: auroraStorageType,
-    primaryReaders: z.number().int().min(0).max(15),
-  }),
-  names: z.strictObject({
-    primaryCluster: awsName('dbClusterIdentifier'),
-    offloadCluster: awsName('dbClusterIdentifier'),
-    adminSecret: awsName('secretName'),
-    moduleSecretPrefix: awsName('secretName'),
-    routingParameter: awsName('ssmParameterName'),
-    /** The private DNS zone of the modules' routes (`<module>.<zone>`, `<module>-reader.<zone>`). */
-    moduleZone: awsName('dnsName'),
-  }),
-  /** How modules follow a move: the routes' records, and how long an online move waits on them. */
-  routing: z.strictObject({
-    /** The records' TTL: the longest a resolver keeps an old answer after a switch. */
-    ttlSeconds: z.number().int().min(1).max(300),
-    /** How long an online move's switch waits for every route to lead to the target (MOVE_ROUTE_TIMEOUT). */
-    switchTimeout: z.string().regex(/^[1-9][0-9]*s$/, { error: 'valid: whole seconds, such as 300s' }),
-    /** How long no session of a module may reach the source before its fence lifts (MOVE_ROUTE_GRACE). */
-    sourceGrace: z.string().regex(/^[1-9][0-9]*s$/, { error: 'valid: whole seconds, such as 30s' }),
-  }),
-  /** The environment's FOLIO tenants: every module has one schema per tenant (`<tenant>_<module>`). */
-  tenants: z
-    .array(physicalName(/^[a-z][a-z0-9]{0,30}$/, 'FOLIO tenant id (a-z, 0-9, starting with a letter)'))
-    .min(1)
-    .refine((t) => new Set(t).size === t.length, { error: (iss) => `tenant "${(iss.input as string[]).find((x, i, all) => all.indexOf(x) !== i)}" is listed twice (valid: each tenant once)` }),
-  offloadPopulation: z.string().min(20, { error: 'say how the offload cluster was populated' }),
-  /** The one-shot task that moves a module's schemas between the clusters (`npm run move`). */
-  mover: z.strictObject({
-    // A PostgreSQL client image of the engine's major version (pg_dump refuses newer servers).
-    image: imageRefSchema,
-    vcpu: z.union([0.25, 0.5, 1, 2, 4].map((n) => z.literal(n)), { error: 'valid Fargate vCPU: 0.25, 0.5, 1, 2, 4' }),
-    memoryGiB: z.number().min(0.5).max(30),
-    lockTimeout: z.string().regex(/^[1-9][0-9]*(ms|s|min)$/, { error: 'valid: a PostgreSQL duration such as 500ms, 30s or 2min' }),
-    s3PrefixListId: physicalName(/^pl-[0-9a-f]{8,17}$/, 'prefix list id (pl-...)'),
-  }),
-  observability: folioObservabilitySchema,
-}).superRefine((e, ctx) => {
-  // The source stays fenced for the grace after the routes settle, all within the switch timeout.
-  const [timeout, grace] = [e.routing.switchTimeout, e.routing.sourceGrace].map((d) => Number.parseInt(d, 10));
-  if (grace >= timeout)
-    ctx.addIssue({ code: 'custom', path: ['routing', 'sourceGrace'], message: `sourceGrace ${e.routing.sourceGrace} is not shorter than switchTimeout ${e.routing.switchTimeout} (valid: a grace shorter than the timeout, such as 30s of 300s)`, input: e.routing.sourceGrace });
-  // pg_dump refuses a server newer than itself; an older server it dumps in the server's terms.
-  const image = 'ecr' in e.mover.image ? e.mover.image.ecr.tag : 'registry' in e.mover.image ? e.mover.image.registry.split(':').pop()! : undefined;
-  const major = image && /^(\d+)/.exec(image)?.[1];
-  const engine = e.database.engineVersion.split('.')[0];
-  if (major && major !== engine)
-    ctx.addIssue({ code: 'custom', path: ['mover', 'image'], message: `mover image tag "${image}" is PostgreSQL ${major}, the engine is ${engine} (valid: a ${engine}.x client)`, input: image });
-});
+    names: z.strictObject({
+      primaryCluster: awsName('dbClusterIdentifier'),
+      offloadCluster: awsName('dbClusterIdentifier'),
+      adminSecret: awsName('secretName'),
+      moduleSecretPrefix: awsName('secretName'),
+      routingParameter: awsName('ssmParameterName'),
+      /** The private DNS zone of the modules' routes (`<module>.<zone>`, `<module>-reader.<zone>`). */
+      moduleZone: awsName('dnsName'),
+    }),
+    /** How modules follow a move: the routes' records, and how long an online move waits on them. */
+    routing: z.strictObject({
+      /** The records' TTL: the longest a resolver keeps an old answer after a switch. */
+      ttlSeconds: z.number().int().min(1).max(300),
+      /** How long an online move's switch waits for every route to lead to the target (MOVE_ROUTE_TIMEOUT). */
+      switchTimeout: z.string().regex(/^[1-9][0-9]*s$/, { error: 'valid: whole seconds, such as 300s' }),
+      /** How long no session of a module may reach the source before its fence lifts (MOVE_ROUTE_GRACE). */
+      sourceGrace: z.string().regex(/^[1-9][0-9]*s$/, { error: 'valid: whole seconds, such as 30s' }),
+    }),
+    /** The environment's FOLIO tenants: every module has one schema per tenant (`<tenant>_<module>`). */
+    tenants: z
+      .array(physicalName(/^[a-z][a-z0-9]{0,30}$/, 'FOLIO tenant id (a-z, 0-9, starting with a letter)'))
+      .min(1)
+      .refine((t) => new Set(t).size === t.length, {
+        error: (iss) => `tenant "${(iss.input as string[]).find((x, i, all) => all.indexOf(x) !== i)}" is listed twice (valid: each tenant once)`,
+      }),
+    offloadPopulation: z.string().min(20, { error: 'say how the offload cluster was populated' }),
+    /** The one-shot task that moves a module's schemas between the clusters (`npm run move`). */
+    mover: z.strictObject({
+      // A PostgreSQL client image of the engine's major version (pg_dump refuses newer servers).
+      image: imageRefSchema,
+      vcpu: z.union(
+        [0.25, 0.5, 1, 2, 4].map((n) => z.literal(n)),
+        { error: 'valid Fargate vCPU: 0.25, 0.5, 1, 2, 4' },
+      ),
+      memoryGiB: z.number().min(0.5).max(30),
+      lockTimeout: z.string().regex(/^[1-9][0-9]*(ms|s|min)$/, { error: 'valid: a PostgreSQL duration such as 500ms, 30s or 2min' }),
+      s3PrefixListId: physicalName(/^pl-[0-9a-f]{8,17}$/, 'prefix list id (pl-...)'),
+    }),
+    observability: folioObservabilitySchema,
+  })
+  .superRefine((e, ctx) => {
+    // The source stays fenced for the grace after the routes settle, all within the switch timeout.
+    const [timeout, grace] = [e.routing.switchTimeout, e.routing.sourceGrace].map((d) => Number.parseInt(d, 10));
+    if (grace >= timeout)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routing', 'sourceGrace'],
+        message: `sourceGrace ${e.routing.sourceGrace} is not shorter than switchTimeout ${e.routing.switchTimeout} (valid: a grace shorter than the timeout, such as 30s of 300s)`,
+        input: e.routing.sourceGrace,
+      });
+    // pg_dump refuses a server newer than itself; an older server it dumps in the server's terms.
+    const image = 'ecr' in e.mover.image ? e.mover.image.ecr.tag : 'registry' in e.mover.image ? e.mover.image.registry.split(':').pop()! : undefined;
+    const major = image && /^(\d+)/.exec(image)?.[1];
+    const engine = e.database.engineVersion.split('.')[0];
+    if (major && major !== engine)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mover', 'image'],
+        message: `mover image tag "${image}" is PostgreSQL ${major}, the engine is ${engine} (valid: a ${engine}.x client)`,
+        input: image,
+      });
+  });
 
 /**
  * What the offload cluster is in a phase: Serverless v2 with an ACU range (PERF-1229), or
@@ -165,7 +201,8 @@ export type ClusterRole = 'primary' | 'offload';
 
 /** The offload cluster in a few words: "Serverless v2 0.5-32 ACU" or "provisioned db.r8g.2xlarge + 1 reader". */
 export function describeOffload(offload: FolioPhase['offload']): string {
-  if (offload.serverless) return `Serverless v2 ${offload.serverless.min}-${offload.serverless.max} ACU${offload.serverless.autoPause ? `, pauses after ${offload.serverless.autoPause}` : ''}`;
+  if (offload.serverless)
+    return `Serverless v2 ${offload.serverless.min}-${offload.serverless.max} ACU${offload.serverless.autoPause ? `, pauses after ${offload.serverless.autoPause}` : ''}`;
   const { instanceClass, readers } = offload.provisioned!;
   return `provisioned ${instanceClass}${readers ? ` + ${readers} reader${readers > 1 ? 's' : ''}` : ''}`;
 }
@@ -175,8 +212,7 @@ export function checkFolio(
   folio: { environment: { region: string; database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
   ctx: z.core.$RefinementCtx,
 ): void {
-  const issue = (path: PropertyKey[], message: string, input?: unknown) =>
-    ctx.addIssue({ code: 'custom', path: ['folio', ...path], message, input });
+  const issue = (path: PropertyKey[], message: string, input?: unknown) => ctx.addIssue({ code: 'custom', path: ['folio', ...path], message, input });
   const modules = new Map(folio.modules.map((m) => [m.name, m]));
   const known = [...modules.keys()];
   const routable = folio.modules.filter((m) => m.routable).map((m) => m.name);
@@ -201,9 +237,23 @@ export function checkFolio(
     const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
     const acu = phase.offload.serverless;
     if (!unknown) {
-      const offload = engineVersionProblem(versions, engineVersion, { where: acu ? `${phase.name}'s Serverless v2 cluster` : `${phase.name}'s offload cluster`, serverless: acu, instanceClasses: phase.offload.provisioned && [phase.offload.provisioned.instanceClass] });
-      if (offload) issue(at('offload', ...(offload.at === 'instanceClass' ? ['provisioned', 'instanceClass'] : offload.at === 'serverless' ? ['serverless'] : ['serverless', offload.at])), offload.message);
-      const primary = engineVersionProblem(versions, engineVersion, { where: `${phase.name}'s primary cluster`, instanceClasses: [phase.primaryInstanceClass] });
+      const offload = engineVersionProblem(versions, engineVersion, {
+        where: acu ? `${phase.name}'s Serverless v2 cluster` : `${phase.name}'s offload cluster`,
+        serverless: acu,
+        instanceClasses: phase.offload.provisioned && [phase.offload.provisioned.instanceClass],
+      });
+      if (offload)
+        issue(
+          at(
+            'offload',
+            ...(offload.at === 'instanceClass' ? ['provisioned', 'instanceClass'] : offload.at === 'serverless' ? ['serverless'] : ['serverless', offload.at]),
+          ),
+          offload.message,
+        );
+      const primary = engineVersionProblem(versions, engineVersion, {
+        where: `${phase.name}'s primary cluster`,
+        instanceClasses: [phase.primaryInstanceClass],
+      });
       if (primary) issue(at('primaryInstanceClass'), primary.message, phase.primaryInstanceClass);
     }
     for (const d of dupes(phase.routedToOffload)) issue(at('routedToOffload'), `module "${d}" is routed twice (valid: each module once)`, d);

@@ -25,7 +25,10 @@ interface HeadroomEnvironment {
 }
 /** The DSQL plugin's connection controls (config/temporal-schema.ts), as far as they bound connections. */
 interface ConnectionControls {
-  readonly limiter: { readonly kind: 'per-task' } | { readonly kind: 'counter'; readonly perSecond: number } | { readonly kind: 'token-bucket'; readonly perSecond: number; readonly burst: number };
+  readonly limiter:
+    | { readonly kind: 'per-task' }
+    | { readonly kind: 'counter'; readonly perSecond: number }
+    | { readonly kind: 'token-bucket'; readonly perSecond: number; readonly burst: number };
   readonly reservoir?: { readonly baseLifetime: string; readonly lifetimeJitter: string };
   readonly lease?: { readonly blockSize: number; readonly blockCount: number };
 }
@@ -113,8 +116,10 @@ export function temporalHeadroom(env: HeadroomEnvironment, preset: HeadroomPrese
       return [role, { replicas, maxConns, surge: rollingDeployment(replicas, env.deployment.minimumHealthyPercent, maximumPercent).surge, perTask, slots }];
     }),
   ) as Record<TemporalRole, RoleConnections>;
-  const sum = (f: (r: RoleConnections, role: TemporalRole) => number) => TEMPORAL_ROLES.reduce((n, role) => n + byRole[role].replicas * f(byRole[role], role), 0);
-  const peak = (f: (r: RoleConnections) => number) => TEMPORAL_ROLES.map((r) => [r, byRole[r].surge * f(byRole[r])] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+  const sum = (f: (r: RoleConnections, role: TemporalRole) => number) =>
+    TEMPORAL_ROLES.reduce((n, role) => n + byRole[role].replicas * f(byRole[role], role), 0);
+  const peak = (f: (r: RoleConnections) => number) =>
+    TEMPORAL_ROLES.map((r) => [r, byRole[r].surge * f(byRole[r])] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
 
   const steady = sum((r) => r.perTask);
   const [role, extra] = peak((r) => r.perTask);
@@ -122,13 +127,21 @@ export function temporalHeadroom(env: HeadroomEnvironment, preset: HeadroomPrese
   const leaseFigure = lease
     ? (() => {
         const [leaseRole, leaseExtra] = peak((r) => r.slots);
-        return { ...figure(sum((r) => r.slots) + leaseExtra, lease.blockSize * lease.blockCount), role: leaseRole, extra: leaseExtra, blockSize: lease.blockSize };
+        return {
+          ...figure(sum((r) => r.slots) + leaseExtra, lease.blockSize * lease.blockCount),
+          role: leaseRole,
+          extra: leaseExtra,
+          blockSize: lease.blockSize,
+        };
       })()
     : null;
 
   const limiterPerSecond = limiter.kind === 'per-task' ? sum((_, r) => env.persistence.connectionRateLimits[r].perSecond) : limiter.perSecond;
-  const burst = limiter.kind === 'token-bucket' ? limiter.burst : limiter.kind === 'per-task' ? sum((_, r) => env.persistence.connectionRateLimits[r].burst) : 0;
-  const lifetimeSeconds = reservoir ? durationSeconds(reservoir.baseLifetime) + durationSeconds(reservoir.lifetimeJitter) / 2 : durationSeconds(env.persistence.pool.maxConnLifetime);
+  const burst =
+    limiter.kind === 'token-bucket' ? limiter.burst : limiter.kind === 'per-task' ? sum((_, r) => env.persistence.connectionRateLimits[r].burst) : 0;
+  const lifetimeSeconds = reservoir
+    ? durationSeconds(reservoir.baseLifetime) + durationSeconds(reservoir.lifetimeJitter) / 2
+    : durationSeconds(env.persistence.pool.maxConnLifetime);
   const pace = Math.min(limiterPerSecond, DSQL_CONNECTION_RATE.perSecond);
   const afterBurst = (connections: number) => Math.max(0, connections - Math.min(burst, DSQL_CONNECTION_RATE.burst)) / pace;
   const rate = {
@@ -141,7 +154,10 @@ export function temporalHeadroom(env: HeadroomEnvironment, preset: HeadroomPrese
     coldStartSeconds: round1(afterBurst(steady)),
   };
   const held = `${reservoir ? 'pools and reservoirs' : 'pools'}${lease ? ', leased' : ''}`;
-  return { connections: { byRole, steady: figure(steady, limit), rolling: { ...figure(steady + extra, limit), role, extra }, held, lease: leaseFigure, rate }, vcpus };
+  return {
+    connections: { byRole, steady: figure(steady, limit), rolling: { ...figure(steady + extra, limit), role, extra }, held, lease: leaseFigure, rate },
+    vcpus,
+  };
 }
 
 const round1 = (v: number) => Math.round(v * 10) / 10;

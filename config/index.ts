@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { type AwsNameKind, moduleRouteNames, readerInstanceIdentifier, resolvedNameProblem, writerInstanceIdentifier } from './aws-names';
-import { ConfigError, describeIssues, type Family, fleetOnFolio, noScenario, notValid, rawNames, rowsOf, scopeOf, TABLE, unknownName, wrongFamily } from './errors';
+import {
+  ConfigError,
+  describeIssues,
+  type Family,
+  fleetOnFolio,
+  noScenario,
+  notValid,
+  rawNames,
+  rowsOf,
+  scopeOf,
+  TABLE,
+  unknownName,
+  wrongFamily,
+} from './errors';
 import { FOLIO_ENVIRONMENT } from './folio-environment';
 import { FOLIO_MODULES } from './folio-modules';
 import { FOLIO_PHASES } from './folio-phases';
@@ -72,15 +85,13 @@ const contextSchema = z.object({
   envName: z
     .string({ error: (iss) => notValid('envName', JSON.stringify(iss.input), '1-16 of a-z, 0-9 and single inner hyphens, starting with a letter') })
     // A prefix of cluster identifiers and DNS labels: neither may end in a hyphen or hold two in a row.
-    .regex(/^(?=.{1,16}$)[a-z](-?[a-z0-9])*$/, { error: (iss) => notValid('envName', iss.input, '1-16 of a-z, 0-9 and single inner hyphens, starting with a letter') })
+    .regex(/^(?=.{1,16}$)[a-z](-?[a-z0-9])*$/, {
+      error: (iss) => notValid('envName', iss.input, '1-16 of a-z, 0-9 and single inner hyphens, starting with a letter'),
+    })
     .optional(),
-  unprotect: z
-    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('unprotect', iss.input, 'true, false') })
-    .optional(),
+  unprotect: z.union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('unprotect', iss.input, 'true, false') }).optional(),
   fleet: z.enum(FLEET_STATES, { error: (iss) => notValid('fleet', iss.input, FLEET_STATES.join(', ')) }).optional(),
-  validate: z
-    .union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('validate', iss.input, 'true, false') })
-    .optional(),
+  validate: z.union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('validate', iss.input, 'true, false') }).optional(),
 });
 /** The context keys the app reads (`-c key=value`). */
 export const CONTEXT_KEYS = Object.keys(contextSchema.shape);
@@ -127,7 +138,13 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
   const phase = catalog.folio.phases.find((p) => p.name === name);
   if (phase) {
-    if (ctx.data.fleet !== undefined) throw new ConfigError(fleetOnFolio(name, catalog.temporal.scenarios.map((s) => s.name)));
+    if (ctx.data.fleet !== undefined)
+      throw new ConfigError(
+        fleetOnFolio(
+          name,
+          catalog.temporal.scenarios.map((s) => s.name),
+        ),
+      );
     return deepFreeze(resolveFolio(catalog, phase, envName, protect));
   }
   const preset = catalog.temporal.scenarios.find((s) => s.name === name);
@@ -150,7 +167,15 @@ export function resolveScenarioOf<F extends Scenario['family']>(
 ): ScenarioOf<F> {
   const scenario = resolveScenario(context, input, use.option);
   if (scenario.family !== family) {
-    throw new ConfigError(wrongFamily(use, scenario.name, scenario.family, family, rowsOf(input, family).map((r) => String(r?.name))));
+    throw new ConfigError(
+      wrongFamily(
+        use,
+        scenario.name,
+        scenario.family,
+        family,
+        rowsOf(input, family).map((r) => String(r?.name)),
+      ),
+    );
   }
   return scenario as ScenarioOf<F>;
 }
@@ -219,12 +244,7 @@ function prefixObservability<T extends { stackName: string; dashboard: string; a
 }
 
 /** What every family's scenario carries: its name, protection, stack name and target. */
-function scenarioBase(
-  name: string,
-  environment: { stackName: string; account?: string; region: string },
-  envName: string | undefined,
-  protect: boolean,
-) {
+function scenarioBase(name: string, environment: { stackName: string; account?: string; region: string }, envName: string | undefined, protect: boolean) {
   return {
     name,
     envName,
@@ -248,7 +268,8 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
     moduleZone: envName ? `${envName}.${n.moduleZone}` : n.moduleZone,
   };
   const routed = new Set(phase.routedToOffload);
-  const readers = (cluster: string, n: number) => Array.from({ length: n }, (_, i) => ['dbInstanceIdentifier', readerInstanceIdentifier(cluster, i + 1)] as const);
+  const readers = (cluster: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ['dbInstanceIdentifier', readerInstanceIdentifier(cluster, i + 1)] as const);
   const o = prefixObservability(environment.observability, envName);
   checkNames(envName, [
     ['stackName', prefixer(envName, '-')(environment.stackName)],
@@ -305,7 +326,12 @@ function catalogForScenario(name: string | undefined, input: CatalogInput): Cata
     return s.family === undefined || (s.family === family && (s.scenario === undefined || s.scenario === name));
   });
   if (relevant.length) throw new ConfigError(describeIssues(relevant, input, catalogSchema, { family, name: name! }));
-  const broken = new Set(issues.map((i) => scopeOf(i, input)).filter((s) => s.family === family && s.scenario !== undefined).map((s) => s.scenario));
+  const broken = new Set(
+    issues
+      .map((i) => scopeOf(i, input))
+      .filter((s) => s.family === family && s.scenario !== undefined)
+      .map((s) => s.scenario),
+  );
   const section = (input as unknown as Record<Family, Record<string, unknown>>)[family];
   const pruned = { ...input, [family]: { ...section, [TABLE[family]]: rowsOf(input, family).filter((r) => !broken.has(String(r?.name))) } };
   const again = familyCatalogSchemas[family].safeParse(pruned);

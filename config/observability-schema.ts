@@ -13,8 +13,14 @@ const minutes = z
   .int({ error: (iss) => `${String(iss.input)} minutes is not valid (valid: a whole number of minutes, 1-1440)` })
   .min(1, { error: (iss) => `${String(iss.input)} minutes is not valid (valid: 1-1440)` })
   .max(1440, { error: (iss) => `${String(iss.input)} minutes is not valid (valid: 1-1440; CloudWatch evaluates at most one day)` });
-const percent = z.number().gt(0, { error: (iss) => `${String(iss.input)}% is not valid (valid: above 0, at most 100)` }).max(100, { error: (iss) => `${String(iss.input)}% is not valid (valid: above 0, at most 100)` });
-const perMinute = z.number().int().positive({ error: (iss) => `${String(iss.input)} per minute is not valid (valid: a whole number above 0)` });
+const percent = z
+  .number()
+  .gt(0, { error: (iss) => `${String(iss.input)}% is not valid (valid: above 0, at most 100)` })
+  .max(100, { error: (iss) => `${String(iss.input)}% is not valid (valid: above 0, at most 100)` });
+const perMinute = z
+  .number()
+  .int()
+  .positive({ error: (iss) => `${String(iss.input)} per minute is not valid (valid: a whole number above 0)` });
 
 /** A condition that must hold for `minutes` consecutive one-minute periods. */
 const sustained = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...shape, minutes });
@@ -71,7 +77,9 @@ export type BottleneckFigure = (typeof BOTTLENECK_FIGURES)[number];
 const BOTTLENECK_COMPONENTS = ['workers', 'matching', 'history', 'store', 'generator'] as const;
 export type BottleneckComponent = (typeof BOTTLENECK_COMPONENTS)[number];
 
-const figure = z.enum(BOTTLENECK_FIGURES, { error: (iss) => `"${String(iss.input)}" is not a figure the report computes (valid: ${BOTTLENECK_FIGURES.join(', ')})` });
+const figure = z.enum(BOTTLENECK_FIGURES, {
+  error: (iss) => `"${String(iss.input)}" is not a figure the report computes (valid: ${BOTTLENECK_FIGURES.join(', ')})`,
+});
 const threshold = z.number().nonnegative({ error: (iss) => `${String(iss.input)} is not a threshold (valid: a number at or above 0)` });
 /** `figure above x` or `figure below x`: exactly one of the two. */
 const condition = z
@@ -111,4 +119,3 @@ export const temporalObservabilitySchema = z.strictObject({
     limiterThrottles: sustained({ perMinute }),
   }),
 });
-

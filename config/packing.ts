@@ -248,11 +248,16 @@ export function temporalPoolSpecs(env: PoolEnvironment, preset: PoolPreset): [Po
  * The most benchmark workers the benchmark pool holds at its maximum size, next to the one
  * load generator a run adds: what `bench up --workers` may ask for.
  */
-export function benchmarkWorkerCapacity(env: PoolEnvironment, preset: PoolPreset): { readonly workers: number; readonly instances: number; readonly instanceType: string } {
+export function benchmarkWorkerCapacity(
+  env: PoolEnvironment,
+  preset: PoolPreset,
+): { readonly workers: number; readonly instances: number; readonly instanceType: string } {
   const spec = temporalPoolSpecs(env, preset)[1];
   const cap = instanceCapacity(spec.instanceType, spec.trunking, spec.reservedMemoryMiB);
   const [worker] = spec.services;
-  const fits = (n: number) => pack([{ name: worker.name, task: worker.task, count: n }, ...(spec.oneShots ?? []).map((o) => ({ ...o, count: 1 }))], cap, spec.instances).unplaced.size === 0;
+  const fits = (n: number) =>
+    pack([{ name: worker.name, task: worker.task, count: n }, ...(spec.oneShots ?? []).map((o) => ({ ...o, count: 1 }))], cap, spec.instances).unplaced.size ===
+    0;
   let workers = 0;
   while (workers < cap.tasks * spec.instances && fits(workers + 1)) workers++;
   return { workers, instances: spec.instances, instanceType: spec.instanceTypeName };

@@ -41,7 +41,8 @@ const priceFilePath = (regionName: string) => join(PRICES_DIR, `${regionName}.js
 /** A region's prices, validated; a missing or malformed file is one ConfigError line. */
 export function loadPrices(regionName: string): PriceFile {
   const file = priceFilePath(regionName);
-  if (!existsSync(file)) throw new ConfigError(`no prices for region ${regionName}: config/prices/${regionName}.json does not exist; priced regions: ${pricedRegions().join(', ')}`);
+  if (!existsSync(file))
+    throw new ConfigError(`no prices for region ${regionName}: config/prices/${regionName}.json does not exist; priced regions: ${pricedRegions().join(', ')}`);
   const input: unknown = JSON.parse(readFileSync(file, 'utf8'));
   const parsed = priceFileSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(fileIssue(`config/prices/${regionName}.json`, parsed.error, input, priceFileSchema));

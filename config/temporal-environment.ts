@@ -173,8 +173,18 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
         says: 'the oldest queued task waited long while workers had free slots: pollers starved',
       },
       { component: 'history', when: { figure: 'historyCpuPeakPercent', above: 85 }, and: [], says: 'history ran out of CPU: more history replicas or vCPU' },
-      { component: 'history', when: { figure: 'historyPersistenceP99Ms', above: 250 }, and: [], says: "history's persistence calls were slow (P99): look at the store's figures" },
-      { component: 'store', when: { figure: 'storePoolWaitsPerMinute', above: 1 }, and: [], says: 'server tasks waited for a connection from their pool: larger pools or more replicas' },
+      {
+        component: 'history',
+        when: { figure: 'historyPersistenceP99Ms', above: 250 },
+        and: [],
+        says: "history's persistence calls were slow (P99): look at the store's figures",
+      },
+      {
+        component: 'store',
+        when: { figure: 'storePoolWaitsPerMinute', above: 1 },
+        and: [],
+        says: 'server tasks waited for a connection from their pool: larger pools or more replicas',
+      },
       { component: 'store', when: { figure: 'storePoolInUsePeakShare', above: 0.9 }, and: [], says: 'a role used nearly every connection of its pool' },
       // Seed 000's 150 wps run saw none; contention on hot rows shows here first.
       { component: 'store', when: { figure: 'storeConflictsPerMinute', above: 100 }, and: [], says: 'transactions were retried on OCC conflicts' },

@@ -271,7 +271,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
   {
     name: 'temporal-1200wps',
     title:
-      "Measured by the reference deployment: about 1,170 workflows/s sustained (iw/temporal-dsql-deploy-ecs, docs/bench-report-2026-02-06.md), its configuration: 10 + 10 × m8g.4xlarge, pools of 220/100/80, the reservoir and the connection lease",
+      'Measured by the reference deployment: about 1,170 workflows/s sustained (iw/temporal-dsql-deploy-ecs, docs/bench-report-2026-02-06.md), its configuration: 10 + 10 × m8g.4xlarge, pools of 220/100/80, the reservoir and the connection lease',
     store: {
       engine: 'dsql',
       connections: {

@@ -5,7 +5,22 @@ import { awsName } from './aws-names';
 import { engineVersionProblem, loadEngineVersions } from './engine-versions';
 import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
 import { didYouMean, unknownName } from './errors';
-import { account, acuRange, auroraInstanceClass, availabilityZones, durationSeconds, goDuration, physicalName, region, scenarioName, stackName, stepped, type TaskImage, taskImageSchema, vpcCidr } from './fields';
+import {
+  account,
+  acuRange,
+  auroraInstanceClass,
+  availabilityZones,
+  durationSeconds,
+  goDuration,
+  physicalName,
+  region,
+  scenarioName,
+  stackName,
+  stepped,
+  type TaskImage,
+  taskImageSchema,
+  vpcCidr,
+} from './fields';
 import { TEMPORAL_ROLES } from './temporal-roles';
 export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
@@ -16,7 +31,6 @@ import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-d
  * Field rules live on the fields; rules across fields (dynamic-config keys, instance types,
  * capacity) live in checkTemporal, which the catalog schema runs.
  */
-
 
 const port = z.number().int().min(1024).max(65535);
 const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: (iss) => `"${String(iss.input)}" is not a release (valid: major.minor.patch, e.g. 1.32.2)` });
@@ -33,7 +47,11 @@ export type HistoryStore = (typeof HISTORY_STORES)[number];
 const { perSecond: DSQL_RATE, burst: DSQL_BURST } = DSQL_CONNECTION_RATE;
 /** Aurora DSQL ends every connection after an hour. */
 const DSQL_SESSION_SECONDS = 3600;
-const perSecond = z.number().int().min(1).max(DSQL_RATE, { error: `Aurora DSQL accepts at most ${DSQL_RATE} new connections/s per cluster (valid: 1-${DSQL_RATE})` });
+const perSecond = z
+  .number()
+  .int()
+  .min(1)
+  .max(DSQL_RATE, { error: `Aurora DSQL accepts at most ${DSQL_RATE} new connections/s per cluster (valid: 1-${DSQL_RATE})` });
 
 /**
  * How the DSQL plugin opens connections (test/fixtures/dsql-fork records each variable with
@@ -51,27 +69,58 @@ const dsqlConnectionsSchema = z
       [
         z.strictObject({ kind: z.literal('per-task') }),
         z.strictObject({ kind: z.literal('counter'), perSecond, maxWait: goDuration }),
-        z.strictObject({ kind: z.literal('token-bucket'), perSecond, burst: z.number().int().min(1).max(DSQL_BURST, { error: `Aurora DSQL's burst is ${DSQL_BURST.toLocaleString('en-US')} new connections (valid: 1-${DSQL_BURST})` }), maxWait: goDuration }),
+        z.strictObject({
+          kind: z.literal('token-bucket'),
+          perSecond,
+          burst: z
+            .number()
+            .int()
+            .min(1)
+            .max(DSQL_BURST, { error: `Aurora DSQL's burst is ${DSQL_BURST.toLocaleString('en-US')} new connections (valid: 1-${DSQL_BURST})` }),
+          maxWait: goDuration,
+        }),
       ],
       { error: 'unknown limiter kind (valid: per-task, counter, token-bucket)' },
     ),
     reservoir: z
-      .strictObject({ baseLifetime: goDuration, lifetimeJitter: goDuration, guardWindow: goDuration, initialFillTimeout: goDuration, inflightLimit: z.number().int().min(1).max(64) })
+      .strictObject({
+        baseLifetime: goDuration,
+        lifetimeJitter: goDuration,
+        guardWindow: goDuration,
+        initialFillTimeout: goDuration,
+        inflightLimit: z.number().int().min(1).max(64),
+      })
       .optional(),
-    lease: z.strictObject({ blockSize: z.number().int().min(1).max(10_000), blockCount: z.number().int().min(1).max(10_000), ttl: goDuration, renewInterval: goDuration }).optional(),
+    lease: z
+      .strictObject({
+        blockSize: z.number().int().min(1).max(10_000),
+        blockCount: z.number().int().min(1).max(10_000),
+        ttl: goDuration,
+        renewInterval: goDuration,
+      })
+      .optional(),
   })
   .superRefine((c, ctx) => {
     const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
-    if (c.lease && !c.reservoir) problem('connections.lease needs connections.reservoir: the plugin sets the lease up in reservoir mode only and would ignore it (valid: add a reservoir, or leave the lease out)');
+    if (c.lease && !c.reservoir)
+      problem(
+        'connections.lease needs connections.reservoir: the plugin sets the lease up in reservoir mode only and would ignore it (valid: add a reservoir, or leave the lease out)',
+      );
     if (c.lease && durationSeconds(c.lease.renewInterval) >= durationSeconds(c.lease.ttl))
-      problem(`connections.lease.renewInterval ${c.lease.renewInterval} is not shorter than its ttl ${c.lease.ttl}: a task's blocks would expire between renewals and another task could take them (valid: a renewal well inside the ttl)`);
+      problem(
+        `connections.lease.renewInterval ${c.lease.renewInterval} is not shorter than its ttl ${c.lease.ttl}: a task's blocks would expire between renewals and another task could take them (valid: a renewal well inside the ttl)`,
+      );
     if (c.reservoir) {
       const r = c.reservoir;
       const longest = durationSeconds(r.baseLifetime) + durationSeconds(r.lifetimeJitter);
       if (longest >= DSQL_SESSION_SECONDS)
-        problem(`connections.reservoir: baseLifetime ${r.baseLifetime} + lifetimeJitter ${r.lifetimeJitter} reaches Aurora DSQL's 60-minute session limit, which would end connections in use (valid: under 60 minutes together)`);
+        problem(
+          `connections.reservoir: baseLifetime ${r.baseLifetime} + lifetimeJitter ${r.lifetimeJitter} reaches Aurora DSQL's 60-minute session limit, which would end connections in use (valid: under 60 minutes together)`,
+        );
       if (durationSeconds(r.guardWindow) >= durationSeconds(r.baseLifetime))
-        problem(`connections.reservoir.guardWindow ${r.guardWindow} is not shorter than baseLifetime ${r.baseLifetime}: every connection would be discarded on checkout (valid: a guard well inside the lifetime)`);
+        problem(
+          `connections.reservoir.guardWindow ${r.guardWindow} is not shorter than baseLifetime ${r.baseLifetime}: every connection would be discarded on checkout (valid: a guard well inside the lifetime)`,
+        );
     }
   });
 export type DsqlConnections = z.output<typeof dsqlConnectionsSchema>;
@@ -169,7 +218,7 @@ export const temporalEnvironmentSchema = z.strictObject({
   }),
   /** The aurora-postgresql store (presets with store.engine aurora-postgresql): what every such preset shares. */
   auroraPostgresql: z.strictObject({
-    engineVersion: physicalName(/^1[2-9]\.\d+$/, 'Aurora PostgreSQL version (major.minor, 12 or later: Temporal\'s postgres12 plugin)'),
+    engineVersion: physicalName(/^1[2-9]\.\d+$/, "Aurora PostgreSQL version (major.minor, 12 or later: Temporal's postgres12 plugin)"),
     databaseName: physicalName(/^[a-z][a-z0-9_]{0,62}$/, 'database name'),
     user: physicalName(/^[a-z][a-z0-9_]{0,15}$/, 'master user name (1-16 of a-z, 0-9, _)').refine((u) => !['postgres', 'rdsadmin', 'admin'].includes(u), {
       error: (iss) => `"${String(iss.input)}" is reserved by Aurora PostgreSQL (valid: any other name, e.g. temporal)`,
@@ -177,7 +226,10 @@ export const temporalEnvironmentSchema = z.strictObject({
     port: z.literal(5432, { error: 'valid: 5432 (the port the security groups and the endpoint use)' }),
     backupRetentionDays: z.number().int().min(1).max(35),
     performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
-    monitoringIntervalSeconds: z.union([1, 5, 10, 15, 30, 60].map((n) => z.literal(n)), { error: 'valid Enhanced Monitoring intervals: 1, 5, 10, 15, 30, 60 (seconds)' }),
+    monitoringIntervalSeconds: z.union(
+      [1, 5, 10, 15, 30, 60].map((n) => z.literal(n)),
+      { error: 'valid Enhanced Monitoring intervals: 1, 5, 10, 15, 30, 60 (seconds)' },
+    ),
     /** Upstream's images: the server, and admin-tools for temporal-sql-tool (the one-shot schema task). */
     images: z.strictObject({ server: taskImageSchema, schemaTool: taskImageSchema }),
     /** temporal-sql-tool's embedded schema (`--schema-name`). */
@@ -213,9 +265,12 @@ export const temporalEnvironmentSchema = z.strictObject({
     }),
   visibility: z.strictObject({ engineVersion: z.string().regex(/^OpenSearch_\d+\.\d+$/), index: physicalName(/^[a-z][a-z0-9_]{0,99}$/, 'index name') }),
   images: z.strictObject({ server: taskImageSchema, collector: taskImageSchema, benchmark: taskImageSchema }),
-  logRetentionDays: z.union([1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)), {
-    error: 'valid: 1, 3, 5, 7, 14, 30, 60, 90, 180, 365',
-  }),
+  logRetentionDays: z.union(
+    [1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)),
+    {
+      error: 'valid: 1, 3, 5, 7, 14, 30, 60, 90, 180, 365',
+    },
+  ),
   observability: temporalObservabilitySchema,
 });
 
@@ -251,9 +306,13 @@ function shutdownProblems(d: { stopTimeout: string; dnsTtl: string; shutdown: Sh
   ];
   for (const [what, seconds] of spans)
     if (seconds + SHUTDOWN_SLACK_SECONDS > stop)
-      problems.push(`deployment.shutdown: ${what} is ${seconds} s, which with ${SHUTDOWN_SLACK_SECONDS} s of slack outlasts stopTimeout ${d.stopTimeout} (valid: a drain that ends ${SHUTDOWN_SLACK_SECONDS} s before ECS sends SIGKILL)`);
+      problems.push(
+        `deployment.shutdown: ${what} is ${seconds} s, which with ${SHUTDOWN_SLACK_SECONDS} s of slack outlasts stopTimeout ${d.stopTimeout} (valid: a drain that ends ${SHUTDOWN_SLACK_SECONDS} s before ECS sends SIGKILL)`,
+      );
   if (durationSeconds(s.frontend.failHealthCheck) < durationSeconds(d.dnsTtl))
-    problems.push(`deployment.shutdown.frontend.failHealthCheck ${s.frontend.failHealthCheck} is shorter than dnsTtl ${d.dnsTtl} (valid: at least the TTL: clients still resolve a stopping frontend that long)`);
+    problems.push(
+      `deployment.shutdown.frontend.failHealthCheck ${s.frontend.failHealthCheck} is shorter than dnsTtl ${d.dnsTtl} (valid: at least the TTL: clients still resolve a stopping frontend that long)`,
+    );
   return problems;
 }
 
@@ -306,7 +365,9 @@ export const temporalScenarioSchema = z.strictObject({
     targetRate: z.number().int().min(1).max(100000),
     duration: goDuration,
     rampUp: goDuration,
-    workflowType: z.enum(BENCHMARK_WORKFLOW_TYPES, { error: `valid workflow types: ${BENCHMARK_WORKFLOW_TYPES.join(', ')} (the benchmark program's, benchmark/internal/workflows)` }),
+    workflowType: z.enum(BENCHMARK_WORKFLOW_TYPES, {
+      error: `valid workflow types: ${BENCHMARK_WORKFLOW_TYPES.join(', ')} (the benchmark program's, benchmark/internal/workflows)`,
+    }),
     namespace: physicalName(/^[a-z][a-z0-9-]{0,63}$/, 'Temporal namespace'),
   }),
   recorded: z
@@ -359,7 +420,15 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
         serverless: serverlessAcu,
         instanceClasses: instanceClass ? [instanceClass] : undefined,
       });
-      if (writer) issue(at('store', 'writer', ...(writer.at === 'instanceClass' ? ['instanceClass'] : writer.at === 'serverless' ? ['serverlessAcu'] : ['serverlessAcu', writer.at])), writer.message);
+      if (writer)
+        issue(
+          at(
+            'store',
+            'writer',
+            ...(writer.at === 'instanceClass' ? ['instanceClass'] : writer.at === 'serverless' ? ['serverlessAcu'] : ['serverlessAcu', writer.at]),
+          ),
+          writer.message,
+        );
     }
     checkDynamicConfig(s.dynamicConfig, serverOf(env, s.store.engine), (key, message) => issue(at('dynamicConfig', key), message, key));
 
@@ -369,9 +438,17 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
       if (!EC2_INSTANCE_TYPES[type]) issue(at('capacity', pool, 'instanceType'), unknownName('instance type', type, known), type);
     }
     if (s.visibility.instances % zones !== 0)
-      issue(at('visibility', 'instances'), `${s.visibility.instances} OpenSearch nodes cannot spread evenly over ${zones} availability zones (valid: a multiple of ${zones})`, s.visibility.instances);
+      issue(
+        at('visibility', 'instances'),
+        `${s.visibility.instances} OpenSearch nodes cannot spread evenly over ${zones} availability zones (valid: a multiple of ${zones})`,
+        s.visibility.instances,
+      );
     if (s.benchmark.rampUp !== '0' && durationSeconds(s.benchmark.rampUp) >= durationSeconds(s.benchmark.duration))
-      issue(at('benchmark', 'rampUp'), `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration}) (valid: a ramp-up shorter than the run)`, s.benchmark.rampUp);
+      issue(
+        at('benchmark', 'rampUp'),
+        `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration}) (valid: a ramp-up shorter than the run)`,
+        s.benchmark.rampUp,
+      );
   });
   if (problems) return;
 
@@ -384,7 +461,10 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
     if (c.reservoir)
       for (const role of TEMPORAL_ROLES)
         if (s.pools[role].maxIdleConns !== s.pools[role].maxConns)
-          issue(['scenarios', si, 'pools', role], `${s.name}: with the reservoir on, pools.${role}.maxIdleConns (${s.pools[role].maxIdleConns}) must equal maxConns (${s.pools[role].maxConns}): a pool that closes idle connections throws reservoir connections away`);
+          issue(
+            ['scenarios', si, 'pools', role],
+            `${s.name}: with the reservoir on, pools.${role}.maxIdleConns (${s.pools[role].maxIdleConns}) must equal maxConns (${s.pools[role].maxConns}): a pool that closes idle connections throws reservoir connections away`,
+          );
     if (c.limiter.kind !== 'per-task') return;
     const parts = TEMPORAL_ROLES.map((role) => ({ role, replicas: s.services[role].replicas, perSecond: p.connectionRateLimits[role].perSecond }));
     const total = parts.reduce((sum, x) => sum + x.replicas * x.perSecond, 0);
@@ -410,7 +490,10 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
 function serverOf(env: TemporalEnvironment, store: HistoryStore): { release: string; name: string } {
   const v = env.servers;
   if (store === 'aurora-postgresql') return { release: v.upstream.release, name: `upstream Temporal ${v.upstream.release}` };
-  return { release: v.dsqlFork.upstreamBase, name: `the DSQL fork ${v.dsqlFork.repository}@${v.dsqlFork.commit.slice(0, 8)} (upstream ${v.dsqlFork.upstreamBase} code)` };
+  return {
+    release: v.dsqlFork.upstreamBase,
+    name: `the DSQL fork ${v.dsqlFork.repository}@${v.dsqlFork.commit.slice(0, 8)} (upstream ${v.dsqlFork.upstreamBase} code)`,
+  };
 }
 
 /** -1, 0 or 1 as release a is older than, the same as or newer than b (major.minor.patch). */
@@ -432,16 +515,25 @@ function imageVersionProblems(env: TemporalEnvironment): [PropertyKey[], string]
   const out: [PropertyKey[], string][] = [];
   const { upstream, dsqlFork } = env.servers;
   if (compareReleases(upstream.upgradeTestedFrom, upstream.release) >= 0)
-    out.push([['environment', 'servers', 'upstream', 'upgradeTestedFrom'], `servers.upstream.upgradeTestedFrom ${upstream.upgradeTestedFrom} is not older than the release ${upstream.release} (valid: an older release, the one the upgrade test starts from)`]);
+    out.push([
+      ['environment', 'servers', 'upstream', 'upgradeTestedFrom'],
+      `servers.upstream.upgradeTestedFrom ${upstream.upgradeTestedFrom} is not older than the release ${upstream.release} (valid: an older release, the one the upgrade test starts from)`,
+    ]);
   for (const image of ['server', 'schemaTool'] as const) {
     const tag = imageTag(env.auroraPostgresql.images[image]);
     if (tag !== undefined && tag !== upstream.release)
-      out.push([['environment', 'auroraPostgresql', 'images', image], `auroraPostgresql.images.${image} is tagged ${tag}, but servers.upstream.release is ${upstream.release} (valid: the tag ${upstream.release}, or change the release)`]);
+      out.push([
+        ['environment', 'auroraPostgresql', 'images', image],
+        `auroraPostgresql.images.${image} is tagged ${tag}, but servers.upstream.release is ${upstream.release} (valid: the tag ${upstream.release}, or change the release)`,
+      ]);
   }
   const tag = imageTag(env.images.server);
   const short = dsqlFork.commit.slice(0, 8);
   if (tag !== undefined && !tag.includes(short))
-    out.push([['environment', 'images', 'server'], `images.server is tagged ${tag}, which does not name the fork commit servers.dsqlFork.commit ${short} (valid: a tag that contains ${short}, e.g. ${dsqlFork.upstreamBase}-dsql-${short}, built from that commit)`]);
+    out.push([
+      ['environment', 'images', 'server'],
+      `images.server is tagged ${tag}, which does not name the fork commit servers.dsqlFork.commit ${short} (valid: a tag that contains ${short}, e.g. ${dsqlFork.upstreamBase}-dsql-${short}, built from that commit)`,
+    ]);
   return out;
 }
 
@@ -469,7 +561,10 @@ function checkDynamicConfig(dc: Record<string, unknown>, server: { release: stri
     seen.set(canonical, key);
     const spec = DYNAMIC_CONFIG_KEYS[canonical];
     if (spec.since && compareReleases(server.release, spec.since) < 0) {
-      issue(key, `"${key}" is registered from Temporal ${spec.since}, but this preset's store runs ${server.name}, which would ignore it (valid: leave it out, or a store whose server is ${spec.since} or newer)`);
+      issue(
+        key,
+        `"${key}" is registered from Temporal ${spec.since}, but this preset's store runs ${server.name}, which would ignore it (valid: leave it out, or a store whose server is ${spec.since} or newer)`,
+      );
       continue;
     }
     const ok =

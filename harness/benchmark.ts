@@ -33,7 +33,10 @@ export interface Worker {
 }
 
 export function startWorker(preset: TemporalPreset, frontendAddress: string, metricsPort: number, overrides: Overrides = {}): Worker {
-  const child = spawn(binaries().benchmark, [], { env: environment(preset, 'worker', frontendAddress, metricsPort, overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binaries().benchmark, [], {
+    env: environment(preset, 'worker', frontendAddress, metricsPort, overrides),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -55,8 +58,17 @@ export interface GeneratorRun {
 }
 
 /** Runs the generator to its end (or kills it after timeoutMs) and reads its result. */
-export async function runGenerator(preset: TemporalPreset, frontendAddress: string, metricsPort: number, overrides: Overrides, timeoutMs: number): Promise<GeneratorRun> {
-  const child = spawn(binaries().benchmark, [], { env: environment(preset, 'generator', frontendAddress, metricsPort, overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runGenerator(
+  preset: TemporalPreset,
+  frontendAddress: string,
+  metricsPort: number,
+  overrides: Overrides,
+  timeoutMs: number,
+): Promise<GeneratorRun> {
+  const child = spawn(binaries().benchmark, [], {
+    env: environment(preset, 'generator', frontendAddress, metricsPort, overrides),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d) => (stdout += d));

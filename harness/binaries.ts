@@ -29,7 +29,9 @@ export interface Binaries {
 /** A release's server and tools (config's release unless another is named: the upgrade test's older one). */
 export function binaries(release: string = upstream.release): Binaries {
   if (release !== upstream.release && release !== upstream.upgradeTestedFrom)
-    throw new Error(`binaries: ${release} is not built here (setup builds ${upstream.release} and ${upstream.upgradeTestedFrom}, from config's servers.upstream)`);
+    throw new Error(
+      `binaries: ${release} is not built here (setup builds ${upstream.release} and ${upstream.upgradeTestedFrom}, from config's servers.upstream)`,
+    );
   const serverDir = join(cacheDir(), `temporal-server-v${release}`);
   const b = {
     release,

@@ -7,4 +7,9 @@ export async function putMetrics(client: CloudWatchClient, namespace: string, da
 
 /** One datapoint a minute from `start` (10 s into each minute), with the given dimensions. */
 export const minuteSeries = (start: Date, name: string, dims: Record<string, string>, values: readonly number[]): MetricDatum[] =>
-  values.map((v, i) => ({ MetricName: name, Dimensions: Object.entries(dims).map(([Name, Value]) => ({ Name, Value })), Timestamp: new Date(start.getTime() + i * 60_000 + 10_000), Value: v }));
+  values.map((v, i) => ({
+    MetricName: name,
+    Dimensions: Object.entries(dims).map(([Name, Value]) => ({ Name, Value })),
+    Timestamp: new Date(start.getTime() + i * 60_000 + 10_000),
+    Value: v,
+  }));

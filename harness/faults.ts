@@ -52,7 +52,11 @@ function rollingDeploy(role: TemporalRole): Fault {
       const e = cluster.scenario.environment;
       const old = cluster.tasks(role);
       // A preset may roll more gently than the environment, as the stack renders it.
-      const { surge } = rollingDeployment(old.length, e.deployment.minimumHealthyPercent, cluster.scenario.preset.deployment?.maximumPercent ?? e.deployment.maximumPercent);
+      const { surge } = rollingDeployment(
+        old.length,
+        e.deployment.minimumHealthyPercent,
+        cluster.scenario.preset.deployment?.maximumPercent ?? e.deployment.maximumPercent,
+      );
       if (surge < 1) throw new Error(`${role}: the rendered deployment percentages allow no new task before an old one stops`);
       const stops: FaultNotes['stops'][number][] = [];
       const started: string[] = [];
@@ -190,7 +194,8 @@ interface RunSeries {
 export function recovery(series: RunSeries, rate: number, from: number, steadyP99Ms: number, lastStart: number): number | null {
   const c = series.completed;
   const perSecond = (i: number) => (c[i - 1] ?? c[i]) / 3 + c[i] / 3 + (c[i + 1] ?? c[i]) / 3;
-  const bad = (i: number) => perSecond(i) / series.intervalSeconds < 0.9 * rate || (series.latencyP99MsByStart[i] ?? 0) > Math.max(2 * steadyP99Ms, steadyP99Ms + 250);
+  const bad = (i: number) =>
+    perSecond(i) / series.intervalSeconds < 0.9 * rate || (series.latencyP99MsByStart[i] ?? 0) > Math.max(2 * steadyP99Ms, steadyP99Ms + 250);
   const first = Math.floor(from / series.intervalSeconds);
   const end = Math.min(c.length, Math.floor(lastStart / series.intervalSeconds));
   let lastBad = -1;
@@ -212,7 +217,12 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
     preset,
     cluster.frontendAddress,
     await freePort(),
-    { BENCHMARK_TARGET_RATE: String(load.rate), BENCHMARK_DURATION: load.duration, BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: load.completionTimeout },
+    {
+      BENCHMARK_TARGET_RATE: String(load.rate),
+      BENCHMARK_DURATION: load.duration,
+      BENCHMARK_RAMP_UP: '0s',
+      BENCHMARK_COMPLETION_TIMEOUT: load.completionTimeout,
+    },
     timeoutMs,
   );
   await sleep(load.faultAtSeconds * 1000);
@@ -234,7 +244,11 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
   const steadyP99Ms = worst(series.latencyP99MsByStart, WARM_UP, Math.floor(faultWindow.start));
   const lastStart = at(new Date(raw.window.lastStart).getTime());
   const recoverySeconds = recovery(series, load.rate, faultWindow.start, steadyP99Ms, lastStart);
-  const faultP99Ms = worst(series.latencyP99MsByStart, Math.floor(faultWindow.start), Math.ceil(faultWindow.start + (recoverySeconds ?? lastStart - faultWindow.start)) + 1);
+  const faultP99Ms = worst(
+    series.latencyP99MsByStart,
+    Math.floor(faultWindow.start),
+    Math.ceil(faultWindow.start + (recoverySeconds ?? lastStart - faultWindow.start)) + 1,
+  );
   const ledger = judgeLedger(
     { workflowIdPrefix: raw.config.workflowIdPrefix, workflowsOffered: x.workflowsOffered, startErrorIds: x.startErrorIds, startErrors: x.startErrors },
     await readStored(c.postgres, cluster.stores.database, raw.config.workflowIdPrefix),
@@ -273,7 +287,14 @@ export async function membershipSettles(
   const deadline = faultEnd + 2 * HEARTBEAT_CUTOFF_SECONDS * 1000;
   for (;;) {
     const membership = await cluster.memberAddresses(HEARTBEAT_CUTOFF_SECONDS);
-    if (TEMPORAL_ROLES.every((role) => sameSet(membership[role] ?? [], cluster.tasks(role).map((t: RoleProcess) => t.ip))))
+    if (
+      TEMPORAL_ROLES.every((role) =>
+        sameSet(
+          membership[role] ?? [],
+          cluster.tasks(role).map((t: RoleProcess) => t.ip),
+        ),
+      )
+    )
       return { membership, settledAfter: Math.max(0, Math.round((clock.now() - faultEnd) / 1000)) };
     if (clock.now() > deadline) return { membership, settledAfter: null };
     await clock.sleep(1000);

@@ -21,13 +21,30 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
   const ecs = new ECSClient(config);
   await ecs.send(new CreateClusterCommand({ clusterName: 'temporal-dsql' }));
   const { taskDefinition } = await ecs.send(
-    new RegisterTaskDefinitionCommand({ family: BENCHMARK_WORKER_SERVICE, containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }] }),
+    new RegisterTaskDefinitionCommand({
+      family: BENCHMARK_WORKER_SERVICE,
+      containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }],
+    }),
   );
-  await ecs.send(new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: BENCHMARK_WORKER_SERVICE, taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: 0 }));
+  await ecs.send(
+    new CreateServiceCommand({
+      cluster: 'temporal-dsql',
+      serviceName: BENCHMARK_WORKER_SERVICE,
+      taskDefinition: taskDefinition!.taskDefinitionArn,
+      desiredCount: 0,
+    }),
+  );
   const asg = new AutoScalingClient(config);
   await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
   await asg.send(
-    new CreateAutoScalingGroupCommand({ AutoScalingGroupName: 'bench-asg', LaunchConfigurationName: 'bench', MinSize: 0, MaxSize: 4, DesiredCapacity: o.instances, AvailabilityZones: [`${config.region}a`] }),
+    new CreateAutoScalingGroupCommand({
+      AutoScalingGroupName: 'bench-asg',
+      LaunchConfigurationName: 'bench',
+      MinSize: 0,
+      MaxSize: 4,
+      DesiredCapacity: o.instances,
+      AvailabilityZones: [`${config.region}a`],
+    }),
   );
   const cluster = await new DSQLClient(config).send(new CreateDsqlClusterCommand({ deletionProtectionEnabled: false }));
   const dsqlClusterId = cluster.identifier!;

@@ -136,7 +136,11 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     writeFileSync(join(data, 'postgresql.auto.conf'), `${conf.join('\n')}\n`);
     const owned = ['postgresql.auto.conf'];
     if (o.requireTls) {
-      execFileSync('openssl', ['req', '-new', '-x509', '-days', '1', '-nodes', '-subj', '/CN=localhost', '-keyout', join(data, 'server.key'), '-out', join(data, 'server.crt')], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        ['req', '-new', '-x509', '-days', '1', '-nodes', '-subj', '/CN=localhost', '-keyout', join(data, 'server.key'), '-out', join(data, 'server.crt')],
+        { stdio: 'ignore' },
+      );
       chmodSync(join(data, 'server.key'), 0o600);
       writeFileSync(join(data, 'pg_hba.conf'), 'local all all scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n');
       owned.push('server.key', 'server.crt', 'pg_hba.conf');
@@ -151,7 +155,8 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     const args = ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database];
     // A long script (a 60-tenant seed) would pass the kernel's limit on one argument: it goes on
     // standard input instead, in one transaction as -c runs it.
-    if (Buffer.byteLength(sql) < 64 * 1024) return (await run(join(bin, 'psql'), [...args, '-c', sql], { env: { ...process.env, PGPASSWORD: password } })).stdout.trim();
+    if (Buffer.byteLength(sql) < 64 * 1024)
+      return (await run(join(bin, 'psql'), [...args, '-c', sql], { env: { ...process.env, PGPASSWORD: password } })).stdout.trim();
     const child = execFile(join(bin, 'psql'), [...args, '-1', '-q', '-f', '-'], { env: { ...process.env, PGPASSWORD: password }, maxBuffer: 64 * 1024 * 1024 });
     const done = new Promise<string>((resolve, reject) => {
       let out = '';

@@ -23,7 +23,13 @@ export interface QueryRangeFixture {
   readonly answers: Readonly<Record<string, RangeSeries[]>>;
 }
 
-export function recordQueryRange(scenario: TemporalScenario, window: { start: Date; end: Date }, stepSeconds: number, answers: ReadonlyMap<string, RangeSeries[]>, workflowsCompleted: number): void {
+export function recordQueryRange(
+  scenario: TemporalScenario,
+  window: { start: Date; end: Date },
+  stepSeconds: number,
+  answers: ReadonlyMap<string, RangeSeries[]>,
+  workflowsCompleted: number,
+): void {
   mkdirSync(DIR, { recursive: true });
   const fixture: QueryRangeFixture = {
     scenario: scenario.name,

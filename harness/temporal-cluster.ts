@@ -7,7 +7,18 @@ import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { durationSeconds } from '../config/fields';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../config';
-import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, type StoreWiring, TASK_IP_PLACEHOLDER, dynamicConfig, schemaCommand, schemaEnvironment, serverEnvironment, startCommand, staticConfig } from '../lib/contract/temporal-config';
+import {
+  PASSWORD_VARIABLE,
+  POSTGRES_PLUGIN,
+  type StoreWiring,
+  TASK_IP_PLACEHOLDER,
+  dynamicConfig,
+  schemaCommand,
+  schemaEnvironment,
+  serverEnvironment,
+  startCommand,
+  staticConfig,
+} from '../lib/contract/temporal-config';
 import { temporalServiceName } from '../lib/contract/physical-names';
 import { freePort, listening } from './ports';
 import { ServiceName } from './service-name';
@@ -202,7 +213,19 @@ export interface ClusterOptions {
   readonly binaries?: Binaries;
 }
 
-const sqlToolBase = (pg: Postgres) => ['--plugin', POSTGRES_PLUGIN, '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password, ...(pg.tls ? ['--tls', '--tls-disable-host-verification'] : [])];
+const sqlToolBase = (pg: Postgres) => [
+  '--plugin',
+  POSTGRES_PLUGIN,
+  '--ep',
+  pg.host,
+  '-p',
+  String(pg.port),
+  '-u',
+  pg.user,
+  '--pw',
+  pg.password,
+  ...(pg.tls ? ['--tls', '--tls-disable-host-verification'] : []),
+];
 
 /**
  * Creates a database with the server's own SQL tool and sets up a schema: the version table
@@ -301,7 +324,12 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   const scenario = resolveScenario({ scenario: o.scenario ?? 'temporal-150wps' }) as TemporalScenario;
   const e = scenario.environment;
   const prefix = o.databasePrefix ?? 'temporal';
-  const stores: LocalStores = { postgres: o.postgres, database: prefix, visibilityDatabase: `${prefix}_visibility`, numHistoryShards: o.numHistoryShards ?? 16 };
+  const stores: LocalStores = {
+    postgres: o.postgres,
+    database: prefix,
+    visibilityDatabase: `${prefix}_visibility`,
+    numHistoryShards: o.numHistoryShards ?? 16,
+  };
   const dir = mkdtempSync(join(tmpdir(), 'temporal-local-'));
   const frontendAddress = `127.0.0.1:${e.ports.frontend.grpc}`;
   if (await listening(e.ports.frontend.grpc)) throw new Error(`port ${e.ports.frontend.grpc} is in use: another Temporal server is running on this machine`);
@@ -324,10 +352,16 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   // What the stack gives each store: the DSQL plugin's settings, or the Aurora password (an ECS secret).
   const wiring: StoreWiring =
     scenario.preset.store.engine === 'dsql'
-      ? { engine: 'dsql', rateLimiterTable: 'local-no-limiter', connectionLeaseTable: 'local-no-lease', tokenEndpoint: '127.0.0.1', connections: scenario.preset.store.connections }
+      ? {
+          engine: 'dsql',
+          rateLimiterTable: 'local-no-limiter',
+          connectionLeaseTable: 'local-no-lease',
+          tokenEndpoint: '127.0.0.1',
+          connections: scenario.preset.store.connections,
+        }
       : { engine: 'aurora-postgresql' };
   const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
-    const all: RoleProcess[] = [];
+  const all: RoleProcess[] = [];
   const first: RoleProcess[] = [];
   const running = (t: RoleProcess) => t.process.exitCode === null && t.process.signalCode === null;
   const healthPort = (role: TemporalRole) => (role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc);
@@ -342,7 +376,10 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     const port = metricsPort ?? (await freePort());
     // Each role's own rendering: its pool size is its own.
     const rendered = staticConfig(e, engine, endpoints, scenario.preset.pools[role]);
-    const files = { staticConfig: localStaticConfig(rendered, stores, port), dynamicConfig: withOverrides(dynamicConfig(e, scenario.preset), o.dynamicConfigOverrides) };
+    const files = {
+      staticConfig: localStaticConfig(rendered, stores, port),
+      dynamicConfig: withOverrides(dynamicConfig(e, scenario.preset), o.dynamicConfigOverrides),
+    };
     const env = {
       PATH: `${image.serverDir}:/usr/local/bin:/usr/bin:/bin`,
       HOME: tmp,
@@ -435,7 +472,11 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
         stores.database,
       );
       const members: Partial<Record<TemporalRole, string[]>> = {};
-      for (const [role, address] of out.split('\n').filter(Boolean).map((l) => l.split('|'))) (members[SERVICE_TYPE[Number(role)]] ??= []).push(address);
+      for (const [role, address] of out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('|')))
+        (members[SERVICE_TYPE[Number(role)]] ??= []).push(address);
       return members;
     },
     stop,
@@ -465,7 +506,12 @@ export function roleFile(r: RoleProcess, name: string): string {
 export async function startStockServer(o: ClusterOptions): Promise<{ frontendAddress: string; stop(): Promise<void>; tail(lines?: number): string }> {
   const b = binaries();
   const prefix = o.databasePrefix ?? 'stock';
-  const stores: LocalStores = { postgres: o.postgres, database: prefix, visibilityDatabase: `${prefix}_visibility`, numHistoryShards: o.numHistoryShards ?? 16 };
+  const stores: LocalStores = {
+    postgres: o.postgres,
+    database: prefix,
+    visibilityDatabase: `${prefix}_visibility`,
+    numHistoryShards: o.numHistoryShards ?? 16,
+  };
   await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
   const c = parse(readFileSync(join(b.serverSource, 'config/development-postgres12.yaml'), 'utf8'));
   c.persistence.numHistoryShards = stores.numHistoryShards;
@@ -473,14 +519,22 @@ export async function startStockServer(o: ClusterOptions): Promise<{ frontendAdd
     [c.persistence.defaultStore, stores.database],
     [c.persistence.visibilityStore, stores.visibilityDatabase],
   ])
-    Object.assign(c.persistence.datastores[name].sql, { databaseName: db, connectAddr: `${o.postgres.host}:${o.postgres.port}`, user: o.postgres.user, password: o.postgres.password });
+    Object.assign(c.persistence.datastores[name].sql, {
+      databaseName: db,
+      connectAddr: `${o.postgres.host}:${o.postgres.port}`,
+      user: o.postgres.user,
+      password: o.postgres.password,
+    });
   const dir = mkdtempSync(join(tmpdir(), 'temporal-stock-'));
   const file = join(dir, 'config.yaml');
   writeFileSync(file, stringify(c, { lineWidth: 0 }));
   const log = join(dir, 'server.log');
   const fd = openSync(log, 'a');
   // Its dynamic-config path is relative to the module's root.
-  const child = spawn(join(b.serverDir, 'temporal-server'), ['--config-file', file, '--allow-no-auth', 'start'], { cwd: b.serverSource, stdio: ['ignore', fd, fd] });
+  const child = spawn(join(b.serverDir, 'temporal-server'), ['--config-file', file, '--allow-no-auth', 'start'], {
+    cwd: b.serverSource,
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   const stop = async () => {
     await stopProcess(child);
@@ -488,7 +542,12 @@ export async function startStockServer(o: ClusterOptions): Promise<{ frontendAdd
   };
   const port = c.services.frontend.rpc.grpcPort as number;
   try {
-    await waitFor(`stock server listening on ${port}`, o.startTimeoutMs ?? 90_000, () => listening(port), () => (child.exitCode !== null ? `exited (${child.exitCode}):\n${tailOf(log)}` : undefined));
+    await waitFor(
+      `stock server listening on ${port}`,
+      o.startTimeoutMs ?? 90_000,
+      () => listening(port),
+      () => (child.exitCode !== null ? `exited (${child.exitCode}):\n${tailOf(log)}` : undefined),
+    );
   } catch (err) {
     await stop();
     throw err;

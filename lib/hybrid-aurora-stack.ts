@@ -27,7 +27,8 @@ export class HybridAuroraStack extends Stack {
     super(scope, id, {
       ...props,
       terminationProtection: scenario.protect,
-      description: 'FOLIO hybrid Aurora: a primary cluster beside an offload cluster (Serverless v2 or provisioned), routed per module, and the task that moves schemas between them',
+      description:
+        'FOLIO hybrid Aurora: a primary cluster beside an offload cluster (Serverless v2 or provisioned), routed per module, and the task that moves schemas between them',
     });
     this.azs = e.availabilityZones;
 
@@ -80,7 +81,10 @@ export class HybridAuroraStack extends Stack {
     new CfnOutput(this, FOLIO_OUTPUTS.offloadEndpoint, { value: this.aurora.offload.cluster.clusterEndpoint.hostname });
     new CfnOutput(this, FOLIO_OUTPUTS.primaryReaderEndpoint, { value: this.aurora.primary.cluster.clusterReadEndpoint.hostname });
     new CfnOutput(this, FOLIO_OUTPUTS.offloadReaderEndpoint, { value: this.aurora.offload.cluster.clusterReadEndpoint.hostname });
-    new CfnOutput(this, FOLIO_OUTPUTS.moduleZoneId, { value: this.routing.zone.hostedZoneId, description: "The modules' routes (npm run move --online repoints them)" });
+    new CfnOutput(this, FOLIO_OUTPUTS.moduleZoneId, {
+      value: this.routing.zone.hostedZoneId,
+      description: "The modules' routes (npm run move --online repoints them)",
+    });
     new CfnOutput(this, FOLIO_OUTPUTS.adminSecretName, { value: e.names.adminSecret });
     new CfnOutput(this, FOLIO_OUTPUTS.routingParameterName, { value: e.names.routingParameter });
     new CfnOutput(this, FOLIO_OUTPUTS.moverCluster, { value: this.mover.cluster.clusterName, description: 'ECS cluster of the schema mover (npm run move)' });

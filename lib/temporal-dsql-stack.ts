@@ -132,7 +132,11 @@ export class TemporalDsqlStack extends Stack {
       executionRole: serverExecutionRole,
       ...e.schemaSetupTask,
       command: schemaCommand(e, preset.store.engine),
-      environment: schemaEnvironment(e, preset.store.engine, { storeHost: store.host, tokenEndpoint: store.tokenEndpoint, visibilityHost: this.visibility.domain.domainEndpoint }),
+      environment: schemaEnvironment(e, preset.store.engine, {
+        storeHost: store.host,
+        tokenEndpoint: store.tokenEndpoint,
+        visibilityHost: this.visibility.domain.domainEndpoint,
+      }),
       secrets: store.secrets,
       logGroup: schemaLogs,
     });

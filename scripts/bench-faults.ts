@@ -36,7 +36,8 @@ function dynamicConfigOverrides(pairs: readonly string[]): Record<string, string
   return Object.fromEntries(
     pairs.map((pair) => {
       const [key, value] = pair.split('=', 2);
-      if (!value || !(key in DYNAMIC_CONFIG_KEYS)) throw new ConfigError(`--dynamic-config "${pair}" is not valid (valid: <registered key>=<value>, e.g. history.shutdownDrainDuration=0s)`);
+      if (!value || !(key in DYNAMIC_CONFIG_KEYS))
+        throw new ConfigError(`--dynamic-config "${pair}" is not valid (valid: <registered key>=<value>, e.g. history.shutdownDrainDuration=0s)`);
       return [key, value === 'true' || value === 'false' ? value === 'true' : Number.isFinite(Number(value)) ? Number(value) : value];
     }),
   );
@@ -72,7 +73,8 @@ runCommand(async () => {
     ['--fault-at', o.faultAt],
   ])
     if (!(durationSeconds(value) > 0)) throw new ConfigError(`${flag} "${value}" is not valid (valid: a Go duration with a unit, e.g. 45s)`);
-  if (durationSeconds(o.faultAt) >= durationSeconds(o.duration)) throw new ConfigError(`--fault-at ${o.faultAt} is not inside the run (valid: less than --duration ${o.duration})`);
+  if (durationSeconds(o.faultAt) >= durationSeconds(o.duration))
+    throw new ConfigError(`--fault-at ${o.faultAt} is not inside the run (valid: less than --duration ${o.duration})`);
   const overrides = o.dynamicConfig === undefined ? undefined : dynamicConfigOverrides(o.dynamicConfig);
   const scenario = resolveScenario({ scenario: o.scenario }) as TemporalScenario;
   if (scenario.family !== 'temporal') throw new ConfigError(`--scenario "${o.scenario}" is a FOLIO phase (valid: a Temporal preset)`);
@@ -80,7 +82,12 @@ runCommand(async () => {
   const load = { rate, duration: o.duration, faultAtSeconds: durationSeconds(o.faultAt), completionTimeout: '90s' };
 
   const faults = faultSuite().filter((f) => o.fault === undefined || f.name.includes(o.fault));
-  if (!faults.length) throw new ConfigError(`--fault "${o.fault}" names no fault (valid: part of ${faultSuite().map((f) => `"${f.name}"`).join(', ')})`);
+  if (!faults.length)
+    throw new ConfigError(
+      `--fault "${o.fault}" names no fault (valid: part of ${faultSuite()
+        .map((f) => `"${f.name}"`)
+        .join(', ')})`,
+    );
 
   const pg = await startPostgres({ maxConnections: 800 });
   const outcomes: FaultOutcome[] = [];
@@ -88,7 +95,13 @@ runCommand(async () => {
     const cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults', dynamicConfigOverrides: overrides });
     const worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
     try {
-      await runGenerator(scenario.preset, cluster.frontendAddress, await freePort(), { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' }, 120_000);
+      await runGenerator(
+        scenario.preset,
+        cluster.frontendAddress,
+        await freePort(),
+        { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' },
+        120_000,
+      );
       for (const fault of faults) {
         process.stderr.write(`${fault.name} ...\n`);
         const outcome = await runFault({ cluster, postgres: pg, stopTimeoutMs }, fault, load);
@@ -105,7 +118,18 @@ runCommand(async () => {
 
   const drains = overrides ? `rendered, with ${o.dynamicConfig.join(', ')}` : 'as rendered';
   const table = markdownTable(
-    ['Fault', 'Rate held', 'Workflows lost', 'Done twice', 'Start errors', 'Open at deadline', 'Time to recover', 'P99 during (ms)', 'Stopped task drained in', 'Membership settled'],
+    [
+      'Fault',
+      'Rate held',
+      'Workflows lost',
+      'Done twice',
+      'Start errors',
+      'Open at deadline',
+      'Time to recover',
+      'P99 during (ms)',
+      'Stopped task drained in',
+      'Membership settled',
+    ],
     outcomes.map((x) => row(x, rate)),
   );
   const report = [

@@ -57,21 +57,38 @@ function judge(rate: number, run: GeneratorRun, p99Limit: number): string {
   return 'ok';
 }
 
-async function ladder(label: string, frontendAddress: string, scenario: TemporalScenario, o: { rates: number[]; step: string; p99Limit: number; workflow: string }): Promise<Step[]> {
+async function ladder(
+  label: string,
+  frontendAddress: string,
+  scenario: TemporalScenario,
+  o: { rates: number[]; step: string; p99Limit: number; workflow: string },
+): Promise<Step[]> {
   const worker = startWorker(scenario.preset, frontendAddress, await freePort(), { BENCHMARK_WORKFLOW_TYPE: o.workflow });
   const steps: Step[] = [];
   try {
     // Unreported, as the fault suite does: the namespace registered, every shard owned and the
     // task queues loaded before the first measured step (a cold four-process cluster took
     // about 1.5 s over its first starts, which set the 10/s step's P99).
-    await runGenerator(scenario.preset, frontendAddress, await freePort(), { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_WORKFLOW_TYPE: o.workflow }, 120_000);
+    await runGenerator(
+      scenario.preset,
+      frontendAddress,
+      await freePort(),
+      { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_WORKFLOW_TYPE: o.workflow },
+      120_000,
+    );
     for (const rate of o.rates) {
       process.stderr.write(`${label}: ${rate} workflows/s for ${o.step} ...\n`);
       const run = await runGenerator(
         scenario.preset,
         frontendAddress,
         await freePort(),
-        { BENCHMARK_TARGET_RATE: String(rate), BENCHMARK_DURATION: o.step, BENCHMARK_RAMP_UP: '0s', BENCHMARK_WORKFLOW_TYPE: o.workflow, BENCHMARK_COMPLETION_TIMEOUT: '30s' },
+        {
+          BENCHMARK_TARGET_RATE: String(rate),
+          BENCHMARK_DURATION: o.step,
+          BENCHMARK_RAMP_UP: '0s',
+          BENCHMARK_WORKFLOW_TYPE: o.workflow,
+          BENCHMARK_COMPLETION_TIMEOUT: '30s',
+        },
         (durationSeconds(o.step) + 90) * 1000,
       );
       const verdict = judge(rate, run, o.p99Limit);
@@ -103,7 +120,10 @@ function table(steps: readonly Step[]): string {
       verdict,
     ];
   });
-  return markdownTable(['target/s', 'average latency (ms)', 'p50 (ms)', 'p90 (ms)', 'p95 (ms)', 'p99 (ms)', 'max latency (ms)', 'total duration (ms)', 'workflows/s', 'step'], rows);
+  return markdownTable(
+    ['target/s', 'average latency (ms)', 'p50 (ms)', 'p90 (ms)', 'p95 (ms)', 'p99 (ms)', 'max latency (ms)', 'total duration (ms)', 'workflows/s', 'step'],
+    rows,
+  );
 }
 
 /** The fastest step that stayed good, or undefined. */
@@ -123,7 +143,8 @@ function ratios(rendered: readonly Step[], stock: readonly Step[]): string {
   if (shared) {
     const x = shared.run.raw!.results.latency;
     const y = stock.find((t) => t.rate === shared.rate)!.run.raw!.results.latency;
-    for (const p of ['p50', 'p95', 'p99'] as const) rows.push([`${p} at ${shared.rate}/s, the highest rate both held (ms)`, fmt(x[p]), fmt(y[p]), fmt(x[p] / y[p])]);
+    for (const p of ['p50', 'p95', 'p99'] as const)
+      rows.push([`${p} at ${shared.rate}/s, the highest rate both held (ms)`, fmt(x[p]), fmt(y[p]), fmt(x[p] / y[p])]);
   }
   return markdownTable(['', 'rendered', 'stock', 'rendered ÷ stock'], rows);
 }

@@ -63,14 +63,33 @@ runCommand(async () => {
       await primary.psql('VACUUM ANALYZE', DB);
       await offload.psql(`DROP SCHEMA IF EXISTS folio_mover, ${schemas.join(', ')} CASCADE`, DB);
     };
-    const mib = async () => Number(await primary.psql(`SELECT round(sum(pg_total_relation_size(format('%I.purchase_order', s)::regclass)) / 1048576.0, 1) FROM unnest(ARRAY[${schemas.map((s) => `'${s}'`).join(',')}]) s`, DB));
+    const mib = async () =>
+      Number(
+        await primary.psql(
+          `SELECT round(sum(pg_total_relation_size(format('%I.purchase_order', s)::regclass)) / 1048576.0, 1) FROM unnest(ARRAY[${schemas.map((s) => `'${s}'`).join(',')}]) s`,
+          DB,
+        ),
+      );
     const env = (extra: Record<string, string>) => ({
       ...process.env,
-      ...moverEnv(primary, offload, DB, { MOVE_FROM: 'primary', MOVE_TO: 'offload', MOVE_SCHEMAS: schemas.join(' '), MOVE_SUFFIX: '_mod_orders_storage', MOVE_JOBS: '2', ...extra }),
+      ...moverEnv(primary, offload, DB, {
+        MOVE_FROM: 'primary',
+        MOVE_TO: 'offload',
+        MOVE_SCHEMAS: schemas.join(' '),
+        MOVE_SUFFIX: '_mod_orders_storage',
+        MOVE_JOBS: '2',
+        ...extra,
+      }),
     });
     const routes = new Routes(dir, { primary, offload }, ['orders', 'orders-reader']);
     const route = routes.writerRoute;
-    const writerOn = (s: string) => startWriter({ servers: { primary, offload }, database: DB, route, sql: (n) => `INSERT INTO ${s}.purchase_order (note, payload) VALUES ('written ${n}', 'x') RETURNING id` });
+    const writerOn = (s: string) =>
+      startWriter({
+        servers: { primary, offload },
+        database: DB,
+        route,
+        sql: (n) => `INSERT INTO ${s}.purchase_order (note, payload) VALUES ('written ${n}', 'x') RETURNING id`,
+      });
     const lost = async (s: string, acknowledged: readonly { n: number }[]) => {
       const on = new Set((await offload.psql(`SELECT note FROM ${s}.purchase_order WHERE note LIKE 'written %'`, DB)).split('\n'));
       return acknowledged.filter((w) => !on.has(`written ${w.n}`)).length;
@@ -112,7 +131,11 @@ runCommand(async () => {
     const onlineSeconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1000));
     const online = await writer.stop();
-    const routed = moved.out.split('\n').map(parseMoverLine).find((l) => l?.kind === 'routesSwitched')?.slots.ms ?? '?';
+    const routed =
+      moved.out
+        .split('\n')
+        .map(parseMoverLine)
+        .find((l) => l?.kind === 'routesSwitched')?.slots.ms ?? '?';
     results.push([
       'online (the module writes throughout)',
       onlineSeconds.toFixed(2),

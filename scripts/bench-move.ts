@@ -62,7 +62,9 @@ runCommand(async () => {
   const major = Number(o.major) as 15 | 16;
   const catalog = editedCatalog((c) => (c.folio.environment.tenants = tenants));
   const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
-  const moves = planPhaseSwitch(phase('baseline'), phase('test5')).moves.filter((m) => ['mod-source-record-storage', 'mod-inventory-storage'].includes(m.module));
+  const moves = planPhaseSwitch(phase('baseline'), phase('test5')).moves.filter((m) =>
+    ['mod-source-record-storage', 'mod-inventory-storage'].includes(m.module),
+  );
   const schemas = moves.flatMap((m) => m.schemas);
   const mover = phase('baseline').environment.mover;
   const jobs = o.jobs === undefined ? moverJobs(mover.vcpu) : whole('--jobs', o.jobs, 32);
@@ -78,15 +80,36 @@ runCommand(async () => {
     for (const t of tenants) await source.psql(folioSeedSql([t], rows, { partitions }), DB);
     await source.psql('VACUUM ANALYZE', DB);
     const list = schemas.map((s) => `'${s}'`).join(',');
-    const bytes = Number(await source.psql(`SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind IN ('r', 'm', 'S')`, DB));
-    const tables = Number(await source.psql(`SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`, DB));
-    const env = (pg: Postgres) => ({ ...process.env, PATH: `${pg.bin}:${process.env.PATH}`, PGHOST: '127.0.0.1', PGUSER: pg.user, PGPASSWORD: pg.password, PGDATABASE: DB });
+    const bytes = Number(
+      await source.psql(
+        `SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind IN ('r', 'm', 'S')`,
+        DB,
+      ),
+    );
+    const tables = Number(
+      await source.psql(`SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`, DB),
+    );
+    const env = (pg: Postgres) => ({
+      ...process.env,
+      PATH: `${pg.bin}:${process.env.PATH}`,
+      PGHOST: '127.0.0.1',
+      PGUSER: pg.user,
+      PGPASSWORD: pg.password,
+      PGDATABASE: DB,
+    });
 
     const plan = { title: 'bench', moves, restart: [] };
-    process.stderr.write(`the mover: ${moves.length} modules in ${waves(plan).length} task run(s), ${jobs} schema(s) at once; the runbook: -j ${jobs}; ${runs} run(s) each ...\n`);
+    process.stderr.write(
+      `the mover: ${moves.length} modules in ${waves(plan).length} task run(s), ${jobs} schema(s) at once; the runbook: -j ${jobs}; ${runs} run(s) each ...\n`,
+    );
     // Made beforehand, as the runbook says: the tenants' roles and the database's extensions.
     const roles = await run(join(source.bin, 'pg_dumpall'), ['-p', String(source.port), '--roles-only'], { env: env(source), maxBuffer: 64 * 1024 * 1024 });
-    await runbook.psql(roles.stdout.split('\n').filter((l) => !/^(CREATE|ALTER) ROLE postgres\b/.test(l) && !l.startsWith('\\')).join('\n'));
+    await runbook.psql(
+      roles.stdout
+        .split('\n')
+        .filter((l) => !/^(CREATE|ALTER) ROLE postgres\b/.test(l) && !l.startsWith('\\'))
+        .join('\n'),
+    );
 
     let verifiedRows = 0;
     const moverRun = async () => {
@@ -115,9 +138,27 @@ runCommand(async () => {
       const out = join(dir, 'dump');
       rmSync(out, { recursive: true, force: true });
       const dump = await seconds(() =>
-        run(join(source.bin, 'pg_dump'), ['-p', String(source.port), '--format=directory', `--jobs=${jobs}`, '--no-owner', '--no-tablespaces', ...schemas.flatMap((s) => ['-n', s]), '-f', out], { env: env(source) }),
+        run(
+          join(source.bin, 'pg_dump'),
+          [
+            '-p',
+            String(source.port),
+            '--format=directory',
+            `--jobs=${jobs}`,
+            '--no-owner',
+            '--no-tablespaces',
+            ...schemas.flatMap((s) => ['-n', s]),
+            '-f',
+            out,
+          ],
+          { env: env(source) },
+        ),
       );
-      const restore = await seconds(() => run(join(runbook.bin, 'pg_restore'), ['-p', String(runbook.port), `--jobs=${jobs}`, '--no-owner', '--exit-on-error', '-d', DB, out], { env: env(runbook) }));
+      const restore = await seconds(() =>
+        run(join(runbook.bin, 'pg_restore'), ['-p', String(runbook.port), `--jobs=${jobs}`, '--no-owner', '--exit-on-error', '-d', DB, out], {
+          env: env(runbook),
+        }),
+      );
       return { dump, restore };
     };
     const moverTimes: number[] = [];
@@ -136,7 +177,13 @@ runCommand(async () => {
     const table = markdownTable(
       ['Copy', 'Seconds (median)', 'MiB/s', 'Runs (s)', 'Verified'],
       [
-        [`the mover (${jobs} schemas at once, no compression)`, fmt(moverSeconds, 2), fmt(mib / moverSeconds, 1), moverTimes.map((t) => fmt(t, 2)).join(', '), `every table by content, sequences, catalog; ${verifiedRows.toLocaleString('en-US')} rows`],
+        [
+          `the mover (${jobs} schemas at once, no compression)`,
+          fmt(moverSeconds, 2),
+          fmt(mib / moverSeconds, 1),
+          moverTimes.map((t) => fmt(t, 2)).join(', '),
+          `every table by content, sequences, catalog; ${verifiedRows.toLocaleString('en-US')} rows`,
+        ],
         [
           `pg_dump -Fd -j ${jobs} (${fmt(dumpSeconds, 2)} s) + pg_restore -j ${jobs} (${fmt(restoreSeconds, 2)} s)`,
           fmt(runbookSeconds, 2),

@@ -33,7 +33,12 @@ runCommand(async () => {
   const o = program.parse().opts();
   const runs = Number(o.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 9) throw new ConfigError(`--runs "${o.runs}" is not valid (valid: a whole number from 1 to 9)`);
-  const catalogs = new Map(TENANT_COUNTS.map((n) => [n, editedCatalog((c) => (c.folio.environment.tenants = Array.from({ length: n }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`)))]));
+  const catalogs = new Map(
+    TENANT_COUNTS.map((n) => [
+      n,
+      editedCatalog((c) => (c.folio.environment.tenants = Array.from({ length: n }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`))),
+    ]),
+  );
   const times = new Map(TENANT_COUNTS.map((n) => [n, { moves: [] as number[], plan: [] as number[], schemas: 0 }]));
   // Warm: the first synth loads CDK.
   planTransition(o.from, o.to, { catalog: catalogs.get(30)! });
@@ -49,7 +54,14 @@ runCommand(async () => {
   const base = times.get(30)!;
   const rows = TENANT_COUNTS.map((n) => {
     const t = times.get(n)!;
-    return [String(n), String(t.schemas), median(t.moves).toFixed(2), (median(t.moves) / median(base.moves)).toFixed(2), median(t.plan).toFixed(0), (median(t.plan) / median(base.plan)).toFixed(2)];
+    return [
+      String(n),
+      String(t.schemas),
+      median(t.moves).toFixed(2),
+      (median(t.moves) / median(base.moves)).toFixed(2),
+      median(t.plan).toFixed(0),
+      (median(t.plan) / median(base.plan)).toFixed(2),
+    ];
   });
   process.stdout.write(
     `# plan and the move plan by tenants (${o.from} -> ${o.to}, medians of ${runs})\n\n` +

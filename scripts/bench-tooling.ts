@@ -23,18 +23,25 @@ const ROOT = join(__dirname, '..');
 const CDK = join(ROOT, 'node_modules/.bin/cdk');
 
 const program = new Command('bench:tooling')
-  .description('cdk synth of a scenario against an empty CDK app, with and without validation, and plan between two phases: medians and min-max of alternating runs')
+  .description(
+    'cdk synth of a scenario against an empty CDK app, with and without validation, and plan between two phases: medians and min-max of alternating runs',
+  )
   .option('--runs <n>', 'runs of each', '5')
   .option('--scenario <name>', 'the scenario to synthesize', 'test12')
   .option('--from <name>', 'plan: the deployed scenario', 'test11')
   .option('--to <name>', 'plan: the scenario to deploy', 'test12')
-  .option('--npm-test', "instead: the README's test command warm (nothing changed), after a source change (no synth cache) and cold (no synth cache, no lint results)");
+  .option(
+    '--npm-test',
+    "instead: the README's test command warm (nothing changed), after a source change (no synth cache) and cold (no synth cache, no lint results)",
+  );
 
 /** Wall seconds of one command; its failure is the benchmark's failure, with the command's own words. */
 async function timed(command: string, args: readonly string[]): Promise<number> {
   const start = process.hrtime.bigint();
   await run(command, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).catch((e) => {
-    const why = String(e.stderr || e.message).trim().split('\n')[0];
+    const why = String(e.stderr || e.message)
+      .trim()
+      .split('\n')[0];
     throw new CommandFailure(`${[command, ...args].join(' ')} failed: ${why}`, EXIT_FAILED);
   });
   return Number(process.hrtime.bigint() - start) / 1e9;
@@ -73,7 +80,11 @@ async function npmTest(runs: number): Promise<void> {
   } finally {
     status.done();
   }
-  const rows = cases.map((c, i) => [c.name, `${median(seconds[i]).toFixed(1)} s`, `${Math.min(...seconds[i]).toFixed(1)}–${Math.max(...seconds[i]).toFixed(1)} s`]);
+  const rows = cases.map((c, i) => [
+    c.name,
+    `${median(seconds[i]).toFixed(1)} s`,
+    `${Math.min(...seconds[i]).toFixed(1)}–${Math.max(...seconds[i]).toFixed(1)} s`,
+  ]);
   process.stdout.write(`${markdownTable(['What', 'Median', 'Min–max'], rows)}\n\n${runs} alternating runs of each on ${cpus().length} cores.\n`);
 }
 
@@ -93,7 +104,11 @@ runCommand(async () => {
       command: CDK,
       args: ['synth', '-q', '-c', `scenario=${o.scenario}`, '-c', 'validate=true', '-o', join(out, 'validated')],
     },
-    { name: `\`npm run plan -- --from ${o.from} --to ${o.to}\``, command: process.execPath, args: ['--import', 'tsx', 'bin/plan.ts', '--from', o.from, '--to', o.to] },
+    {
+      name: `\`npm run plan -- --from ${o.from} --to ${o.to}\``,
+      command: process.execPath,
+      args: ['--import', 'tsx', 'bin/plan.ts', '--from', o.from, '--to', o.to],
+    },
   ];
   const seconds = cases.map(() => [] as number[]);
   try {
@@ -107,6 +122,13 @@ runCommand(async () => {
     rmSync(out, { recursive: true, force: true });
   }
   const empty = median(seconds[0]);
-  const rows = cases.map((c, i) => [c.name, `${median(seconds[i]).toFixed(2)} s`, `${Math.min(...seconds[i]).toFixed(2)}–${Math.max(...seconds[i]).toFixed(2)} s`, `${(median(seconds[i]) / empty).toFixed(2)}×`]);
-  process.stdout.write(`${markdownTable(['What', 'Median', 'Min–max', 'Against the empty app'], rows)}\n\n${runs} alternating runs of each on ${cpus().length} cores.\n`);
+  const rows = cases.map((c, i) => [
+    c.name,
+    `${median(seconds[i]).toFixed(2)} s`,
+    `${Math.min(...seconds[i]).toFixed(2)}–${Math.max(...seconds[i]).toFixed(2)} s`,
+    `${(median(seconds[i]) / empty).toFixed(2)}×`,
+  ]);
+  process.stdout.write(
+    `${markdownTable(['What', 'Median', 'Min–max', 'Against the empty app'], rows)}\n\n${runs} alternating runs of each on ${cpus().length} cores.\n`,
+  );
 });

@@ -49,7 +49,10 @@ async function main() {
 
     const commands: [string, string[]][] = [
       ['bench.ts', ['status', '--scenario', 'temporal-150wps']],
-      ['report.ts', ['--scenario', 'temporal-150wps', '--last', '35m', '--workflows', '41052', '--prometheus-url', prometheus.url, '--out', join(out, 'temporal')]],
+      [
+        'report.ts',
+        ['--scenario', 'temporal-150wps', '--last', '35m', '--workflows', '41052', '--prometheus-url', prometheus.url, '--out', join(out, 'temporal')],
+      ],
       ['report.ts', ['--scenario', 'test10', '--last', '35m', '--out', join(out, 'test10')]],
     ];
     for (const [script, args] of commands) {
@@ -58,7 +61,12 @@ async function main() {
       // Not spawnSync: the recorded Prometheus answers from this process while the command runs.
       const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../bin', script), ...argv], {
         stdio: 'inherit',
-        env: { ...process.env, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        env: {
+          ...process.env,
+          AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
       });
       const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       if (status !== 0) throw new Error(`${script} exited ${status}`);

@@ -1,4 +1,12 @@
-import { Duration, Stack, aws_cloudwatch as cloudwatch, aws_cloudwatch_actions as actions, aws_iam as iam, aws_sns as sns, aws_sns_subscriptions as subs } from 'aws-cdk-lib';
+import {
+  Duration,
+  Stack,
+  aws_cloudwatch as cloudwatch,
+  aws_cloudwatch_actions as actions,
+  aws_iam as iam,
+  aws_sns as sns,
+  aws_sns_subscriptions as subs,
+} from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { MetricCatalog } from '../contract/metrics';
 import { catalogMetric } from './catalog-metric';
@@ -59,9 +67,7 @@ export class AlarmTopic extends Construct {
         metric: catalogMetric(props.catalog, spec.series, spec.statistic),
         threshold: spec.threshold,
         comparisonOperator:
-          spec.comparison === '>='
-            ? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
-            : cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+          spec.comparison === '>=' ? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD : cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: spec.minutes,
         datapointsToAlarm: spec.minutes,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -58,7 +58,10 @@ export class AuroraHistoryStore extends Construct {
     const monitoringRole = enhancedMonitoringRole(this);
     const writerIdentifier = writerInstanceIdentifier(props.clusterIdentifier);
     const writer = props.writer.instanceClass
-      ? rds.ClusterInstance.provisioned('Writer', { instanceType: new ec2.InstanceType(props.writer.instanceClass.replace(/^db\./, '')), instanceIdentifier: writerIdentifier })
+      ? rds.ClusterInstance.provisioned('Writer', {
+          instanceType: new ec2.InstanceType(props.writer.instanceClass.replace(/^db\./, '')),
+          instanceIdentifier: writerIdentifier,
+        })
       : rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerIdentifier });
     this.cluster = new rds.DatabaseCluster(this, 'Cluster', {
       engine,
@@ -89,7 +92,10 @@ export class AuroraHistoryStore extends Construct {
       iamAuthentication: true,
       cloudwatchLogsExports: ['postgresql'],
     });
-    Annotations.of(this.cluster).acknowledgeWarning('@aws-cdk/aws-rds:instancePerformanceInsightsOverridden', 'Performance Insights is set once, on the cluster; its writer inherits it');
+    Annotations.of(this.cluster).acknowledgeWarning(
+      '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',
+      'Performance Insights is set once, on the cluster; its writer inherits it',
+    );
     if (!props.protect) acknowledgeTeardown(this, [this.cluster]);
   }
 

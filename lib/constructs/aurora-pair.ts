@@ -1,11 +1,4 @@
-import {
-  Annotations,
-  Duration,
-  RemovalPolicy,
-  aws_ec2 as ec2,
-  aws_kms as kms,
-  aws_rds as rds,
-} from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment, FolioPhase } from '../../config';
 import type { AuroraStorageType } from '../../config/fields';
@@ -74,7 +67,7 @@ export class AuroraPair extends Construct {
     acknowledgeNag(
       this.adminSecret,
       'SMG4',
-      "Not rotated on a schedule: every module secret carries a copy of this password, set at deploy time, so a rotation would lock the modules out until the next deploy. Rotate by changing the secret and redeploying.",
+      'Not rotated on a schedule: every module secret carries a copy of this password, set at deploy time, so a rotation would lock the modules out until the next deploy. Rotate by changing the secret and redeploying.',
     );
 
     this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
@@ -86,7 +79,11 @@ export class AuroraPair extends Construct {
       this.securityGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(db.port), `PostgreSQL from ${cidr}`);
     }
     // An online module move's subscription: the target cluster connects to the source cluster.
-    this.securityGroup.addIngressRule(this.securityGroup, ec2.Port.tcp(db.port), 'PostgreSQL from the other cluster: logical replication of online module moves');
+    this.securityGroup.addIngressRule(
+      this.securityGroup,
+      ec2.Port.tcp(db.port),
+      'PostgreSQL from the other cluster: logical replication of online module moves',
+    );
     this.securityGroup.addEgressRule(this.securityGroup, ec2.Port.tcp(db.port), 'PostgreSQL to the other cluster: logical replication of online module moves');
 
     const subnetGroup = new rds.SubnetGroup(this, 'SubnetGroup', {
@@ -178,6 +175,8 @@ function provisionedInstances(clusterName: string, instanceClass: string, reader
   const instanceType = new ec2.InstanceType(instanceClass.replace(/^db\./, ''));
   return {
     writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: writerInstanceIdentifier(clusterName) }),
-    readers: Array.from({ length: readers }, (_, i) => rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: readerInstanceIdentifier(clusterName, i + 1) })),
+    readers: Array.from({ length: readers }, (_, i) =>
+      rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: readerInstanceIdentifier(clusterName, i + 1) }),
+    ),
   };
 }

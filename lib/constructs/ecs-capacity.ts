@@ -93,16 +93,18 @@ export class EcsCapacity extends Construct {
         'CT.EC2.PR.15',
         `${pool.instanceType} is a Nitro instance type (every Graviton and every 8th-generation type is); the control's list of Nitro types was written before the 8th generation and ends at the 7th.`,
       );
-    acknowledgeNag(asg, 'AS3', 'Scaling is ECS managed scaling; what matters (tasks below desired, CPU) alarms in the observability stack, so instance-launch notifications would only add noise.');
+    acknowledgeNag(
+      asg,
+      'AS3',
+      'Scaling is ECS managed scaling; what matters (tasks below desired, CPU) alarms in the observability stack, so instance-launch notifications would only add noise.',
+    );
     // The ECS agent's own permissions, as CDK grants them for a capacity provider.
-    const agent = "The ECS container agent's permissions (ecs:Submit*, ecs:Poll, ecs:DiscoverPollEndpoint, ecr:GetAuthorizationToken and the like) that ECS documents with Resource \"*\": these actions take no resource ARN. The role holds no data-plane permission.";
+    const agent =
+      'The ECS container agent\'s permissions (ecs:Submit*, ecs:Poll, ecs:DiscoverPollEndpoint, ecr:GetAuthorizationToken and the like) that ECS documents with Resource "*": these actions take no resource ARN. The role holds no data-plane permission.';
     acknowledgeNag(asg, 'IAM5[Action::ecs:Submit*]', agent);
     acknowledgeNag(asg, 'IAM5[Resource::*]', agent);
     // Tasks must use their own role: block the instance metadata service from awsvpc tasks.
-    asg.addUserData(
-      `echo ECS_RESERVED_MEMORY=${props.reservedMemoryMiB} >> /etc/ecs/ecs.config`,
-      'echo ECS_AWSVPC_BLOCK_IMDS=true >> /etc/ecs/ecs.config',
-    );
+    asg.addUserData(`echo ECS_RESERVED_MEMORY=${props.reservedMemoryMiB} >> /etc/ecs/ecs.config`, 'echo ECS_AWSVPC_BLOCK_IMDS=true >> /etc/ecs/ecs.config');
     const provider = new ecs.AsgCapacityProvider(this, `${id}CapacityProvider`, {
       autoScalingGroup: asg,
       enableManagedScaling: true,

@@ -116,7 +116,12 @@ const withScratch = new WeakSet<ecs.TaskDefinition>();
  * Docker fills from the image's /tmp, mode 1777 included, so a non-root user can write it; on
  * Fargate it is a bind mount, which only root can write.
  */
-export function addTaskContainer(task: ecs.TaskDefinition, id: string, taskMemoryMiB: number, options: ecs.ContainerDefinitionOptions): ecs.ContainerDefinition {
+export function addTaskContainer(
+  task: ecs.TaskDefinition,
+  id: string,
+  taskMemoryMiB: number,
+  options: ecs.ContainerDefinitionOptions,
+): ecs.ContainerDefinition {
   const container = task.addContainer(id, {
     ...options,
     readonlyRootFilesystem: true,
@@ -167,7 +172,14 @@ export function arm64TaskDefinition(scope: Construct, id: string, props: TaskSiz
  * task's secrets. `who` names the tasks it serves in its description.
  */
 export function executionRole(scope: Construct, id: string, who: string): iam.Role {
-  const role = new iam.Role(scope, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'), description: `ECS agent: pull images, write logs and hand over secrets for the ${who}` });
-  acknowledgeNag(role, 'IAM5[Resource::*]', 'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.');
+  const role = new iam.Role(scope, id, {
+    assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
+    description: `ECS agent: pull images, write logs and hand over secrets for the ${who}`,
+  });
+  acknowledgeNag(
+    role,
+    'IAM5[Resource::*]',
+    'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repositories.',
+  );
   return role;
 }

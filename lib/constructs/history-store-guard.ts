@@ -37,7 +37,12 @@ export class HistoryStoreGuard extends Construct {
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::TemporalHistoryStore',
-      properties: { Store: props.store, NumHistoryShards: props.numHistoryShards, ServerRelease: props.server.release, SchemaVersion: props.server.schemaVersion },
+      properties: {
+        Store: props.store,
+        NumHistoryShards: props.numHistoryShards,
+        ServerRelease: props.server.release,
+        SchemaVersion: props.server.schemaVersion,
+      },
     });
     // Whether an older release is CloudFormation's own rollback: its own stack's status, nothing else.
     onEvent.addToRolePolicy(new iam.PolicyStatement({ actions: ['cloudformation:DescribeStacks'], resources: [Stack.of(this).stackId] }));
@@ -47,7 +52,11 @@ export class HistoryStoreGuard extends Construct {
       "The function's log permissions, as CDK's provider framework grants them: logs:CreateLogGroup, CreateLogStream and PutLogEvents, nothing else.",
     );
     acknowledgeDeployTimeFunctions(this);
-    acknowledgeNag(this, `IAM5[Resource::${nagResource(this, onEvent.functionArn)}:*]`, "lambda:InvokeFunction on the check's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.");
+    acknowledgeNag(
+      this,
+      `IAM5[Resource::${nagResource(this, onEvent.functionArn)}:*]`,
+      "lambda:InvokeFunction on the check's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.",
+    );
   }
 
   /** Makes `resources` wait for the check: a refused deploy creates none of them. */

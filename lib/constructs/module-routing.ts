@@ -1,4 +1,12 @@
-import { Duration, SecretValue, aws_ec2 as ec2, aws_kms as kms, aws_route53 as route53, aws_secretsmanager as secretsmanager, aws_ssm as ssm } from 'aws-cdk-lib';
+import {
+  Duration,
+  SecretValue,
+  aws_ec2 as ec2,
+  aws_kms as kms,
+  aws_route53 as route53,
+  aws_secretsmanager as secretsmanager,
+  aws_ssm as ssm,
+} from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole, ModuleRoute } from '../../config';
 import { moduleRouteNames } from '../contract/physical-names';
@@ -53,7 +61,12 @@ export class ModuleRouting extends Construct {
       // An Aurora reader endpoint leads to the writer when the cluster has no reader: a route for
       // reads exists for every module, whatever cluster it moves to.
       new route53.CnameRecord(this, `${route.module}-route`, { zone: this.zone, recordName: names.writer, domainName: cluster.clusterEndpoint.hostname, ttl });
-      new route53.CnameRecord(this, `${route.module}-reader-route`, { zone: this.zone, recordName: names.reader, domainName: cluster.clusterReadEndpoint.hostname, ttl });
+      new route53.CnameRecord(this, `${route.module}-reader-route`, {
+        zone: this.zone,
+        recordName: names.reader,
+        domainName: cluster.clusterReadEndpoint.hostname,
+        ttl,
+      });
       const values: Record<string, SecretValue> = {
         DB_HOST: SecretValue.unsafePlainText(names.writer),
         DB_PORT: SecretValue.unsafePlainText(String(props.port)),

@@ -23,9 +23,7 @@ export class Network extends Construct {
       ipAddresses: ec2.IpAddresses.cidr(props.cidr),
       availabilityZones: [...props.availabilityZones],
       natGateways: 0,
-      subnetConfiguration: [
-        { name: Network.DATABASE_SUBNETS, subnetType: ec2.SubnetType.PRIVATE_ISOLATED, cidrMask: 24 },
-      ],
+      subnetConfiguration: [{ name: Network.DATABASE_SUBNETS, subnetType: ec2.SubnetType.PRIVATE_ISOLATED, cidrMask: 24 }],
     });
     acknowledgePinnedZones(this.vpc);
     acknowledgeDefaultSecurityGroupHandler(this.vpc);

@@ -21,7 +21,11 @@ export interface PrometheusProps {
 export class Prometheus extends Construct {
   readonly workspace: aps.CfnWorkspace;
 
-  constructor(scope: Construct, id: string, private readonly props: PrometheusProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: PrometheusProps,
+  ) {
     super(scope, id);
     this.workspace = new aps.CfnWorkspace(this, 'Workspace', { alias: props.alias });
   }
@@ -32,9 +36,7 @@ export class Prometheus extends Construct {
 
   /** Adds the collector to a task that serves Prometheus metrics on `port`. */
   addCollector(task: ecs.TaskDefinition, job: string, port: number, logGroup: logs.ILogGroup): ecs.ContainerDefinition {
-    task.taskRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['aps:RemoteWrite'], resources: [this.workspace.attrArn] }),
-    );
+    task.taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['aps:RemoteWrite'], resources: [this.workspace.attrArn] }));
     return task.addContainer('MetricsCollector', {
       image: this.props.collectorImage,
       user: this.props.collectorUser,

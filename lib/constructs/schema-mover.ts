@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync, strToU8 } from 'fflate';
 import { join } from 'node:path';
-import { type CfnResource, RemovalPolicy, Validations, aws_ec2 as ec2, aws_ecs as ecs, aws_logs as logs, aws_secretsmanager as secretsmanager } from 'aws-cdk-lib';
+import {
+  type CfnResource,
+  RemovalPolicy,
+  Validations,
+  aws_ec2 as ec2,
+  aws_ecs as ecs,
+  aws_logs as logs,
+  aws_secretsmanager as secretsmanager,
+} from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../config';
 import { MOVER_ENDPOINTS } from '../contract/endpoints';
@@ -24,8 +32,7 @@ export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh')
  * and run. ECS caps a task definition at 64 KiB, which the script alone nears. fflate, not
  * node:zlib, so that every Node version writes the same bytes (the template stays deterministic).
  */
-export const MOVER_COMMAND =
-  `printf %s '${Buffer.from(gzipSync(strToU8(MOVER_SCRIPT), { level: 9, mtime: 0 })).toString('base64')}' | base64 -d | gunzip >/tmp/move.sh && exec sh /tmp/move.sh`;
+export const MOVER_COMMAND = `printf %s '${Buffer.from(gzipSync(strToU8(MOVER_SCRIPT), { level: 9, mtime: 0 })).toString('base64')}' | base64 -d | gunzip >/tmp/move.sh && exec sh /tmp/move.sh`;
 
 /** Schemas moved at once: one per vCPU of the task (at least one). */
 export const moverJobs = (vcpu: number): number => Math.max(1, Math.floor(vcpu));
@@ -83,7 +90,13 @@ export class SchemaMover extends Construct {
     });
     endpoints.addIngressRule(this.securityGroup, ec2.Port.tcp(443), 'HTTPS from the schema mover');
     for (const [name, shortName] of MOVER_ENDPOINTS)
-      props.vpc.addInterfaceEndpoint(name, { service: new ec2.InterfaceVpcEndpointAwsService(shortName), subnets: { subnets: zone }, privateDnsEnabled: true, open: false, securityGroups: [endpoints] });
+      props.vpc.addInterfaceEndpoint(name, {
+        service: new ec2.InterfaceVpcEndpointAwsService(shortName),
+        subnets: { subnets: zone },
+        privateDnsEnabled: true,
+        open: false,
+        securityGroups: [endpoints],
+      });
     this.securityGroup.addEgressRule(endpoints, ec2.Port.tcp(443), 'HTTPS to the interface endpoints');
     // ECR keeps image layers in S3: reached through a gateway endpoint, named by the region's
     // S3 prefix list (from config, so synth looks nothing up).
@@ -127,7 +140,10 @@ export class SchemaMover extends Construct {
     });
     // The command is a shell script: its ${...} are the shell's parameter expansions, which
     // CloudFormation leaves alone outside Fn::Sub.
-    Validations.of(this.taskDefinition).acknowledge({ id: 'CloudFormation-Validate::E1029', reason: "The mover's command is a shell script; ${...} are shell parameter expansions" });
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'CloudFormation-Validate::E1029',
+      reason: "The mover's command is a shell script; ${...} are shell parameter expansions",
+    });
     (this.taskDefinition.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['E1029'] } });
     acknowledgeControl(
       this.taskDefinition,

@@ -84,9 +84,7 @@ export class SchemaSetup extends Construct {
         conditions: { ArnEquals: { 'ecs:cluster': props.cluster.clusterArn } },
       }),
     );
-    onEvent.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [props.taskRole.roleArn, props.executionRole.roleArn] }),
-    );
+    onEvent.addToRolePolicy(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [props.taskRole.roleArn, props.executionRole.roleArn] }));
     const clusterTasks = stack.formatArn({ service: 'ecs', resource: 'task', resourceName: `${props.cluster.clusterName}/*` });
     isComplete.addToRolePolicy(new iam.PolicyStatement({ actions: ['ecs:DescribeTasks'], resources: [clusterTasks] }));
     const provider = new cr.Provider(this, 'Provider', {
@@ -122,7 +120,10 @@ export class SchemaSetup extends Construct {
     // The functions the framework's roles may invoke: ours, and its own isComplete and onTimeout.
     const framework = ['framework-isComplete', 'framework-onTimeout'].map((id) => provider.node.findChild(id) as lambda.IFunction);
     for (const f of [onEvent, isComplete, ...framework])
-      ack(`IAM5[Resource::${nagResource(this, f.functionArn)}:*]`, "lambda:InvokeFunction on one function's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.");
+      ack(
+        `IAM5[Resource::${nagResource(this, f.functionArn)}:*]`,
+        "lambda:InvokeFunction on one function's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.",
+      );
     ack(
       `IAM5[Resource::${nagResource(this, clusterTasks)}]`,
       "ecs:DescribeTasks on the tasks of this one cluster: the schema task's id is known only once RunTask returns.",

@@ -75,10 +75,22 @@ export class VisibilityDomain extends Construct {
     });
     this.domain.node.addDependency(logPolicy);
     const acknowledge = (rule: string, reason: string) => acknowledgeNag(this.domain, rule, reason);
-    acknowledge('OS3', 'Access is by network (a VPC domain whose security group admits only the Temporal servers) and by IAM (SigV4); an IP allow-list cannot name awsvpc tasks, whose addresses change on every deploy.');
-    acknowledge('OS5', 'No anonymous access is possible: the domain sits in private subnets, enforces HTTPS, and only principals granted es:ESHttp* by an identity policy in this account can sign requests.');
-    acknowledge('OS4', 'No dedicated master nodes: a visibility store for benchmark runs on 3 data nodes across zones; dedicated masters would add 3 more instances for a cluster this small.');
-    acknowledge('OS9[LogExport::SEARCH_SLOW_LOGS]', "Slow logs are off: visibility queries are Temporal's own, and the dashboard's latency panels show when they slow down.");
+    acknowledge(
+      'OS3',
+      'Access is by network (a VPC domain whose security group admits only the Temporal servers) and by IAM (SigV4); an IP allow-list cannot name awsvpc tasks, whose addresses change on every deploy.',
+    );
+    acknowledge(
+      'OS5',
+      'No anonymous access is possible: the domain sits in private subnets, enforces HTTPS, and only principals granted es:ESHttp* by an identity policy in this account can sign requests.',
+    );
+    acknowledge(
+      'OS4',
+      'No dedicated master nodes: a visibility store for benchmark runs on 3 data nodes across zones; dedicated masters would add 3 more instances for a cluster this small.',
+    );
+    acknowledge(
+      'OS9[LogExport::SEARCH_SLOW_LOGS]',
+      "Slow logs are off: visibility queries are Temporal's own, and the dashboard's latency panels show when they slow down.",
+    );
     const accessByIam =
       "Access is decided by IAM alone: a VPC domain whose security group admits only the Temporal servers, and es:ESHttp* granted by identity policy to the servers' and schema task's roles, which Temporal signs with SigV4. Fine-grained access control would add an internal user database and a master user to a store that has one client, and turning it on later is a blue/green redeploy of the domain.";
     acknowledgeControl(this.domain, 'CT.OPENSEARCH.PR.15', accessByIam);
@@ -87,7 +99,10 @@ export class VisibilityDomain extends Construct {
       'CT.OPENSEARCH.PR.13',
       `OpenSearch's audit log requires fine-grained access control, which this domain leaves off (CT.OPENSEARCH.PR.15). Who may call the domain is IAM's decision, and CloudTrail records the domain's configuration calls.`,
     );
-    acknowledge('OS9[LogExport::INDEX_SLOW_LOGS]', "Slow logs are off: indexing is Temporal's own visibility writes, and the dashboard's latency panels show when they slow down.");
+    acknowledge(
+      'OS9[LogExport::INDEX_SLOW_LOGS]',
+      "Slow logs are off: indexing is Temporal's own visibility writes, and the dashboard's latency panels show when they slow down.",
+    );
   }
 
   /** HTTPS from a group of clients. */

@@ -127,17 +127,31 @@ function folioCatalog(scenario: FolioScenario): MetricCatalog {
     { key: 'Offload', id: names.offloadCluster, what: `offload (${describeOffload(offload)})` },
   ];
   const perCluster = (prefix: string, metricName: string, statistic: Statistic, unit: Unit) =>
-    clusters.map((c) =>
-      metric(`${prefix}${c.key}`, `${c.what}`, NAMESPACES.rds, metricName, { DBClusterIdentifier: c.id, Role: 'WRITER' }, statistic, unit),
-    );
+    clusters.map((c) => metric(`${prefix}${c.key}`, `${c.what}`, NAMESPACES.rds, metricName, { DBClusterIdentifier: c.id, Role: 'WRITER' }, statistic, unit));
   const writerVcpus = instanceVcpus(primaryInstanceClass);
 
   // Capacity, its panel and its ceiling alarm exist only while the offload cluster is Serverless v2.
   const series: Series[] = [
     ...(acu
       ? [
-          metric('acu', 'Serverless v2 capacity', NAMESPACES.rds, 'ServerlessDatabaseCapacity', { DBClusterIdentifier: names.offloadCluster }, 'Average', 'ACU'),
-          metric('acuUtilization', 'Serverless v2 ACU utilization', NAMESPACES.rds, 'ACUUtilization', { DBClusterIdentifier: names.offloadCluster }, 'Average', '%'),
+          metric(
+            'acu',
+            'Serverless v2 capacity',
+            NAMESPACES.rds,
+            'ServerlessDatabaseCapacity',
+            { DBClusterIdentifier: names.offloadCluster },
+            'Average',
+            'ACU',
+          ),
+          metric(
+            'acuUtilization',
+            'Serverless v2 ACU utilization',
+            NAMESPACES.rds,
+            'ACUUtilization',
+            { DBClusterIdentifier: names.offloadCluster },
+            'Average',
+            '%',
+          ),
         ]
       : []),
     ...perCluster('cpu', 'CPUUtilization', 'Average', '%'),
@@ -161,12 +175,33 @@ function folioCatalog(scenario: FolioScenario): MetricCatalog {
             ],
             inReport: true,
           },
-          { id: 'acuUtilization', title: 'Serverless v2 ACU utilization (% of max)', unit: '%' as const, series: ['acuUtilization'], limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }], inReport: false },
+          {
+            id: 'acuUtilization',
+            title: 'Serverless v2 ACU utilization (% of max)',
+            unit: '%' as const,
+            series: ['acuUtilization'],
+            limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }],
+            inReport: false,
+          },
         ]
       : []),
-    { id: 'cpu', title: 'Writer CPU (%)', unit: '%', series: ['cpuPrimary', 'cpuOffload'], limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
+    {
+      id: 'cpu',
+      title: 'Writer CPU (%)',
+      unit: '%',
+      series: ['cpuPrimary', 'cpuOffload'],
+      limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }],
+      inReport: true,
+    },
     { id: 'connections', title: 'Database connections', unit: 'count', series: ['connectionsPrimary', 'connectionsOffload'], limits: [], inReport: true },
-    { id: 'freeableMemory', title: 'Freeable memory (bytes)', unit: 'bytes', series: ['freeableMemoryPrimary', 'freeableMemoryOffload'], limits: [], inReport: false },
+    {
+      id: 'freeableMemory',
+      title: 'Freeable memory (bytes)',
+      unit: 'bytes',
+      series: ['freeableMemoryPrimary', 'freeableMemoryOffload'],
+      limits: [],
+      inReport: false,
+    },
     {
       id: 'dbLoad',
       title: 'DB load (average active sessions)',
@@ -219,18 +254,27 @@ export function temporalServices(): { key: string; label: string; serviceName: s
  * The history store's own series, panels and alarms: DSQL's, or the Aurora writer's in the
  * same shape. `after`: what follows the ECS panels (DSQL's limiter table).
  */
-function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<MetricCatalog, 'series' | 'panels' | 'alarms'> & { after?: Pick<MetricCatalog, 'series' | 'panels'> } {
+function storeCatalog(
+  scenario: TemporalScenario,
+  dsqlClusterId: string,
+): Pick<MetricCatalog, 'series' | 'panels' | 'alarms'> & { after?: Pick<MetricCatalog, 'series' | 'panels'> } {
   const { names, observability } = scenario.environment;
   const { cpuHigh, occConflicts, limiterThrottles } = observability.alarms;
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas, 0);
   const { pools } = scenario.preset;
   const connections = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas * pools[r].maxConns, 0);
   const uniform = TEMPORAL_ROLES.every((r) => pools[r].maxConns === pools.history.maxConns);
-  const poolCeiling = { value: connections, label: uniform ? `pools full: ${serverTasks} tasks x ${pools.history.maxConns}` : `pools full: ${serverTasks} tasks, ${connections.toLocaleString('en-US')} connections` };
+  const poolCeiling = {
+    value: connections,
+    label: uniform
+      ? `pools full: ${serverTasks} tasks x ${pools.history.maxConns}`
+      : `pools full: ${serverTasks} tasks, ${connections.toLocaleString('en-US')} connections`,
+  };
   const store = scenario.preset.store;
   if (store.engine === 'aurora-postgresql') {
     const writer = { DBClusterIdentifier: names.auroraCluster, Role: 'WRITER' };
-    const rds = (id: string, label: string, metricName: string, statistic: Statistic, unit: Unit) => metric(id, label, NAMESPACES.rds, metricName, writer, statistic, unit);
+    const rds = (id: string, label: string, metricName: string, statistic: Statistic, unit: Unit) =>
+      metric(id, label, NAMESPACES.rds, metricName, writer, statistic, unit);
     const vcpus = store.writer.instanceClass ? instanceVcpus(store.writer.instanceClass) : undefined;
     const acu = store.writer.serverlessAcu;
     return {
@@ -240,16 +284,54 @@ function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<M
         rds('storeCpu', 'Writer CPU', 'CPUUtilization', 'Average', '%'),
         rds('storeConnections', 'Writer connections', 'DatabaseConnections', 'Maximum', 'count'),
         metric('dbLoad', 'DB load', NAMESPACES.rds, 'DBLoad', { DBInstanceIdentifier: writerInstanceIdentifier(names.auroraCluster) }, 'Average', 'sessions'),
-        ...(acu ? [metric('acu', 'Serverless v2 capacity', NAMESPACES.rds, 'ServerlessDatabaseCapacity', { DBClusterIdentifier: names.auroraCluster }, 'Average', 'ACU')] : []),
+        ...(acu
+          ? [
+              metric(
+                'acu',
+                'Serverless v2 capacity',
+                NAMESPACES.rds,
+                'ServerlessDatabaseCapacity',
+                { DBClusterIdentifier: names.auroraCluster },
+                'Average',
+                'ACU',
+              ),
+            ]
+          : []),
       ],
       panels: [
         { id: 'transactions', title: 'Aurora commits per second', unit: 'per second', series: ['commits'], limits: [], inReport: true },
         { id: 'commitLatency', title: 'Aurora commit latency, average (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
-        { id: 'storeCpu', title: 'Aurora writer CPU (%)', unit: '%', series: ['storeCpu'], limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
+        {
+          id: 'storeCpu',
+          title: 'Aurora writer CPU (%)',
+          unit: '%',
+          series: ['storeCpu'],
+          limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }],
+          inReport: true,
+        },
         { id: 'storeConnections', title: 'Aurora connections', unit: 'count', series: ['storeConnections'], limits: [poolCeiling], inReport: true },
-        { id: 'dbLoad', title: 'Aurora DB load (average active sessions)', unit: 'sessions', series: ['dbLoad'], limits: vcpus ? [{ value: vcpus, label: `writer vCPUs (${vcpus})` }] : [], inReport: true },
+        {
+          id: 'dbLoad',
+          title: 'Aurora DB load (average active sessions)',
+          unit: 'sessions',
+          series: ['dbLoad'],
+          limits: vcpus ? [{ value: vcpus, label: `writer vCPUs (${vcpus})` }] : [],
+          inReport: true,
+        },
         ...(acu
-          ? [{ id: 'acu', title: 'Serverless v2 capacity (ACU)', unit: 'ACU' as const, series: ['acu'], limits: [{ value: acu.max, label: `max ${acu.max} ACU` }, { value: acu.min, label: `min ${acu.min} ACU` }], inReport: true }]
+          ? [
+              {
+                id: 'acu',
+                title: 'Serverless v2 capacity (ACU)',
+                unit: 'ACU' as const,
+                series: ['acu'],
+                limits: [
+                  { value: acu.max, label: `max ${acu.max} ACU` },
+                  { value: acu.min, label: `min ${acu.min} ACU` },
+                ],
+                inReport: true,
+              },
+            ]
           : []),
       ],
       alarms: [
@@ -285,9 +367,23 @@ function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<M
       ),
     ],
     panels: [
-      { id: 'transactions', title: 'DSQL transactions per minute', unit: 'per minute', series: ['totalTx', 'readOnlyTx', 'writeTx'], limits: [], inReport: true },
+      {
+        id: 'transactions',
+        title: 'DSQL transactions per minute',
+        unit: 'per minute',
+        series: ['totalTx', 'readOnlyTx', 'writeTx'],
+        limits: [],
+        inReport: true,
+      },
       { id: 'commitLatency', title: 'DSQL commit latency, P50 (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
-      { id: 'occConflicts', title: 'DSQL OCC conflicts and query timeouts per minute', unit: 'per minute', series: ['occConflicts', 'queryTimeouts'], limits: [{ value: occConflicts.perMinute, label: `OCC alarm ${occConflicts.perMinute}/min` }], inReport: false },
+      {
+        id: 'occConflicts',
+        title: 'DSQL OCC conflicts and query timeouts per minute',
+        unit: 'per minute',
+        series: ['occConflicts', 'queryTimeouts'],
+        limits: [{ value: occConflicts.perMinute, label: `OCC alarm ${occConflicts.perMinute}/min` }],
+        inReport: false,
+      },
       { id: 'dsqlConnections', title: 'DSQL connections', unit: 'count', series: ['dsqlConnections'], limits: [poolCeiling], inReport: true },
     ],
     after: {
@@ -295,7 +391,16 @@ function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): Pick<M
         metric('limiterThrottles', 'Write throttles', NAMESPACES.dynamodb, 'WriteThrottleEvents', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
         metric('limiterWrites', 'Consumed WCU', NAMESPACES.dynamodb, 'ConsumedWriteCapacityUnits', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
       ],
-      panels: [{ id: 'limiter', title: 'Connection rate limiter table', unit: 'per minute', series: ['limiterWrites', 'limiterThrottles'], limits: [], inReport: false }],
+      panels: [
+        {
+          id: 'limiter',
+          title: 'Connection rate limiter table',
+          unit: 'per minute',
+          series: ['limiterWrites', 'limiterThrottles'],
+          limits: [],
+          inReport: false,
+        },
+      ],
     },
     alarms: [
       {
@@ -329,17 +434,33 @@ function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): Met
     ...store.series,
     ...services.map((s) => metric(`cpu${s.key}`, s.label, NAMESPACES.ecs, 'CPUUtilization', ecsDims(s.serviceName), 'Average', '%')),
     ...services.map((s) => metric(`memory${s.key}`, s.label, NAMESPACES.ecs, 'MemoryUtilization', ecsDims(s.serviceName), 'Average', '%')),
-    ...services.map((s) => metric(`running${s.key}`, `${s.label} running`, NAMESPACES.containerInsights, 'RunningTaskCount', ecsDims(s.serviceName), 'Average', 'tasks')),
-    ...services.map((s) => metric(`desired${s.key}`, `${s.label} desired`, NAMESPACES.containerInsights, 'DesiredTaskCount', ecsDims(s.serviceName), 'Average', 'tasks')),
-    ...services.map(
-      (s): DifferenceSeries => ({ kind: 'difference', id: `missing${s.key}`, label: s.label, minuend: `desired${s.key}`, subtrahend: `running${s.key}`, unit: 'tasks' }),
+    ...services.map((s) =>
+      metric(`running${s.key}`, `${s.label} running`, NAMESPACES.containerInsights, 'RunningTaskCount', ecsDims(s.serviceName), 'Average', 'tasks'),
     ),
+    ...services.map((s) =>
+      metric(`desired${s.key}`, `${s.label} desired`, NAMESPACES.containerInsights, 'DesiredTaskCount', ecsDims(s.serviceName), 'Average', 'tasks'),
+    ),
+    ...services.map((s): DifferenceSeries => ({
+      kind: 'difference',
+      id: `missing${s.key}`,
+      label: s.label,
+      minuend: `desired${s.key}`,
+      subtrahend: `running${s.key}`,
+      unit: 'tasks',
+    })),
     ...(store.after?.series ?? []),
   ];
   const perService = (prefix: string) => services.map((s) => `${prefix}${s.key}`);
   const panels: Panel[] = [
     ...store.panels,
-    { id: 'serviceCpu', title: 'ECS CPU per service (% of reserved)', unit: '%', series: perService('cpu'), limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }], inReport: true },
+    {
+      id: 'serviceCpu',
+      title: 'ECS CPU per service (% of reserved)',
+      unit: '%',
+      series: perService('cpu'),
+      limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }],
+      inReport: true,
+    },
     { id: 'serviceMemory', title: 'ECS memory per service (% of reserved)', unit: '%', series: perService('memory'), limits: [], inReport: false },
     { id: 'tasksMissing', title: 'Tasks below desired per service', unit: 'tasks', series: perService('missing'), limits: [], inReport: false },
     ...(store.after?.panels ?? []),

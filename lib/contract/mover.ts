@@ -19,7 +19,18 @@ export const MOVER_APPLICATION_NAME = 'folio-schema-mover';
 export const MOVER_STACK_VARIABLES = ['MOVE_JOBS', 'MOVE_LOCK_TIMEOUT', 'MOVE_ROUTE_TIMEOUT', 'MOVE_ROUTE_GRACE'] as const;
 
 /** Set per run by `npm run move` (moverEnvironment): which schemas go where, and how. */
-export const MOVER_RUN_VARIABLES = ['MOVE_FROM', 'MOVE_TO', 'MOVE_SCHEMAS', 'MOVE_SUFFIX', 'MOVE_ACTION', 'MOVE_REPLACE', 'MOVE_FORCE', 'MOVE_KEEP_EXISTING', 'MOVE_MODE', 'MOVE_ROUTES'] as const;
+export const MOVER_RUN_VARIABLES = [
+  'MOVE_FROM',
+  'MOVE_TO',
+  'MOVE_SCHEMAS',
+  'MOVE_SUFFIX',
+  'MOVE_ACTION',
+  'MOVE_REPLACE',
+  'MOVE_FORCE',
+  'MOVE_KEEP_EXISTING',
+  'MOVE_MODE',
+  'MOVE_ROUTES',
+] as const;
 
 /** Read by the script but set by neither: the tests and the measurement scripts use them to stand in for the stack. */
 export const MOVER_LOCAL_VARIABLES = ['MOVE_CATCHUP_TIMEOUT', 'MOVE_SWITCH_COMMAND'] as const;
@@ -43,14 +54,16 @@ export const MOVER_LINES = {
   copiedEarlier: '{schema}: copied and verified by an earlier run that stopped before recording it, {tables} tables, {rows} rows',
   movedOnline: '{schema}: moved online and verified, {tables} tables, {rows} rows',
   skippedCopied: '{schema}: skipped, already copied from {cluster} and its content matches ({tables} tables, {rows} rows)',
-  skippedIdentical: '{schema}: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified ({tables} tables, {rows} rows)',
+  skippedIdentical:
+    '{schema}: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified ({tables} tables, {rows} rows)',
   skippedOnline: '{schema}: skipped, already moved online from {cluster} and verified',
   skippedAbsent: '{schema}: skipped, not on the source ({cluster})',
   dropped: '{schema}: dropped from the source ({cluster}) after matching the verified copy, {tables} tables, {rows} rows',
   /** An online switch: the source is fenced and every check passed; the routes are to be pointed at the target. */
   switchReady: 'switch: ready: point the routes at the target ({cluster}): {routes}',
   /** The routes lead to the target: how long after the fence locked. */
-  routesSwitched: 'switched: every route leads to the target {ms} ms after the fence locked; the module writes there. The source stays fenced until none of its sessions reaches it for {duration}',
+  routesSwitched:
+    'switched: every route leads to the target {ms} ms after the fence locked; the module writes there. The source stays fenced until none of its sessions reaches it for {duration}',
   /** An online switch by command: how long writes waited. */
   writesWaited: "switched: writes to the module's schemas waited {ms} ms (the fence, from locking to lifting)",
   /** The run's end: success, or the first failure's reason. */
@@ -105,11 +118,23 @@ export function parseMoverLine(line: string): MoverLine | undefined {
 
 /** A declared line with its slots filled: what the script would log. */
 export function moverLine(kind: MoverLineKind, slots: Readonly<Record<string, string | number>>): string {
-  return MOVER_LINE_PREFIX + MOVER_LINES[kind].replace(/\{([a-z]+)\}/g, (_, slot: string) => {
-    if (slots[slot] === undefined) throw new Error(`mover line ${kind} needs {${slot}}`);
-    return String(slots[slot]);
-  });
+  return (
+    MOVER_LINE_PREFIX +
+    MOVER_LINES[kind].replace(/\{([a-z]+)\}/g, (_, slot: string) => {
+      if (slots[slot] === undefined) throw new Error(`mover line ${kind} needs {${slot}}`);
+      return String(slots[slot]);
+    })
+  );
 }
 
 /** The lines that end a schema (one per schema of a run that succeeds). */
-export const SCHEMA_OUTCOMES: ReadonlySet<MoverLineKind> = new Set(['copied', 'copiedEarlier', 'movedOnline', 'skippedCopied', 'skippedIdentical', 'skippedOnline', 'skippedAbsent', 'dropped']);
+export const SCHEMA_OUTCOMES: ReadonlySet<MoverLineKind> = new Set([
+  'copied',
+  'copiedEarlier',
+  'movedOnline',
+  'skippedCopied',
+  'skippedIdentical',
+  'skippedOnline',
+  'skippedAbsent',
+  'dropped',
+]);

@@ -23,4 +23,3 @@ export const STORE_PROBE_FAMILY = 'store-probe';
 /** The generator's and the store probe's containers: `bench run` overrides and reads them by name. */
 export const GENERATOR_CONTAINER = 'Generator';
 export const PROBE_CONTAINER = 'Probe';
-

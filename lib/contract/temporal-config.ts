@@ -142,11 +142,23 @@ export function dynamicConfig(env: TemporalEnvironment, preset: TemporalPreset):
 
 /** What a store adds to the server's environment: the DSQL plugin's tables, token host and connection controls; nothing for Aurora (its password is an ECS secret). */
 export type StoreWiring =
-  | { readonly engine: 'dsql'; readonly rateLimiterTable: string; readonly connectionLeaseTable: string; readonly tokenEndpoint: string; readonly connections: DsqlConnections }
+  | {
+      readonly engine: 'dsql';
+      readonly rateLimiterTable: string;
+      readonly connectionLeaseTable: string;
+      readonly tokenEndpoint: string;
+      readonly connections: DsqlConnections;
+    }
   | { readonly engine: 'aurora-postgresql' };
 
 /** Environment of one role's server container: the config files and the store's settings (the role's pool sizes the DSQL reservoir). */
-export function serverEnvironment(env: TemporalEnvironment, role: TemporalRole, files: { staticConfig: string; dynamicConfig: string }, store: StoreWiring, pool: PoolSize): Record<string, string> {
+export function serverEnvironment(
+  env: TemporalEnvironment,
+  role: TemporalRole,
+  files: { staticConfig: string; dynamicConfig: string },
+  store: StoreWiring,
+  pool: PoolSize,
+): Record<string, string> {
   return {
     TEMPORAL_SERVICE: role,
     TEMPORAL_STATIC_CONFIG: files.staticConfig,
@@ -162,7 +174,12 @@ export function serverEnvironment(env: TemporalEnvironment, role: TemporalRole, 
  * The DSQL plugin's variables for one role, only those it will read in the mode config picks
  * (test/fixtures/dsql-fork says which it reads when).
  */
-function dsqlPluginEnvironment(env: TemporalEnvironment, role: TemporalRole, dsql: Extract<StoreWiring, { engine: 'dsql' }>, pool: PoolSize): Record<string, string> {
+function dsqlPluginEnvironment(
+  env: TemporalEnvironment,
+  role: TemporalRole,
+  dsql: Extract<StoreWiring, { engine: 'dsql' }>,
+  pool: PoolSize,
+): Record<string, string> {
   const { limiter, reservoir, lease } = dsql.connections;
   const local = env.persistence.connectionRateLimits[role];
   const cluster = { DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true', DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: dsql.rateLimiterTable };
@@ -285,7 +302,10 @@ export function schemaCommand(env: TemporalEnvironment, store: HistoryStore): st
           update: `temporal-dsql-tool update-schema --schema-name ${env.persistence.schema.name}`,
         }
       : {
-          create: ['  create) temporal-sql-tool setup-schema -v 0.0', `          temporal-sql-tool update-schema --schema-name ${env.auroraPostgresql.schema.name}`],
+          create: [
+            '  create) temporal-sql-tool setup-schema -v 0.0',
+            `          temporal-sql-tool update-schema --schema-name ${env.auroraPostgresql.schema.name}`,
+          ],
           update: `temporal-sql-tool update-schema --schema-name ${env.auroraPostgresql.schema.name}`,
         };
   return [
@@ -311,7 +331,14 @@ export function schemaEnvironment(
   const login = { SQL_HOST: o.storeHost, SQL_PORT: String(l.port), SQL_USER: l.user, SQL_DATABASE: l.databaseName };
   if (store === 'dsql') {
     if (!o.tokenEndpoint) throw new Error('schemaEnvironment: the DSQL store needs the endpoint its tokens are signed for');
-    return { SQL_HOST: login.SQL_HOST, CLUSTER_ENDPOINT: o.tokenEndpoint, SQL_PORT: login.SQL_PORT, SQL_USER: login.SQL_USER, SQL_DATABASE: login.SQL_DATABASE, ...visibility };
+    return {
+      SQL_HOST: login.SQL_HOST,
+      CLUSTER_ENDPOINT: o.tokenEndpoint,
+      SQL_PORT: login.SQL_PORT,
+      SQL_USER: login.SQL_USER,
+      SQL_DATABASE: login.SQL_DATABASE,
+      ...visibility,
+    };
   }
   return {
     SQL_PLUGIN: POSTGRES_PLUGIN,

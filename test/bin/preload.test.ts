@@ -14,12 +14,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(files: Record<string, string>, entry: string) {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const r = await promisify(execFile)(process.execPath, ['--import', TSX, '--import', pathToFileURL(join(ROOT, 'bin/preload.ts')).href, join(dir, entry)], { cwd: dir }).catch((e) => e);
+  const r = await promisify(execFile)(process.execPath, ['--import', TSX, '--import', pathToFileURL(join(ROOT, 'bin/preload.ts')).href, join(dir, entry)], {
+    cwd: dir,
+  }).catch((e) => e);
   return { status: r.code ?? 0, stderr: String(r.stderr) };
 }
 
 test('a TypeScript syntax error in a module the entry loads (a typo in config) is one line: file:line:column and the message', async () => {
-  const r = await run({ 'config.ts': "export const config = {\n  rate: 150,,\n};\n", 'entry.ts': "import { config } from './config';\nconsole.log(config);\n" }, 'entry.ts');
+  const r = await run(
+    { 'config.ts': 'export const config = {\n  rate: 150,,\n};\n', 'entry.ts': "import { config } from './config';\nconsole.log(config);\n" },
+    'entry.ts',
+  );
   expect(r).toEqual({ status: 1, stderr: 'error: config.ts:2:13: Expected identifier but found "," (TypeScript syntax; fix the file and run again)\n' });
 });
 

@@ -22,7 +22,16 @@ const EDGES: Record<AwsNameKind, { readonly valid: readonly string[]; readonly i
   prometheusAlias: { valid: ['a', x(100)], invalid: ['', x(101)] },
   dnsName: {
     valid: ['folio-db.internal', `${x(63)}.internal`, `${Array.from({ length: 63 }, () => 'abc').join('.')}`],
-    invalid: ['internal', `${x(64)}.internal`, 'folio_db.internal', '-folio.internal', 'folio-.internal', 'folio..internal', 'Folio.internal', `${Array.from({ length: 64 }, () => 'abc').join('.')}`],
+    invalid: [
+      'internal',
+      `${x(64)}.internal`,
+      'folio_db.internal',
+      '-folio.internal',
+      'folio-.internal',
+      'folio..internal',
+      'Folio.internal',
+      `${Array.from({ length: 64 }, () => 'abc').join('.')}`,
+    ],
   },
   dashboard: { valid: ['a', x(255), 'temporal_dsql-1'], invalid: ['', x(256), 'temporal dsql', 'temporal.dsql'] },
   snsTopic: { valid: ['a', x(256), 'temporal_dsql-alarms'], invalid: ['', x(257), 'alarms.fifo.x', 'alarm topic'] },
@@ -40,15 +49,35 @@ describe.each(Object.entries(EDGES) as [AwsNameKind, (typeof EDGES)[AwsNameKind]
   test.each(valid.map((n) => [n.length > 40 ? `${n.slice(0, 20)}… (${n.length})` : n, n]))('takes %s', (_, name) => {
     expect(awsNameProblem(kind, name)).toBeUndefined();
   });
-  test.each(invalid.map((n) => [n.length > 40 ? `${n.slice(0, 20)}… (${n.length})` : JSON.stringify(n), n]))('refuses %s, naming the name and AWS rule', (_, name) => {
-    expect(awsNameProblem(kind, name)).toBe(`"${name}" is not a valid ${AWS_NAME_RULES[kind].what} (AWS: ${AWS_NAME_RULES[kind].rule})`);
-  });
+  test.each(invalid.map((n) => [n.length > 40 ? `${n.slice(0, 20)}… (${n.length})` : JSON.stringify(n), n]))(
+    'refuses %s, naming the name and AWS rule',
+    (_, name) => {
+      expect(awsNameProblem(kind, name)).toBe(`"${name}" is not a valid ${AWS_NAME_RULES[kind].what} (AWS: ${AWS_NAME_RULES[kind].rule})`);
+    },
+  );
 });
 
 describe('resolvedNameProblem', () => {
   test('names the first name AWS would refuse, and nothing when all are valid', () => {
-    expect(resolvedNameProblem([['stackName', 'A'], ['dashboard', 'b']], undefined)).toBeUndefined();
-    expect(resolvedNameProblem([['stackName', 'A'], ['dashboard', 'b c'], ['snsTopic', 'd e']], undefined)).toMatch(/^"b c" is not a valid CloudWatch dashboard name/);
+    expect(
+      resolvedNameProblem(
+        [
+          ['stackName', 'A'],
+          ['dashboard', 'b'],
+        ],
+        undefined,
+      ),
+    ).toBeUndefined();
+    expect(
+      resolvedNameProblem(
+        [
+          ['stackName', 'A'],
+          ['dashboard', 'b c'],
+          ['snsTopic', 'd e'],
+        ],
+        undefined,
+      ),
+    ).toMatch(/^"b c" is not a valid CloudWatch dashboard name/);
   });
 
   test('a name envName made too long says how long an envName may be', () => {
@@ -62,6 +91,8 @@ describe('resolvedNameProblem', () => {
   });
 
   test('a problem other than length, with an envName, says which envName', () => {
-    expect(resolvedNameProblem([['ssmParameterName', '/awsx/folio']], 'awsx')).toMatch(/^with envName "awsx", "\/awsx\/folio" is not a valid SSM parameter name/);
+    expect(resolvedNameProblem([['ssmParameterName', '/awsx/folio']], 'awsx')).toMatch(
+      /^with envName "awsx", "\/awsx\/folio" is not a valid SSM parameter name/,
+    );
   });
 });

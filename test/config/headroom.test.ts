@@ -45,7 +45,10 @@ test('the Aurora store has no DSQL connection figure; its vCPUs still count', ()
 
 test('over a limit less the headroom: one sentence each, naming the preset, the figure and the limit', () => {
   const gentle = preset('temporal-800wps');
-  const rough = temporalHeadroom({ ...gentle.environment, limits: { ...gentle.environment.limits, ec2VcpuQuota: 128 } }, { ...gentle.preset, deployment: undefined });
+  const rough = temporalHeadroom(
+    { ...gentle.environment, limits: { ...gentle.environment.limits, ec2VcpuQuota: 128 } },
+    { ...gentle.preset, deployment: undefined },
+  );
   expect(headroomProblems('temporal-800wps', rough, 10)).toEqual([
     "temporal-800wps may hold 10,650 DSQL connections (8,250 steady + 2,400 while history rolls; pools), over 9,000: the cluster's 10,000 less the 10% headroom (valid: smaller pools or fewer replicas, or a lower deployment.maximumPercent)",
     "temporal-800wps needs 320 vCPUs at its pools' maximum (160 main + 160 benchmark), over 115: the account's 128 vCPU quota (limits.ec2VcpuQuota) less the 10% headroom (valid: fewer or smaller instances, or a raised quota)",
@@ -54,7 +57,9 @@ test('over a limit less the headroom: one sentence each, naming the preset, the 
   const catalog = editedCatalog((c) => {
     c.temporal.environment.limits.ec2VcpuQuota = 128;
   });
-  expect(() => preset('temporal-800wps', catalog)).toThrow(/^config error in scenario "temporal-800wps": temporal-800wps needs 320 vCPUs .* over 115: the account's 128 vCPU quota/);
+  expect(() => preset('temporal-800wps', catalog)).toThrow(
+    /^config error in scenario "temporal-800wps": temporal-800wps needs 320 vCPUs .* over 115: the account's 128 vCPU quota/,
+  );
 });
 
 describe("what the DSQL plugin's connection controls promise", () => {
@@ -93,11 +98,17 @@ describe("what the DSQL plugin's connection controls promise", () => {
   };
 
   test('a lease larger than the cluster is refused: it would let tasks open what DSQL refuses', () => {
-    expect(refusals((c) => (c.lease.blockCount = 120))).toEqual([expect.stringMatching(/^x's lease offers 12,000 slots \(blockSize × blockCount\), over the cluster's 10,000 connections/)]);
+    expect(refusals((c) => (c.lease.blockCount = 120))).toEqual([
+      expect.stringMatching(/^x's lease offers 12,000 slots \(blockSize × blockCount\), over the cluster's 10,000 connections/),
+    ]);
   });
 
   test('a lease too small for the tasks is refused: a task started while history rolls would get no blocks', () => {
-    expect(refusals((c) => (c.lease.blockCount = 75))).toEqual([expect.stringMatching(/^x's tasks lease 8,000 slots while history rolls \(whole blocks of 100\), over the 7,500 the lease offers: a task started then gets fewer than its pool or none/)]);
+    expect(refusals((c) => (c.lease.blockCount = 75))).toEqual([
+      expect.stringMatching(
+        /^x's tasks lease 8,000 slots while history rolls \(whole blocks of 100\), over the 7,500 the lease offers: a task started then gets fewer than its pool or none/,
+      ),
+    ]);
   });
 
   test('connections that expire faster than the limiter replaces them are refused', () => {
@@ -107,6 +118,8 @@ describe("what the DSQL plugin's connection controls promise", () => {
   });
 
   test('without the lease, a reservoir counts twice each pool: the same preset is over the cluster', () => {
-    expect(refusals((c) => delete c.lease)).toEqual([expect.stringMatching(/^x may hold 12,520 DSQL connections \(12,080 steady \+ 440 while history rolls; pools and reservoirs\), over 9,000/)]);
+    expect(refusals((c) => delete c.lease)).toEqual([
+      expect.stringMatching(/^x may hold 12,520 DSQL connections \(12,080 steady \+ 440 while history rolls; pools and reservoirs\), over 9,000/),
+    ]);
   });
 });

@@ -24,7 +24,9 @@ test("the seed's 20 server tasks fit its 10 main instances, which is also the fe
 test('one instance fewer fails, naming the service and the shortfall', () => {
   const plan = planPool({ ...main, instances: 9 });
   expect(plan.fits).toBe(false);
-  expect(plan.problem).toMatch(/^\w+: \d+ task\(s\) of [\d.]+ vCPU \/ \d+ MiB do not fit during .* on main \(9 × m7g.2xlarge: 8 vCPU, \d+ MiB, 3 awsvpc tasks each without ENI trunking\); short of .*; the smallest main pool that fits is 10 instances$/);
+  expect(plan.problem).toMatch(
+    /^\w+: \d+ task\(s\) of [\d.]+ vCPU \/ \d+ MiB do not fit during .* on main \(9 × m7g.2xlarge: 8 vCPU, \d+ MiB, 3 awsvpc tasks each without ENI trunking\); short of .*; the smallest main pool that fits is 10 instances$/,
+  );
 });
 
 test('with ENI trunking the same services need fewer instances (CPU binds instead of ENIs)', () => {

@@ -8,9 +8,12 @@ describe('resolving a good scenario', () => {
 
   test('routes every module in config, seven of them to Serverless', () => {
     expect(s.routes).toHaveLength(s.modules.length);
-    expect(s.routes.filter((r) => r.cluster === 'offload').map((r) => r.module).sort()).toEqual(
-      [...s.phase.routedToOffload].sort(),
-    );
+    expect(
+      s.routes
+        .filter((r) => r.cluster === 'offload')
+        .map((r) => r.module)
+        .sort(),
+    ).toEqual([...s.phase.routedToOffload].sort());
   });
 
   test('physical names do not depend on the scenario', () => {
@@ -70,7 +73,9 @@ describe('errors name the right scenario', () => {
   });
 
   test('the broken scenario itself names its own problem, and a shared value says it is shared', () => {
-    expect(() => resolveScenario({ scenario: 'test7' }, broken)).toThrow(/^config error in scenario "test7" \(offload.serverless.max\): 32.3 ACU is off the 0.5 grid/);
+    expect(() => resolveScenario({ scenario: 'test7' }, broken)).toThrow(
+      /^config error in scenario "test7" \(offload.serverless.max\): 32.3 ACU is off the 0.5 grid/,
+    );
     expect(() => resolveScenario({ scenario: 'temporal-25wps' }, broken)).toThrow(
       /^config error in temporal.environment.ports: port 7234 is used twice; every role needs its own gRPC and membership ports \(shared by every Temporal preset, temporal-25wps among them\)$/,
     );

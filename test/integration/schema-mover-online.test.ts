@@ -31,7 +31,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
   const runMover = (env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<Run> =>
     runScript(moverEnv(primary, offload, DB, { MOVE_LOCK_TIMEOUT: '5s', MOVE_MODE: 'online', MOVE_FROM: 'primary', MOVE_TO: 'offload', ...env }), onLine);
-  const module = (schemas: readonly string[], suffix: string, extra: Record<string, string> = {}) => ({ MOVE_SCHEMAS: schemas.join(' '), MOVE_SUFFIX: suffix, ...extra });
+  const module = (schemas: readonly string[], suffix: string, extra: Record<string, string> = {}) => ({
+    MOVE_SCHEMAS: schemas.join(' '),
+    MOVE_SUFFIX: suffix,
+    ...extra,
+  });
   const srm = (extra: Record<string, string> = {}) => module(SRM, '_mod_source_record_manager', extra);
 
   /** Each table's rows and each sequence, as text: what "untouched" means. */
@@ -42,7 +46,10 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`,
       DB,
     );
-    const seqs = await pg.psql(`SELECT coalesce(string_agg(schemaname || '.' || sequencename || ' ' || coalesce(last_value::text, '-'), ',' ORDER BY 1), '') FROM pg_sequences WHERE schemaname IN (${list})`, DB);
+    const seqs = await pg.psql(
+      `SELECT coalesce(string_agg(schemaname || '.' || sequencename || ' ' || coalesce(last_value::text, '-'), ',' ORDER BY 1), '') FROM pg_sequences WHERE schemaname IN (${list})`,
+      DB,
+    );
     return `${await pg.psql(`${q} ORDER BY 1`, DB)}\n${seqs}`;
   }
   /** Publications, slots and subscriptions the mover made, on both sides: none may outlive a run. */
@@ -65,7 +72,10 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     await primary.psql(folioSeedSql(TENANTS, 40, { largeValues: 0 }), DB);
     // Orders: a sequence the module draws from while it writes.
     for (const s of ORDERS)
-      await primary.psql(`CREATE SCHEMA ${s}; CREATE SEQUENCE ${s}.po_number START 100; CREATE TABLE ${s}.purchase_order (id bigint PRIMARY KEY DEFAULT nextval('${s}.po_number'), note text NOT NULL); INSERT INTO ${s}.purchase_order (note) SELECT 'po ' || g FROM generate_series(1, 20) g`, DB);
+      await primary.psql(
+        `CREATE SCHEMA ${s}; CREATE SEQUENCE ${s}.po_number START 100; CREATE TABLE ${s}.purchase_order (id bigint PRIMARY KEY DEFAULT nextval('${s}.po_number'), note text NOT NULL); INSERT INTO ${s}.purchase_order (note) SELECT 'po ' || g FROM generate_series(1, 20) g`,
+        DB,
+      );
     dir = mkdtempSync(join(tmpdir(), 'online-move-'));
   }, 120_000);
   afterAll(async () => {
@@ -77,7 +87,12 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     const route = join(dir, 'route');
     writeFileSync(route, 'primary');
     const s = ORDERS[0];
-    const writer: Writer = startWriter({ servers: { primary, offload }, database: DB, route, sql: (n) => `INSERT INTO ${s}.purchase_order (note) VALUES ('written ${n}') RETURNING id` });
+    const writer: Writer = startWriter({
+      servers: { primary, offload },
+      database: DB,
+      route,
+      sql: (n) => `INSERT INTO ${s}.purchase_order (note) VALUES ('written ${n}') RETURNING id`,
+    });
     const before = await fingerprint(primary, ORDERS.slice(1));
     const r = await runMover(module(ORDERS, '_mod_orders_storage', { MOVE_SWITCH_COMMAND: `echo offload > ${route}` }));
     const written = await writer.stop();
@@ -96,7 +111,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(await fingerprint(offload, ORDERS.slice(1))).toBe(before);
     expect(await fingerprint(primary, ORDERS.slice(1))).toBe(before);
     expect(await leftovers()).toBe('||');
-    expect(await offload.psql(`SELECT string_agg(state, ',') FROM folio_mover.moves WHERE schema_name IN (${ORDERS.map((x) => `'${x}'`).join(',')})`, DB)).toBe('verified,verified,verified');
+    expect(await offload.psql(`SELECT string_agg(state, ',') FROM folio_mover.moves WHERE schema_name IN (${ORDERS.map((x) => `'${x}'`).join(',')})`, DB)).toBe(
+      'verified,verified,verified',
+    );
     // The pause a writer saw: the longest write, retries included, is seconds, not the copy.
     expect(written.longestMs).toBeLessThan(5_000);
     // The writer itself (a psql per write) costs little beside it: the bench's figures carry it.
@@ -108,7 +125,12 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     writeFileSync(route, 'primary');
     const s = SRM[0];
     await dropTargets(SRM);
-    const writer = startWriter({ servers: { primary, offload }, database: DB, route, sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1` });
+    const writer = startWriter({
+      servers: { primary, offload },
+      database: DB,
+      route,
+      sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1`,
+    });
     let stopped: Promise<WriterResult> | undefined;
     const r = await runMover(srm(), (line) => {
       // The operator stops the module when the mover says it is ready.
@@ -116,7 +138,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     });
     const written = await (stopped ?? writer.stop());
     expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), moved online from primary to offload' });
-    expect(r.out).toMatch(/switch: ready and verified; stop the module now, its writes wait on the fence until it is \(sessions: fs09000000_mod_source_record_manager: pid \d+ \(postgres, module-writer\)\)/);
+    expect(r.out).toMatch(
+      /switch: ready and verified; stop the module now, its writes wait on the fence until it is \(sessions: fs09000000_mod_source_record_manager: pid \d+ \(postgres, module-writer\)\)/,
+    );
     expect(written.acknowledged.length).toBeGreaterThan(5);
     const onTarget = new Set((await offload.psql(`SELECT jsonb ->> 'n' FROM ${s}.job_execution WHERE jsonb ? 'n'`, DB)).split('\n'));
     expect(written.acknowledged.filter((w) => !onTarget.has(String(w.n)))).toEqual([]);
@@ -132,7 +156,12 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       const routes = new Routes(dir, { primary, offload }, ['srm', 'srm-reader']);
       routes.point('primary');
       const s = SRM[0];
-      const writer = startWriter({ servers: { primary, offload }, database: DB, route: routes.writerRoute, sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1` });
+      const writer = startWriter({
+        servers: { primary, offload },
+        database: DB,
+        route: routes.writerRoute,
+        sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1`,
+      });
       const r = await runMover(srm({ ...routes.env, MOVE_ROUTE_GRACE: '1s' }), (line) => {
         // npm run move's part: the records now name the target.
         if (READY.test(line)) routes.point('offload');
@@ -156,7 +185,12 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       const routes = new Routes(dir, { primary, offload }, ['srm', 'srm-reader']);
       routes.point('primary');
       const s = SRM[0];
-      const writer = startWriter({ servers: { primary, offload }, database: DB, route: routes.writerRoute, sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1` });
+      const writer = startWriter({
+        servers: { primary, offload },
+        database: DB,
+        route: routes.writerRoute,
+        sql: (n) => `INSERT INTO ${s}.job_execution VALUES (gen_random_uuid(), '{"n": ${n}}') RETURNING 1`,
+      });
       let sawReady = false;
       const r = await runMover(srm({ ...routes.env, MOVE_ROUTE_TIMEOUT: '2s' }), (line) => (sawReady ||= READY.test(line)));
       // The routes are fixed afterwards (a deploy of the phase): the writer carries on on the target.
@@ -170,12 +204,16 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
           /^move: failed: switched to the target \(offload\), but after 2s these routes still lead elsewhere: service=srm service=srm-reader; the source's schemas were renamed to <schema>_mv\d+ so that nothing more is written there \(their data is intact\): point the routes at the target \(a deploy of the phase does\)$/,
         );
         const aside = lastLine(r)!.match(/<schema>(_mv\d+)/)![1];
-        expect(await primary.psql(`SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace WHERE nspname LIKE '%_mod_source_record_manager%'`, DB)).toBe(SRM.map((x) => `${x}${aside}`).join(','));
+        expect(
+          await primary.psql(`SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace WHERE nspname LIKE '%_mod_source_record_manager%'`, DB),
+        ).toBe(SRM.map((x) => `${x}${aside}`).join(','));
         // Every acknowledged write is on the target, which the module writes to once routed.
         const onTarget = new Set((await offload.psql(`SELECT jsonb ->> 'n' FROM ${s}.job_execution WHERE jsonb ? 'n'`, DB)).split('\n'));
         expect(written.acknowledged.filter((w) => !onTarget.has(String(w.n)))).toEqual([]);
         expect(written.acknowledged.filter((w) => w.on === 'offload').length).toBeGreaterThan(0);
-        expect(await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB)).toBe('switched');
+        expect(
+          await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB),
+        ).toBe('switched');
         expect(await leftovers()).toBe('||');
       } finally {
         const aside = await primary.psql(`SELECT string_agg(nspname, ' ') FROM pg_namespace WHERE nspname ~ '_mod_source_record_manager_mv[0-9]+$'`, DB);
@@ -190,7 +228,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         if (READY.test(line)) process.kill(-child.pid!, 'SIGKILL');
       });
       expect(r.status).toBeNull();
-      expect(await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB)).toBe('switched');
+      expect(
+        await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB),
+      ).toBe('switched');
       const again = await runMover(srm(routes.env));
       expect(again.status).toBe(1);
       expect(lastLine(again)).toMatch(/an earlier run switched it to the target \(offload\)/);
@@ -199,10 +239,26 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }, 90_000);
 
     test.each([
-      ['a route that is neither a host name nor a service', { MOVE_ROUTES: 'host=x;drop' }, 'move: failed: MOVE_ROUTES entry "host=x;drop" is not valid (valid: host names, or service=<name> of a libpq service file)'],
-      ['a route starting with a hyphen', { MOVE_ROUTES: '-h' }, 'move: failed: MOVE_ROUTES entry "-h" is not valid (valid: host names, or service=<name> of a libpq service file)'],
-      ['routes on a fenced move', { MOVE_ROUTES: 'srm.folio-db.internal', MOVE_MODE: 'fenced' }, 'move: failed: MOVE_ROUTES applies to online moves (valid: MOVE_MODE online)'],
-      ['routes and a switch command', { MOVE_ROUTES: 'srm.folio-db.internal', MOVE_SWITCH_COMMAND: 'true' }, 'move: failed: MOVE_ROUTES and MOVE_SWITCH_COMMAND cannot be combined (valid: one way to point the module at the target)'],
+      [
+        'a route that is neither a host name nor a service',
+        { MOVE_ROUTES: 'host=x;drop' },
+        'move: failed: MOVE_ROUTES entry "host=x;drop" is not valid (valid: host names, or service=<name> of a libpq service file)',
+      ],
+      [
+        'a route starting with a hyphen',
+        { MOVE_ROUTES: '-h' },
+        'move: failed: MOVE_ROUTES entry "-h" is not valid (valid: host names, or service=<name> of a libpq service file)',
+      ],
+      [
+        'routes on a fenced move',
+        { MOVE_ROUTES: 'srm.folio-db.internal', MOVE_MODE: 'fenced' },
+        'move: failed: MOVE_ROUTES applies to online moves (valid: MOVE_MODE online)',
+      ],
+      [
+        'routes and a switch command',
+        { MOVE_ROUTES: 'srm.folio-db.internal', MOVE_SWITCH_COMMAND: 'true' },
+        'move: failed: MOVE_ROUTES and MOVE_SWITCH_COMMAND cannot be combined (valid: one way to point the module at the target)',
+      ],
       ['MOVE_ROUTE_TIMEOUT', { MOVE_ROUTE_TIMEOUT: '5m' }, 'move: failed: MOVE_ROUTE_TIMEOUT "5m" is not valid (valid: whole seconds, such as 30s)'],
       ['MOVE_ROUTE_GRACE', { MOVE_ROUTE_GRACE: '0s' }, 'move: failed: MOVE_ROUTE_GRACE "0s" is not valid (valid: whole seconds, such as 30s)'],
     ])('bad: %s', async (_what, extra, expected) => {
@@ -247,8 +303,16 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     test.each([
       ['MOVE_MODE', { MOVE_MODE: 'live' }, 'move: failed: MOVE_MODE "live" is not valid (valid: fenced, online)'],
       ['MOVE_CATCHUP_TIMEOUT', { MOVE_CATCHUP_TIMEOUT: '2min' }, 'move: failed: MOVE_CATCHUP_TIMEOUT "2min" is not valid (valid: whole seconds, such as 30s)'],
-      ['a reference copy', { MOVE_KEEP_EXISTING: 'true' }, 'move: failed: MOVE_MODE online moves a module; a reference copy is a snapshot (valid: MOVE_KEEP_EXISTING false, or MOVE_MODE fenced)'],
-      ['--replace', { MOVE_REPLACE: 'true' }, 'move: failed: MOVE_REPLACE applies to fenced moves; an online move copies into an empty target (valid: MOVE_MODE fenced)'],
+      [
+        'a reference copy',
+        { MOVE_KEEP_EXISTING: 'true' },
+        'move: failed: MOVE_MODE online moves a module; a reference copy is a snapshot (valid: MOVE_KEEP_EXISTING false, or MOVE_MODE fenced)',
+      ],
+      [
+        '--replace',
+        { MOVE_REPLACE: 'true' },
+        'move: failed: MOVE_REPLACE applies to fenced moves; an online move copies into an empty target (valid: MOVE_MODE fenced)',
+      ],
     ])('bad %s', async (_what, extra, expected) => {
       const r = await runMover(srm(extra));
       expect({ status: r.status, last: lastLine(r) }).toEqual({ status: 1, last: expected });
@@ -278,16 +342,30 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }
 
     test('caught up: a target that stops applying is refused after MOVE_CATCHUP_TIMEOUT', async () => {
-      const r = await refusedAt(/first copy done/, async () => {
-        const sub = await offload.psql("SELECT subname FROM pg_subscription WHERE subname LIKE 'folio_mover_%'", DB);
-        await offload.psql(`ALTER SUBSCRIPTION ${sub} DISABLE`, DB);
-      }, { MOVE_CATCHUP_TIMEOUT: '1s' });
-      expect(lastLine(r)).toMatch(/^move: failed: the target fell behind: it had not applied the source's last write after 1s \(.*\); nothing was switched, the module stays on the source \(primary\), which was not changed$/);
+      const r = await refusedAt(
+        /first copy done/,
+        async () => {
+          const sub = await offload.psql("SELECT subname FROM pg_subscription WHERE subname LIKE 'folio_mover_%'", DB);
+          await offload.psql(`ALTER SUBSCRIPTION ${sub} DISABLE`, DB);
+        },
+        { MOVE_CATCHUP_TIMEOUT: '1s' },
+      );
+      expect(lastLine(r)).toMatch(
+        /^move: failed: the target fell behind: it had not applied the source's last write after 1s \(.*\); nothing was switched, the module stays on the source \(primary\), which was not changed$/,
+      );
     }, 60_000);
 
     test('verified: a replica changed on the target is refused at the checkpoint, naming the table', async () => {
-      const r = await refusedAt(/first copy done/, () => offload.psql(`UPDATE ${SRM[1]}.journal_records SET action_type = 'TAMPERED' WHERE ctid = (SELECT min(ctid) FROM ${SRM[1]}.journal_records)`, DB).then(() => undefined));
-      expect(lastLine(r)).toMatch(new RegExp(`^move: failed: the replica differs from the source at the checkpoint: ${SRM[1]}: table journal_records has the same \\d+ rows but different content; nothing was switched`));
+      const r = await refusedAt(/first copy done/, () =>
+        offload
+          .psql(`UPDATE ${SRM[1]}.journal_records SET action_type = 'TAMPERED' WHERE ctid = (SELECT min(ctid) FROM ${SRM[1]}.journal_records)`, DB)
+          .then(() => undefined),
+      );
+      expect(lastLine(r)).toMatch(
+        new RegExp(
+          `^move: failed: the replica differs from the source at the checkpoint: ${SRM[1]}: table journal_records has the same \\d+ rows but different content; nothing was switched`,
+        ),
+      );
     }, 60_000);
 
     test('switched: DDL on the source during the move is refused at the switch by the catalog comparison', async () => {
@@ -297,14 +375,18 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         {},
         () => primary.psql(`ALTER TABLE ${SRM[2]}.job_execution DROP COLUMN note`, DB),
       );
-      expect(lastLine(r)).toMatch(new RegExp(`^move: failed: the catalogs differ \\(DDL during the move\\?\\): ${SRM[2]}: source only: column job_execution.note text`));
+      expect(lastLine(r)).toMatch(
+        new RegExp(`^move: failed: the catalogs differ \\(DDL during the move\\?\\): ${SRM[2]}: source only: column job_execution.note text`),
+      );
     }, 60_000);
 
     test('switched: a switch command that fails switches nothing', async () => {
       const before = await fingerprint(primary, SRM);
       const r = await runMover(srm({ MOVE_SWITCH_COMMAND: 'echo "no route to the modules" >&2; exit 3' }));
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toBe('move: failed: the switch command failed: no route to the modules; nothing was switched, the module stays on the source (primary), which was not changed');
+      expect(lastLine(r)).toBe(
+        'move: failed: the switch command failed: no route to the modules; nothing was switched, the module stays on the source (primary), which was not changed',
+      );
       expect(await fingerprint(primary, SRM)).toBe(before);
       expect(await leftovers()).toBe('||');
     }, 60_000);
@@ -312,32 +394,40 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
   describe('killed at every step, the next run finishes with an exact copy and the source as it was', () => {
     beforeEach(() => dropTargets(SRM));
-    test.each([/structure of 3 schema\(s\) restored/, /first copy done/, /checkpoint: writes waited/, /checkpoint verified/])('killed after "%s"', async (at) => {
-      const before = await fingerprint(primary, SRM);
-      let killed = false;
-      const r = await runMover(srm(), (line, child) => {
-        if (killed || !at.test(line)) return;
-        killed = true;
-        process.kill(-child.pid!, 'SIGKILL');
-      });
-      expect({ killed, status: r.status }).toEqual({ killed: true, status: null });
-      const again = await runMover(srm());
-      expect({ status: again.status, last: lastLine(again) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), moved online from primary to offload' });
-      expect(await fingerprint(primary, SRM)).toBe(before);
-      expect(await fingerprint(offload, SRM)).toBe(before);
-      expect(await leftovers()).toBe('||');
-    }, 90_000);
+    test.each([/structure of 3 schema\(s\) restored/, /first copy done/, /checkpoint: writes waited/, /checkpoint verified/])(
+      'killed after "%s"',
+      async (at) => {
+        const before = await fingerprint(primary, SRM);
+        let killed = false;
+        const r = await runMover(srm(), (line, child) => {
+          if (killed || !at.test(line)) return;
+          killed = true;
+          process.kill(-child.pid!, 'SIGKILL');
+        });
+        expect({ killed, status: r.status }).toEqual({ killed: true, status: null });
+        const again = await runMover(srm());
+        expect({ status: again.status, last: lastLine(again) }).toEqual({ status: 0, last: 'move: done: 3 schema(s), moved online from primary to offload' });
+        expect(await fingerprint(primary, SRM)).toBe(before);
+        expect(await fingerprint(offload, SRM)).toBe(before);
+        expect(await leftovers()).toBe('||');
+      },
+      90_000,
+    );
 
     test('killed after the switch: the next run copies nothing over the target the module now writes to, and says why', async () => {
       await runMover(srm(), (line, child) => {
         if (/^move: switched:/.test(line)) process.kill(-child.pid!, 'SIGKILL');
       });
       // Recorded before the line is printed; verified only after the comparison that follows it.
-      expect(await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB)).toBe('switched');
+      expect(
+        await offload.psql(`SELECT string_agg(DISTINCT state, ',') FROM folio_mover.moves WHERE schema_name IN (${SRM.map((x) => `'${x}'`).join(',')})`, DB),
+      ).toBe('switched');
       const target = await fingerprint(offload, SRM);
       const again = await runMover(srm());
       expect(again.status).toBe(1);
-      expect(lastLine(again)).toMatch(/an earlier run switched it to the target \(offload\) and stopped before comparing the two sides at the switch; the module writes there now, so nothing is copied again/);
+      expect(lastLine(again)).toMatch(
+        /an earlier run switched it to the target \(offload\) and stopped before comparing the two sides at the switch; the module writes there now, so nothing is copied again/,
+      );
       expect(await fingerprint(offload, SRM)).toBe(target);
     }, 90_000);
   });
@@ -347,6 +437,6 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     const r = await runMover(srm());
     expect(r.status).toBe(0);
     expect(r.out).not.toContain(primary.password);
-    expect(readFileSync(MOVER_SCRIPT_FILE, 'utf8')).toContain("password=%s");
+    expect(readFileSync(MOVER_SCRIPT_FILE, 'utf8')).toContain('password=%s');
   }, 60_000);
 });

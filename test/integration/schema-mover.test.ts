@@ -51,13 +51,24 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     runScript(moverEnv(primary, offload, DB, { MOVE_JOBS: '2', MOVE_LOCK_TIMEOUT: `${LOCK_TIMEOUT_S}s`, ...env }), onLine);
   const group = (child: ChildProcess, signal: NodeJS.Signals) => process.kill(-child.pid!, signal);
   /** The pid of a program the mover started, found in its process group. */
-  const inGroup = (child: ChildProcess, program: string) => Number(execFileSync('pgrep', ['-g', String(child.pid), '-x', program]).toString().trim().split('\n')[0]);
+  const inGroup = (child: ChildProcess, program: string) =>
+    Number(
+      execFileSync('pgrep', ['-g', String(child.pid), '-x', program])
+        .toString()
+        .trim()
+        .split('\n')[0],
+    );
 
   /**
    * Runs the mover and, after the first line that `at` matches, kills it (SIGKILL, its whole
    * process group) once it waits on a lock on `pg`; `meanwhile` runs first, with the mover.
    */
-  async function killedOnceWaiting(env: Record<string, string>, at: (line: string) => boolean, pg: Postgres, meanwhile?: (child: ChildProcess) => Promise<void>): Promise<Run> {
+  async function killedOnceWaiting(
+    env: Record<string, string>,
+    at: (line: string) => boolean,
+    pg: Postgres,
+    meanwhile?: (child: ChildProcess) => Promise<void>,
+  ): Promise<Run> {
     const bg = new Background();
     let seen = false;
     const r = await runMover(env, (line, child) => {
@@ -115,14 +126,18 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'S'`,
       db,
     );
-    const shape = await pg.psql(`SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) ORDER BY 1, 2`, db);
+    const shape = await pg.psql(
+      `SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) ORDER BY 1, 2`,
+      db,
+    );
     return `${rows}\n${await pg.psql(`SELECT * FROM (${seqs}) s ORDER BY 1`, db)}\n${shape}`;
   }
   const count = (pg: Postgres, sql: string) => pg.psql(sql, DB).then(Number);
   const hasSchema = (pg: Postgres, s: string) => count(pg, `SELECT count(*) FROM pg_namespace WHERE nspname = '${s}'`).then((n) => n === 1);
   const state = (s: string) => offload.psql(`SELECT state FROM folio_mover.moves WHERE schema_name = '${s}'`, DB);
   /** Sessions on the target that the mover (any of its tools) has waiting on a lock. */
-  const moverWaits = (pg: Postgres) => count(pg, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'folio-schema-mover' AND wait_event_type = 'Lock'").then((n) => n > 0);
+  const moverWaits = (pg: Postgres) =>
+    count(pg, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'folio-schema-mover' AND wait_event_type = 'Lock'").then((n) => n > 0);
 
   beforeAll(async () => {
     // Locks: the fence and pg_dump each lock every partition of two schemas at once.
@@ -174,7 +189,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     }
   }, 60_000);
 
-  test("test4 -> test5: inventory with its functions, indexes, enum, large values, grants; roles with their attributes, also those named only in a column grant, a policy or default privileges; the target analysed", async () => {
+  test('test4 -> test5: inventory with its functions, indexes, enum, large values, grants; roles with their attributes, also those named only in a column grant, a policy or default privileges; the target analysed', async () => {
     const before = await fingerprint(primary, ALL);
     const r = await move(planPhaseSwitch(phase('test4'), phase('test5')));
     expect(outcome(r)).toEqual({ status: 0 });
@@ -183,43 +198,72 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(await fingerprint(offload, inv)).toBe(await fingerprint(primary, inv));
     const s = schemaName(T0, 'mod-inventory-storage');
     const oai = schemaName(T0, 'mod-oai-pmh');
-    expect(await count(offload, `SELECT count(*) FROM pg_indexes WHERE schemaname = '${s}' AND indexname IN ('instance_title_idx', 'instance_title_unaccent_idx')`)).toBe(2);
+    expect(
+      await count(offload, `SELECT count(*) FROM pg_indexes WHERE schemaname = '${s}' AND indexname IN ('instance_title_idx', 'instance_title_unaccent_idx')`),
+    ).toBe(2);
     expect(await count(offload, `SELECT count(*) FROM ${s}.audit_instance WHERE length(payload) > 1000000`)).toBe(2);
     expect(await offload.psql(`SELECT has_table_privilege('${oai}', '${s}.instance', 'SELECT')`, DB)).toBe('t');
     expect(await offload.psql(`SELECT pg_has_role('${oai}', '${s}', 'MEMBER')`, DB)).toBe('t');
     expect(r.out).toContain(`move: granted role ${s} to ${oai}`);
     // The module's role: connection limit, settings and comment (never a password).
-    expect(await offload.psql(`SELECT rolconnlimit || ' ' || (rolpassword IS NULL) || ' ' || shobj_description(oid, 'pg_authid') FROM pg_authid WHERE rolname = '${s}'`, DB)).toBe(`40 true RMB module role of ${T0}`);
-    expect(await offload.psql(`SELECT array_to_string(setconfig, ' | ') FROM pg_db_role_setting WHERE setrole = '${s}'::regrole`, DB)).toBe(`search_path=${s}, public | statement_timeout=60s`);
+    expect(
+      await offload.psql(
+        `SELECT rolconnlimit || ' ' || (rolpassword IS NULL) || ' ' || shobj_description(oid, 'pg_authid') FROM pg_authid WHERE rolname = '${s}'`,
+        DB,
+      ),
+    ).toBe(`40 true RMB module role of ${T0}`);
+    expect(await offload.psql(`SELECT array_to_string(setconfig, ' | ') FROM pg_db_role_setting WHERE setrole = '${s}'::regrole`, DB)).toBe(
+      `search_path=${s}, public | statement_timeout=60s`,
+    );
     expect(r.out).toContain(`move: created role ${s} (LOGIN, connection limit 40, 2 setting(s), comment, no password)`);
     expect(await offload.psql(`SELECT rolconnlimit FROM pg_roles WHERE rolname = '${T0}_column_reader'`, DB)).toBe('3');
     expect(await offload.psql(`SELECT has_column_privilege('${T0}_column_reader', '${s}.item', 'id', 'SELECT')`, DB)).toBe('t');
     expect(await count(offload, `SELECT count(*) FROM pg_policy WHERE '${T0}_policy_reader'::regrole = ANY (polroles)`)).toBe(1);
     expect(await count(offload, `SELECT count(*) FROM pg_default_acl d, aclexplode(d.defaclacl) x WHERE x.grantee = '${T0}_default_reader'::regrole`)).toBe(1);
     // Statistics are there for the planner the moment the module starts.
-    expect(await count(offload, `SELECT count(DISTINCT starelid) FROM pg_statistic WHERE starelid IN ('${s}.instance'::regclass, '${s}.item'::regclass)`)).toBe(2);
+    expect(await count(offload, `SELECT count(DISTINCT starelid) FROM pg_statistic WHERE starelid IN ('${s}.instance'::regclass, '${s}.item'::regclass)`)).toBe(
+      2,
+    );
   }, 60_000);
 
   test('each verification refuses a tampered copy in a line naming the difference: a changed value with the same count, a dropped index, a moved sequence, a missing grant', async () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     const again = await move(plan);
     expect(outcome(again)).toEqual({ status: 0 });
-    for (const s of plan.moves[0].schemas) expect(again.out).toContain(`move: ${s}: skipped, already copied from primary and its content matches (4 tables, ${5 * ROWS + 2} rows)`);
+    for (const s of plan.moves[0].schemas)
+      expect(again.out).toContain(`move: ${s}: skipped, already copied from primary and its content matches (4 tables, ${5 * ROWS + 2} rows)`);
 
     const s = schemaName(T0, 'mod-inventory-storage');
     const tampers: [string, string, RegExp][] = [
-      [`UPDATE ${s}.item SET jsonb = jsonb || '{"tampered": true}' WHERE ctid = (SELECT min(ctid) FROM ${s}.item)`, `UPDATE ${s}.item SET jsonb = jsonb - 'tampered'`, /table item has the same 80 rows but different content/],
+      [
+        `UPDATE ${s}.item SET jsonb = jsonb || '{"tampered": true}' WHERE ctid = (SELECT min(ctid) FROM ${s}.item)`,
+        `UPDATE ${s}.item SET jsonb = jsonb - 'tampered'`,
+        /table item has the same 80 rows but different content/,
+      ],
       [`DROP INDEX ${s}.instance_title_unaccent_idx`, '', /source only: index instance_title_unaccent_idx CREATE INDEX/],
-      [`SELECT setval('${s}.hrid_instances_seq', 5000)`, `SELECT setval('${s}.hrid_instances_seq', ${1000 + ROWS - 1})`, /sequence hrid_instances_seq is at 1039 \(is_called t\) on the source, 5000 \(is_called t\) on the target/],
-      [`REVOKE SELECT ON ${s}.instance FROM ${schemaName(T0, 'mod-oai-pmh')}`, `GRANT SELECT ON ${s}.instance TO ${schemaName(T0, 'mod-oai-pmh')}`, /source only: grant r instance to fs09000000_mod_oai_pmh: SELECT/],
+      [
+        `SELECT setval('${s}.hrid_instances_seq', 5000)`,
+        `SELECT setval('${s}.hrid_instances_seq', ${1000 + ROWS - 1})`,
+        /sequence hrid_instances_seq is at 1039 \(is_called t\) on the source, 5000 \(is_called t\) on the target/,
+      ],
+      [
+        `REVOKE SELECT ON ${s}.instance FROM ${schemaName(T0, 'mod-oai-pmh')}`,
+        `GRANT SELECT ON ${s}.instance TO ${schemaName(T0, 'mod-oai-pmh')}`,
+        /source only: grant r instance to fs09000000_mod_oai_pmh: SELECT/,
+      ],
     ];
     for (const [tamper, undo, difference] of tampers) {
       await offload.psql(tamper, DB);
       const refused = await runMover(moverEnvironment(plan.moves[0]));
       expect(refused.status).toBe(1);
-      expect(lastLine(refused)).toMatch(new RegExp(`^move: failed: ${s}: the target \\(offload\\) already holds this schema with \\d+ rows and it differs from the source \\(.*${difference.source}.*\\); pass --replace to set it aside and copy afresh$`));
+      expect(lastLine(refused)).toMatch(
+        new RegExp(
+          `^move: failed: ${s}: the target \\(offload\\) already holds this schema with \\d+ rows and it differs from the source \\(.*${difference.source}.*\\); pass --replace to set it aside and copy afresh$`,
+        ),
+      );
       if (undo) await offload.psql(undo, DB);
-      else await offload.psql(`CREATE INDEX instance_title_unaccent_idx ON ${s}.instance USING gin (${s}.f_unaccent(jsonb ->> 'title') public.gin_trgm_ops)`, DB);
+      else
+        await offload.psql(`CREATE INDEX instance_title_unaccent_idx ON ${s}.instance USING gin (${s}.f_unaccent(jsonb ->> 'title') public.gin_trgm_ops)`, DB);
     }
     expect(outcome(await runMover(moverEnvironment(plan.moves[0])))).toEqual({ status: 0 });
   }, 90_000);
@@ -231,7 +275,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(await offload.psql(`SELECT jsonb ->> 'hrid' FROM ${s}.instance WHERE jsonb ->> 'title' = 'written on offload'`, DB)).toBe(`in${1000 + ROWS}`);
     const refused = await move(planPhaseSwitch(phase('test4'), phase('test5')));
     expect(refused.status).toBe(1);
-    expect(lastLine(refused)).toMatch(new RegExp(`^move: failed: ${s}: the target \\(offload\\) already holds this schema with \\d+ rows and it differs from the source \\(.*table instance has 40 rows on the source, 41 on the target.*\\); pass --replace to set it aside and copy afresh$`));
+    expect(lastLine(refused)).toMatch(
+      new RegExp(
+        `^move: failed: ${s}: the target \\(offload\\) already holds this schema with \\d+ rows and it differs from the source \\(.*table instance has 40 rows on the source, 41 on the target.*\\); pass --replace to set it aside and copy afresh$`,
+      ),
+    );
   }, 60_000);
 
   describe('writers on the source', () => {
@@ -249,7 +297,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       try {
         const r = await runMover(one(s));
         expect(r.status).toBe(1);
-        expect(lastLine(r)).toBe(`move: failed: ${s}: still in use on the source: pid ${busy.pid} (postgres, mod-orders-storage); stop the module first, or pass --force`);
+        expect(lastLine(r)).toBe(
+          `move: failed: ${s}: still in use on the source: pid ${busy.pid} (postgres, mod-orders-storage); stop the module first, or pass --force`,
+        );
         expect(await hasSchema(offload, s)).toBe(false);
       } finally {
         await busy.close();
@@ -264,7 +314,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         const seconds = (Date.now() - started) / 1000;
         expect(r.status).toBe(1);
         expect(lastLine(r)).toMatch(
-          new RegExp(`^move: failed: ${s}: fencing ${s}'s tables against writes on the source \\(primary\\) failed: ERROR:  canceling statement due to lock timeout \\(waited ${LOCK_TIMEOUT_S}s; held by pid ${idle.pid} \\(postgres, orders-idle-writer, idle in transaction\\)\\)$`),
+          new RegExp(
+            `^move: failed: ${s}: fencing ${s}'s tables against writes on the source \\(primary\\) failed: ERROR:  canceling statement due to lock timeout \\(waited ${LOCK_TIMEOUT_S}s; held by pid ${idle.pid} \\(postgres, orders-idle-writer, idle in transaction\\)\\)$`,
+          ),
         );
         expect(seconds).toBeGreaterThanOrEqual(LOCK_TIMEOUT_S);
         expect(seconds).toBeLessThan(LOCK_TIMEOUT_S + 10);
@@ -284,8 +336,17 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
         // Frozen just after the fence is up, so the writers meet it.
         group(child, 'SIGSTOP');
         bg.run(async () => {
-          writers.push(await primary.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (201, 'explicit'); COMMIT`, DB, 'writer-transaction', 'waiting on a lock'));
-          writers.push(await primary.session(`SET search_path TO ${s}; INSERT INTO purchase_order VALUES (202, 'search_path')`, DB, 'writer-search-path', 'waiting on a lock'));
+          writers.push(
+            await primary.session(`BEGIN; INSERT INTO ${s}.purchase_order VALUES (201, 'explicit'); COMMIT`, DB, 'writer-transaction', 'waiting on a lock'),
+          );
+          writers.push(
+            await primary.session(
+              `SET search_path TO ${s}; INSERT INTO purchase_order VALUES (202, 'search_path')`,
+              DB,
+              'writer-search-path',
+              'waiting on a lock',
+            ),
+          );
           writers.push(await primary.session(`SELECT nextval('${s}.po_number')`, DB, 'writer-nextval', 'waiting on a lock'));
           group(child, 'SIGCONT');
         });
@@ -322,7 +383,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       });
       await bg.settled();
       expect(second!.status).toBe(1);
-      expect(lastLine(second!)).toMatch(new RegExp(`^move: failed: ${t}: another mover is moving it \\(pid \\d+, since \\d\\d:\\d\\d:\\d\\d\\); wait for it or stop it$`));
+      expect(lastLine(second!)).toMatch(
+        new RegExp(`^move: failed: ${t}: another mover is moving it \\(pid \\d+, since \\d\\d:\\d\\d:\\d\\d\\); wait for it or stop it$`),
+      );
       expect(outcome(first)).toEqual({ status: 0 });
     }, 60_000);
   });
@@ -331,7 +394,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     const m = planPhaseSwitch(phase('test4'), phase('test5')).moves[0];
     const r = await runMover({ ...moverEnvironment({ ...m, schemas: m.schemas.slice(1) }), MOVE_SCHEMAS: m.schemas.slice(1).join(' ') });
     expect(r.status).toBe(1);
-    expect(lastLine(r)).toBe(`move: failed: the source's *_mod_inventory_storage schemas and the configured tenants disagree: not configured: ${m.schemas[0]}; not on the source: none`);
+    expect(lastLine(r)).toBe(
+      `move: failed: the source's *_mod_inventory_storage schemas and the configured tenants disagree: not configured: ${m.schemas[0]}; not on the source: none`,
+    );
   });
 
   test('reference copies: what data-export reads across the split is copied as a snapshot while its module stays live, and kept when present', async () => {
@@ -405,7 +470,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     test('during the verification (its checksum waiting on the target)', async () => {
       const { s, env } = await fresh('kill_verify');
       const before = await fingerprint(primary, ALL);
-      const r = await killedWhileWaiting(env, (line) => line === `move: ${s}: restored on the target, verifying`, `BEGIN; LOCK TABLE ${s}.job_profiles IN ACCESS EXCLUSIVE MODE`);
+      const r = await killedWhileWaiting(
+        env,
+        (line) => line === `move: ${s}: restored on the target, verifying`,
+        `BEGIN; LOCK TABLE ${s}.job_profiles IN ACCESS EXCLUSIVE MODE`,
+      );
       expect(r.status).toBeNull();
       await rerunIsExact(env, [s], before, new RegExp(`move: ${s}: copied and verified by an earlier run`));
     }, 60_000);
@@ -432,31 +501,44 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
   describe('every failure names its cause in one line', () => {
     const s = schemaName(T1, 'mod-orders-storage');
-    beforeAll(() => primary.psql(`CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY); INSERT INTO ${s}.purchase_order SELECT generate_series(1, 10)`, DB));
+    beforeAll(() =>
+      primary.psql(
+        `CREATE SCHEMA ${s}; CREATE TABLE ${s}.purchase_order (id int PRIMARY KEY); INSERT INTO ${s}.purchase_order SELECT generate_series(1, 10)`,
+        DB,
+      ),
+    );
 
     test('pg_restore killed', async () => {
       const bg = new Background();
       const blocker = await offload.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
       const r = await runMover(one(s), (line, child) => {
-        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(offload)).then(() => process.kill(inGroup(child, 'pg_restore'), 'SIGKILL')));
+        if (line.startsWith(`move: ${s}: fenced`))
+          bg.run(() => eventually('pg_restore to wait', () => moverWaits(offload)).then(() => process.kill(inGroup(child, 'pg_restore'), 'SIGKILL')));
       });
       await bg.settled();
       await blocker.close();
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toBe(`move: failed: ${s}: pg_restore into the target (offload, 127.0.0.1:${offload.port}) failed, nothing of it was kept: pg_restore was killed (signal 9)`);
+      expect(lastLine(r)).toBe(
+        `move: failed: ${s}: pg_restore into the target (offload, 127.0.0.1:${offload.port}) failed, nothing of it was kept: pg_restore was killed (signal 9)`,
+      );
     }, 30_000);
 
     test('the target crashing mid-restore', async () => {
       const bg = new Background();
       const blocker = await offload.session(`BEGIN; CREATE SCHEMA ${s}`, DB, 'restore-blocker', 'idle in transaction');
       const r = await runMover(one(s), (line) => {
-        if (line.startsWith(`move: ${s}: fenced`)) bg.run(() => eventually('pg_restore to wait', () => moverWaits(offload)).then(() => offload.halt('immediate')));
+        if (line.startsWith(`move: ${s}: fenced`))
+          bg.run(() => eventually('pg_restore to wait', () => moverWaits(offload)).then(() => offload.halt('immediate')));
       });
       await bg.settled();
       await blocker.close();
       await offload.start();
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toMatch(new RegExp(`^move: failed: ${s}: pg_restore into the target \\(offload, 127.0.0.1:${offload.port}\\) failed, nothing of it was kept: .*(server closed the connection unexpectedly|terminating connection)`));
+      expect(lastLine(r)).toMatch(
+        new RegExp(
+          `^move: failed: ${s}: pg_restore into the target \\(offload, 127.0.0.1:${offload.port}\\) failed, nothing of it was kept: .*(server closed the connection unexpectedly|terminating connection)`,
+        ),
+      );
       const again = await runMover(one(s));
       expect(outcome(again)).toEqual({ status: 0 });
       expect(await fingerprint(offload, [s])).toBe(await fingerprint(primary, [s]));
@@ -465,7 +547,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     test('the source unreachable', async () => {
       const r = await runMover(one(s, { PRIMARY_PORT: '1' }));
       expect(r.status).toBe(1);
-      expect(lastLine(r)).toMatch(/^move: failed: cannot connect to the source \(primary, 127\.0\.0\.1:1\): connection to server at "127\.0\.0\.1", port 1 failed: Connection refused/);
+      expect(lastLine(r)).toMatch(
+        /^move: failed: cannot connect to the source \(primary, 127\.0\.0\.1:1\): connection to server at "127\.0\.0\.1", port 1 failed: Connection refused/,
+      );
     });
   });
 
@@ -482,15 +566,20 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     // data-export's views there read it.
     expect(await count(primary, `SELECT count(*) FROM ${exp}.v_instance WHERE title = 'written on offload'`)).toBe(1);
     expect(await count(primary, `SELECT count(*) FROM ${exp}.v_instance_checked WHERE jsonb ->> 'title' = 'written on offload'`)).toBe(1);
-    expect(await primary.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid IN ('${exp}.v_instance_guarded'::regclass, '${exp}.v_instance_checked'::regclass) ORDER BY relname`, DB)).toBe(
-      'check_option=cascaded\nsecurity_barrier=true',
-    );
+    expect(
+      await primary.psql(
+        `SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid IN ('${exp}.v_instance_guarded'::regclass, '${exp}.v_instance_checked'::regclass) ORDER BY relname`,
+        DB,
+      ),
+    ).toBe('check_option=cascaded\nsecurity_barrier=true');
     expect(await count(primary, `SELECT items FROM ${exp}.mv_item_counts`)).toBe(2 * ROWS);
     const aside = await primary.psql(`SELECT nspname FROM pg_namespace WHERE nspname LIKE '${s}_replaced_%'`, DB);
     expect(aside).toMatch(new RegExp(`^${s}_replaced_\\d{14}$`));
     // Only the copy that differs is set aside: the others were identical, and are recorded as verified.
     expect(await count(primary, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE '%\\_replaced\\_%'`)).toBe(1);
-    expect(refused.out).toContain(`move: ${schemaName(T0, 'mod-source-record-manager')}: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified`);
+    expect(refused.out).toContain(
+      `move: ${schemaName(T0, 'mod-source-record-manager')}: skipped, the target already holds an identical copy that no mover recorded; recorded it as verified`,
+    );
     expect(r.out).toMatch(new RegExp(`move: ${s}: re-created the views of other schemas that read it over the fresh copy: .*${exp}\\.v_unaccented`));
     // Nothing outside a set-aside copy depends on it (the view over its function included), so
     // dropping it drops nothing live.
@@ -503,7 +592,8 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
              OR (d.refclassid = 'pg_proc'::regclass AND d.refobjid IN (SELECT oid FROM pg_proc WHERE pronamespace = '${aside}'::regnamespace)))`,
         ),
       ).toBe(0);
-    const views = () => primary.psql(`SELECT string_agg(relname, ' ' ORDER BY relname) FROM pg_class WHERE relnamespace = '${exp}'::regnamespace AND relkind IN ('v', 'm')`, DB);
+    const views = () =>
+      primary.psql(`SELECT string_agg(relname, ' ' ORDER BY relname) FROM pg_class WHERE relnamespace = '${exp}'::regnamespace AND relkind IN ('v', 'm')`, DB);
     const live = await views();
     await primary.psql(`DROP SCHEMA ${aside} CASCADE`, DB);
     expect(await views()).toBe(live);
@@ -516,7 +606,10 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     const exp = schemaName(T1, 'mod-data-export');
     await primary.psql(`INSERT INTO ${s}.instance (id, jsonb) VALUES (gen_random_uuid(), '{"title": "back on primary"}')`, DB);
     const env = { ...moverEnvironment(planPhaseSwitch(phase('test4'), phase('test5')).moves[0]), MOVE_SCHEMAS: s, MOVE_SUFFIX: '', MOVE_REPLACE: 'true' };
-    await offload.psql(`CREATE SCHEMA IF NOT EXISTS ${exp}; CREATE VIEW ${exp}.v_titles WITH (security_barrier) AS SELECT jsonb ->> 'title' AS title FROM ${s}.instance`, DB);
+    await offload.psql(
+      `CREATE SCHEMA IF NOT EXISTS ${exp}; CREATE VIEW ${exp}.v_titles WITH (security_barrier) AS SELECT jsonb ->> 'title' AS title FROM ${s}.instance`,
+      DB,
+    );
     const r = await killedWhileWaiting(env, (line) => line.startsWith(`move: ${s}: set the target's copy aside as`), `BEGIN; CREATE SCHEMA ${s}`);
     expect(r.status).toBeNull();
     expect(await hasSchema(offload, s)).toBe(false);
@@ -524,7 +617,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     expect(outcome(again)).toEqual({ status: 0 });
     expect(again.out).toMatch(new RegExp(`move: ${s}: re-created the views of other schemas that read it over the fresh copy: .*${exp}\\.v_titles`));
     expect(await count(offload, `SELECT count(*) FROM ${exp}.v_titles WHERE title = 'back on primary'`)).toBe(1);
-    expect(await offload.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '${exp}.v_titles'::regclass`, DB)).toBe('security_barrier=true');
+    expect(await offload.psql(`SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = '${exp}.v_titles'::regclass`, DB)).toBe(
+      'security_barrier=true',
+    );
     expect(await count(offload, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE '${s}_replaced_%'`)).toBe(1);
   }, 60_000);
 
@@ -532,7 +627,9 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     test('refuses without a verified copy, while other schemas read it, or once the source changed by content since the copy', async () => {
       const never = schemaName(T0, 'mod-orders-storage');
       await primary.psql(`CREATE SCHEMA ${never}`, DB);
-      expect(lastLine(await runMover(one(never, { MOVE_ACTION: 'drop-source' })))).toBe(`move: failed: ${never}: the target (offload) has no verified copy from primary; move it first`);
+      expect(lastLine(await runMover(one(never, { MOVE_ACTION: 'drop-source' })))).toBe(
+        `move: failed: ${never}: the target (offload) has no verified copy from primary; move it first`,
+      );
 
       const srs = schemaName(T0, 'mod-source-record-storage');
       const read = await runMover(one(srs, { MOVE_ACTION: 'drop-source' }));
@@ -540,9 +637,14 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
 
       const srm = schemaName(T0, 'mod-source-record-manager');
       // Three rows updated on the source after the copy: same count, different content.
-      await primary.psql(`UPDATE ${srm}.journal_records SET action_type = 'UPDATE' WHERE id IN (SELECT id FROM ${srm}.journal_records ORDER BY id LIMIT 3)`, DB);
+      await primary.psql(
+        `UPDATE ${srm}.journal_records SET action_type = 'UPDATE' WHERE id IN (SELECT id FROM ${srm}.journal_records ORDER BY id LIMIT 3)`,
+        DB,
+      );
       const differs = await runMover(one(srm, { MOVE_ACTION: 'drop-source' }));
-      expect(lastLine(differs)).toBe(`move: failed: ${srm}: the source changed since its copy was verified (table journal_records has the same 40 rows but different content); refusing to drop it`);
+      expect(lastLine(differs)).toBe(
+        `move: failed: ${srm}: the source changed since its copy was verified (table journal_records has the same 40 rows but different content); refusing to drop it`,
+      );
       expect(await hasSchema(primary, srm)).toBe(true);
     }, 60_000);
 
@@ -551,7 +653,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       expect(outcome(await runMover(one(srm, { MOVE_REPLACE: 'true' })))).toEqual({ status: 0 });
       // A reader that the fence lets through, and the drop must wait for (--force: it is a session on the schema).
       const reader = await primary.session(`BEGIN; SELECT count(*) FROM ${srm}.job_execution`, DB, 'drop-reader', 'idle in transaction');
-      const r = await killedOnceWaiting(one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }), (line) => line === `move: ${srm}: the source still matches the verified copy; dropping it`, primary);
+      const r = await killedOnceWaiting(
+        one(srm, { MOVE_ACTION: 'drop-source', MOVE_FORCE: 'true' }),
+        (line) => line === `move: ${srm}: the source still matches the verified copy; dropping it`,
+        primary,
+      );
       await reader.close();
       expect(r.status).toBeNull();
       expect(await hasSchema(primary, srm)).toBe(true);
@@ -589,7 +695,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   test('a batch (one fence, one dump) whose second schema is tampered with on the target fails naming that schema; the next run copies it afresh and verifies all 60', async () => {
     const DB = 'folio60b';
     const tenants = Array.from({ length: 60 }, (_, i) => `fs${String(9200000 + i).padStart(8, '0')}`);
-    const at = (name: string) => resolveScenario({ scenario: name }, editedCatalog((c) => (c.folio.environment.tenants = tenants))) as FolioScenario;
+    const at = (name: string) =>
+      resolveScenario(
+        { scenario: name },
+        editedCatalog((c) => (c.folio.environment.tenants = tenants)),
+      ) as FolioScenario;
     const plan = planPhaseSwitch(at('test4'), at('test5'));
     for (const pg of [primary, offload]) await pg.psql(`CREATE DATABASE ${DB}`);
     await primary.psql(folioSeedSql(tenants, 3, { partitions: 2, largeValues: 0 }), DB);
@@ -609,12 +719,16 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
       // Another schema of the same batch: restored by the same dump, not yet verified.
       tampered = [...byFence.values()].find((b) => b.includes(first[1]))!.find((x) => x !== first[1]);
       group(child, 'SIGSTOP');
-      done = offload.psql(`UPDATE ${tampered}.instance SET jsonb = jsonb || '{"tampered": true}' WHERE id = (SELECT min(id::text)::uuid FROM ${tampered}.instance)`, DB).finally(() => group(child, 'SIGCONT'));
+      done = offload
+        .psql(`UPDATE ${tampered}.instance SET jsonb = jsonb || '{"tampered": true}' WHERE id = (SELECT min(id::text)::uuid FROM ${tampered}.instance)`, DB)
+        .finally(() => group(child, 'SIGCONT'));
     });
     await done;
     expect(tampered).toBeDefined();
     expect(r.status).toBe(1);
-    expect(lastLine(r)).toMatch(new RegExp(`^move: failed: ${tampered}: the copy differs from the source: table instance has the same \\d+ rows but different content`));
+    expect(lastLine(r)).toMatch(
+      new RegExp(`^move: failed: ${tampered}: the copy differs from the source: table instance has the same \\d+ rows but different content`),
+    );
     expect(await fingerprint(primary, schemas, DB)).toBe(before);
     const again = await runMover({ ...moverEnvironment(plan.moves[0]), PGDATABASE: DB });
     expect(outcome(again)).toEqual({ status: 0 });

@@ -37,7 +37,11 @@ afterAll(async () => {
 test('the preset renders the upstream plugin, its password as a template, and TLS without host verification', () => {
   const config = parse(roleFile(cluster.roles[0], 'temporal/config.yaml'));
   const sql = config.persistence.datastores[config.persistence.defaultStore].sql;
-  expect(sql).toMatchObject({ pluginName: POSTGRES_PLUGIN, user: scenario.environment.auroraPostgresql.user, tls: { enabled: true, enableHostVerification: false } });
+  expect(sql).toMatchObject({
+    pluginName: POSTGRES_PLUGIN,
+    user: scenario.environment.auroraPostgresql.user,
+    tls: { enabled: true, enableHostVerification: false },
+  });
   // The store's password is not in the file the container writes: the server reads it from the variable ECS sets from the secret.
   expect(sql.password).toBe(`{{ env "${PASSWORD_VARIABLE}" }}`);
 });
@@ -53,18 +57,32 @@ test('the four roles form one cluster, every connection to the store over TLS', 
 test("the schema task's create can run again (after a failed deploy) and its update finds nothing to do", async () => {
   const b = binaries();
   const again = await runSchemaTask(b, scenario, pg, cluster.stores.database, 'create');
-  expect(again.elasticsearchCalls).toEqual(['--ep https://opensearch.invalid:443 --aws-credentials aws-sdk-default setup-schema', `--ep https://opensearch.invalid:443 --aws-credentials aws-sdk-default create-index --index ${scenario.environment.visibility.index}`]);
+  expect(again.elasticsearchCalls).toEqual([
+    '--ep https://opensearch.invalid:443 --aws-credentials aws-sdk-default setup-schema',
+    `--ep https://opensearch.invalid:443 --aws-credentials aws-sdk-default create-index --index ${scenario.environment.visibility.index}`,
+  ]);
   const update = await runSchemaTask(b, scenario, pg, cluster.stores.database, 'update');
   expect(update.output).toMatch(/found zero updates/i);
   // The index's template and mappings are brought to the release as well (a no-op when current).
-  expect(update.elasticsearchCalls).toEqual([`--ep https://opensearch.invalid:443 --aws-credentials aws-sdk-default update-schema --index ${scenario.environment.visibility.index}`]);
-  const version = await pg.psql("SELECT curr_version FROM schema_version WHERE version_partition = 0 AND db_name = current_database()", cluster.stores.database);
+  expect(update.elasticsearchCalls).toEqual([
+    `--ep https://opensearch.invalid:443 --aws-credentials aws-sdk-default update-schema --index ${scenario.environment.visibility.index}`,
+  ]);
+  const version = await pg.psql(
+    'SELECT curr_version FROM schema_version WHERE version_partition = 0 AND db_name = current_database()',
+    cluster.stores.database,
+  );
   expect(version).toBe(scenario.environment.servers.upstream.schemas.history);
 });
 
 test('the benchmark runs on it: every workflow completes', async () => {
   worker = startWorker(scenario.preset, cluster.frontendAddress, METRICS + 10);
-  const run = await runGenerator(scenario.preset, cluster.frontendAddress, METRICS + 11, { BENCHMARK_TARGET_RATE: '10', BENCHMARK_DURATION: '20s', BENCHMARK_RAMP_UP: '0s' }, 180_000);
+  const run = await runGenerator(
+    scenario.preset,
+    cluster.frontendAddress,
+    METRICS + 11,
+    { BENCHMARK_TARGET_RATE: '10', BENCHMARK_DURATION: '20s', BENCHMARK_RAMP_UP: '0s' },
+    180_000,
+  );
   const r = run.result;
   if (!r) throw new Error(`no result from the generator (exit ${run.exitCode}):\n${run.lines.slice(-30).join('\n')}\nworker:\n${worker.output().slice(-3000)}`);
   expect(r.results).toMatchObject({ workflowsStarted: 200, workflowsCompleted: 200, workflowsFailed: 0 });
@@ -75,7 +93,13 @@ test('the benchmark runs on it: every workflow completes', async () => {
 test("bench run's store probe, as the stack renders it, times 100 round trips over TLS to the store", () => {
   // The swap: where it connects (this server's address and database); user, TLS mode and count as rendered.
   const rendered = probeEnvironment(scenario.environment, 'aurora-postgresql', { storeHost: pg.host });
-  const env = { ...rendered, PROBE_PORT: String(pg.port), PROBE_DATABASE: cluster.stores.database, [PROBE_PASSWORD_VARIABLE]: pg.password, PATH: '/usr/bin:/bin' };
+  const env = {
+    ...rendered,
+    PROBE_PORT: String(pg.port),
+    PROBE_DATABASE: cluster.stores.database,
+    [PROBE_PASSWORD_VARIABLE]: pg.password,
+    PATH: '/usr/bin:/bin',
+  };
   const out = execFileSync(binaries().benchmark, [], { env, encoding: 'utf8' });
   const result = probeResultSchema.parse(JSON.parse(out));
   expect(result.probe).toMatchObject({ host: pg.host, queries: 100 });

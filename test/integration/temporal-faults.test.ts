@@ -27,7 +27,13 @@ beforeAll(async () => {
   context = { cluster, postgres: pg, stopTimeoutMs: durationSeconds(scenario.environment.deployment.stopTimeout) * 1000 };
   worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
   // A short run first: the namespace registered, the task queues loaded, the worker polling.
-  await runGenerator(scenario.preset, cluster.frontendAddress, await freePort(), { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' }, 120_000);
+  await runGenerator(
+    scenario.preset,
+    cluster.frontendAddress,
+    await freePort(),
+    { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' },
+    120_000,
+  );
 }, 300_000);
 
 afterAll(async () => {

@@ -90,7 +90,9 @@ test('every rendered dynamic-config key loads without a warning in every role', 
 test('the benchmark program reads every variable the stack renders for it, and knows the same workflow types', () => {
   const help = execFileSync(binaries().benchmark, ['--help'], { encoding: 'utf8' });
   const rendered = [
-    ...['worker', 'generator'].flatMap((mode) => Object.keys(benchmarkEnvironment(scenario.preset, mode as 'worker' | 'generator', { frontendAddress: 'x:1', metricsPort: 1 }))),
+    ...['worker', 'generator'].flatMap((mode) =>
+      Object.keys(benchmarkEnvironment(scenario.preset, mode as 'worker' | 'generator', { frontendAddress: 'x:1', metricsPort: 1 })),
+    ),
     // The store probe, for both stores, and the password ECS sets from the Aurora secret.
     ...Object.keys(probeEnvironment(scenario.environment, 'dsql', { storeHost: 'h', tokenEndpoint: 't' })),
     ...Object.keys(probeEnvironment(scenario.environment, 'aurora-postgresql', { storeHost: 'h' })),
@@ -103,7 +105,13 @@ test('the benchmark program reads every variable the stack renders for it, and k
 test(`the benchmark runs at ${RATE} workflows/s for ${DURATION}: every workflow completes and bench run reads the result`, async () => {
   worker = startWorker(scenario.preset, cluster.frontendAddress, WORKER_METRICS);
   const start = new Date();
-  const run = await runGenerator(scenario.preset, cluster.frontendAddress, GENERATOR_METRICS, { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: DURATION, BENCHMARK_RAMP_UP: '10s' }, 240_000);
+  const run = await runGenerator(
+    scenario.preset,
+    cluster.frontendAddress,
+    GENERATOR_METRICS,
+    { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: DURATION, BENCHMARK_RAMP_UP: '10s' },
+    240_000,
+  );
   runWindow = { start, end: new Date() };
   runCompleted = run.result?.results.workflowsCompleted ?? 0;
   const r = run.result;
@@ -149,7 +157,10 @@ async function serverView(window: { start: Date; end: Date }) {
 }
 
 const bottlenecksOf = (view: ServerView) =>
-  findBottlenecks(scenario.environment.observability.bottlenecks, bottleneckFigures(view, { historyCpuPeakPercent: null, commitLatencyMs: null, minutes: view.stepSeconds / 60 }));
+  findBottlenecks(
+    scenario.environment.observability.bottlenecks,
+    bottleneckFigures(view, { historyCpuPeakPercent: null, commitLatencyMs: null, minutes: view.stepSeconds / 60 }),
+  );
 
 describe("the report reads the servers' and workers' own metrics from a real Prometheus", () => {
   let view: ServerView;
@@ -176,7 +187,9 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     // Each simple workflow is a handful of transitions (start, tasks scheduled, started, completed).
     // A simple workflow persists a handful of updates: started, workflow task, activity, completion.
     const perWorkflow = r.stateTransitions! / runCompleted;
-    console.log(`state transitions: ${r.stateTransitions} for ${runCompleted} workflows (${perWorkflow.toFixed(2)} each), peak ${r.stateTransitionsPerSecond.peak}/s`);
+    console.log(
+      `state transitions: ${r.stateTransitions} for ${runCompleted} workflows (${perWorkflow.toFixed(2)} each), peak ${r.stateTransitionsPerSecond.peak}/s`,
+    );
     expect(perWorkflow).toBeGreaterThanOrEqual(3);
     expect(perWorkflow).toBeLessThanOrEqual(12);
     expect(r.stateTransitionsPerSecond.peak).toBeGreaterThanOrEqual(RATE * 3);
@@ -185,7 +198,13 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
 
   test('schedule-to-start, backlog, polls, slots and start latency carry numbers', () => {
     const r = view.run;
-    for (const p of [r.scheduleToStartMs.serverWorkflow, r.scheduleToStartMs.serverActivity, r.scheduleToStartMs.workerWorkflow, r.scheduleToStartMs.workerActivity, r.startWorkflowLatencyMs])
+    for (const p of [
+      r.scheduleToStartMs.serverWorkflow,
+      r.scheduleToStartMs.serverActivity,
+      r.scheduleToStartMs.workerWorkflow,
+      r.scheduleToStartMs.workerActivity,
+      r.startWorkflowLatencyMs,
+    ])
       for (const q of [p.p50, p.p95, p.p99]) expect(q).toEqual(expect.any(Number));
     // Matching reports a backlog gauge only while a queue has one (none in a healthy run): the starved run has it.
     expect(r.backlog.count.peak ?? 0).toBeLessThan(RATE);
@@ -212,7 +231,13 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     // process restarted on the steady worker's address would read as a counter reset mid-window.
     worker = startWorker(scenario.preset, cluster.frontendAddress, STARVED_WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '5s' });
     const start = new Date();
-    await runGenerator(scenario.preset, cluster.frontendAddress, GENERATOR_METRICS, { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: '40s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: '5s' }, 120_000);
+    await runGenerator(
+      scenario.preset,
+      cluster.frontendAddress,
+      GENERATOR_METRICS,
+      { BENCHMARK_TARGET_RATE: String(RATE), BENCHMARK_DURATION: '40s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_COMPLETION_TIMEOUT: '5s' },
+      120_000,
+    );
     if (worker.process.exitCode !== null) throw new Error(`the starved worker exited:\n${worker.output().slice(-2000)}`);
     const { view: starved } = await serverView({ start, end: new Date() });
     const b = bottlenecksOf(starved);

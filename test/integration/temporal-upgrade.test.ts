@@ -43,7 +43,13 @@ beforeAll(async () => {
   cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'upgrade', binaries: from });
   worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
   // A short run first: the namespace registered, the task queues loaded, the worker polling.
-  await runGenerator(scenario.preset, cluster.frontendAddress, await freePort(), { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' }, 120_000);
+  await runGenerator(
+    scenario.preset,
+    cluster.frontendAddress,
+    await freePort(),
+    { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' },
+    120_000,
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -53,7 +59,7 @@ afterAll(async () => {
   await pg?.stop();
 }, 120_000);
 
-test('the cluster starts on the older release, its store at that release\'s schema', async () => {
+test("the cluster starts on the older release, its store at that release's schema", async () => {
   expect(cluster.tasks().map((t) => t.release)).toEqual(TEMPORAL_ROLES.map(() => upstream.upgradeTestedFrom));
   expect(await storedVersion(cluster.stores.database)).toBe(schemaVersions(from).history);
   expect(schemaVersions(from).history).not.toBe(upstream.schemas.history);

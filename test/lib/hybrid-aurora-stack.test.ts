@@ -16,7 +16,8 @@ function hostClusterOf(json: Record<string, any>, secretLogicalId: string, modul
   const [writer, reader] = [`${module}.folio-db.internal.`, `${module}-reader.folio-db.internal.`].map(
     (name) => Object.values(json.Resources as Record<string, any>).find((r) => r.Type === 'AWS::Route53::RecordSet' && r.Properties.Name === name)!.Properties,
   );
-  for (const r of [writer, reader]) expect(r).toMatchObject({ Type: 'CNAME', TTL: '5', HostedZoneId: { Ref: logicalId(json, 'AWS::Route53::HostedZone', 'Routing/Zone/Resource') } });
+  for (const r of [writer, reader])
+    expect(r).toMatchObject({ Type: 'CNAME', TTL: '5', HostedZoneId: { Ref: logicalId(json, 'AWS::Route53::HostedZone', 'Routing/Zone/Resource') } });
   // The route for reads leads to the same cluster's reader endpoint (its writer while it has no reader).
   expect(writer.ResourceRecords[0]['Fn::GetAtt'][1]).toBe('Endpoint.Address');
   expect(reader.ResourceRecords[0]).toEqual({ 'Fn::GetAtt': [writer.ResourceRecords[0]['Fn::GetAtt'][0], 'ReadEndpoint.Address'] });
@@ -24,9 +25,7 @@ function hostClusterOf(json: Record<string, any>, secretLogicalId: string, modul
 }
 
 function secretKeys(json: Record<string, any>, secretLogicalId: string): string[] {
-  const text = (json.Resources[secretLogicalId].Properties.SecretString['Fn::Join'][1] as unknown[])
-    .map((p) => (typeof p === 'string' ? p : '"x"'))
-    .join('');
+  const text = (json.Resources[secretLogicalId].Properties.SecretString['Fn::Join'][1] as unknown[]).map((p) => (typeof p === 'string' ? p : '"x"')).join('');
   return [...text.matchAll(/"(DB_[A-Z_]+)":/g)].map((m) => m[1]);
 }
 
@@ -146,7 +145,9 @@ describe('network and access', () => {
       SecurityGroupEgress: Match.absent(),
     });
     const mover = logicalId(json, 'AWS::EC2::SecurityGroup', 'SchemaMover/SecurityGroup/Resource');
-    const rules = Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::EC2::SecurityGroupIngress').map((r) => r.Properties);
+    const rules = Object.values(json.Resources as Record<string, any>)
+      .filter((r) => r.Type === 'AWS::EC2::SecurityGroupIngress')
+      .map((r) => r.Properties);
     const aurora = logicalId(json, 'AWS::EC2::SecurityGroup', 'Aurora/SecurityGroup/Resource');
     expect(rules.map((r) => [r.GroupId['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, ''), r.FromPort, r.SourceSecurityGroupId['Fn::GetAtt'][0]]).sort()).toEqual([
       ['AuroraSecurityGroup', 5432, aurora],
@@ -154,8 +155,17 @@ describe('network and access', () => {
       ['SchemaMoverEndpointSecurityGroup', 443, mover],
     ]);
     // Cluster to cluster, for an online move's subscription: the only egress the clusters have.
-    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', { GroupId: { 'Fn::GetAtt': [aurora, 'GroupId'] }, DestinationSecurityGroupId: { 'Fn::GetAtt': [aurora, 'GroupId'] }, FromPort: 5432, ToPort: 5432 });
-    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', { GroupId: { 'Fn::GetAtt': [mover, 'GroupId'] }, DestinationPrefixListId: 'pl-63a5400a', FromPort: 443 });
+    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', {
+      GroupId: { 'Fn::GetAtt': [aurora, 'GroupId'] },
+      DestinationSecurityGroupId: { 'Fn::GetAtt': [aurora, 'GroupId'] },
+      FromPort: 5432,
+      ToPort: 5432,
+    });
+    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', {
+      GroupId: { 'Fn::GetAtt': [mover, 'GroupId'] },
+      DestinationPrefixListId: 'pl-63a5400a',
+      FromPort: 443,
+    });
     expect(JSON.stringify(json)).not.toContain('0.0.0.0/0');
   });
 
@@ -202,9 +212,7 @@ describe('variants', () => {
     );
     const onProvisioned = logicalId(json, SECRET, 'Routing/mod-users/Resource');
     const onServerless = logicalId(json, SECRET, 'Routing/mod-lists/Resource');
-    expect(secretKeys(json, onProvisioned)).toEqual(
-      expect.arrayContaining(['DB_HOST', 'DB_HOST_READER', 'DB_PORT_READER']),
-    );
+    expect(secretKeys(json, onProvisioned)).toEqual(expect.arrayContaining(['DB_HOST', 'DB_HOST_READER', 'DB_PORT_READER']));
     expect(JSON.stringify(json.Resources[onProvisioned].Properties.SecretString)).toContain('\\"DB_HOST_READER\\":\\"mod-users-reader.folio-db.internal\\"');
     expect(secretKeys(json, onServerless)).not.toContain('DB_HOST_READER');
   });

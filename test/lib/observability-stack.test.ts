@@ -8,8 +8,7 @@ import { FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES, editedCatalog, synthObserva
  * single-source rule: every metric they draw comes from the catalog the report reads.
  */
 
-const resources = (json: Record<string, any>, type: string) =>
-  Object.entries(json.Resources as Record<string, any>).filter(([, r]) => r.Type === type);
+const resources = (json: Record<string, any>, type: string) => Object.entries(json.Resources as Record<string, any>).filter(([, r]) => r.Type === type);
 
 /** The dashboard body with every token replaced by a marker, parsed. */
 function dashboardBody(json: Record<string, any>): any {
@@ -21,7 +20,13 @@ function dashboardBody(json: Record<string, any>): any {
 
 /** `namespace metricName dim value ...` with dimensions sorted by name, as CDK writes them. */
 const metricKey = (namespace: string, metricName: string, dimensions: Record<string, string>) =>
-  [namespace, metricName, ...Object.entries(dimensions).sort(([a], [b]) => a.localeCompare(b)).flat()].join(' ');
+  [
+    namespace,
+    metricName,
+    ...Object.entries(dimensions)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flat(),
+  ].join(' ');
 
 /** Every metric drawn on the dashboard, as a metricKey. */
 function drawnMetrics(body: any): string[] {
@@ -52,14 +57,21 @@ describe('FOLIO observability', () => {
     expect(test10.artifact.dependencies).toEqual(['FolioHybridAurora']);
     test10.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'folio-hybrid-aurora' });
     test10.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'folio-hybrid-aurora-alarms' });
-    for (const phase of FOLIO_PHASE_NAMES) expect(JSON.stringify(synthObservability({ scenario: phase }).json)).not.toMatch(new RegExp(`"(DashboardName|TopicName|AlarmName)":"[^"]*${phase}`));
+    for (const phase of FOLIO_PHASE_NAMES)
+      expect(JSON.stringify(synthObservability({ scenario: phase }).json)).not.toMatch(new RegExp(`"(DashboardName|TopicName|AlarmName)":"[^"]*${phase}`));
   });
 
-  test('the Serverless capacity graph draws the phase\'s ACU range as lines', () => {
-    for (const [phase, min, max] of [['test10', 0.5, 32], ['test6', 0.5, 128], ['test12', 5, 64]] as const) {
+  test("the Serverless capacity graph draws the phase's ACU range as lines", () => {
+    for (const [phase, min, max] of [
+      ['test10', 0.5, 32],
+      ['test6', 0.5, 128],
+      ['test12', 5, 64],
+    ] as const) {
       const body = dashboardBody(synthObservability({ scenario: phase }).json);
       const acu = body.widgets.find((w: any) => w.properties.title === 'Serverless v2 capacity (ACU)');
-      expect(acu.properties.metrics).toEqual([['AWS/RDS', 'ServerlessDatabaseCapacity', 'DBClusterIdentifier', 'folio-hybrid-serverless', { label: 'Serverless v2 capacity', period: 60 }]]);
+      expect(acu.properties.metrics).toEqual([
+        ['AWS/RDS', 'ServerlessDatabaseCapacity', 'DBClusterIdentifier', 'folio-hybrid-serverless', { label: 'Serverless v2 capacity', period: 60 }],
+      ]);
       expect(acu.properties.annotations.horizontal).toEqual([
         { value: max, label: `max ${max} ACU`, yAxis: 'left' },
         { value: min, label: `min ${min} ACU`, yAxis: 'left' },
@@ -105,9 +117,17 @@ describe('FOLIO observability', () => {
       DatapointsToAlarm: 15,
       TreatMissingData: 'notBreaching',
     });
-    const stat = a.Metrics?.[0].MetricStat ?? { Metric: { MetricName: a.MetricName, Namespace: a.Namespace, Dimensions: a.Dimensions }, Stat: a.Statistic, Period: a.Period };
+    const stat = a.Metrics?.[0].MetricStat ?? {
+      Metric: { MetricName: a.MetricName, Namespace: a.Namespace, Dimensions: a.Dimensions },
+      Stat: a.Statistic,
+      Period: a.Period,
+    };
     expect(stat).toEqual({
-      Metric: { Namespace: 'AWS/RDS', MetricName: 'ServerlessDatabaseCapacity', Dimensions: [{ Name: 'DBClusterIdentifier', Value: 'folio-hybrid-serverless' }] },
+      Metric: {
+        Namespace: 'AWS/RDS',
+        MetricName: 'ServerlessDatabaseCapacity',
+        Dimensions: [{ Name: 'DBClusterIdentifier', Value: 'folio-hybrid-serverless' }],
+      },
       Stat: 'Minimum',
       Period: 60,
     });
@@ -159,7 +179,7 @@ describe('alarm topic', () => {
     );
   });
 
-  test('refuses plain HTTP, and only this account\'s alarms of this environment may publish', () => {
+  test("refuses plain HTTP, and only this account's alarms of this environment may publish", () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -183,7 +203,10 @@ describe('alarm topic', () => {
     const catalog = editedCatalog((c) => {
       c.folio.environment.observability.alarmEmails = ['perf-team@example.org'];
     });
-    synthObservability({ scenario: 'test10' }, catalog).template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'perf-team@example.org' });
+    synthObservability({ scenario: 'test10' }, catalog).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'perf-team@example.org',
+    });
   });
 });
 
@@ -197,7 +220,11 @@ describe('Temporal observability', () => {
   test('reads the DSQL cluster id from the data stack without an export lock', () => {
     expect(artifact.dependencies).toEqual(['TemporalDsql']);
     const occ = alarmByName(json, 'temporal-dsql-OccConflicts');
-    expect(occ.Metrics[0].MetricStat.Metric).toEqual({ Namespace: 'AWS/AuroraDSQL', MetricName: 'OccConflicts', Dimensions: [{ Name: 'ClusterId', Value: DSQL_ID }] });
+    expect(occ.Metrics[0].MetricStat.Metric).toEqual({
+      Namespace: 'AWS/AuroraDSQL',
+      MetricName: 'OccConflicts',
+      Dimensions: [{ Name: 'ClusterId', Value: DSQL_ID }],
+    });
     expect(JSON.stringify(json)).not.toContain('Fn::ImportValue');
     const published = Object.keys(synthScenario({ scenario: 'temporal-150wps' }).json.Outputs).filter((k) => k.startsWith('PublishOutput'));
     expect(published).toEqual([expect.stringMatching(/^PublishOutputFnGetAttDsql.*Identifier/)]);
@@ -240,12 +267,17 @@ describe('Temporal observability', () => {
   });
 
   test('alarms: OCC spikes, limiter throttles, and per service CPU and tasks below desired', () => {
-    const names = resources(json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties.AlarmName).sort();
+    const names = resources(json, 'AWS::CloudWatch::Alarm')
+      .map(([, r]) => r.Properties.AlarmName)
+      .sort();
     expect(names).toEqual(
       [
         'temporal-dsql-OccConflicts',
         'temporal-dsql-LimiterThrottled',
-        ...['History', 'Matching', 'Frontend', 'Worker', 'BenchmarkWorker'].flatMap((s) => [`temporal-dsql-${s}CpuHigh`, `temporal-dsql-${s}TasksBelowDesired`]),
+        ...['History', 'Matching', 'Frontend', 'Worker', 'BenchmarkWorker'].flatMap((s) => [
+          `temporal-dsql-${s}CpuHigh`,
+          `temporal-dsql-${s}TasksBelowDesired`,
+        ]),
       ].sort(),
     );
     expect(alarmByName(json, 'temporal-dsql-OccConflicts')).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 100, EvaluationPeriods: 3 });
@@ -257,7 +289,10 @@ describe('Temporal observability', () => {
     expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 1, EvaluationPeriods: 10, TreatMissingData: 'notBreaching' });
     const byId = Object.fromEntries(a.Metrics.map((m: any) => [m.Id, m]));
     expect(a.Metrics.find((m: any) => m.Expression)).toMatchObject({ Expression: 'desiredHistory - runningHistory', ReturnData: true });
-    for (const [id, name] of [['desiredHistory', 'DesiredTaskCount'], ['runningHistory', 'RunningTaskCount']]) {
+    for (const [id, name] of [
+      ['desiredHistory', 'DesiredTaskCount'],
+      ['runningHistory', 'RunningTaskCount'],
+    ]) {
       expect(byId[id].MetricStat.Metric).toEqual({
         Namespace: 'ECS/ContainerInsights',
         MetricName: name,
@@ -276,12 +311,15 @@ describe('Temporal observability', () => {
     copy.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'perf2-temporal-dsql' });
     copy.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'perf2-temporal-dsql-alarms' });
     copy.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'perf2-temporal-dsql-OccConflicts' });
-    expect(alarmByName(copy.json, 'perf2-temporal-dsql-HistoryCpuHigh').Metrics[0].MetricStat.Metric.Dimensions).toContainEqual({ Name: 'ClusterName', Value: 'perf2-temporal-dsql' });
+    expect(alarmByName(copy.json, 'perf2-temporal-dsql-HistoryCpuHigh').Metrics[0].MetricStat.Metric.Dimensions).toContainEqual({
+      Name: 'ClusterName',
+      Value: 'perf2-temporal-dsql',
+    });
   });
 });
 
 describe('one catalog for dashboards, alarms and the report', () => {
-  test.each([...FOLIO_PHASE_NAMES.slice(0, 1), ...TEMPORAL_SCENARIO_NAMES.slice(-1)])('%s: the dashboard draws exactly the catalog\'s metrics', (name) => {
+  test.each([...FOLIO_PHASE_NAMES.slice(0, 1), ...TEMPORAL_SCENARIO_NAMES.slice(-1)])("%s: the dashboard draws exactly the catalog's metrics", (name) => {
     const scenario = resolveScenario({ scenario: name });
     const catalog = catalogFor(scenario, { dsqlClusterId: 'TOKEN' });
     const expected = catalog.panels
@@ -333,14 +371,22 @@ describe('Temporal observability on the Aurora store', () => {
     const names = resources(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName);
     expect(names).toContain('temporal-dsql-StoreCpuHigh');
     expect(names.filter((n: string) => /OccConflicts|LimiterThrottled/.test(n))).toEqual([]);
-    expect(alarmByName(json, 'temporal-dsql-StoreCpuHigh')).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 90, EvaluationPeriods: 10 });
+    expect(alarmByName(json, 'temporal-dsql-StoreCpuHigh')).toMatchObject({
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 90,
+      EvaluationPeriods: 10,
+    });
     expect(artifact.dependencies).toEqual(['TemporalDsql']);
     expect(JSON.stringify(json)).not.toContain('Fn::GetStackOutput');
   });
 
   test('a Serverless v2 writer adds its capacity graph with the ACU range', () => {
-    const catalog = editedCatalog((c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 2, max: 64 } }));
-    const acu = dashboardBody(synthObservability({ scenario: 'temporal-aurora-150wps' }, catalog).json).widgets.find((w: any) => w.properties.title === 'Serverless v2 capacity (ACU)');
+    const catalog = editedCatalog(
+      (c) => (c.temporal.scenarios.find((s: any) => s.name === 'temporal-aurora-150wps').store.writer = { serverlessAcu: { min: 2, max: 64 } }),
+    );
+    const acu = dashboardBody(synthObservability({ scenario: 'temporal-aurora-150wps' }, catalog).json).widgets.find(
+      (w: any) => w.properties.title === 'Serverless v2 capacity (ACU)',
+    );
     expect(acu.properties.metrics[0].slice(0, 4)).toEqual(['AWS/RDS', 'ServerlessDatabaseCapacity', 'DBClusterIdentifier', 'temporal-history']);
     expect(acu.properties.annotations.horizontal.map((h: any) => h.value)).toEqual([64, 2]);
   });

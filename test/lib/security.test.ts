@@ -24,7 +24,8 @@ function statements(t: Template) {
       out.push({ policy: id, roles: list(p.Properties.Roles).map((r: any) => r.Ref), actions: list(s.Action), resources: list(s.Resource), effect: s.Effect });
   for (const [id, r] of resources(t, 'AWS::IAM::Role'))
     for (const inline of r.Properties.Policies ?? [])
-      for (const s of inline.PolicyDocument.Statement) out.push({ policy: `${id}/${inline.PolicyName}`, roles: [id], actions: list(s.Action), resources: list(s.Resource), effect: s.Effect });
+      for (const s of inline.PolicyDocument.Statement)
+        out.push({ policy: `${id}/${inline.PolicyName}`, roles: [id], actions: list(s.Action), resources: list(s.Resource), effect: s.Effect });
   return out;
 }
 
@@ -53,12 +54,25 @@ const wideStatements = (t: Template) =>
 
 /** Statements on an ECS instance role that reach data (databases, tables, indices, secrets, keys). */
 function instanceDataPlane(t: Template) {
-  const instanceRoles = new Set(resources(t, 'AWS::IAM::Role').filter(([, r]) => /Asg\/InstanceRole\/Resource$/.test(r.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
+  const instanceRoles = new Set(
+    resources(t, 'AWS::IAM::Role')
+      .filter(([, r]) => /Asg\/InstanceRole\/Resource$/.test(r.Metadata?.['aws:cdk:path'] ?? ''))
+      .map(([id]) => id),
+  );
   const dataPlane = /^(dsql|dynamodb|es|secretsmanager|s3|rds-db|kms):/;
   return statements(t).filter((s) => s.roles.some((r) => instanceRoles.has(r)) && s.actions.some((a) => dataPlane.test(a)));
 }
 
-const STATEFUL = ['AWS::DSQL::Cluster', 'AWS::RDS::DBCluster', 'AWS::RDS::DBInstance', 'AWS::OpenSearchService::Domain', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key', 'AWS::Logs::LogGroup', 'AWS::DynamoDB::Table'];
+const STATEFUL = [
+  'AWS::DSQL::Cluster',
+  'AWS::RDS::DBCluster',
+  'AWS::RDS::DBInstance',
+  'AWS::OpenSearchService::Domain',
+  'AWS::SecretsManager::Secret',
+  'AWS::KMS::Key',
+  'AWS::Logs::LogGroup',
+  'AWS::DynamoDB::Table',
+];
 
 /** Stateful resources that a stack deletion would delete. */
 function droppedStateful(t: Template): string[] {
@@ -85,12 +99,18 @@ function openIngress(t: Template): string[] {
 
 /** Databases and domains placed in a public subnet, or publicly accessible. */
 function publicPlacements(t: Template): string[] {
-  const publicSubnets = new Set(resources(t, 'AWS::EC2::Subnet').filter(([, s]) => /\/Public/.test(s.Metadata?.['aws:cdk:path'] ?? '')).map(([id]) => id));
+  const publicSubnets = new Set(
+    resources(t, 'AWS::EC2::Subnet')
+      .filter(([, s]) => /\/Public/.test(s.Metadata?.['aws:cdk:path'] ?? ''))
+      .map(([id]) => id),
+  );
   const inPublic = (ids: any[]) => ids.some((x) => publicSubnets.has(x.Ref));
   return [
     ...resources(t, 'AWS::RDS::DBSubnetGroup').filter(([, g]) => inPublic(g.Properties.SubnetIds)),
     ...resources(t, 'AWS::RDS::DBInstance').filter(([, i]) => i.Properties.PubliclyAccessible === true),
-    ...resources(t, 'AWS::OpenSearchService::Domain').filter(([, d]) => !d.Properties.VPCOptions?.SubnetIds?.length || inPublic(d.Properties.VPCOptions.SubnetIds)),
+    ...resources(t, 'AWS::OpenSearchService::Domain').filter(
+      ([, d]) => !d.Properties.VPCOptions?.SubnetIds?.length || inPublic(d.Properties.VPCOptions.SubnetIds),
+    ),
   ].map(([id]) => id);
 }
 
@@ -147,7 +167,9 @@ describe.each(templates)('%s', (_name, t) => {
     for (const [, g] of resources(t, 'AWS::Logs::LogGroup')) expect(g.Properties.KmsKeyId).toEqual({ 'Fn::GetAtt': [keys[0]?.[0], 'Arn'] });
     for (const [, topic] of resources(t, 'AWS::SNS::Topic')) expect(topic.Properties.KmsMasterKeyId).toBeDefined();
     for (const [, pol] of resources(t, 'AWS::SNS::TopicPolicy'))
-      expect(pol.Properties.PolicyDocument.Statement).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+      expect(pol.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
   });
 
   test('no security group admits 0.0.0.0/0 or ::/0', () => {
@@ -160,7 +182,8 @@ describe.each(templates)('%s', (_name, t) => {
 });
 
 const storeOf = (name: string) => (resolveScenario({ scenario: name }) as TemporalScenario).preset.store.engine;
-const temporalData = (engine: string) => TEMPORAL_SCENARIO_NAMES.filter((n) => storeOf(n) === engine).map((n) => [n, synthScenario({ scenario: n }).json as Template] as const);
+const temporalData = (engine: string) =>
+  TEMPORAL_SCENARIO_NAMES.filter((n) => storeOf(n) === engine).map((n) => [n, synthScenario({ scenario: n }).json as Template] as const);
 
 test('both stores are covered below', () => {
   expect(temporalData('dsql').length).toBeGreaterThan(0);
@@ -173,7 +196,11 @@ describe.each(temporalData('dsql'))('%s (dsql): who may do what', (_name, t) => 
   test('DSQL connect: only the Temporal task role, only on the cluster ARN', () => {
     const connect = statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:')));
     expect(connect).toEqual([
-      expect.objectContaining({ roles: taskRole, actions: ['dsql:DbConnectAdmin'], resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }] }),
+      expect.objectContaining({
+        roles: taskRole,
+        actions: ['dsql:DbConnectAdmin'],
+        resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }],
+      }),
     ]);
   });
 
@@ -183,8 +210,20 @@ describe.each(temporalData('dsql'))('%s (dsql): who may do what', (_name, t) => 
     const c = preset.store.engine === 'dsql' ? preset.store.connections : undefined;
     const writes = statements(t).filter((s) => s.actions.some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a) || a === 'dynamodb:*'));
     expect(writes).toEqual([
-      expect.objectContaining({ roles: taskRole, actions: c?.limiter.kind === 'token-bucket' ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : ['dynamodb:UpdateItem'], resources: [{ 'Fn::GetAtt': [table('RateLimiter'), 'Arn'] }] }),
-      ...(c?.lease ? [expect.objectContaining({ roles: taskRole, actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [{ 'Fn::GetAtt': [table('ConnectionLease'), 'Arn'] }] })] : []),
+      expect.objectContaining({
+        roles: taskRole,
+        actions: c?.limiter.kind === 'token-bucket' ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : ['dynamodb:UpdateItem'],
+        resources: [{ 'Fn::GetAtt': [table('RateLimiter'), 'Arn'] }],
+      }),
+      ...(c?.lease
+        ? [
+            expect.objectContaining({
+              roles: taskRole,
+              actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+              resources: [{ 'Fn::GetAtt': [table('ConnectionLease'), 'Arn'] }],
+            }),
+          ]
+        : []),
     ]);
   });
 });
@@ -216,17 +255,29 @@ describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who ma
     const store = resources(t, 'AWS::EC2::SecurityGroup').find(([, g]) => /\/Aurora\/SecurityGroup\//.test(g.Metadata['aws:cdk:path']))![0];
     const servers = resources(t, 'AWS::EC2::SecurityGroup').find(([, g]) => /\/ServerSecurityGroup\//.test(g.Metadata['aws:cdk:path']))![0];
     const ingress = resources(t, 'AWS::EC2::SecurityGroupIngress').filter(([, r]) => JSON.stringify(r.Properties.GroupId).includes(store));
-    expect(ingress.map(([, r]) => [r.Properties.FromPort, r.Properties.ToPort, r.Properties.SourceSecurityGroupId])).toEqual([[5432, 5432, { 'Fn::GetAtt': [servers, 'GroupId'] }]]);
+    expect(ingress.map(([, r]) => [r.Properties.FromPort, r.Properties.ToPort, r.Properties.SourceSecurityGroupId])).toEqual([
+      [5432, 5432, { 'Fn::GetAtt': [servers, 'GroupId'] }],
+    ]);
   });
 });
 
 describe.each(templates)('%s: secrets', (_name, t) => {
-  test("Secrets Manager values are readable by no role but the one execution role that hands each to its tasks", () => {
+  test('Secrets Manager values are readable by no role but the one execution role that hands each to its tasks', () => {
     const reads = statements(t).filter((s) => s.actions.some((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:*'));
     if (FOLIO_PHASE_NAMES.includes(_name))
-      return expect(reads).toEqual([expect.objectContaining({ roles: roleNamed(t, '/SchemaMover/Task/ExecutionRole/Resource'), resources: [{ Ref: expect.stringMatching(/^AuroraAdminSecret/) }] })]);
+      return expect(reads).toEqual([
+        expect.objectContaining({
+          roles: roleNamed(t, '/SchemaMover/Task/ExecutionRole/Resource'),
+          resources: [{ Ref: expect.stringMatching(/^AuroraAdminSecret/) }],
+        }),
+      ]);
     if (TEMPORAL_SCENARIO_NAMES.includes(_name) && storeOf(_name) === 'aurora-postgresql')
-      return expect(reads).toEqual([expect.objectContaining({ roles: roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark')), resources: [{ Ref: expect.stringMatching(/^AuroraSecret/) }] })]);
+      return expect(reads).toEqual([
+        expect.objectContaining({
+          roles: roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark')),
+          resources: [{ Ref: expect.stringMatching(/^AuroraSecret/) }],
+        }),
+      ]);
     expect(reads).toEqual([]);
   });
 });

@@ -150,7 +150,17 @@ test("a stopped server gets the rendered stopTimeout, longer than its role's dra
 const DSQL_PRESETS = TEMPORAL_SCENARIO_NAMES.filter((n) => catalog.temporal.scenarios.find((s) => s.name === n)!.store.engine === 'dsql');
 
 test('the presets of both stores are covered', () => {
-  expect(DSQL_PRESETS).toEqual(['temporal-25wps', 'temporal-50wps', 'temporal-75wps', 'temporal-100wps', 'temporal-150wps', 'temporal-400wps', 'temporal-800wps', 'temporal-1200wps', 'temporal-2000wps']);
+  expect(DSQL_PRESETS).toEqual([
+    'temporal-25wps',
+    'temporal-50wps',
+    'temporal-75wps',
+    'temporal-100wps',
+    'temporal-150wps',
+    'temporal-400wps',
+    'temporal-800wps',
+    'temporal-1200wps',
+    'temporal-2000wps',
+  ]);
   expect(TEMPORAL_SCENARIO_NAMES.filter((n) => !DSQL_PRESETS.includes(n))).toEqual(['temporal-aurora-150wps']);
 });
 
@@ -177,7 +187,13 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
   test("each role's own pool from the preset, pre-warmed, in its own static config; everything else the same for every role", () => {
     const configs = TEMPORAL_ROLES.map((role) => parse(containerEnv(json, `temporal-${role}`).TEMPORAL_STATIC_CONFIG));
     TEMPORAL_ROLES.forEach((role, i) => expect(configs[i].persistence.datastores.dsql.sql).toMatchObject({ ...preset.pools[role], maxConnLifetime: '55m' }));
-    const withoutPool = (c: any) => ({ ...c, persistence: { ...c.persistence, datastores: { ...c.persistence.datastores, dsql: { sql: { ...c.persistence.datastores.dsql.sql, maxConns: 0, maxIdleConns: 0 } } } } });
+    const withoutPool = (c: any) => ({
+      ...c,
+      persistence: {
+        ...c.persistence,
+        datastores: { ...c.persistence.datastores, dsql: { sql: { ...c.persistence.datastores.dsql.sql, maxConns: 0, maxIdleConns: 0 } } },
+      },
+    });
     for (const c of configs) expect(withoutPool(c)).toEqual(withoutPool(configs[0]));
   });
 
@@ -197,7 +213,10 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
     });
     expect(env.persistence.pool.maxConnIdleTime).toBe('0s');
     expect(config.global.membership).toEqual({ maxJoinDuration: '120s', broadcastAddress: '__TASK_IP__' });
-    expect(config.persistence.datastores.visibility.elasticsearch['aws-request-signing']).toMatchObject({ enabled: true, credentialProvider: 'aws-sdk-default' });
+    expect(config.persistence.datastores.visibility.elasticsearch['aws-request-signing']).toMatchObject({
+      enabled: true,
+      credentialProvider: 'aws-sdk-default',
+    });
     expect(config.publicClient.hostPort).toBe('frontend.temporal.internal:7233');
     const start = taskOf(json, 'temporal-history').props.ContainerDefinitions.find((c: any) => c.Name === 'Server');
     expect(start.EntryPoint).toEqual(['/bin/sh', '-c']);
@@ -213,7 +232,9 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
         TEMPORAL_SERVICE: role,
         DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED: 'true',
         DSQL_DISTRIBUTED_RATE_LIMITER_TABLE: `<${table}>`,
-        ...(limiter?.kind === 'token-bucket' ? { DSQL_TOKEN_BUCKET_ENABLED: 'true', DSQL_TOKEN_BUCKET_RATE: '100', DSQL_TOKEN_BUCKET_CAPACITY: '1000' } : { DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: '100' }),
+        ...(limiter?.kind === 'token-bucket'
+          ? { DSQL_TOKEN_BUCKET_ENABLED: 'true', DSQL_TOKEN_BUCKET_RATE: '100', DSQL_TOKEN_BUCKET_CAPACITY: '1000' }
+          : { DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT: '100' }),
         AWS_EC2_METADATA_DISABLED: 'true',
       });
       expect(rendered).not.toHaveProperty('DSQL_CONNECTION_RATE_LIMIT');
@@ -241,7 +262,12 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
     const ingress = Object.values(template.findResources('AWS::EC2::SecurityGroupIngress')).map((r: any) => r.Properties);
     const intoServers = ingress.filter((r) => r.GroupId['Fn::GetAtt']?.[0] === serverSg);
     const rolePorts = TEMPORAL_ROLES.flatMap((r) => [env.ports[r].grpc, env.ports[r].membership]).sort();
-    expect(intoServers.filter((r) => r.SourceSecurityGroupId['Fn::GetAtt'][0] === serverSg).map((r) => r.FromPort).sort()).toEqual(rolePorts);
+    expect(
+      intoServers
+        .filter((r) => r.SourceSecurityGroupId['Fn::GetAtt'][0] === serverSg)
+        .map((r) => r.FromPort)
+        .sort(),
+    ).toEqual(rolePorts);
     expect(intoServers.filter((r) => r.SourceSecurityGroupId['Fn::GetAtt'][0] === benchSg).map((r) => [r.FromPort, r.ToPort])).toEqual([[7233, 7233]]);
     expect(intoServers.every((r) => r.FromPort === r.ToPort)).toBe(true);
     for (const sg of Object.values(template.findResources('AWS::EC2::SecurityGroup')) as any[]) {
@@ -253,12 +279,14 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
   test("IAM: DSQL connect on the cluster ARN, the plugin's table calls on its tables, all for the server task role only", () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')) as any[];
     const statements = (p: any) => p.Properties.PolicyDocument.Statement as any[];
-    const withAction = (prefix: string) =>
-      policies.filter((p) => statements(p).some((s) => [s.Action].flat().some((a: string) => a.startsWith(prefix))));
+    const withAction = (prefix: string) => policies.filter((p) => statements(p).some((s) => [s.Action].flat().some((a: string) => a.startsWith(prefix))));
     const lease = logicalId(json, 'AWS::DynamoDB::Table', 'ConnectionLease/Table/Resource');
     const c = preset.store.engine === 'dsql' ? preset.store.connections : undefined;
     const expected = [
-      { Action: c?.limiter.kind === 'token-bucket' ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : 'dynamodb:UpdateItem', Resource: { 'Fn::GetAtt': [table, 'Arn'] } },
+      {
+        Action: c?.limiter.kind === 'token-bucket' ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : 'dynamodb:UpdateItem',
+        Resource: { 'Fn::GetAtt': [table, 'Arn'] },
+      },
       ...(c?.lease ? [{ Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [lease, 'Arn'] } }] : []),
     ];
     for (const prefix of ['dsql:', 'dynamodb:']) expect(withAction(prefix).map((p) => p.Properties.Roles)).toEqual([[{ Ref: serverRole }]]);
@@ -325,7 +353,11 @@ describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', ()
   });
   const ofType = (json: Record<string, any>, type: string) => Object.entries(json.Resources as Record<string, any>).filter(([, r]) => r.Type === type);
   const serverEnv = (json: Record<string, any>, family: string, container = 'Server') =>
-    Object.fromEntries(taskOf(json, family).props.ContainerDefinitions.find((c: any) => c.Name === container).Environment.map((v: any) => [v.Name, v.Value]));
+    Object.fromEntries(
+      taskOf(json, family)
+        .props.ContainerDefinitions.find((c: any) => c.Name === container)
+        .Environment.map((v: any) => [v.Name, v.Value]),
+    );
   const schemaEnv = (json: Record<string, any>) => {
     const [, task] = ofType(json, TASK).find(([, r]) => String(r.Metadata?.['aws:cdk:path']).includes('/Schema/'))!;
     return Object.fromEntries(task.Properties.ContainerDefinitions[0].Environment.map((v: any) => [v.Name, v.Value]));
@@ -337,9 +369,17 @@ describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', ()
     const endpoints = ofType(json, 'AWS::EC2::VPCEndpoint').filter(([, r]) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'));
     expect(endpoints).toHaveLength(1);
     const [, endpoint] = endpoints[0];
-    expect(endpoint.Properties).toMatchObject({ ServiceName: { 'Fn::GetAtt': [dsql, 'VpcEndpointServiceName'] }, VpcEndpointType: 'Interface', PrivateDnsEnabled: true });
-    const privateSubnets = ofType(json, 'AWS::EC2::Subnet').filter(([, r]) => r.Metadata['aws:cdk:path'].includes('/Private')).map(([id]) => ({ Ref: id }));
-    expect(endpoint.Properties.SubnetIds.sort((a: any, b: any) => a.Ref.localeCompare(b.Ref))).toEqual(privateSubnets.sort((a, b) => a.Ref.localeCompare(b.Ref)));
+    expect(endpoint.Properties).toMatchObject({
+      ServiceName: { 'Fn::GetAtt': [dsql, 'VpcEndpointServiceName'] },
+      VpcEndpointType: 'Interface',
+      PrivateDnsEnabled: true,
+    });
+    const privateSubnets = ofType(json, 'AWS::EC2::Subnet')
+      .filter(([, r]) => r.Metadata['aws:cdk:path'].includes('/Private'))
+      .map(([id]) => ({ Ref: id }));
+    expect(endpoint.Properties.SubnetIds.sort((a: any, b: any) => a.Ref.localeCompare(b.Ref))).toEqual(
+      privateSubnets.sort((a, b) => a.Ref.localeCompare(b.Ref)),
+    );
   });
 
   test("the endpoint's own security group admits the Temporal servers on 5432 and nothing else", () => {
@@ -350,8 +390,12 @@ describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', ()
     const sg = endpoint.Properties.SecurityGroupIds[0]['Fn::GetAtt'][0];
     const group = json.Resources[sg];
     expect(group.Properties.SecurityGroupIngress ?? []).toEqual([]);
-    const ingress = ofType(json, 'AWS::EC2::SecurityGroupIngress').map(([, r]) => r.Properties).filter((r) => r.GroupId['Fn::GetAtt'][0] === sg);
-    expect(ingress.map((r) => ({ from: r.SourceSecurityGroupId['Fn::GetAtt'][0], ports: [r.FromPort, r.ToPort] }))).toEqual([{ from: servers, ports: [5432, 5432] }]);
+    const ingress = ofType(json, 'AWS::EC2::SecurityGroupIngress')
+      .map(([, r]) => r.Properties)
+      .filter((r) => r.GroupId['Fn::GetAtt'][0] === sg);
+    expect(ingress.map((r) => ({ from: r.SourceSecurityGroupId['Fn::GetAtt'][0], ports: [r.FromPort, r.ToPort] }))).toEqual([
+      { from: servers, ports: [5432, 5432] },
+    ]);
     // No outbound: the group only answers.
     expect(group.Properties.SecurityGroupEgress).toEqual([expect.objectContaining({ CidrIp: '255.255.255.255/32' })]);
   });
@@ -380,17 +424,27 @@ describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', ()
         const e = serverEnv(json, `temporal-${role}`);
         expect({ path, role, token: e.CLUSTER_ENDPOINT }).toEqual({ path, role, token: { 'Fn::GetAtt': [dsql, 'Endpoint'] } });
         const config = parse(flatten(e.TEMPORAL_STATIC_CONFIG));
-        expect({ path, role, connectAddr: config.persistence.datastores.dsql.sql.connectAddr }).toEqual({ path, role, connectAddr: `<${dsql}.${connect}>:5432` });
+        expect({ path, role, connectAddr: config.persistence.datastores.dsql.sql.connectAddr }).toEqual({
+          path,
+          role,
+          connectAddr: `<${dsql}.${connect}>:5432`,
+        });
       }
       const schema = schemaEnv(json);
-      expect({ path, host: schema.SQL_HOST, token: schema.CLUSTER_ENDPOINT }).toEqual({ path, host: { 'Fn::GetAtt': [dsql, connect] }, token: { 'Fn::GetAtt': [dsql, 'Endpoint'] } });
+      expect({ path, host: schema.SQL_HOST, token: schema.CLUSTER_ENDPOINT }).toEqual({
+        path,
+        host: { 'Fn::GetAtt': [dsql, connect] },
+        token: { 'Fn::GetAtt': [dsql, 'Endpoint'] },
+      });
     }
   });
 
   test('the schema task, which every server starts after, waits for the endpoint', () => {
     const json = variants.privatelink;
     const [[endpointId]] = ofType(json, 'AWS::EC2::VPCEndpoint').filter(([, r]) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'));
-    const [, schema] = Object.entries(json.Resources as Record<string, any>).find(([, r]) => String(r.Metadata?.['aws:cdk:path']).endsWith('/Schema/Resource/Default'))!;
+    const [, schema] = Object.entries(json.Resources as Record<string, any>).find(([, r]) =>
+      String(r.Metadata?.['aws:cdk:path']).endsWith('/Schema/Resource/Default'),
+    )!;
     expect(schema.DependsOn).toContain(endpointId);
   });
 
@@ -445,7 +499,9 @@ describe('the server image', () => {
   test('defaults to an ECR repository in the account, with pulls granted on that repository only', () => {
     const { json } = synth('temporal-150wps');
     const image = taskOf(json, 'temporal-history').props.ContainerDefinitions[0].Image;
-    const ecr = (resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).environment.images.server as { ecr: { repository: string; tag: string } };
+    const ecr = (resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).environment.images.server as {
+      ecr: { repository: string; tag: string };
+    };
     expect(flatten(image)).toBe(`<AWS::AccountId>.dkr.ecr.eu-west-1.<AWS::URLSuffix>/${ecr.ecr.repository}:${ecr.ecr.tag}`);
   });
 
@@ -471,7 +527,9 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
   const serverSg = logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource');
   const storeSg = logicalId(json, 'AWS::EC2::SecurityGroup', 'Aurora/SecurityGroup/Resource');
   const guard = logicalId(json, 'Custom::TemporalHistoryStore', 'HistoryStore/Resource/Default');
-  const schemaTask = () => Object.values(json.Resources as Record<string, any>).find((r) => r.Type === TASK && String(r.Metadata?.['aws:cdk:path']).includes('/Schema/')).Properties.ContainerDefinitions[0];
+  const schemaTask = () =>
+    Object.values(json.Resources as Record<string, any>).find((r) => r.Type === TASK && String(r.Metadata?.['aws:cdk:path']).includes('/Schema/')).Properties
+      .ContainerDefinitions[0];
 
   test('the store is the one difference: same config, same ECS sizing, same OpenSearch and benchmark', () => {
     const [a, b] = ['temporal-aurora-150wps', 'temporal-150wps'].map((n) => catalog.temporal.scenarios.find((s) => s.name === n)!);
@@ -481,7 +539,10 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
       const size = (j: Record<string, any>) => (({ Cpu, Memory }) => ({ Cpu, Memory }))(taskOf(j, family).props);
       expect(size(json)).toEqual(size(seed));
     }
-    const asgs = (j: Record<string, any>) => Object.values(j.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::AutoScaling::AutoScalingGroup').map((r) => [r.Properties.MinSize, r.Properties.MaxSize]);
+    const asgs = (j: Record<string, any>) =>
+      Object.values(j.Resources as Record<string, any>)
+        .filter((r) => r.Type === 'AWS::AutoScaling::AutoScalingGroup')
+        .map((r) => [r.Properties.MinSize, r.Properties.MaxSize]);
     expect(asgs(json)).toEqual(asgs(seed));
   });
 
@@ -553,17 +614,28 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
     expect(def.Command[0]).toContain('temporal-sql-tool setup-schema -v 0.0');
     expect(def.Command[0]).toContain('temporal-sql-tool update-schema --schema-name postgresql/v12/temporal');
     const e = Object.fromEntries(def.Environment.map((v: any) => [v.Name, flatten(v.Value)]));
-    expect(e).toMatchObject({ SQL_PLUGIN: 'postgres12_pgx', SQL_HOST: `<${cluster}.Endpoint.Address>`, SQL_PORT: '5432', SQL_USER: 'temporal', SQL_DATABASE: 'temporal', SQL_TLS: 'true' });
+    expect(e).toMatchObject({
+      SQL_PLUGIN: 'postgres12_pgx',
+      SQL_HOST: `<${cluster}.Endpoint.Address>`,
+      SQL_PORT: '5432',
+      SQL_USER: 'temporal',
+      SQL_DATABASE: 'temporal',
+      SQL_TLS: 'true',
+    });
     expect(def.Secrets).toEqual([{ Name: 'SQL_PASSWORD', ValueFrom: { 'Fn::Join': ['', [{ Ref: secret }, ':password::']] } }]);
     const schema = logicalId(json, 'Custom::TemporalSchema', 'Schema/Resource/Default');
     expect(json.Resources[schema].DependsOn).toEqual(expect.arrayContaining([cluster]));
   });
 
-  test("the servers reach the database on 5432 through its security group, and nothing else reaches it; no DSQL, limiter or endpoint", () => {
+  test('the servers reach the database on 5432 through its security group, and nothing else reaches it; no DSQL, limiter or endpoint', () => {
     const egress = (json.Resources[serverSg].Properties.SecurityGroupEgress ?? []) as any[];
     expect(egress.filter((r) => r.FromPort === 5432)).toEqual([]);
-    const separate = Object.values(template.findResources('AWS::EC2::SecurityGroupEgress')).map((r: any) => r.Properties).filter((r) => r.FromPort === 5432);
-    expect(separate).toEqual([expect.objectContaining({ GroupId: { 'Fn::GetAtt': [serverSg, 'GroupId'] }, DestinationSecurityGroupId: { 'Fn::GetAtt': [storeSg, 'GroupId'] } })]);
+    const separate = Object.values(template.findResources('AWS::EC2::SecurityGroupEgress'))
+      .map((r: any) => r.Properties)
+      .filter((r) => r.FromPort === 5432);
+    expect(separate).toEqual([
+      expect.objectContaining({ GroupId: { 'Fn::GetAtt': [serverSg, 'GroupId'] }, DestinationSecurityGroupId: { 'Fn::GetAtt': [storeSg, 'GroupId'] } }),
+    ]);
     for (const type of ['AWS::DSQL::Cluster', 'AWS::DynamoDB::Table']) expect(template.findResources(type)).toEqual({});
     const endpoints = Object.values(template.findResources('AWS::EC2::VPCEndpoint')) as any[];
     expect(endpoints.filter((r) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'))).toEqual([]);
@@ -596,7 +668,7 @@ describe("bench run's store probe", () => {
   test.each([
     ['temporal-150wps', 'dsql'],
     ['temporal-aurora-150wps', 'aurora-postgresql'],
-  ])('%s: the benchmark image in probe mode, with the servers\' role, host, user and credential (%s)', (name, store) => {
+  ])("%s: the benchmark image in probe mode, with the servers' role, host, user and credential (%s)", (name, store) => {
     const { json } = synth(name);
     const probe = taskOf(json, 'store-probe');
     const server = taskOf(json, 'temporal-history').props;
@@ -617,7 +689,9 @@ describe("bench run's store probe", () => {
       expect(def.Secrets).toEqual([{ Name: 'PROBE_PASSWORD', ValueFrom: server.ContainerDefinitions[0].Secrets[0].ValueFrom }]);
     }
     expect(json.Outputs.StoreProbeTaskDefinition.Value).toEqual({ Ref: probe.id });
-    expect(json.Outputs.ServerSecurityGroupId.Value).toEqual({ 'Fn::GetAtt': [logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource'), 'GroupId'] });
+    expect(json.Outputs.ServerSecurityGroupId.Value).toEqual({
+      'Fn::GetAtt': [logicalId(json, 'AWS::EC2::SecurityGroup', 'ServerSecurityGroup/Resource'), 'GroupId'],
+    });
   });
 });
 
@@ -637,6 +711,10 @@ describe('per-role pools at 800 workflows/s', () => {
 
   test('the seed presets keep 50 per service', () => {
     const { json } = synth('temporal-150wps');
-    for (const role of TEMPORAL_ROLES) expect(parse(containerEnv(json, `temporal-${role}`).TEMPORAL_STATIC_CONFIG).persistence.datastores.dsql.sql).toMatchObject({ maxConns: 50, maxIdleConns: 50 });
+    for (const role of TEMPORAL_ROLES)
+      expect(parse(containerEnv(json, `temporal-${role}`).TEMPORAL_STATIC_CONFIG).persistence.datastores.dsql.sql).toMatchObject({
+        maxConns: 50,
+        maxIdleConns: 50,
+      });
   });
 });

@@ -31,7 +31,12 @@ async function runScript(script: string, args: readonly string[], env: NodeJS.Pr
 
 /** Runs a bin/ command as a user would (through tsx), with test credentials. */
 export function runCli(script: string, args: readonly string[]): Promise<CliResult> {
-  return runScript(script, args, { ...process.env, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  return runScript(script, args, {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: 'testing',
+    AWS_SECRET_ACCESS_KEY: 'testing',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  });
 }
 
 /** The environment `cdk synth` gives the app here: no AWS credentials, no instance metadata. */

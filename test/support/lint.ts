@@ -54,7 +54,9 @@ function run(tool: string, args: readonly string[]): Promise<Run> {
 const cfnLint = (files: readonly string[]) => run(CFN_LINT, ['--format', 'parseable', '--', ...files]);
 
 /** checkov over CloudFormation templates, offline: its JSON results (exit 1 only means "failed checks"). */
-async function checkov(files: readonly string[]): Promise<{ summary: Record<string, unknown>; results: Record<'failed_checks' | 'skipped_checks' | 'parsing_errors', CheckovResult[]> }> {
+async function checkov(
+  files: readonly string[],
+): Promise<{ summary: Record<string, unknown>; results: Record<'failed_checks' | 'skipped_checks' | 'parsing_errors', CheckovResult[]> }> {
   const r = await run(CHECKOV, ['--framework', 'cloudformation', '--skip-download', '--compact', '--output', 'json', ...files.flatMap((f) => ['--file', f])]);
   if (r.status !== 0 && r.status !== 1) throw new Error(`checkov exited ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -85,7 +87,17 @@ function guardFindings(file: GuardFile): string[] {
 
 /** cfn-guard with AWS's Control Tower rules over templates: each file's findings. */
 async function controlTower(files: readonly string[]): Promise<Map<string, string[]>> {
-  const r = await run(CFN_GUARD, ['validate', '--rules', CT_RULES, '--structured', '--output-format', 'json', '--show-summary', 'none', ...files.flatMap((f) => ['--data', f])]);
+  const r = await run(CFN_GUARD, [
+    'validate',
+    '--rules',
+    CT_RULES,
+    '--structured',
+    '--output-format',
+    'json',
+    '--show-summary',
+    'none',
+    ...files.flatMap((f) => ['--data', f]),
+  ]);
   // 0: all pass, 19: some rule failed; anything else did not run.
   if (r.status !== 0 && r.status !== 19) throw new Error(`cfn-guard exited ${r.status}: ${r.stderr.slice(0, 500)}`);
   const results = JSON.parse(r.stdout) as GuardFile[];
@@ -117,7 +129,13 @@ function lintKey(): string {
   for (const venv of [join(ROOT, '.venv'), join(ROOT, '.venv-checkov')]) {
     const lib = join(venv, 'lib');
     if (!existsSync(lib)) continue;
-    for (const python of readdirSync(lib)) hash.update(readdirSync(join(lib, python, 'site-packages')).filter((d) => d.endsWith('.dist-info')).sort().join('\n'));
+    for (const python of readdirSync(lib))
+      hash.update(
+        readdirSync(join(lib, python, 'site-packages'))
+          .filter((d) => d.endsWith('.dist-info'))
+          .sort()
+          .join('\n'),
+      );
   }
   return hash.digest('hex').slice(0, 16);
 }
@@ -254,7 +272,10 @@ export function lintSuite(): void {
   lints.catch(() => undefined);
 
   const reports = () =>
-    assemblies().map((a) => ({ context: a.context, plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[] }));
+    assemblies().map((a) => ({
+      context: a.context,
+      plugins: JSON.parse(readFileSync(join(a.outdir, 'validation-report.json'), 'utf8')).pluginReports as any[],
+    }));
 
   test('every variant is linted: each scenario, renamed (envName), unprotected, and each fleet state', () => {
     expect(assemblies().flatMap((a) => a.templates)).toHaveLength(2 * CACHED_VARIANTS.length);
@@ -263,7 +284,8 @@ export function lintSuite(): void {
   test('CDK validation and cdk-nag find nothing unacknowledged', () => {
     for (const { context, plugins } of reports()) {
       expect(plugins.map((p) => p.pluginName).sort()).toEqual(['AwsSolutions', 'CloudFormation Validate']);
-      for (const plugin of plugins) expect({ ...context, plugin: plugin.pluginName, violations: plugin.violations }).toEqual({ ...context, plugin: plugin.pluginName, violations: [] });
+      for (const plugin of plugins)
+        expect({ ...context, plugin: plugin.pluginName, violations: plugin.violations }).toEqual({ ...context, plugin: plugin.pluginName, violations: [] });
     }
   });
 
@@ -282,7 +304,11 @@ export function lintSuite(): void {
       const nag = plugins.find((p) => p.pluginName === 'AwsSolutions');
       expect(nag.suppressedViolations.length).toBeGreaterThan(0);
       for (const v of nag.suppressedViolations) {
-        expect({ ...context, rule: v.ruleName, acknowledgedId: v.acknowledgedId }).toEqual({ ...context, rule: v.ruleName, acknowledgedId: expect.stringContaining(v.ruleName) });
+        expect({ ...context, rule: v.ruleName, acknowledgedId: v.acknowledgedId }).toEqual({
+          ...context,
+          rule: v.ruleName,
+          acknowledgedId: expect.stringContaining(v.ruleName),
+        });
         expect(v.violatingConstructs.length).toBeGreaterThan(0);
         expect({ rule: v.ruleName, reason: v.reason.length >= 60 }).toEqual({ rule: v.ruleName, reason: true });
       }
@@ -321,7 +347,8 @@ export function lintSuite(): void {
     expect(summary.resource_count).toBeGreaterThan(0);
     const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
     expect(results.skipped_checks.length).toBeGreaterThan(0);
-    for (const s of results.skipped_checks) expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
+    for (const s of results.skipped_checks)
+      expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
   }, 600_000);
 
   /** Every rule of the pinned Control Tower rule set, by its name: the control it implements (`[CT.X.PR.n]` in its messages). */
@@ -341,7 +368,8 @@ export function lintSuite(): void {
   const acknowledgedIn = (file: string): Map<string, ControlTowerAcknowledgement> => {
     const resources = JSON.parse(readFileSync(file, 'utf8')).Resources as Record<string, any>;
     const out = new Map<string, ControlTowerAcknowledgement>();
-    for (const [id, r] of Object.entries(resources)) for (const a of (r.Metadata?.[CONTROL_TOWER_METADATA] ?? []) as ControlTowerAcknowledgement[]) out.set(`${a.rule} ${id}`, a);
+    for (const [id, r] of Object.entries(resources))
+      for (const a of (r.Metadata?.[CONTROL_TOWER_METADATA] ?? []) as ControlTowerAcknowledgement[]) out.set(`${a.rule} ${id}`, a);
     return out;
   };
 
@@ -398,7 +426,9 @@ export function lintSuite(): void {
 
   test('the acknowledgement check is able to fail: a finding on a resource without its acknowledgement is named', async () => {
     const { badControlTower, loggedClusterId } = await lints;
-    expect((await controlTowerAudit((f) => f === badControlTower)).unacknowledged).toContain(described(badControlTower)(`rds_cluster_logging_enabled_check ${loggedClusterId}`));
+    expect((await controlTowerAudit((f) => f === badControlTower)).unacknowledged).toContain(
+      described(badControlTower)(`rds_cluster_logging_enabled_check ${loggedClusterId}`),
+    );
   }, 600_000);
 
   test('the Control Tower rules are able to fail', async () => {

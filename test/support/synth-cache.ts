@@ -55,7 +55,12 @@ export function synthSources(): string[] {
 /** A hash of every file synth reads (paths and contents), and the Node.js that runs it (each supported version synthesizes for itself). */
 function sourceKey(): string {
   const hash = createHash('sha256').update(process.version).update('\0');
-  for (const file of synthSources()) hash.update(file).update('\0').update(readFileSync(join(ROOT, file))).update('\0');
+  for (const file of synthSources())
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(ROOT, file)))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -107,7 +112,11 @@ function runWorker(dir: string, ids: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     // CDK_VALIDATION=false (the unit tests' setting) would turn off the validation test/lint reads.
     const { CDK_VALIDATION: _, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'synth-worker.ts'), dir, ...ids], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'synth-worker.ts'), dir, ...ids], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     child.on('error', reject);

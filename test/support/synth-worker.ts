@@ -25,6 +25,5 @@ function synthesizeInto(dir: string, ids: readonly string[]): void {
   }
 }
 
-
 const [dir, ...ids] = process.argv.slice(2);
 synthesizeInto(dir, ids);

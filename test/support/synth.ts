@@ -42,7 +42,12 @@ export function buildApp(context: Record<string, string>, catalog: CatalogInput 
 
 function synthesized(stack: Stack): Synthesized {
   const template = Template.fromStack(stack);
-  const artifact = { path: stack.node.path, stackName: stack.stackName, terminationProtection: stack.terminationProtection, dependencies: stack.dependencies.map((s) => s.stackName) };
+  const artifact = {
+    path: stack.node.path,
+    stackName: stack.stackName,
+    terminationProtection: stack.terminationProtection,
+    dependencies: stack.dependencies.map((s) => s.stackName),
+  };
   return { artifact, template, json: template.toJSON() };
 }
 

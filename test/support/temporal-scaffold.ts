@@ -45,7 +45,14 @@ export function scaffoldCapacity(s: Pick<ReturnType<typeof temporalScaffold>, 's
 }
 
 /** An execution role like the stack's, for a task definition that needs one. */
-export const scaffoldExecutionRole = (stack: Stack, id = 'ExecutionRole') => new iam.Role(stack, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
+export const scaffoldExecutionRole = (stack: Stack, id = 'ExecutionRole') =>
+  new iam.Role(stack, id, { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
 
 /** A Managed Prometheus workspace with a placeholder collector image. */
-export const scaffoldPrometheus = (stack: Stack) => new Prometheus(stack, 'Prometheus', { alias: 'p', collectorImage: ecs.ContainerImage.fromRegistry('collector'), collectorUser: '10001', scrapeInterval: '15s' });
+export const scaffoldPrometheus = (stack: Stack) =>
+  new Prometheus(stack, 'Prometheus', {
+    alias: 'p',
+    collectorImage: ecs.ContainerImage.fromRegistry('collector'),
+    collectorUser: '10001',
+    scrapeInterval: '15s',
+  });

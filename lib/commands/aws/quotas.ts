@@ -11,7 +11,9 @@ const ON_DEMAND_STANDARD_VCPUS = { ServiceCode: 'ec2', QuotaCode: 'L-1216C47A' }
 export async function onDemandVcpuQuota(client: ServiceQuotasClient): Promise<{ value: number; source: string }> {
   const region = await client.config.region();
   const read = async (applied: boolean) => {
-    const out = await client.send(applied ? new GetServiceQuotaCommand(ON_DEMAND_STANDARD_VCPUS) : new GetAWSDefaultServiceQuotaCommand(ON_DEMAND_STANDARD_VCPUS));
+    const out = await client.send(
+      applied ? new GetServiceQuotaCommand(ON_DEMAND_STANDARD_VCPUS) : new GetAWSDefaultServiceQuotaCommand(ON_DEMAND_STANDARD_VCPUS),
+    );
     const value = out.Quota?.Value;
     if (value === undefined) throw new CommandFailure(`Service Quotas returned no value for ${ON_DEMAND_STANDARD_VCPUS.QuotaCode} in ${region}`, EXIT_FAILED);
     return value;
@@ -20,6 +22,9 @@ export async function onDemandVcpuQuota(client: ServiceQuotasClient): Promise<{ 
     return { value: await read(true), source: `Service Quotas, ${ON_DEMAND_STANDARD_VCPUS.QuotaCode} in ${region}` };
   } catch (e) {
     if (!(e instanceof Error && e.name === 'NoSuchResourceException')) throw e;
-    return { value: await read(false), source: `Service Quotas, the AWS default of ${ON_DEMAND_STANDARD_VCPUS.QuotaCode} in ${region} (none applied to the account)` };
+    return {
+      value: await read(false),
+      source: `Service Quotas, the AWS default of ${ON_DEMAND_STANDARD_VCPUS.QuotaCode} in ${region} (none applied to the account)`,
+    };
   }
 }

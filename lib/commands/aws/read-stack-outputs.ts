@@ -12,7 +12,9 @@ export async function stackOutputs(client: CloudFormationClient, stackName: stri
     return Object.fromEntries(outputs.filter((o) => o.OutputKey && o.OutputValue !== undefined).map((o) => [o.OutputKey!, o.OutputValue!]));
   } catch (e) {
     if (e instanceof Error && e.name === 'ValidationError' && /does not exist/.test(e.message))
-      throw new ConfigError(`stack "${stackName}" is not deployed in ${await client.config.region()}; deploy it first${instead ? `, or pass ${instead}` : ''}, or check --env-name and the scenario's region`);
+      throw new ConfigError(
+        `stack "${stackName}" is not deployed in ${await client.config.region()}; deploy it first${instead ? `, or pass ${instead}` : ''}, or check --env-name and the scenario's region`,
+      );
     throw e;
   }
 }
@@ -26,7 +28,9 @@ export async function stackOutput(client: CloudFormationClient, stackName: strin
   const outputs = await stackOutputs(client, stackName, instead);
   const value = outputs[key];
   if (value === undefined)
-    throw new ConfigError(`stack "${stackName}" has no output "${key}"; it has: ${Object.keys(outputs).join(', ') || 'none'} (deployed with an older version?)`);
+    throw new ConfigError(
+      `stack "${stackName}" has no output "${key}"; it has: ${Object.keys(outputs).join(', ') || 'none'} (deployed with an older version?)`,
+    );
   return value;
 }
 

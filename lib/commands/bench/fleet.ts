@@ -24,7 +24,10 @@ export async function fleetStatus(c: BenchClients, t: BenchTargets): Promise<Fle
   ]);
   const service = services?.[0];
   if (!service || service.status === 'INACTIVE')
-    throw new CommandFailure(`service ${t.workerService} not found in cluster ${t.cluster}: ${failures?.[0]?.reason ?? service?.status ?? 'missing'}`, EXIT_FAILED);
+    throw new CommandFailure(
+      `service ${t.workerService} not found in cluster ${t.cluster}: ${failures?.[0]?.reason ?? service?.status ?? 'missing'}`,
+      EXIT_FAILED,
+    );
   const asg = AutoScalingGroups?.[0];
   if (!asg) throw new CommandFailure(`Auto Scaling group ${t.asgName} not found`, EXIT_FAILED);
   const states = (asg.Instances ?? []).map((i) => i.LifecycleState ?? '');
@@ -66,7 +69,11 @@ export async function benchDown(c: BenchClients, t: BenchTargets, w: Waiting & {
 /** Workers to `count`, then wait until that many run (the ASG grows under them). */
 export async function benchUp(c: BenchClients, t: BenchTargets, count: number, w: Waiting): Promise<FleetStatus> {
   await setDesired(c, t, count);
-  const last = await waitUntil(`${count} workers to run`, async () => statusCheck(await fleetStatus(c, t), (s) => s.tasks.running >= count && s.tasks.pending === 0), w);
+  const last = await waitUntil(
+    `${count} workers to run`,
+    async () => statusCheck(await fleetStatus(c, t), (s) => s.tasks.running >= count && s.tasks.pending === 0),
+    w,
+  );
   return last.status;
 }
 

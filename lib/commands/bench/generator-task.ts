@@ -15,7 +15,6 @@ import { type Waiting, waitUntil } from '../shared/waiting';
  * record it returns is what `report --run` reads.
  */
 
-
 export interface RunSettings {
   readonly scenario: string;
   readonly rate: number;
@@ -24,8 +23,6 @@ export interface RunSettings {
   readonly rampUp: string;
 }
 
-
-
 async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
   const cluster = await c.dsql.send(new GetClusterCommand({ identifier })).catch((e: Error) => {
     if (e.name === 'ResourceNotFoundException')
@@ -33,7 +30,10 @@ async function checkDsqlActive(c: BenchClients, identifier: string): Promise<voi
     throw e;
   });
   if (cluster.status !== 'ACTIVE')
-    throw new CommandFailure(`Aurora DSQL cluster ${identifier} is ${cluster.status ?? 'in an unknown state'}, not ACTIVE; wait for it (or check why) before a run`, EXIT_FAILED);
+    throw new CommandFailure(
+      `Aurora DSQL cluster ${identifier} is ${cluster.status ?? 'in an unknown state'}, not ACTIVE; wait for it (or check why) before a run`,
+      EXIT_FAILED,
+    );
 }
 
 async function startGenerator(c: BenchClients, t: BenchTargets, s: RunSettings): Promise<string> {
@@ -60,7 +60,11 @@ async function startGenerator(c: BenchClients, t: BenchTargets, s: RunSettings):
     }),
   );
   const arn = tasks?.[0]?.taskArn;
-  if (!arn) throw new CommandFailure(`RunTask started no generator: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
+  if (!arn)
+    throw new CommandFailure(
+      `RunTask started no generator: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`,
+      EXIT_FAILED,
+    );
   return arn;
 }
 
@@ -74,7 +78,12 @@ async function describeTask(c: BenchClients, cluster: string, arn: string): Prom
  * Where the generator's container logs: the awslogs options of its task definition, and the
  * stream awslogs names `<prefix>/<container>/<task id>`.
  */
-async function logStream(c: BenchClients, taskDefinition: string, taskArn: string, container = GENERATOR_CONTAINER): Promise<{ group: string; stream: string } | undefined> {
+async function logStream(
+  c: BenchClients,
+  taskDefinition: string,
+  taskArn: string,
+  container = GENERATOR_CONTAINER,
+): Promise<{ group: string; stream: string } | undefined> {
   const { taskDefinition: td } = await c.ecs.send(new DescribeTaskDefinitionCommand({ taskDefinition }));
   const options = td?.containerDefinitions?.find((d) => d.name === container)?.logConfiguration?.options;
   const group = options?.['awslogs-group'];
@@ -94,7 +103,6 @@ async function logLines(c: BenchClients, group: string, stream: string): Promise
   }
 }
 
-
 export interface RunHooks extends Waiting {
   /** Called once the generator task exists, with its ARN (so an interrupted user can stop it). */
   readonly onStarted?: (taskArn: string) => void;
@@ -104,10 +112,15 @@ export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings,
   if (t.dsqlClusterId) await checkDsqlActive(c, t.dsqlClusterId);
   const fleet = await fleetStatus(c, t);
   if (fleet.tasks.running === 0)
-    throw new CommandFailure(`no benchmark worker is running (${fleet.tasks.desired} desired); run \`npm run bench -- up --scenario ${s.scenario}\` first`, EXIT_FAILED);
+    throw new CommandFailure(
+      `no benchmark worker is running (${fleet.tasks.desired} desired); run \`npm run bench -- up --scenario ${s.scenario}\` first`,
+      EXIT_FAILED,
+    );
 
   // The store's round trip first, on a quiet cluster: the floor under every persistence call.
-  const probe = t.probe ? await probeStore(c, t, t.probe, s, w) : { storeRoundTrip: null, storeRoundTripNote: 'the stack has no store probe (deployed by an older version)' };
+  const probe = t.probe
+    ? await probeStore(c, t, t.probe, s, w)
+    : { storeRoundTrip: null, storeRoundTripNote: 'the stack has no store probe (deployed by an older version)' };
   const now = w.now ?? Date.now;
   const requested = new Date(now());
   const taskArn = await startGenerator(c, t, s);
@@ -165,7 +178,8 @@ async function probeStore(
     }),
   );
   const arn = tasks?.[0]?.taskArn;
-  if (!arn) return { storeRoundTrip: null, storeRoundTripNote: `the store probe was not placed: ${failures?.map((f) => f.reason).join('; ') || 'no reason given'}` };
+  if (!arn)
+    return { storeRoundTrip: null, storeRoundTripNote: `the store probe was not placed: ${failures?.map((f) => f.reason).join('; ') || 'no reason given'}` };
   const { task } = await waitUntil(
     'the store probe',
     async () => {
@@ -178,5 +192,8 @@ async function probeStore(
   const result = where ? findProbeResult(await logLines(c, where.group, where.stream)) : null;
   if (result) return { storeRoundTrip: result };
   const exit = task.containers?.find((x) => x.name === PROBE_CONTAINER)?.exitCode;
-  return { storeRoundTrip: null, storeRoundTripNote: `the store probe ${exit === undefined ? 'stopped' : `exited ${exit}`} without a result (${task.stoppedReason ?? 'see its log'})` };
+  return {
+    storeRoundTrip: null,
+    storeRoundTripNote: `the store probe ${exit === undefined ? 'stopped' : `exited ${exit}`} without a result (${task.stoppedReason ?? 'see its log'})`,
+  };
 }

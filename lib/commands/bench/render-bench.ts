@@ -7,8 +7,14 @@ import type { BenchTargets } from './targets';
 /** `bench status`: the workers' tasks and the benchmark ASG's instances. */
 export function renderStatus(s: FleetStatus, t: BenchTargets, scenario: TemporalScenario): string {
   const rows = [
-    ['Worker tasks', `${s.tasks.running} running, ${s.tasks.pending} pending, ${s.tasks.desired} desired (configured: ${scenario.preset.benchmark.workers.replicas}, fleet: ${scenario.fleet})`],
-    ['Benchmark instances', `${s.instances.inService} in service, ${s.instances.starting} starting, ${s.instances.stopping} stopping (ASG desired ${s.instances.desired}, max ${s.instances.max})`],
+    [
+      'Worker tasks',
+      `${s.tasks.running} running, ${s.tasks.pending} pending, ${s.tasks.desired} desired (configured: ${scenario.preset.benchmark.workers.replicas}, fleet: ${scenario.fleet})`,
+    ],
+    [
+      'Benchmark instances',
+      `${s.instances.inService} in service, ${s.instances.starting} starting, ${s.instances.stopping} stopping (ASG desired ${s.instances.desired}, max ${s.instances.max})`,
+    ],
     ['Latest service event', s.lastEvent ?? '-'],
   ];
   return markdownTable(['', `${t.cluster} / ${t.workerService} / ${t.asgName}`], rows);
@@ -18,7 +24,9 @@ export function renderStatus(s: FleetStatus, t: BenchTargets, scenario: Temporal
 function startErrors(x: NonNullable<RunRecord['result']>['results']): string {
   if (x.startErrors === undefined) return '-';
   const causes = Object.entries(x.startErrorsByCause ?? {}).sort(([, a], [, b]) => b - a);
-  return causes.length ? `${x.startErrors.toLocaleString('en-US')} (${causes.map(([c, n]) => `${c} ${n.toLocaleString('en-US')}`).join(', ')})` : x.startErrors.toLocaleString('en-US');
+  return causes.length
+    ? `${x.startErrors.toLocaleString('en-US')} (${causes.map(([c, n]) => `${c} ${n.toLocaleString('en-US')}`).join(', ')})`
+    : x.startErrors.toLocaleString('en-US');
 }
 
 /** `bench run`: the window and the generator's results, in the shape of seed 000's table. */
@@ -43,7 +51,9 @@ export function renderRun(r: RunRecord, file: string): string {
   const rt = r.storeRoundTrip;
   rows.push([
     'Store Round Trip (median / P99)',
-    rt ? `${rt.medianMs} / ${rt.p99Ms} ms (${rt.queries} × SELECT 1 from the servers' network to ${rt.host})` : `not measured: ${r.storeRoundTripNote ?? 'no probe result'}`,
+    rt
+      ? `${rt.medianMs} / ${rt.p99Ms} ms (${rt.queries} × SELECT 1 from the servers' network to ${rt.host})`
+      : `not measured: ${r.storeRoundTripNote ?? 'no probe result'}`,
   ]);
   return `${markdownTable(['Metric', 'Value'], rows)}\n\nRun record: ${file}\nReport: npm run report -- --scenario ${r.scenario} --run ${file}\n`;
 }

@@ -45,11 +45,18 @@ export interface BenchDeps {
   readonly now?: Waiting['now'];
 }
 
-const temporal = (o: BenchOptions): TemporalScenario => resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'bench' });
+const temporal = (o: BenchOptions): TemporalScenario =>
+  resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'bench' });
 
 /** The scenario's deployed stack: its targets and clients. `acts`: the command sizes or loads the fleet, so the preset must be the one deployed. */
 async function deployed(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO, timeout: string, acts: boolean) {
-  const waiting: Waiting = { timeoutSeconds: durationOption('--timeout', timeout), intervalSeconds: durationOption('--interval', o.interval), onProgress: io.status.update, sleep: deps.sleep, now: deps.now };
+  const waiting: Waiting = {
+    timeoutSeconds: durationOption('--timeout', timeout),
+    intervalSeconds: durationOption('--interval', o.interval),
+    onProgress: io.status.update,
+    sleep: deps.sleep,
+    now: deps.now,
+  };
   const aws = (deps.aws ?? loadAwsClients)();
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const targets = await benchTargets(aws.cloudFormation(target), scenario);
@@ -78,7 +85,10 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
     }
     case 'down': {
       const { clients, targets, waiting } = await deployed(scenario, o, deps, io, o.timeout!, false);
-      io.onInterrupt(() => `the workers are set to 0: ECS goes on stopping them and the benchmark ASG drains to 0 instances; see: npm run bench -- status --scenario ${scenario.name}`);
+      io.onInterrupt(
+        () =>
+          `the workers are set to 0: ECS goes on stopping them and the benchmark ASG drains to 0 instances; see: npm run bench -- status --scenario ${scenario.name}`,
+      );
       const s = await benchDown(clients, targets, { ...waiting, wait: o.wait !== false });
       return done(`${o.wait !== false ? 'parked' : 'parking'}: ${describeFleet(s)}`);
     }
@@ -93,7 +103,8 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
       const { clients, targets, waiting } = await deployed(scenario, o, deps, io, o.timeout!, true);
       const count = workers ?? scenario.preset.benchmark.workers.replicas;
       io.onInterrupt(
-        () => `the workers are set to ${count}: ECS goes on starting them (and the benchmark ASG its instances); see: npm run bench -- status --scenario ${scenario.name}, park them: npm run bench -- down --scenario ${scenario.name}`,
+        () =>
+          `the workers are set to ${count}: ECS goes on starting them (and the benchmark ASG its instances); see: npm run bench -- status --scenario ${scenario.name}, park them: npm run bench -- down --scenario ${scenario.name}`,
       );
       return done(`up: ${describeFleet(await benchUp(clients, targets, count, waiting))}`);
     }
@@ -108,7 +119,8 @@ async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps,
   const duration = o.duration ?? b.duration;
   const rampUp = o.rampUp ?? b.rampUp;
   const runSeconds = durationOption('--duration', duration);
-  if (durationOption('--ramp-up', rampUp, 0) >= runSeconds) throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
+  if (durationOption('--ramp-up', rampUp, 0) >= runSeconds)
+    throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
   // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
   const timeout = o.timeout ?? `${runSeconds + 20 * 60}s`;
   if (o.timeout !== undefined && durationOption('--timeout', o.timeout) <= runSeconds)
@@ -125,13 +137,18 @@ async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps,
       ? `the load generator task ${generator} still runs in cluster ${targets.cluster} and no run record is written; stop it: aws ecs stop-task --cluster ${targets.cluster} --task ${generator}`
       : undefined,
   );
-  const record = await benchRun(clients, targets, { scenario: scenario.name, rate, duration, rampUp }, {
-    ...waiting,
-    onStarted: (arn) => {
-      generator = arn;
-      io.note(`generator task: ${arn}`);
+  const record = await benchRun(
+    clients,
+    targets,
+    { scenario: scenario.name, rate, duration, rampUp },
+    {
+      ...waiting,
+      onStarted: (arn) => {
+        generator = arn;
+        io.note(`generator task: ${arn}`);
+      },
     },
-  });
+  );
   io.status.done();
   const out = outFile ?? join(outDir!, `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
   writeOutput(out, `${JSON.stringify(record, null, 2)}\n`);

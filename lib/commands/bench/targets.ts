@@ -54,7 +54,10 @@ const OUTPUTS = {
 
 /** Every output the bench commands read from a stack with this store (the probe's two are optional: older stacks lack them). */
 export function benchOutputKeys(engine: TemporalScenario['preset']['store']['engine']): { required: string[]; optional: string[] } {
-  return { required: [...Object.values<string>(OUTPUTS), ...(engine === 'dsql' ? [O.dsqlClusterId] : [])], optional: [O.storeProbeTaskDefinition, O.serverSecurityGroupId] };
+  return {
+    required: [...Object.values<string>(OUTPUTS), ...(engine === 'dsql' ? [O.dsqlClusterId] : [])],
+    optional: [O.storeProbeTaskDefinition, O.serverSecurityGroupId],
+  };
 }
 
 export async function benchTargets(cfn: CloudFormationClient, scenario: TemporalScenario): Promise<BenchTargets> {

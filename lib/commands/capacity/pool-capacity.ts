@@ -57,7 +57,12 @@ export function capacityReport(scenario: TemporalScenario, prices: PriceFile, op
   const option = (spec: PoolSpec, instanceType: string, trunking: boolean): PoolOption => {
     const smallestFitting = planPool({ ...spec, instanceTypeName: instanceType, instanceType: EC2_INSTANCE_TYPES[instanceType], trunking }).smallestFitting;
     const price = prices.prices[`ec2:${instanceType}`]?.usd;
-    return { instanceType, trunking, smallestFitting, ...(smallestFitting !== undefined && price !== undefined ? { usdPerDay: smallestFitting * price * HOURS_PER_DAY } : {}) };
+    return {
+      instanceType,
+      trunking,
+      smallestFitting,
+      ...(smallestFitting !== undefined && price !== undefined ? { usdPerDay: smallestFitting * price * HOURS_PER_DAY } : {}),
+    };
   };
   const pools = temporalPoolSpecs(scenario.environment, scenario.preset).map((spec) => ({
     plan: planPool(spec),
@@ -91,14 +96,30 @@ function renderHeadroom(r: CapacityReport): string[] {
   const n = (v: number) => v.toLocaleString('en-US');
   const row = (what: string, used: number, limit: number, note: string) => [what, n(used), n(limit), pct(used, limit), note];
   const c = h.connections;
-  const roles = c ? Object.entries(c.byRole).map(([role, x]) => `${role} ${x.replicas} × ${x.perTask}`).join(', ') : '';
+  const roles = c
+    ? Object.entries(c.byRole)
+        .map(([role, x]) => `${role} ${x.replicas} × ${x.perTask}`)
+        .join(', ')
+    : '';
   const rows = [
     ...(c
       ? [
           row('DSQL connections (steady)', c.steady.used, c.steady.limit, `each task at the most it holds (${c.held}): ${roles}`),
-          row(`DSQL connections, rolling ${c.rolling.role}`, c.rolling.used, c.rolling.limit, `+${n(c.rolling.extra)}: its extra tasks' connections, one service rolling at a time`),
+          row(
+            `DSQL connections, rolling ${c.rolling.role}`,
+            c.rolling.used,
+            c.rolling.limit,
+            `+${n(c.rolling.extra)}: its extra tasks' connections, one service rolling at a time`,
+          ),
           ...(c.lease
-            ? [row(`Leased slots, rolling ${c.lease.role}`, c.lease.used, c.lease.limit, `whole blocks of ${n(c.lease.blockSize)} per task; the lease's blocks × their size is the cap`)]
+            ? [
+                row(
+                  `Leased slots, rolling ${c.lease.role}`,
+                  c.lease.used,
+                  c.lease.limit,
+                  `whole blocks of ${n(c.lease.blockSize)} per task; the lease's blocks × their size is the cap`,
+                ),
+              ]
             : []),
           row(
             'New DSQL connections/s (steady)',
@@ -108,7 +129,12 @@ function renderHeadroom(r: CapacityReport): string[] {
           ),
         ]
       : []),
-    row('EC2 vCPUs (On-Demand standard)', h.vcpus.used, h.vcpus.limit, `both pools at their maximum: ${n(h.vcpus.main)} main + ${n(h.vcpus.benchmark)} benchmark; quota from ${r.quotaSource}`),
+    row(
+      'EC2 vCPUs (On-Demand standard)',
+      h.vcpus.used,
+      h.vcpus.limit,
+      `both pools at their maximum: ${n(h.vcpus.main)} main + ${n(h.vcpus.benchmark)} benchmark; quota from ${r.quotaSource}`,
+    ),
   ];
   const headroomPercent = r.scenario.environment.limits.headroomPercent;
   const burst = c && c.rate.burst > 0 ? `, after a burst of ${n(Math.min(c.rate.burst, DSQL_CONNECTION_RATE.burst))}` : '';
@@ -176,7 +202,18 @@ export function renderCapacity(r: CapacityReport): string {
   });
   out.push(
     markdownTable(
-      ['Pool', 'Configured', 'Each instance gives tasks', 'CPU (steady)', 'Memory (steady)', 'awsvpc slots (steady)', 'Fits with a rolling deploy', 'Smallest that fits', `Smallest ${trunkingName(!env.awsvpcTrunking)}`, '$/day now'],
+      [
+        'Pool',
+        'Configured',
+        'Each instance gives tasks',
+        'CPU (steady)',
+        'Memory (steady)',
+        'awsvpc slots (steady)',
+        'Fits with a rolling deploy',
+        'Smallest that fits',
+        `Smallest ${trunkingName(!env.awsvpcTrunking)}`,
+        '$/day now',
+      ],
       rows,
     ),
     '',
@@ -186,12 +223,24 @@ export function renderCapacity(r: CapacityReport): string {
     const placement = plan.steady.instances.map((l, i) => {
       const names = new Map<string, number>();
       for (const t of l.tasks) names.set(t, (names.get(t) ?? 0) + 1);
-      return [String(i + 1), [...names].map(([t, n]) => `${n} × ${t}`).join(', ') || '(empty)', `${l.cpu / 1024} vCPU`, `${(l.memoryMiB / 1024).toFixed(1)} GiB`, `${l.tasks.length}/${plan.capacity.tasks}`];
+      return [
+        String(i + 1),
+        [...names].map(([t, n]) => `${n} × ${t}`).join(', ') || '(empty)',
+        `${l.cpu / 1024} vCPU`,
+        `${(l.memoryMiB / 1024).toFixed(1)} GiB`,
+        `${l.tasks.length}/${plan.capacity.tasks}`,
+      ];
     });
     out.push(markdownTable(['Instance', 'Tasks', 'CPU', 'Memory', 'Slots'], placement), '');
     out.push(`### ${plan.spec.pool}: the fewest instances of each size ${trunkingName(plan.spec.trunking)}, cheapest first`, '');
     const priced = alternatives.filter((a) => a.usdPerDay !== undefined);
-    out.push(markdownTable(['Instance type', 'Instances', '$/day'], priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)])), '');
+    out.push(
+      markdownTable(
+        ['Instance type', 'Instances', '$/day'],
+        priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)]),
+      ),
+      '',
+    );
     const families = r.perVcpu[plan.spec.pool] ?? [];
     if (families.length > 1)
       out.push(

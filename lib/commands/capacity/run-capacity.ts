@@ -18,12 +18,16 @@ export interface CapacityOptions {
 export async function runCapacity(o: CapacityOptions, deps: { readonly aws?: () => AwsClients } = {}): Promise<CommandOutput> {
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
   if (o.endpointUrl !== undefined && !o.quotaFromAws)
-    throw new ConfigError('--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)');
+    throw new ConfigError(
+      '--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)',
+    );
   const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
   const prices = loadPrices(scenario.env.region);
   // Loaded only when asked for: the SDK client is most of the start-up.
   const vcpuQuota = o.quotaFromAws
-    ? await (require('../aws/quotas') as typeof import('../aws/quotas')).onDemandVcpuQuota((deps.aws ?? loadAwsClients)().serviceQuotas({ region: scenario.env.region, endpoint: o.endpointUrl }))
+    ? await (require('../aws/quotas') as typeof import('../aws/quotas')).onDemandVcpuQuota(
+        (deps.aws ?? loadAwsClients)().serviceQuotas({ region: scenario.env.region, endpoint: o.endpointUrl }),
+      )
     : undefined;
   const report = capacityReport(scenario, prices, { vcpuQuota });
   if (!o.json) return { stdout: renderCapacity(report) };
@@ -42,5 +46,7 @@ export async function runCapacity(o: CapacityOptions, deps: { readonly aws?: () 
     alternatives: p.alternatives,
     placement: p.plan.steady.instances.map((l) => l.tasks),
   }));
-  return { stdout: `${JSON.stringify({ scenario: scenario.name, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n` };
+  return {
+    stdout: `${JSON.stringify({ scenario: scenario.name, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n`,
+  };
 }

@@ -18,7 +18,6 @@ import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from '../shared/mone
 /** The metrics EC2's detailed monitoring publishes per instance, each billed as a custom metric (CloudWatch pricing). */
 const EC2_DETAILED_METRICS = 7;
 
-
 interface CostLine {
   /** The table's cells, in the section's column order, the cost last. */
   readonly cells: readonly string[];
@@ -119,10 +118,12 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const benchLine = instanceLine('Benchmark ASG', benchmark.maxInstances, benchmark.instanceType);
   const instances = main.instances + benchmark.maxInstances;
   const monitoringPerInstance = perDayFromMonthly(EC2_DETAILED_METRICS * p.usd('cloudwatch:metric'));
-  const compute = section('EC2 (Compute)', 'Compute (EC2)', ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'], [
-    instanceLine('Main ASG', main.instances, main.instanceType),
-    benchLine,
-  ]);
+  const compute = section(
+    'EC2 (Compute)',
+    'Compute (EC2)',
+    ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'],
+    [instanceLine('Main ASG', main.instances, main.instanceType), benchLine],
+  );
 
   const store = preset.store.engine === 'dsql' ? dsqlSection(preset, p, a, inputs, notes) : auroraSection(preset.store.writer, p, a, notes);
 
@@ -130,13 +131,27 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const node = p.usd(`opensearch:${vis.instanceType}`);
   const gp3 = p.usd('opensearch:gp3');
   const storageGb = vis.instances * vis.volumeGiB;
-  const openSearch = section('OpenSearch', 'OpenSearch (Visibility)', ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'], [
-    { cells: ['Data Nodes', String(vis.instances), vis.instanceType, unitPrice(node), usd(vis.instances * node * HOURS_PER_DAY)], usdPerDay: vis.instances * node * HOURS_PER_DAY },
-    {
-      cells: ['Storage (gp3)', `${storageGb} GB`, `${vis.instances} × ${vis.volumeGiB} GiB`, `${unitPrice(gp3)}/GB-month`, usd(perDayFromMonthly(storageGb * gp3))],
-      usdPerDay: perDayFromMonthly(storageGb * gp3),
-    },
-  ]);
+  const openSearch = section(
+    'OpenSearch',
+    'OpenSearch (Visibility)',
+    ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'],
+    [
+      {
+        cells: ['Data Nodes', String(vis.instances), vis.instanceType, unitPrice(node), usd(vis.instances * node * HOURS_PER_DAY)],
+        usdPerDay: vis.instances * node * HOURS_PER_DAY,
+      },
+      {
+        cells: [
+          'Storage (gp3)',
+          `${storageGb} GB`,
+          `${vis.instances} × ${vis.volumeGiB} GiB`,
+          `${unitPrice(gp3)}/GB-month`,
+          usd(perDayFromMonthly(storageGb * gp3)),
+        ],
+        usdPerDay: perDayFromMonthly(storageGb * gp3),
+      },
+    ],
+  );
 
   const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length;
   const cw = {
@@ -146,27 +161,42 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     dashboard: p.usd('cloudwatch:dashboard'),
     alarm: p.usd('cloudwatch:alarm'),
   };
-  const cloudWatch = section('CloudWatch', 'CloudWatch', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
-    line('Log Ingestion', `${a.logIngestionGbPerDay} GB/day`, `${unitPrice(cw.ingest)}/GB`, a.logIngestionGbPerDay * cw.ingest),
-    line('Log Storage', `${a.logStorageGb} GB`, `${unitPrice(cw.store)}/GB-month`, perDayFromMonthly(a.logStorageGb * cw.store)),
-    line('Metrics', `${count(a.cloudWatchMetrics)} metrics`, `${unitPrice(cw.metric)}/metric-month`, perDayFromMonthly(a.cloudWatchMetrics * cw.metric)),
-    // Both pools launch with detailed monitoring (CT.EC2.PR.10): each instance's 1-minute
-    // metrics are billed as custom metrics while it runs.
-    line(
-      'EC2 detailed monitoring',
-      `${instances} instances × ${EC2_DETAILED_METRICS} metrics`,
-      `${unitPrice(cw.metric)}/metric-month`,
-      instances * monitoringPerInstance,
-    ),
-    line('Dashboard and alarms', `1 dashboard, ${alarms} alarms`, `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`, perDayFromMonthly(cw.dashboard + alarms * cw.alarm)),
-  ]);
+  const cloudWatch = section(
+    'CloudWatch',
+    'CloudWatch',
+    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
+    [
+      line('Log Ingestion', `${a.logIngestionGbPerDay} GB/day`, `${unitPrice(cw.ingest)}/GB`, a.logIngestionGbPerDay * cw.ingest),
+      line('Log Storage', `${a.logStorageGb} GB`, `${unitPrice(cw.store)}/GB-month`, perDayFromMonthly(a.logStorageGb * cw.store)),
+      line('Metrics', `${count(a.cloudWatchMetrics)} metrics`, `${unitPrice(cw.metric)}/metric-month`, perDayFromMonthly(a.cloudWatchMetrics * cw.metric)),
+      // Both pools launch with detailed monitoring (CT.EC2.PR.10): each instance's 1-minute
+      // metrics are billed as custom metrics while it runs.
+      line(
+        'EC2 detailed monitoring',
+        `${instances} instances × ${EC2_DETAILED_METRICS} metrics`,
+        `${unitPrice(cw.metric)}/metric-month`,
+        instances * monitoringPerInstance,
+      ),
+      line(
+        'Dashboard and alarms',
+        `1 dashboard, ${alarms} alarms`,
+        `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
+        perDayFromMonthly(cw.dashboard + alarms * cw.alarm),
+      ),
+    ],
+  );
 
   const samples = p.usd('prometheus:samples');
   const ampStorage = p.usd('prometheus:storage');
-  const prometheus = section('Prometheus', 'Amazon Managed Prometheus', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
-    line('Metric Samples', `${count(a.prometheusSamplesPerDay / 1e6)}M/day`, `${unitPrice(samples)}/10M`, (a.prometheusSamplesPerDay / 1e7) * samples),
-    line('Storage', `${a.prometheusStorageGb} GB`, `${unitPrice(ampStorage)}/GB-month`, perDayFromMonthly(a.prometheusStorageGb * ampStorage)),
-  ]);
+  const prometheus = section(
+    'Prometheus',
+    'Amazon Managed Prometheus',
+    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
+    [
+      line('Metric Samples', `${count(a.prometheusSamplesPerDay / 1e6)}M/day`, `${unitPrice(samples)}/10M`, (a.prometheusSamplesPerDay / 1e7) * samples),
+      line('Storage', `${a.prometheusStorageGb} GB`, `${unitPrice(ampStorage)}/GB-month`, perDayFromMonthly(a.prometheusStorageGb * ampStorage)),
+    ],
+  );
 
   const nat = p.usd('vpc:nat-gateway');
   const endpoint = p.usd('vpc:interface-endpoint');
@@ -174,19 +204,50 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const dsqlStore = preset.store.engine === 'dsql';
   const privateLink = dsqlStore && env.persistence.network === 'privatelink';
   const write = p.usd('dynamodb:write-request');
-  const privateLinkLine = line('Aurora DSQL endpoint (PrivateLink)', `1 interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, env.availabilityZones.length * endpoint * HOURS_PER_DAY);
-  const other = section(dsqlStore ? 'Other (NAT, VPC, DDB)' : 'Other (NAT, VPC)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
-    line('NAT Gateway', `${env.natGateways} ${env.natGateways === 1 ? 'gateway' : 'gateways'}`, `${unitPrice(nat)}/hr`, env.natGateways * nat * HOURS_PER_DAY),
-    line('VPC Endpoints', `${SERVICE_NETWORK_ENDPOINTS.length} interface × ${env.availabilityZones.length} AZs`, `${unitPrice(endpoint)}/hr each`, endpointHours * endpoint * HOURS_PER_DAY),
-    ...(privateLink ? [privateLinkLine] : []),
-    ...(dsqlStore ? [line('DynamoDB (rate limiter)', `${count(a.rateLimiterWritesPerDay)} writes/day`, `${unitPrice(write * 1e6)}/M writes`, a.rateLimiterWritesPerDay * write)] : []),
-  ]);
+  const privateLinkLine = line(
+    'Aurora DSQL endpoint (PrivateLink)',
+    `1 interface × ${env.availabilityZones.length} AZs`,
+    `${unitPrice(endpoint)}/hr each`,
+    env.availabilityZones.length * endpoint * HOURS_PER_DAY,
+  );
+  const other = section(
+    dsqlStore ? 'Other (NAT, VPC, DDB)' : 'Other (NAT, VPC)',
+    'Other AWS Services',
+    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
+    [
+      line(
+        'NAT Gateway',
+        `${env.natGateways} ${env.natGateways === 1 ? 'gateway' : 'gateways'}`,
+        `${unitPrice(nat)}/hr`,
+        env.natGateways * nat * HOURS_PER_DAY,
+      ),
+      line(
+        'VPC Endpoints',
+        `${SERVICE_NETWORK_ENDPOINTS.length} interface × ${env.availabilityZones.length} AZs`,
+        `${unitPrice(endpoint)}/hr each`,
+        endpointHours * endpoint * HOURS_PER_DAY,
+      ),
+      ...(privateLink ? [privateLinkLine] : []),
+      ...(dsqlStore
+        ? [
+            line(
+              'DynamoDB (rate limiter)',
+              `${count(a.rateLimiterWritesPerDay)} writes/day`,
+              `${unitPrice(write * 1e6)}/M writes`,
+              a.rateLimiterWritesPerDay * write,
+            ),
+          ]
+        : []),
+    ],
+  );
   // PrivateLink against NAT for the DSQL traffic: the endpoint's hours against the cheaper processing.
   const natGb = p.usd('vpc:nat-processing');
   const linkGb = p.usd('vpc:endpoint-processing');
   const breakEvenGb = privateLinkLine.usdPerDay / (natGb - linkGb);
   if (!dsqlStore)
-    notes.push('The Aurora store is in the VPC: its traffic pays neither NAT nor PrivateLink processing. NAT data processing (the ECS control plane) is not estimated.');
+    notes.push(
+      'The Aurora store is in the VPC: its traffic pays neither NAT nor PrivateLink processing. NAT data processing (the ECS control plane) is not estimated.',
+    );
   else
     notes.push(
       `PrivateLink or NAT for the DSQL traffic: the endpoint costs ${usd(privateLinkLine.usdPerDay)}/day in hours and processes at ${unitPrice(linkGb)}/GB, NAT at ${unitPrice(natGb)}/GB, ` +
@@ -220,10 +281,10 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
         total: idle,
         delta: idle - total,
         note: dsqlStore
-          ? 'no benchmark load either: DSQL bills its storage only (the DPUs of Temporal\'s own background work are not modelled)'
+          ? "no benchmark load either: DSQL bills its storage only (the DPUs of Temporal's own background work are not modelled)"
           : preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu
-          ? 'no benchmark load either: the Serverless v2 writer at its floor'
-          : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
+            ? 'no benchmark load either: the Serverless v2 writer at its floor'
+            : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
       },
     ],
     pricesAsOf: p.asOf(),
@@ -258,35 +319,71 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
   if (range) {
     const acu = p.usd(auroraKey('serverless-v2-acu', storage.offload));
     const acuLine = (label: string, level: number): CostLine => ({
-      cells: [label, `${Number(level.toFixed(2))} ACU`, `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`, unitPrice(acu), usd(level * HOURS_PER_DAY * acu)],
+      cells: [
+        label,
+        `${Number(level.toFixed(2))} ACU`,
+        `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`,
+        unitPrice(acu),
+        usd(level * HOURS_PER_DAY * acu),
+      ],
       usdPerDay: level * HOURS_PER_DAY * acu,
     });
     // At 0 ACU the floor is a paused instance: no ACU-hours at all.
     floor = acuLine(range.autoPause ? `Paused (0 ACU after ${range.autoPause} without a connection)` : 'At the floor (min ACU all day)', range.min);
     ceiling = acuLine('At the ceiling (max ACU all day)', range.max);
-    observed = inputs.observedAverageAcu === undefined ? undefined : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
+    observed =
+      inputs.observedAverageAcu === undefined
+        ? undefined
+        : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
     // The total takes the Serverless cluster at the observed level when known, else at the floor.
     chosen = observed ?? floor;
-    const s = section('Offload (Serverless v2)', offloadTitle('Serverless v2'), ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'], [floor, ceiling, ...(observed ? [observed] : [])]);
+    const s = section(
+      'Offload (Serverless v2)',
+      offloadTitle('Serverless v2'),
+      ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'],
+      [floor, ceiling, ...(observed ? [observed] : [])],
+    );
     offload = { ...s, subtotal: chosen.usdPerDay, subtotalLabel: observed ? 'Subtotal (observed)' : 'Subtotal (at the floor)' };
   } else {
     const { instanceClass, readers } = phase.offload.provisioned!;
-    offload = section('Offload (provisioned)', offloadTitle('provisioned'), instanceHeaders, [instancesLine(writerAndReaders(readers), instanceClass, 1 + readers, storage.offload)]);
+    offload = section('Offload (provisioned)', offloadTitle('provisioned'), instanceHeaders, [
+      instancesLine(writerAndReaders(readers), instanceClass, 1 + readers, storage.offload),
+    ]);
   }
 
   const secrets = 1 + scenario.routes.length;
   const alarms = catalogFor(scenario).alarms.length;
   const cw = { secret: p.usd('secretsmanager:secret'), dashboard: p.usd('cloudwatch:dashboard'), alarm: p.usd('cloudwatch:alarm') };
   const endpoint = p.usd('vpc:interface-endpoint');
-  const other = section('Other (secrets, CloudWatch, endpoints)', 'Other AWS Services', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [
-    line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
-    line('Dashboard and alarms', `1 dashboard, ${alarms} alarms`, `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`, perDayFromMonthly(cw.dashboard + alarms * cw.alarm)),
-    line('VPC endpoints (schema mover)', `${MOVER_ENDPOINTS.length} interface × 1 AZ`, `${unitPrice(endpoint)}/hr each`, MOVER_ENDPOINTS.length * endpoint * HOURS_PER_DAY),
-  ]);
+  const other = section(
+    'Other (secrets, CloudWatch, endpoints)',
+    'Other AWS Services',
+    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
+    [
+      line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
+      line(
+        'Dashboard and alarms',
+        `1 dashboard, ${alarms} alarms`,
+        `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
+        perDayFromMonthly(cw.dashboard + alarms * cw.alarm),
+      ),
+      line(
+        'VPC endpoints (schema mover)',
+        `${MOVER_ENDPOINTS.length} interface × 1 AZ`,
+        `${unitPrice(endpoint)}/hr each`,
+        MOVER_ENDPOINTS.length * endpoint * HOURS_PER_DAY,
+      ),
+    ],
+  );
 
   const sections = [primary, offload, other];
   const total = sum(sections);
-  const variant = (label: string, l: CostLine, note: string): CostVariant => ({ label, total: total - chosen!.usdPerDay + l.usdPerDay, delta: l.usdPerDay - chosen!.usdPerDay, note });
+  const variant = (label: string, l: CostLine, note: string): CostVariant => ({
+    label,
+    total: total - chosen!.usdPerDay + l.usdPerDay,
+    delta: l.usdPerDay - chosen!.usdPerDay,
+    note,
+  });
   const tenants = env.tenants.length;
   return {
     scenario: scenario.name,
@@ -295,7 +392,10 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
     sections,
     total,
     variants: range
-      ? [...(observed ? [variant('Serverless at the floor', floor!, `${range.min} ACU all day`)] : []), variant('Serverless at the ceiling', ceiling!, `${range.max} ACU all day: the most this phase can cost`)]
+      ? [
+          ...(observed ? [variant('Serverless at the floor', floor!, `${range.min} ACU all day`)] : []),
+          variant('Serverless at the ceiling', ceiling!, `${range.max} ACU all day: the most this phase can cost`),
+        ]
       : [],
     pricesAsOf: p.asOf(),
     notes: [
@@ -303,7 +403,9 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
         ? `The total takes Serverless v2 ${observed ? `at the observed average, ${Number(inputs.observedAverageAcu!.toFixed(2))} ACU` : `at the floor, ${range.min} ACU; pass --report <report.json> for an observed average`}.`
         : 'The offload cluster is provisioned: it costs the same whatever the load.',
       ...(range?.autoPause
-        ? [`The Serverless v2 cluster pauses at 0 ACU after ${range.autoPause} without a connection and bills no capacity while paused; its first connection waits while it resumes. A day with any connection every ${range.autoPause} never pauses, and a routed module's pool keeps it awake.`]
+        ? [
+            `The Serverless v2 cluster pauses at 0 ACU after ${range.autoPause} without a connection and bills no capacity while paused; its first connection waits while it resumes. A day with any connection every ${range.autoPause} never pauses, and a routed module's pool keeps it awake.`,
+          ]
         : []),
       `${tenants} tenants: nothing above grows with them (one secret per module, not per tenant); storage and I/O do.`,
       'Aurora storage and I/O are not estimated: they follow the data set, not the phase. I/O-Optimized storage bills no I/O and dearer compute (the prices above); it pays when I/O is about a quarter or more of the Aurora bill.',
@@ -312,14 +414,22 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
 }
 
 /** The DSQL store: DPUs for the load, and storage. `loadOnly`: what goes when the load stops. */
-function dsqlSection(preset: TemporalPreset, p: Pricer, a: TemporalCostAssumptions, inputs: TemporalCostInputs, notes: string[]): { section: CostSection; loadOnly: number } {
+function dsqlSection(
+  preset: TemporalPreset,
+  p: Pricer,
+  a: TemporalCostAssumptions,
+  inputs: TemporalCostInputs,
+  notes: string[],
+): { section: CostSection; loadOnly: number } {
   let txPerSecond = inputs.transactionsPerSecond;
   if (txPerSecond === undefined && preset.recorded) {
     txPerSecond = preset.recorded.dsqlTxPerMinute.total / 60;
     notes.push(`DSQL load: the preset's recorded ${count(preset.recorded.dsqlTxPerMinute.total)} transactions/min.`);
   } else if (txPerSecond === undefined) {
     txPerSecond = preset.benchmark.targetRate * a.transactionsPerWorkflow;
-    notes.push(`DSQL load: ${preset.benchmark.targetRate} workflows/s × ${a.transactionsPerWorkflow.toFixed(1)} transactions per workflow (seed 000's ratio); pass --tx-rate or --report for a measured rate.`);
+    notes.push(
+      `DSQL load: ${preset.benchmark.targetRate} workflows/s × ${a.transactionsPerWorkflow.toFixed(1)} transactions per workflow (seed 000's ratio); pass --tx-rate or --report for a measured rate.`,
+    );
   } else notes.push(`DSQL load: ${count(txPerSecond)} transactions/s, as given.`);
   const dpu = txPerSecond * 3600 * a.loadHoursPerDay * a.dpuPerTransaction;
   const dpuPrice = p.usd('dsql:dpu');
@@ -332,7 +442,10 @@ function dsqlSection(preset: TemporalPreset, p: Pricer, a: TemporalCostAssumptio
       ['Metric', 'Value', 'Unit Price', 'Cost'],
       [
         dpuLine,
-        { cells: ['Storage', `${a.dsqlStorageGb} GB`, `${unitPrice(storage)}/GB-month`, usd(perDayFromMonthly(a.dsqlStorageGb * storage))], usdPerDay: perDayFromMonthly(a.dsqlStorageGb * storage) },
+        {
+          cells: ['Storage', `${a.dsqlStorageGb} GB`, `${unitPrice(storage)}/GB-month`, usd(perDayFromMonthly(a.dsqlStorageGb * storage))],
+          usdPerDay: perDayFromMonthly(a.dsqlStorageGb * storage),
+        },
       ],
       `DPUs: ${count(txPerSecond)} transactions/s × ${a.loadHoursPerDay} h under load × ${a.dpuPerTransaction.toFixed(4)} DPU per transaction.`,
     ),
@@ -352,18 +465,28 @@ function auroraSection(writer: AuroraWriter, p: Pricer, a: TemporalCostAssumptio
   if (writer.instanceClass) {
     const hourly = p.usd(`rds:${writer.instanceClass}`);
     const instance = line('Writer', `1 × ${writer.instanceClass}`, `${unitPrice(hourly)}/hr`, hourly * HOURS_PER_DAY);
-    return { section: section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [instance, ...fixed]), loadOnly: 0 };
+    return {
+      section: section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [instance, ...fixed]),
+      loadOnly: 0,
+    };
   }
   const acu = p.usd('rds:serverless-v2-acu');
   const { min, max, autoPause } = writer.serverlessAcu!;
   const floor = line('Writer, at the floor', `${min} ACU all day`, `${unitPrice(acu)}/ACU-hr`, min * acu * HOURS_PER_DAY);
   if (autoPause)
-    notes.push(`The writer's floor is 0 ACU, paused after ${autoPause} without a connection; Temporal's servers hold their pools open, so it pauses only while every service is stopped.`);
+    notes.push(
+      `The writer's floor is 0 ACU, paused after ${autoPause} without a connection; Temporal's servers hold their pools open, so it pauses only while every service is stopped.`,
+    );
   const ceiling = line('Writer, at the ceiling', `${max} ACU all day`, `${unitPrice(acu)}/ACU-hr`, max * acu * HOURS_PER_DAY);
-  notes.push(`The Serverless v2 writer is taken at its ceiling (${max} ACU) while under load: a benchmark drives it there; parked and idle, at its floor (${min} ACU).`);
+  notes.push(
+    `The Serverless v2 writer is taken at its ceiling (${max} ACU) while under load: a benchmark drives it there; parked and idle, at its floor (${min} ACU).`,
+  );
   const s = section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [floor, ceiling, ...fixed]);
   // The total counts the ceiling (under load), not the floor; idle drops to the floor.
-  return { section: { ...s, subtotal: s.subtotal - floor.usdPerDay, subtotalLabel: 'Subtotal (writer at the ceiling)' }, loadOnly: ceiling.usdPerDay - floor.usdPerDay };
+  return {
+    section: { ...s, subtotal: s.subtotal - floor.usdPerDay, subtotalLabel: 'Subtotal (writer at the ceiling)' },
+    loadOnly: ceiling.usdPerDay - floor.usdPerDay,
+  };
 }
 
 function line(item: string, estimate: string, price: string, usdPerDay: number): CostLine {

@@ -23,7 +23,9 @@ export function queryFor(key: string, regionCode: string): Query | undefined {
     serviceCode,
     filters: { regionCode, ...filters },
     usageType,
-    describe: `${serviceCode} ${Object.entries(filters).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    describe: `${serviceCode} ${Object.entries(filters)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}`,
   });
   switch (service) {
     case 'ec2':
@@ -42,8 +44,16 @@ export function queryFor(key: string, regionCode: string): Query | undefined {
       const iopt = item.endsWith('-iopt1');
       const base = iopt ? item.slice(0, -'-iopt1'.length) : item;
       return base === 'serverless-v2-acu'
-        ? q('AmazonRDS', { productFamily: 'ServerlessV2', databaseEngine: 'Aurora PostgreSQL' }, iopt ? /Aurora:ServerlessV2IOOptimizedUsage$/ : /Aurora:ServerlessV2Usage$/)
-        : q('AmazonRDS', { instanceType: base, databaseEngine: 'Aurora PostgreSQL', deploymentOption: 'Single-AZ' }, iopt ? /InstanceUsageIOOptimized:db\./ : /InstanceUsage:db\./);
+        ? q(
+            'AmazonRDS',
+            { productFamily: 'ServerlessV2', databaseEngine: 'Aurora PostgreSQL' },
+            iopt ? /Aurora:ServerlessV2IOOptimizedUsage$/ : /Aurora:ServerlessV2Usage$/,
+          )
+        : q(
+            'AmazonRDS',
+            { instanceType: base, databaseEngine: 'Aurora PostgreSQL', deploymentOption: 'Single-AZ' },
+            iopt ? /InstanceUsageIOOptimized:db\./ : /InstanceUsage:db\./,
+          );
     }
     case 'vpc':
       if (item === 'nat-gateway') return q('AmazonEC2', { productFamily: 'NAT Gateway' }, /NatGateway-Hours$/);
@@ -82,7 +92,12 @@ async function products(client: PricingClient, query: Query): Promise<any[]> {
 }
 
 /** Asks the Price List API for every key it has a query for; returns the new file and what happened to each key. */
-export async function refreshPrices(client: PricingClient, file: PriceFile, today: string, onKey?: (key: string) => void): Promise<{ file: PriceFile; outcomes: RefreshOutcome[] }> {
+export async function refreshPrices(
+  client: PricingClient,
+  file: PriceFile,
+  today: string,
+  onKey?: (key: string) => void,
+): Promise<{ file: PriceFile; outcomes: RefreshOutcome[] }> {
   const prices: Record<string, Price> = {};
   const outcomes: RefreshOutcome[] = [];
   for (const [key, old] of Object.entries(file.prices)) {

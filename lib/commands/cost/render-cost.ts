@@ -31,7 +31,13 @@ export function renderCost(e: CostEstimate): string {
       '',
       markdownTable(
         ['Workflows/s', 'Workflows/day', '$ per million workflows'],
-        [[`${Number(m.workflowsPerSecond.toFixed(2))} (${m.basis === 'recorded' ? 'recorded' : 'target'})`, `${(m.workflowsPerDay / 1e6).toFixed(2)}M`, bold(usd(m.usd))]],
+        [
+          [
+            `${Number(m.workflowsPerSecond.toFixed(2))} (${m.basis === 'recorded' ? 'recorded' : 'target'})`,
+            `${(m.workflowsPerDay / 1e6).toFixed(2)}M`,
+            bold(usd(m.usd)),
+          ],
+        ],
       ),
       '',
     );
@@ -39,7 +45,10 @@ export function renderCost(e: CostEstimate): string {
     out.push(
       '### Variants',
       '',
-      markdownTable(['Variant', '24-hr Day', 'Change', 'What changes'], e.variants.map((v) => [v.label, usd(v.total), signedUsd(v.delta), v.note])),
+      markdownTable(
+        ['Variant', '24-hr Day', 'Change', 'What changes'],
+        e.variants.map((v) => [v.label, usd(v.total), signedUsd(v.delta), v.note]),
+      ),
       '',
     );
   out.push(...e.notes.map((n) => `- ${n}`), '');

@@ -40,7 +40,9 @@ async function refresh(o: CostOptions, deps: CostDeps): Promise<CommandOutput> {
   const client = (deps.aws ?? loadAwsClients)().pricing({ endpoint: o.endpointUrl });
   const out: string[] = [];
   for (const region of regions) {
-    const { file, outcomes } = await refreshPrices(client, loadPrices(region), deps.today ?? today(), (key) => io.status.update(`GetProducts: ${region} ${key}`));
+    const { file, outcomes } = await refreshPrices(client, loadPrices(region), deps.today ?? today(), (key) =>
+      io.status.update(`GetProducts: ${region} ${key}`),
+    );
     io.status.done();
     savePrices(file);
     const rows = outcomes.map((r) => [r.key, r.status, `${r.before}`, `${r.after}`, r.why]);
@@ -51,11 +53,22 @@ async function refresh(o: CostOptions, deps: CostDeps): Promise<CommandOutput> {
 
 export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<CommandOutput> {
   if (o.refreshPrices) {
-    const estimateOnly = Object.entries({ '--scenario': o.scenario, '--env-name': o.envName, '--tx-rate': o.txRate, '--load-hours': o.loadHours, '--observed-acu': o.observedAcu, '--report': o.report, '--json': o.json }).find(([, v]) => v !== undefined);
-    if (estimateOnly) throw new ConfigError(`${estimateOnly[0]} does not go with --refresh-prices, which only rewrites config/prices (valid with it: --region, --endpoint-url; run the estimate after the refresh)`);
+    const estimateOnly = Object.entries({
+      '--scenario': o.scenario,
+      '--env-name': o.envName,
+      '--tx-rate': o.txRate,
+      '--load-hours': o.loadHours,
+      '--observed-acu': o.observedAcu,
+      '--report': o.report,
+      '--json': o.json,
+    }).find(([, v]) => v !== undefined);
+    if (estimateOnly)
+      throw new ConfigError(
+        `${estimateOnly[0]} does not go with --refresh-prices, which only rewrites config/prices (valid with it: --region, --endpoint-url; run the estimate after the refresh)`,
+      );
     return refresh(o, deps);
   }
-  if (o.region) throw new ConfigError('--region applies to --refresh-prices only; a scenario\'s region comes from its config');
+  if (o.region) throw new ConfigError("--region applies to --refresh-prices only; a scenario's region comes from its config");
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName }, undefined, '--scenario');
   const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
@@ -72,9 +85,12 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
     const byHand = Object.entries({ '--tx-rate': o.txRate, '--observed-acu': o.observedAcu }).find(([, v]) => v !== undefined);
     if (byHand) throw new ConfigError(`${byHand[0]} and --report both say what the load was (valid: one of them)`);
     const report = readReport(o.report, '--report');
-    if (report.family !== scenario.family) throw new ConfigError(`${o.report} is a ${report.family} report; ${scenario.name} needs a ${scenario.family} report`);
+    if (report.family !== scenario.family)
+      throw new ConfigError(`${o.report} is a ${report.family} report; ${scenario.name} needs a ${scenario.family} report`);
     if (report.scenario !== scenario.name)
-      throw new ConfigError(`${o.report} is a report of ${report.scenario}, not of ${scenario.name}: its load is another phase's (valid: --scenario ${report.scenario}, or a report of ${scenario.name})`);
+      throw new ConfigError(
+        `${o.report} is a report of ${report.scenario}, not of ${scenario.name}: its load is another phase's (valid: --scenario ${report.scenario}, or a report of ${scenario.name})`,
+      );
     if (report.family === 'temporal' && transactionsPerSecond === undefined) {
       const perMinute = report.metrics.transactions.totalPerMinute.average;
       if (perMinute === null) throw new ConfigError(`${o.report} has no DSQL transaction rate (no data in its window)`);
@@ -88,10 +104,15 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
   }
   if (scenario.family === 'folio' && observedAverageAcu !== undefined) {
     const range = scenario.phase.offload.serverless;
-    if (!range) throw new ConfigError(`--observed-acu applies to a Serverless v2 offload cluster; ${scenario.name}'s is ${describeOffload(scenario.phase.offload)} (valid: a phase whose offload is serverless)`);
+    if (!range)
+      throw new ConfigError(
+        `--observed-acu applies to a Serverless v2 offload cluster; ${scenario.name}'s is ${describeOffload(scenario.phase.offload)} (valid: a phase whose offload is serverless)`,
+      );
     const { min, max } = range;
     if (observedAverageAcu < min || observedAverageAcu > max)
-      throw new ConfigError(`${observedFrom === '--observed-acu' ? '--observed-acu' : `the average ACU of ${o.report}`} ${observedAverageAcu} is outside ${scenario.name}'s range (valid: ${min}-${max} ACU, the phase's Serverless v2 range)`);
+      throw new ConfigError(
+        `${observedFrom === '--observed-acu' ? '--observed-acu' : `the average ACU of ${o.report}`} ${observedAverageAcu} is outside ${scenario.name}'s range (valid: ${min}-${max} ACU, the phase's Serverless v2 range)`,
+      );
   }
   const loadHoursPerDay = numberOption('--load-hours', o.loadHours, { min: 0, max: 24 });
   const estimate = costOf(scenario, loadPrices(scenario.env.region), {
@@ -102,4 +123,3 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
   });
   return { stdout: o.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderCost(estimate) };
 }
-

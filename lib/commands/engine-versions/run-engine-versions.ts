@@ -1,6 +1,18 @@
-import { paginateDescribeDBEngineVersions, paginateDescribeOrderableDBInstanceOptions, type RDSClient, type ServerlessV2FeaturesSupport } from '@aws-sdk/client-rds';
+import {
+  paginateDescribeDBEngineVersions,
+  paginateDescribeOrderableDBInstanceOptions,
+  type RDSClient,
+  type ServerlessV2FeaturesSupport,
+} from '@aws-sdk/client-rds';
 import { ConfigError } from '../../../config';
-import { ENGINE, type EngineVersion, type EngineVersionFile, engineVersionRegions, loadEngineVersions, saveEngineVersions } from '../../../config/engine-versions';
+import {
+  ENGINE,
+  type EngineVersion,
+  type EngineVersionFile,
+  engineVersionRegions,
+  loadEngineVersions,
+  saveEngineVersions,
+} from '../../../config/engine-versions';
 import { region as regionName } from '../../../config/fields';
 import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
@@ -28,7 +40,8 @@ export async function readEngineVersions(client: RDSClient, region: string, toda
   const classes = new Map<string, Set<string>>();
   for await (const page of paginateDescribeOrderableDBInstanceOptions({ client }, { Engine: ENGINE, MaxRecords: 1000 }))
     for (const o of page.OrderableDBInstanceOptions ?? [])
-      if (o.EngineVersion && o.DBInstanceClass && limits.has(o.EngineVersion)) classes.set(o.EngineVersion, (classes.get(o.EngineVersion) ?? new Set()).add(o.DBInstanceClass));
+      if (o.EngineVersion && o.DBInstanceClass && limits.has(o.EngineVersion))
+        classes.set(o.EngineVersion, (classes.get(o.EngineVersion) ?? new Set()).add(o.DBInstanceClass));
   if (!limits.size) throw new ConfigError(`RDS lists no ${ENGINE} versions in ${region}; the file is left as it was`);
   const versions: Record<string, EngineVersion> = {};
   for (const [version, features] of [...limits].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
@@ -36,7 +49,12 @@ export async function readEngineVersions(client: RDSClient, region: string, toda
     const serverless = instanceClasses.includes('db.serverless');
     versions[version] = {
       ...(serverless
-        ? { serverlessV2: { minCapacity: features?.MinCapacity ?? SERVERLESS_V2_BEFORE_FEATURES.minCapacity, maxCapacity: features?.MaxCapacity ?? SERVERLESS_V2_BEFORE_FEATURES.maxCapacity } }
+        ? {
+            serverlessV2: {
+              minCapacity: features?.MinCapacity ?? SERVERLESS_V2_BEFORE_FEATURES.minCapacity,
+              maxCapacity: features?.MaxCapacity ?? SERVERLESS_V2_BEFORE_FEATURES.maxCapacity,
+            },
+          }
         : {}),
       instanceClasses,
     };
@@ -66,7 +84,8 @@ export interface EngineVersionsDeps {
 
 /** The command's flow: each region's table, refreshed first when asked. */
 export async function runEngineVersions(o: EngineVersionsOptions, deps: EngineVersionsDeps = {}): Promise<CommandOutput> {
-  if (o.region !== undefined && !regionName.safeParse(o.region).success) throw new ConfigError(`--region "${o.region}" is not an AWS region (valid: a region name such as eu-west-1)`);
+  if (o.region !== undefined && !regionName.safeParse(o.region).success)
+    throw new ConfigError(`--region "${o.region}" is not an AWS region (valid: a region name such as eu-west-1)`);
   if (o.endpointUrl !== undefined && !o.refresh) throw new ConfigError('--endpoint-url applies to --refresh only (valid: add --refresh, or leave it out)');
   const rdsFor = (region: string): RDSClient => (deps.aws ?? loadAwsClients)().rds({ region, endpoint: o.endpointUrl });
   const regions = o.region ? [o.region] : engineVersionRegions();

@@ -89,7 +89,8 @@ function build(s: FolioScenario, title: string, from: (m: string) => ClusterRole
   };
   for (const module of ordered(s, moving)) {
     // What it reads across the split must be on its new cluster before its views are restored.
-    for (const r of byName.get(module)!.readsSchemasOf) if (to(r) !== to(module) && !moves.some((x) => x.module === r && x.to === to(module))) add(r, to(r), to(module), true);
+    for (const r of byName.get(module)!.readsSchemasOf)
+      if (to(r) !== to(module) && !moves.some((x) => x.module === r && x.to === to(module))) add(r, to(r), to(module), true);
     add(module, from(module), to(module), false);
   }
   return { title, moves, restart: moves.filter((m) => !m.reference).map((m) => m.module) };
@@ -98,7 +99,9 @@ function build(s: FolioScenario, title: string, from: (m: string) => ClusterRole
 /** The moves a switch between two phases of one environment needs. */
 export function planPhaseSwitch(from: FolioScenario, to: FolioScenario): MovePlan {
   if (from.stackName !== to.stackName)
-    throw new ConfigError(`"${from.name}" (${from.stackName}) and "${to.name}" (${to.stackName}) are different environments (valid: two phases of one environment)`);
+    throw new ConfigError(
+      `"${from.name}" (${from.stackName}) and "${to.name}" (${to.stackName}) are different environments (valid: two phases of one environment)`,
+    );
   return build(to, `${from.name} -> ${to.name}`, clusterIn(from), clusterIn(to));
 }
 
@@ -113,7 +116,12 @@ export function planModuleMove(current: FolioScenario, module: string, cluster: 
     throw new ConfigError(`--module "${module}" is not a FOLIO module of this stack${didYouMean(module, names)} (valid: ${names.join(', ')})`);
   }
   if (!m.routable && cluster === 'offload')
-    throw new ConfigError(`--module "${module}" stays on the primary cluster (valid: ${current.modules.filter((x) => x.routable).map((x) => x.name).join(', ')})`);
+    throw new ConfigError(
+      `--module "${module}" stays on the primary cluster (valid: ${current.modules
+        .filter((x) => x.routable)
+        .map((x) => x.name)
+        .join(', ')})`,
+    );
   const before = clusterIn(current);
   const after = (x: string) => (x === module ? cluster : before(x));
   const acks = new Map<string, Set<string>>();

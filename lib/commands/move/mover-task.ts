@@ -84,7 +84,10 @@ async function pointRoutes(route53: Route53Client, r: RouteTargets, wave: readon
   const { cluster: to, routes: asked } = ready.slots;
   const expected = wave.flatMap((m) => [m.routes.writer, m.routes.reader]);
   if (to !== wave[0].to || asked.trim() !== expected.join(' '))
-    throw new CommandFailure(`the mover asked to point ${asked} at ${to}, but the plan moves ${expected.join(' ')} to ${wave[0].to}; no route was changed (the mover sets the source aside when its switchTimeout ends: run a deploy of the phase that holds the data)`, EXIT_FAILED);
+    throw new CommandFailure(
+      `the mover asked to point ${asked} at ${to}, but the plan moves ${expected.join(' ')} to ${wave[0].to}; no route was changed (the mover sets the source aside when its switchTimeout ends: run a deploy of the phase that holds the data)`,
+      EXIT_FAILED,
+    );
   const endpoint = r.endpoints[wave[0].to];
   const { ChangeInfo } = await route53.send(
     new ChangeResourceRecordSetsCommand({
@@ -92,8 +95,14 @@ async function pointRoutes(route53: Route53Client, r: RouteTargets, wave: readon
       ChangeBatch: {
         Comment: `npm run move --online: ${wave.map((m) => m.module).join(', ')} -> ${wave[0].to}`,
         Changes: wave.flatMap((m) => [
-          { Action: 'UPSERT' as const, ResourceRecordSet: { Name: m.routes.writer, Type: 'CNAME' as const, TTL: r.ttlSeconds, ResourceRecords: [{ Value: endpoint.writer }] } },
-          { Action: 'UPSERT' as const, ResourceRecordSet: { Name: m.routes.reader, Type: 'CNAME' as const, TTL: r.ttlSeconds, ResourceRecords: [{ Value: endpoint.reader }] } },
+          {
+            Action: 'UPSERT' as const,
+            ResourceRecordSet: { Name: m.routes.writer, Type: 'CNAME' as const, TTL: r.ttlSeconds, ResourceRecords: [{ Value: endpoint.writer }] },
+          },
+          {
+            Action: 'UPSERT' as const,
+            ResourceRecordSet: { Name: m.routes.reader, Type: 'CNAME' as const, TTL: r.ttlSeconds, ResourceRecords: [{ Value: endpoint.reader }] },
+          },
         ]),
       },
     }),
@@ -155,7 +164,11 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
     }),
   );
   const taskArn = tasks?.[0]?.taskArn;
-  if (!taskArn) throw new CommandFailure(`RunTask started no mover for ${label}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`, EXIT_FAILED);
+  if (!taskArn)
+    throw new CommandFailure(
+      `RunTask started no mover for ${label}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`,
+      EXIT_FAILED,
+    );
   w.onStarted?.(label, taskArn);
 
   const stream = `${MOVER_LOG_STREAM_PREFIX}/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;
@@ -172,7 +185,11 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
       w.onLine?.(label, line);
       if (routed && !pointed && parsed?.kind === 'switchReady') {
         pointed = true;
-        if (!c.route53 || !t.routes) throw new CommandFailure(`${label}: the mover is ready to switch, but this run has no routes to point (internal: online moves read them with routeTargets)`, EXIT_FAILED);
+        if (!c.route53 || !t.routes)
+          throw new CommandFailure(
+            `${label}: the mover is ready to switch, but this run has no routes to point (internal: online moves read them with routeTargets)`,
+            EXIT_FAILED,
+          );
         const change = await pointRoutes(c.route53, t.routes, wave, parsed).catch((e: Error) => {
           if (e instanceof CommandFailure) throw e;
           throw new CommandFailure(

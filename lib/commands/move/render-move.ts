@@ -8,7 +8,12 @@ const span = (schemas: readonly string[]) => (schemas.length > 2 ? `${schemas[0]
 export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
   if (!plan.moves.length) return `Schema moves (${plan.title}): none; every module stays on its cluster.\n`;
   const action = flags.dropSource ? 'drop the source copy of' : 'copy';
-  const kind = (m: MovePlan['moves'][number]) => (m.reference ? 'reference copy: read across the split, kept if present' : m.framework === 'rmb' ? 'move, with its schema-named login role and grants' : 'move, with its grants');
+  const kind = (m: MovePlan['moves'][number]) =>
+    m.reference
+      ? 'reference copy: read across the split, kept if present'
+      : m.framework === 'rmb'
+        ? 'move, with its schema-named login role and grants'
+        : 'move, with its grants';
   const task = new Map(waves(plan).flatMap((wave, i) => wave.map((m) => [m, i + 1] as const)));
   const rows = plan.moves.map((m) => [String(task.get(m)), m.module, `${m.from} → ${m.to}`, span(m.schemas), kind(m)]);
   return [
@@ -24,6 +29,13 @@ export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
 }
 
 export function renderMoveResults(results: readonly ModuleResult[], dropSource = false): string {
-  const rows = results.map((r) => [r.module, String(r.schemas), r.skipped ? `${r.skipped} already done` : '-', r.rows.toLocaleString('en-US'), `${r.seconds} s`, r.taskArn.split('/').pop() ?? r.taskArn]);
+  const rows = results.map((r) => [
+    r.module,
+    String(r.schemas),
+    r.skipped ? `${r.skipped} already done` : '-',
+    r.rows.toLocaleString('en-US'),
+    `${r.seconds} s`,
+    r.taskArn.split('/').pop() ?? r.taskArn,
+  ]);
   return `${markdownTable(['Module', 'Schemas', 'Skipped', dropSource ? 'Rows matched, then dropped' : 'Rows verified', 'Took', 'Task'], rows)}\n`;
 }

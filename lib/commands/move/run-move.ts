@@ -38,13 +38,17 @@ export interface MoveDeps {
 
 const CLUSTERS: readonly ClusterRole[] = ['primary', 'offload'];
 
-const phase = (option: string, name: string, envName?: string): FolioScenario => resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
+const phase = (option: string, name: string, envName?: string): FolioScenario =>
+  resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
 
 /** Every argument checked before anything is read or started. */
 function parse(o: MoveOptions): { flags: MoveFlags; plan?: MovePlan; module?: { name: string; to: ClusterRole } } {
-  if (o.replace && o.dropSource) throw new ConfigError('--replace and --drop-source cannot be combined (valid: --replace when copying, --drop-source on its own after a verified copy)');
+  if (o.replace && o.dropSource)
+    throw new ConfigError('--replace and --drop-source cannot be combined (valid: --replace when copying, --drop-source on its own after a verified copy)');
   if (o.online && (o.replace || o.dropSource || o.force))
-    throw new ConfigError(`--online cannot be combined with ${o.replace ? '--replace' : o.dropSource ? '--drop-source' : '--force'} (valid: --online on its own; it copies into an empty target while the module runs)`);
+    throw new ConfigError(
+      `--online cannot be combined with ${o.replace ? '--replace' : o.dropSource ? '--drop-source' : '--force'} (valid: --online on its own; it copies into an empty target while the module runs)`,
+    );
   const flags: MoveFlags = { replace: o.replace, force: o.force, dropSource: o.dropSource, online: o.online };
   if (!o.to) throw new ConfigError('--to is required (valid: --from <phase> --to <phase>, or --module <name> --to primary|offload)');
   if (o.module) {

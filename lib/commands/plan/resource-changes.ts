@@ -26,7 +26,8 @@ const STATEFUL_TYPES: ReadonlySet<string> = new Set([
  */
 const INTERRUPTING: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'AWS::RDS::DBInstance': {
-    DBInstanceClass: 'the instance restarts on the new class: a few minutes without it (for a writer, no writes to its cluster; Aurora fails over to a reader when there is one)',
+    DBInstanceClass:
+      'the instance restarts on the new class: a few minutes without it (for a writer, no writes to its cluster; Aurora fails over to a reader when there is one)',
     DBParameterGroupName: 'the instance reboots to apply the new parameter group: about a minute without it',
     EngineVersion: 'the instance restarts on the new engine version: minutes without it',
   },
@@ -50,7 +51,9 @@ const STATIC_PARAMETERS: ReadonlySet<string> = new Set(['rds.logical_replication
 const NOTES: Readonly<Record<string, Readonly<Record<string, (from: unknown, to: unknown) => string | undefined>>>> = {
   'AWS::RDS::DBClusterParameterGroup': {
     Parameters: (from, to) => {
-      const changed = Object.keys({ ...(from as object), ...(to as object) }).filter((k) => STATIC_PARAMETERS.has(k) && (from as any)?.[k] !== (to as any)?.[k]);
+      const changed = Object.keys({ ...(from as object), ...(to as object) }).filter(
+        (k) => STATIC_PARAMETERS.has(k) && (from as any)?.[k] !== (to as any)?.[k],
+      );
       return changed.length
         ? `${changed.join(', ')} ${changed.length > 1 ? 'are' : 'is'} static: the clusters take the new value only when their writer reboots (aws rds reboot-db-instance, in a quiet moment: about a minute without the cluster); until then an online move is refused (wal_level is not logical)`
         : undefined;
@@ -82,7 +85,13 @@ export interface ResourceChange {
   readonly path?: string;
   readonly impact: ResourceImpact;
   /** Changed properties, each with its own impact (e.g. `DBInstanceClass` WILL_UPDATE). */
-  readonly properties: ReadonlyArray<{ readonly name: string; readonly impact: ResourceImpact; readonly from?: unknown; readonly to?: unknown; readonly interruption?: string }>;
+  readonly properties: ReadonlyArray<{
+    readonly name: string;
+    readonly impact: ResourceImpact;
+    readonly from?: unknown;
+    readonly to?: unknown;
+    readonly interruption?: string;
+  }>;
   /** In place, but with an interruption: what each interrupting property's update means. */
   readonly interruptions: readonly string[];
   /** In place, without an interruption, but with a consequence (NOTES). */
@@ -107,7 +116,7 @@ function withoutUnchanged(from: CfnTemplate, to: CfnTemplate): [CfnTemplate, Cfn
   const kept = new Set([...Object.keys(a), ...Object.keys(b)].filter((id) => !(id in a) || !(id in b) || JSON.stringify(a[id]) !== text.get(id)));
   // A Ref, a GetAtt or DependsOn names the id in quotes; an Fn::Sub string as ${id} or ${id.Attribute}.
   const refersTo = (body: string, id: string) => body.includes(`"${id}"`) || body.includes(`\${${id}}`) || body.includes(`\${${id}.`);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [id, body] of text)
       if (!kept.has(id) && [...kept].some((k) => refersTo(body, k))) {
@@ -151,8 +160,8 @@ export function resourceChanges(from: CfnTemplate, to: CfnTemplate): ResourceCha
         ...(auroraMember && d.isAddition ? ['a new reader in the cluster: it serves once created, with the data the cluster already holds'] : []),
         ...(auroraMember && d.isRemoval ? ['a reader leaves the cluster: its reads move to the others; the data stays in the cluster volume'] : []),
         ...properties.flatMap((p) => {
-        const note = p.impact === ResourceImpact.WILL_UPDATE ? NOTES[type]?.[p.name]?.(p.from, p.to) : undefined;
-        return note ? [`${p.name}: ${note}`] : [];
+          const note = p.impact === ResourceImpact.WILL_UPDATE ? NOTES[type]?.[p.name]?.(p.from, p.to) : undefined;
+          return note ? [`${p.name}: ${note}`] : [];
         }),
       ],
       stateful,

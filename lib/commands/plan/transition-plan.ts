@@ -44,7 +44,9 @@ export function planTransition(from: string, to: string, options: TransitionOpti
   // Resolve both first: a bad name is one line before anything is synthesized.
   const [a, b] = [resolveScenario(context(from), catalog, '--from'), resolveScenario(context(to), catalog, '--to')];
   if (a.family !== b.family)
-    throw new ConfigError(`"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`);
+    throw new ConfigError(
+      `"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`,
+    );
   if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);
   if (a.family === 'temporal' && b.family === 'temporal' && a.preset.store.engine !== b.preset.store.engine)
     throw new ConfigError(
@@ -106,7 +108,10 @@ function offloadNotes(from: FolioScenario, to: FolioScenario): string[] {
     );
   const have = to.environment.tenants.length;
   if (to.phase.tenants !== have)
-    out.push(`Tenants: ${to.name}'s figures come from ${to.phase.tenants} tenants; this environment has ${have}${have < to.phase.tenants ? ': a scaled-down rerun' : ''}.`, '');
+    out.push(
+      `Tenants: ${to.name}'s figures come from ${to.phase.tenants} tenants; this environment has ${have}${have < to.phase.tenants ? ': a scaled-down rerun' : ''}.`,
+      '',
+    );
   return out;
 }
 
@@ -139,7 +144,9 @@ export function renderPlan(plan: Plan): string {
       actionOf(c),
       `\`${c.logicalId}\``,
       c.type,
-      c.properties.length ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${p.interruption ? 'update in place, WITH INTERRUPTION' : ACTION[p.impact]})`).join('<br>') : '-',
+      c.properties.length
+        ? c.properties.map((p) => `${p.name}${values(p.from, p.to)} (${p.interruption ? 'update in place, WITH INTERRUPTION' : ACTION[p.impact]})`).join('<br>')
+        : '-',
     ]);
     out.push(markdownTable(['Action', 'Logical ID', 'Type', 'Properties (CloudFormation update impact)'], rows), '');
     const where = (c: ResourceChange) => `${c.logicalId}${c.path ? ` (${c.path.split('/').slice(1, -1).join('/')})` : ''}`;
@@ -150,7 +157,14 @@ export function renderPlan(plan: Plan): string {
   }
   if (plan.from.family === 'folio' && plan.to.family === 'folio') out.push(...offloadNotes(plan.from, plan.to));
   out.push(...costLines(plan.from, plan.to));
-  if (plan.moves) out.push('## Data', '', renderMovePlan(plan.moves), plan.moves.moves.length ? `Move them before the deploy, with the modules stopped: npm run move -- --from ${plan.from.name} --to ${plan.to.name}` : '', '');
+  if (plan.moves)
+    out.push(
+      '## Data',
+      '',
+      renderMovePlan(plan.moves),
+      plan.moves.moves.length ? `Move them before the deploy, with the modules stopped: npm run move -- --from ${plan.from.name} --to ${plan.to.name}` : '',
+      '',
+    );
   out.push(
     plan.unsafe.length
       ? `UNSAFE: ${plan.unsafe.length} stateful resource(s) would be replaced or destroyed: ${plan.unsafe.map((c) => `${c.logicalId} (${c.type}, ${ACTION[c.impact]})`).join('; ')}. Do not deploy this switch as is.`

@@ -39,7 +39,8 @@ export const OPENSEARCH_SERVICE_LINKED_ROLE = 'AWSServiceRoleForAmazonOpenSearch
 export function bootstrapRequirement(template: { Parameters?: Record<string, any>; Rules?: Record<string, any> }): BootstrapRequirement {
   const parameter = template.Parameters?.BootstrapVersion?.Default;
   const refused = template.Rules?.CheckBootstrapVersion?.Assertions?.[0]?.Assert?.['Fn::Not']?.[0]?.['Fn::Contains']?.[0];
-  if (typeof parameter !== 'string' || !Array.isArray(refused)) throw new Error('the template has no BootstrapVersion parameter or CheckBootstrapVersion rule: not a DefaultStackSynthesizer template');
+  if (typeof parameter !== 'string' || !Array.isArray(refused))
+    throw new Error('the template has no BootstrapVersion parameter or CheckBootstrapVersion rule: not a DefaultStackSynthesizer template');
   return { parameter, refused };
 }
 
@@ -50,7 +51,10 @@ function imagesOf(scenario: Scenario): [string, ImageRef][] {
   const aurora = scenario.preset.store.engine === 'aurora-postgresql';
   return [
     ...(aurora
-      ? ([['auroraPostgresql.images.server', e.auroraPostgresql.images.server], ['auroraPostgresql.images.schemaTool', e.auroraPostgresql.images.schemaTool]] as [string, ImageRef][])
+      ? ([
+          ['auroraPostgresql.images.server', e.auroraPostgresql.images.server],
+          ['auroraPostgresql.images.schemaTool', e.auroraPostgresql.images.schemaTool],
+        ] as [string, ImageRef][])
       : ([['images.server', e.images.server]] as [string, ImageRef][])),
     ['images.collector', e.images.collector],
     ['images.benchmark', e.images.benchmark],
@@ -64,7 +68,8 @@ async function bootstrapCheck(scenario: Scenario, need: BootstrapRequirement, ss
   const fix = `npx cdk bootstrap -c scenario=${scenario.name}`;
   try {
     const version = (await ssm.send(new GetParameterCommand({ Name: need.parameter }))).Parameter?.Value ?? '';
-    if (need.refused.includes(version)) return { what, ok: false, status: `version ${version}, older than the app's templates accept (${need.parameter})`, fix };
+    if (need.refused.includes(version))
+      return { what, ok: false, status: `version ${version}, older than the app's templates accept (${need.parameter})`, fix };
     return { what, ok: true, status: `version ${version}`, fix: '' };
   } catch (e) {
     if (errorName(e) === 'ParameterNotFound') return { what, ok: false, status: `not bootstrapped (no ${need.parameter})`, fix };
@@ -75,9 +80,15 @@ async function bootstrapCheck(scenario: Scenario, need: BootstrapRequirement, ss
 async function imageCheck(where: string, ref: ImageRef, scenario: Scenario, ecr: ECRClient, hasDocker: () => boolean): Promise<Check> {
   if ('asset' in ref) {
     const ok = hasDocker();
-    return { what: `${where}: CDK asset ${ref.asset}`, ok, status: ok ? 'docker found: cdk deploy builds it' : 'no docker on PATH: cdk deploy cannot build it', fix: ok ? '' : 'install Docker with buildx, or name an ECR image in config' };
+    return {
+      what: `${where}: CDK asset ${ref.asset}`,
+      ok,
+      status: ok ? 'docker found: cdk deploy builds it' : 'no docker on PATH: cdk deploy cannot build it',
+      fix: ok ? '' : 'install Docker with buildx, or name an ECR image in config',
+    };
   }
-  if ('registry' in ref) return { what: `${where}: ${ref.registry}`, ok: true, status: 'a public registry: ECS pulls it at deploy (not checked here)', fix: '' };
+  if ('registry' in ref)
+    return { what: `${where}: ${ref.registry}`, ok: true, status: 'a public registry: ECS pulls it at deploy (not checked here)', fix: '' };
   const { repository, tag } = ref.ecr;
   const what = `${where}: ECR ${repository}:${tag}`;
   const registry = `<account>.dkr.ecr.${scenario.env.region}.amazonaws.com`;
@@ -86,8 +97,14 @@ async function imageCheck(where: string, ref: ImageRef, scenario: Scenario, ecr:
     return { what, ok: true, status: 'pushed', fix: '' };
   } catch (e) {
     if (errorName(e) === 'RepositoryNotFoundException')
-      return { what, ok: false, status: 'no such repository', fix: `aws ecr create-repository --region ${scenario.env.region} --repository-name ${repository} --image-scanning-configuration scanOnPush=true, then push ${registry}/${repository}:${tag}` };
-    if (errorName(e) === 'ImageNotFoundException') return { what, ok: false, status: `no image tagged ${tag}`, fix: `build and push ${registry}/${repository}:${tag} (docs/temporal.md, "Bring it up")` };
+      return {
+        what,
+        ok: false,
+        status: 'no such repository',
+        fix: `aws ecr create-repository --region ${scenario.env.region} --repository-name ${repository} --image-scanning-configuration scanOnPush=true, then push ${registry}/${repository}:${tag}`,
+      };
+    if (errorName(e) === 'ImageNotFoundException')
+      return { what, ok: false, status: `no image tagged ${tag}`, fix: `build and push ${registry}/${repository}:${tag} (docs/temporal.md, "Bring it up")` };
     throw e;
   }
 }
@@ -98,7 +115,8 @@ async function serviceLinkedRoleCheck(iam: IAMClient): Promise<Check> {
     await iam.send(new GetRoleCommand({ RoleName: OPENSEARCH_SERVICE_LINKED_ROLE }));
     return { what, ok: true, status: 'present', fix: '' };
   } catch (e) {
-    if (errorName(e) === 'NoSuchEntityException') return { what, ok: false, status: 'missing', fix: 'aws iam create-service-linked-role --aws-service-name opensearchservice.amazonaws.com' };
+    if (errorName(e) === 'NoSuchEntityException')
+      return { what, ok: false, status: 'missing', fix: 'aws iam create-service-linked-role --aws-service-name opensearchservice.amazonaws.com' };
     throw e;
   }
 }
@@ -107,14 +125,28 @@ async function serviceLinkedRoleCheck(iam: IAMClient): Promise<Check> {
  * Every check, in order: the table to print, and the failure to end with (exit 5, naming what
  * is missing) when anything is.
  */
-export async function checkBeforeDeploy(scenario: Scenario, need: BootstrapRequirement, clients: PreflightClients, hasDocker: () => boolean): Promise<{ text: string; failure?: CommandFailure }> {
+export async function checkBeforeDeploy(
+  scenario: Scenario,
+  need: BootstrapRequirement,
+  clients: PreflightClients,
+  hasDocker: () => boolean,
+): Promise<{ text: string; failure?: CommandFailure }> {
   const checks = [
     await bootstrapCheck(scenario, need, clients.ssm),
     ...(await Promise.all(imagesOf(scenario).map(([where, ref]) => imageCheck(where, ref, scenario, clients.ecr, hasDocker)))),
     ...(scenario.family === 'temporal' ? [await serviceLinkedRoleCheck(clients.iam)] : []),
   ];
-  const text = `## Before deploying ${scenario.name} to ${scenario.env.region}\n\n${markdownTable(['Check', 'Status', 'What to do'], checks.map((c) => [c.what, `${c.ok ? 'ok' : 'MISSING'}: ${c.status}`, c.fix]))}\n`;
+  const text = `## Before deploying ${scenario.name} to ${scenario.env.region}\n\n${markdownTable(
+    ['Check', 'Status', 'What to do'],
+    checks.map((c) => [c.what, `${c.ok ? 'ok' : 'MISSING'}: ${c.status}`, c.fix]),
+  )}\n`;
   const failed = checks.filter((c) => !c.ok);
   if (!failed.length) return { text };
-  return { text, failure: new CommandFailure(`${failed.length} of ${checks.length} things the deploy needs are missing: ${failed.map((c) => c.what).join('; ')} (the table says how to supply each)`, EXIT_FAILED) };
+  return {
+    text,
+    failure: new CommandFailure(
+      `${failed.length} of ${checks.length} things the deploy needs are missing: ${failed.map((c) => c.what).join('; ')} (the table says how to supply each)`,
+      EXIT_FAILED,
+    ),
+  };
 }

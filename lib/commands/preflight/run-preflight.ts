@@ -28,6 +28,11 @@ export async function runPreflight(o: PreflightOptions, deps: PreflightDeps = {}
   const need = bootstrapRequirement(scenarioTemplates(scenario, context).get(scenario.stackName)!);
   const aws = (deps.aws ?? loadAwsClients)();
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
-  const { text, failure } = await checkBeforeDeploy(scenario, need, { ssm: aws.ssm(target), ecr: aws.ecr(target), iam: aws.iam(target) }, deps.hasDocker ?? dockerRuns);
+  const { text, failure } = await checkBeforeDeploy(
+    scenario,
+    need,
+    { ssm: aws.ssm(target), ecr: aws.ecr(target), iam: aws.iam(target) },
+    deps.hasDocker ?? dockerRuns,
+  );
   return { stdout: text, failure };
 }

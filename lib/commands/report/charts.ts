@@ -47,7 +47,11 @@ export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string
       const levels = [
         ...panel.limits.map((l) => ({ label: l.label, value: l.value, color: LIMIT_COLOR })),
         ...(panel.id === 'commitLatency' && window.benchmarkLatencyMs
-          ? (['p50', 'p95', 'p99'] as const).map((p, i) => ({ label: `benchmark ${p.toUpperCase()} ${window.benchmarkLatencyMs![p]} ms`, value: window.benchmarkLatencyMs![p], color: PERCENTILE_COLORS[i] }))
+          ? (['p50', 'p95', 'p99'] as const).map((p, i) => ({
+              label: `benchmark ${p.toUpperCase()} ${window.benchmarkLatencyMs![p]} ms`,
+              value: window.benchmarkLatencyMs![p],
+              color: PERCENTILE_COLORS[i],
+            }))
           : []),
       ];
       return renderPanel({ id: panel.id, title: panel.title, unit: panel.unit, lines, levels, periodSeconds: window.periodSeconds }, window, subtitle);
@@ -113,7 +117,12 @@ function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subt
       axisLabel: { formatter: days ? '{MM}-{dd} {HH}:{mm}' : '{HH}:{mm}', hideOverlap: true },
     },
     // Room above the highest limit, so a series on it and its label stay inside the plot.
-    yAxis: { type: 'value', min: 0, name: panel.unit, max: levels.length ? (v: { max: number }) => niceCeiling(Math.max(v.max, ...levels.map((l) => l.value)) * 1.1) : undefined },
+    yAxis: {
+      type: 'value',
+      min: 0,
+      name: panel.unit,
+      max: levels.length ? (v: { max: number }) => niceCeiling(Math.max(v.max, ...levels.map((l) => l.value)) * 1.1) : undefined,
+    },
     ...(empty ? { graphic: [{ type: 'text', left: 'center', top: 'middle', style: { text: NO_DATA_TEXT, fontSize: 18, fill: '#555555' } }] } : {}),
     series: [...lines, ...limits],
   });
@@ -159,7 +168,11 @@ function stableIds(svg: string): string {
 export function renderServerCharts(view: ServerView, window: { start: Date; end: Date }, subtitle: string): Chart[] {
   const s = view.series;
   const panel = (id: string, title: string, unit: string, lines: [string, string][], levels: DrawnPanel['levels'] = []) =>
-    renderPanel({ id, title, unit, lines: lines.map(([name, key]) => ({ name, points: s[key] ?? { t: [], v: [] } })), levels, periodSeconds: view.stepSeconds }, window, subtitle);
+    renderPanel(
+      { id, title, unit, lines: lines.map(([name, key]) => ({ name, points: s[key] ?? { t: [], v: [] } })), levels, periodSeconds: view.stepSeconds },
+      window,
+      subtitle,
+    );
   return [
     panel('serverStateTransitions', 'State transitions (history)', 'per second', [['state transitions/s', 'stateTransitionsPerSecond']]),
     panel('serverStartLatency', 'StartWorkflowExecution latency at the frontend (P99)', 'ms', [['P99', 'startLatencyP99']]),
@@ -187,7 +200,8 @@ export function renderServerCharts(view: ServerView, window: { start: Date; end:
 export function renderGeneratorCharts(series: GeneratorSeries, window: { start: Date; end: Date }, subtitle: string): Chart[] {
   const t = series.started.map((_, i) => series.start.getTime() + i * series.intervalSeconds * 1000);
   const points = (v: readonly number[], per = 1): Points => ({ t, v: v.map((x) => x / per) });
-  const panel = (id: string, title: string, unit: string, lines: DrawnPanel['lines']) => renderPanel({ id, title, unit, lines, levels: [], periodSeconds: series.intervalSeconds }, window, subtitle);
+  const panel = (id: string, title: string, unit: string, lines: DrawnPanel['lines']) =>
+    renderPanel({ id, title, unit, lines, levels: [], periodSeconds: series.intervalSeconds }, window, subtitle);
   return [
     panel('generatorThroughput', 'Benchmark generator: starts, completions and start errors', 'per second', [
       { name: 'started/s', points: points(series.started, series.intervalSeconds) },

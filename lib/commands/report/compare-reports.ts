@@ -3,7 +3,6 @@ import { markdownTable } from '../shared/markdown-table';
 import { num } from './render-report';
 import type { Report, TemporalReport } from './summarize';
 
-
 /** Every number under `metrics`, by dotted path: `cpu.serverless.peak`. */
 export function flatten(value: unknown, prefix = ''): Map<string, number | null> {
   const out = new Map<string, number | null>();
@@ -69,8 +68,26 @@ function runTable(runs: readonly TemporalReport[], names: readonly [string, stri
   });
   const missing = runs.filter((r) => !r.benchmark).map((r, i) => names[runs.indexOf(r)] ?? String(i));
   return [
-    markdownTable(['Run', 'Store', 'workflows/s', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'max latency (ms)', 'transactions per workflow', 'store round trip, median / p99 (ms)'], rows),
-    ...(missing.length ? ['', `n/a: ${missing.join(' and ')} ${missing.length > 1 ? 'were' : 'was'} not written from a bench run (report --run <run.json>), so ${missing.length > 1 ? 'they have' : 'it has'} no benchmark figures.`] : []),
+    markdownTable(
+      [
+        'Run',
+        'Store',
+        'workflows/s',
+        'p50 (ms)',
+        'p95 (ms)',
+        'p99 (ms)',
+        'max latency (ms)',
+        'transactions per workflow',
+        'store round trip, median / p99 (ms)',
+      ],
+      rows,
+    ),
+    ...(missing.length
+      ? [
+          '',
+          `n/a: ${missing.join(' and ')} ${missing.length > 1 ? 'were' : 'was'} not written from a bench run (report --run <run.json>), so ${missing.length > 1 ? 'they have' : 'it has'} no benchmark figures.`,
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -88,7 +105,10 @@ function bottleneckTable(runs: readonly TemporalReport[]): string[] {
     '**Where the bottleneck was**',
     '',
     components.length
-      ? markdownTable(['Component', `A: ${runs[0].scenario}`, `B: ${runs[1].scenario}`], components.map((c) => [c, cell(0, c), cell(1, c)]))
+      ? markdownTable(
+          ['Component', `A: ${runs[0].scenario}`, `B: ${runs[1].scenario}`],
+          components.map((c) => [c, cell(0, c), cell(1, c)]),
+        )
       : 'Neither run had a bottleneck by the rules in config.',
   ];
 }

@@ -54,10 +54,7 @@ export async function fetchMetrics(
   for (let b = 0; b < batches; b++) {
     const queries = metrics.slice(b * MAX_QUERIES_PER_CALL, (b + 1) * MAX_QUERIES_PER_CALL).map((m) => metricDataQuery(m, window.periodSeconds));
     let page = 0;
-    const pages = paginateGetMetricData(
-      { client },
-      { MetricDataQueries: queries, StartTime: window.start, EndTime: window.end, ScanBy: 'TimestampAscending' },
-    );
+    const pages = paginateGetMetricData({ client }, { MetricDataQueries: queries, StartTime: window.start, EndTime: window.end, ScanBy: 'TimestampAscending' });
     for await (const response of pages) {
       onProgress({ batch: b + 1, batches, page: ++page, series: metrics.length });
       for (const m of response.Messages ?? []) messages.push(`${m.Code}: ${m.Value}`);

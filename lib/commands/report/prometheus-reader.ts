@@ -45,11 +45,15 @@ export function isLoopback(url: string): boolean {
  */
 export function rangeStep(windowSeconds: number, minStepSeconds: number): number {
   const step = Math.max(minStepSeconds, Math.ceil(windowSeconds / TARGET_POINTS / minStepSeconds) * minStepSeconds);
-  if (windowSeconds / step > MAX_POINTS_PER_SERIES) throw new Error(`a step of ${step} s gives more than ${MAX_POINTS_PER_SERIES} points for ${windowSeconds} s`);
+  if (windowSeconds / step > MAX_POINTS_PER_SERIES)
+    throw new Error(`a step of ${step} s gives more than ${MAX_POINTS_PER_SERIES} points for ${windowSeconds} s`);
   return step;
 }
 
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+export type Fetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
+) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 
 /** Why a query could not be answered: the endpoint's own words, one line. */
 export class PrometheusError extends Error {
@@ -109,7 +113,11 @@ export class PrometheusReader {
       throw new PrometheusError(`${url.host} answered HTTP ${response.status}: ${text.split('\n')[0].slice(0, 200)}`);
     }
     if (!response.ok || json.status !== 'success')
-      throw new PrometheusError(`${url.host} answered HTTP ${response.status}${json.errorType ? ` (${json.errorType})` : ''}: ${String(json.error ?? json.message ?? text).split('\n')[0].slice(0, 300)}`);
+      throw new PrometheusError(
+        `${url.host} answered HTTP ${response.status}${json.errorType ? ` (${json.errorType})` : ''}: ${String(json.error ?? json.message ?? text)
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
     if (json.data?.resultType !== 'matrix') throw new PrometheusError(`${url.host} answered a ${json.data?.resultType} to a range query (valid: matrix)`);
     return (json.data.result as { metric: Record<string, string>; values: [number, string][] }[]).map((s) => {
       const points = s.values.map(([t, v]) => [t * 1000, Number(v)] as const).filter(([, v]) => Number.isFinite(v));

@@ -11,9 +11,15 @@ export function renderMarkdown(report: Report, charts: readonly { file: string; 
   const missing = report.missing.length;
   const notice =
     missing === series
-      ? [`**No data at all** in this window: none of the ${series} series has a datapoint. Check the window (times are UTC), the region, --env-name${report.family === 'temporal' && report.store === 'dsql' ? ' and the DSQL cluster id' : ''}, or whether anything ran. Every figure below says "no data"; none is a zero.`, '']
+      ? [
+          `**No data at all** in this window: none of the ${series} series has a datapoint. Check the window (times are UTC), the region, --env-name${report.family === 'temporal' && report.store === 'dsql' ? ' and the DSQL cluster id' : ''}, or whether anything ran. Every figure below says "no data"; none is a zero.`,
+          '',
+        ]
       : missing
-        ? [`**No data** for ${missing} of ${series} series in this window: ${report.missing.join(', ')}. Their figures below say "no data", and figures derived from them are left out.`, '']
+        ? [
+            `**No data** for ${missing} of ${series} series in this window: ${report.missing.join(', ')}. Their figures below say "no data", and figures derived from them are left out.`,
+            '',
+          ]
         : [];
   return [
     ...body.slice(0, 4),
@@ -26,7 +32,10 @@ export function renderMarkdown(report: Report, charts: readonly { file: string; 
           '',
           'Series with fewer points than the window holds (gaps are unknown, not zero, for gauges):',
           '',
-          markdownTable(['Series', 'Points', 'Expected'], gaps.map(([id, c]) => [id, num(c.points), num(c.expected)])),
+          markdownTable(
+            ['Series', 'Points', 'Expected'],
+            gaps.map(([id, c]) => [id, num(c.points), num(c.expected)]),
+          ),
           '',
         ]
       : []),
@@ -54,10 +63,13 @@ function folio(r: FolioReport): string[] {
     ...(c.acu && m.acu ? capacity(c.acu, m.acu) : []),
     '## Writer CPU',
     '',
-    markdownTable(['Cluster', 'Peak', 'Average'], [
-      [`primary (${c.primaryInstanceClass})`, pctValue(m.cpu.primary.peak), pctValue(m.cpu.primary.average)],
-      [`offload (${c.offload})`, pctValue(m.cpu.offload.peak), pctValue(m.cpu.offload.average)],
-    ]),
+    markdownTable(
+      ['Cluster', 'Peak', 'Average'],
+      [
+        [`primary (${c.primaryInstanceClass})`, pctValue(m.cpu.primary.peak), pctValue(m.cpu.primary.average)],
+        [`offload (${c.offload})`, pctValue(m.cpu.offload.peak), pctValue(m.cpu.offload.average)],
+      ],
+    ),
     '',
     '## Connections, memory and load',
     '',
@@ -87,14 +99,27 @@ function capacity(c: NonNullable<FolioReport['configured']['acu']>, a: NonNullab
         ['Peak ACU', a.peak === null ? NO_DATA : `${num(a.peak, 1)} (${pct(a.peakShareOfMax)} of max)`],
         ['Average ACU', num(a.average, 1)],
         ['Lowest ACU', num(a.lowest, 1)],
-        [`Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.max} ACU)`, a.minutesAtCeiling === null ? NO_DATA : `${num(a.minutesAtCeiling, 0)} min (${pct(a.shareOfWindowAtCeiling)} of the window)`],
+        [
+          `Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.max} ACU)`,
+          a.minutesAtCeiling === null ? NO_DATA : `${num(a.minutesAtCeiling, 0)} min (${pct(a.shareOfWindowAtCeiling)} of the window)`,
+        ],
         ['ACU-hours', num(a.acuHours, 2)],
         ['ACU utilization (peak / average)', `${pctValue(a.utilization.peak)} / ${pctValue(a.utilization.average)}`],
-        ...(a.paused ? [['Paused (0 ACU)', `${num(a.paused.minutes, 0)} min in ${a.paused.stretches.length} stretch${a.paused.stretches.length === 1 ? '' : 'es'}`]] : []),
+        ...(a.paused
+          ? [['Paused (0 ACU)', `${num(a.paused.minutes, 0)} min in ${a.paused.stretches.length} stretch${a.paused.stretches.length === 1 ? '' : 'es'}`]]
+          : []),
       ],
     ),
     '',
-    ...(a.paused?.stretches.length ? [markdownTable(['Paused from', 'Resumed by', 'Minutes'], a.paused.stretches.map((x) => [x.from, x.to, num(x.minutes, 0)])), ''] : []),
+    ...(a.paused?.stretches.length
+      ? [
+          markdownTable(
+            ['Paused from', 'Resumed by', 'Minutes'],
+            a.paused.stretches.map((x) => [x.from, x.to, num(x.minutes, 0)]),
+          ),
+          '',
+        ]
+      : []),
     ...(a.paused ? resumeLines(a.paused) : []),
   ];
 }
@@ -107,7 +132,7 @@ function resumeLines(p: NonNullable<NonNullable<FolioReport['metrics']['acu']>['
   return [
     markdownTable(
       ['Resume started', 'First connection waited (s)'],
-      p.resumes.map((r) => [r.at, r.waitedSeconds === null ? 'not resumed by the window\'s end' : num(r.waitedSeconds, 1)]),
+      p.resumes.map((r) => [r.at, r.waitedSeconds === null ? "not resumed by the window's end" : num(r.waitedSeconds, 1)]),
     ),
     '',
     `From the offload writer's RDS events${since}: each resume from its start ("Initiated resume") to its end ("Successfully resumed"), which is what the connection that woke it waited.`,
@@ -132,21 +157,23 @@ function temporal(r: TemporalReport): string[] {
     '',
     `**${dsql ? 'Transaction' : 'Commit'} analysis**`,
     '',
-    t.total === null ? `- ${tx} in the window: no data (${dsql ? 'TotalTx' : 'CommitThroughput'} has no datapoint)` : `- ${num(t.total, 0)} ${tx} in the window`,
+    t.total === null
+      ? `- ${tx} in the window: no data (${dsql ? 'TotalTx' : 'CommitThroughput'} has no datapoint)`
+      : `- ${num(t.total, 0)} ${tx} in the window`,
     ...(t.peakPerSecond === null ? [] : [`- ~${num(t.peakPerSecond, 0)} ${tx}/second at the peak ${peakPoint(r.window.periodSeconds)}`]),
     ...(t.readOnlyShare === null ? [] : [`- ${pct(t.readOnlyShare)} read-only vs ${pct(1 - t.readOnlyShare)} write`]),
     ...(t.total === null
       ? [`- ${tx} per workflow: not computed (no ${dsql ? 'transaction' : 'commit'} data)`]
       : t.perWorkflow === null
-      ? [`- ${tx} per workflow: pass --workflows (or --run) to compute it`]
-      : [
-          `- ${num(t.perWorkflow, 1)} ${tx} per workflow (${num(t.total, 0)} ${tx} / ${num(r.workflows, 0)} workflows)`,
-          r.window.periodSeconds === 60
-            ? `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`
-            : `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows, over ${pointLength(r.window.periodSeconds)} points: not seed 000's ratio, which takes the peak 1-minute point (a coarser period averages the peak away; --period 1m gives it)`,
-        ]),
+        ? [`- ${tx} per workflow: pass --workflows (or --run) to compute it`]
+        : [
+            `- ${num(t.perWorkflow, 1)} ${tx} per workflow (${num(t.total, 0)} ${tx} / ${num(r.workflows, 0)} workflows)`,
+            r.window.periodSeconds === 60
+              ? `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows (the ratio seed 000 reports as "transactions per workflow")`
+              : `- ${num(t.peakPerMinuteOverWorkflows, 1)} = peak ${tx} per minute / workflows, over ${pointLength(r.window.periodSeconds)} points: not seed 000's ratio, which takes the peak 1-minute point (a coarser period averages the peak away; --period 1m gives it)`,
+          ]),
     '',
-    '## Service CPU and memory (% of the tasks\' reservation)',
+    "## Service CPU and memory (% of the tasks' reservation)",
     '',
     markdownTable(
       ['Service', 'Replicas', 'CPU peak', 'CPU average', 'Memory peak', 'Memory average'],
@@ -161,7 +188,12 @@ function temporal(r: TemporalReport): string[] {
     ),
     '',
     ...(r.metrics.limiter
-      ? ['## Connection rate limiter', '', markdownTable(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]), '']
+      ? [
+          '## Connection rate limiter',
+          '',
+          markdownTable(['Writes (WCU)', 'Throttled writes'], [[num(r.metrics.limiter.writes, 0), num(r.metrics.limiter.throttledWrites, 0)]]),
+          '',
+        ]
       : []),
     ...serverSections(r),
     ...bottleneckSection(r),
@@ -177,7 +209,9 @@ const pcts = (p: Percentiles) => [ms(p.p50), ms(p.p95), ms(p.p99)];
 
 /** What a total from the servers' series counts: the window, or only the part of it their samples cover. */
 const coverage = (covered: number | null, windowSeconds: number) =>
-  covered === null || covered >= windowSeconds ? 'in the window' : `in the ${num(covered, 0)} s the servers' samples cover, of the window's ${num(windowSeconds, 0)} s`;
+  covered === null || covered >= windowSeconds
+    ? 'in the window'
+    : `in the ${num(covered, 0)} s the servers' samples cover, of the window's ${num(windowSeconds, 0)} s`;
 
 /** Seed 000's "Temporal Persistence Metrics" and "Service Health", and the server's view of the run. */
 function serverSections(r: TemporalReport): string[] {
@@ -195,7 +229,18 @@ function serverSections(r: TemporalReport): string[] {
     source,
     '',
     markdownTable(
-      ['Service', 'Pool max', 'Open (peak)', 'In use (peak / average)', 'Idle (average)', 'Pool waits', 'Wait time (cumulative)', 'OCC conflicts', 'Retries', 'Errors by class'],
+      [
+        'Service',
+        'Pool max',
+        'Open (peak)',
+        'In use (peak / average)',
+        'Idle (average)',
+        'Pool waits',
+        'Wait time (cumulative)',
+        'OCC conflicts',
+        'Retries',
+        'Errors by class',
+      ],
       ROLES.map((role) => {
         const p = s.persistence[role];
         return [
@@ -214,36 +259,54 @@ function serverSections(r: TemporalReport): string[] {
     ),
     '',
     dsql
-      ? 'Pool waits, conflicts and retries are the DSQL plugin\'s own counters; the wait time is the largest cumulative wait a task reported (the plugin records the running total).'
-      : "Upstream's PostgreSQL plugin emits no pool-wait or conflict counters (\"not emitted\"): a locking store has no OCC conflicts.",
+      ? "Pool waits, conflicts and retries are the DSQL plugin's own counters; the wait time is the largest cumulative wait a task reported (the plugin records the running total)."
+      : 'Upstream\'s PostgreSQL plugin emits no pool-wait or conflict counters ("not emitted"): a locking store has no OCC conflicts.',
     '',
     '## Service health',
     '',
-    markdownTable(['Service', 'Health', 'Evidence'], ROLES.map((role) => [role, s.persistence[role].health, s.persistence[role].evidence])),
+    markdownTable(
+      ['Service', 'Health', 'Evidence'],
+      ROLES.map((role) => [role, s.persistence[role].health, s.persistence[role].evidence]),
+    ),
     '',
     "## The server's view of the run",
     '',
     markdownTable(
       ['Figure', 'Value'],
       [
-        ['State transitions/s (peak / average)', `${num(run.stateTransitionsPerSecond.peak, 1)} / ${num(run.stateTransitionsPerSecond.average, 1)}${run.stateTransitions === null ? '' : ` (${num(run.stateTransitions, 0)} ${coverage(run.stateTransitionsCoverSeconds, r.window.minutes * 60)})`}`],
+        [
+          'State transitions/s (peak / average)',
+          `${num(run.stateTransitionsPerSecond.peak, 1)} / ${num(run.stateTransitionsPerSecond.average, 1)}${run.stateTransitions === null ? '' : ` (${num(run.stateTransitions, 0)} ${coverage(run.stateTransitionsCoverSeconds, r.window.minutes * 60)})`}`,
+        ],
         ['StartWorkflowExecution at the frontend (P50 / P95 / P99)', pcts(run.startWorkflowLatencyMs).join(' / ')],
         ['Workflow-task schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverWorkflow).join(' / ')],
         ['Activity schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverActivity).join(' / ')],
-        ['Workflow-task schedule-to-start, workers\' SDK (P50 / P95 / P99)', pcts(st.workerWorkflow).join(' / ')],
-        ['Activity schedule-to-start, workers\' SDK (P50 / P95 / P99)', pcts(st.workerActivity).join(' / ')],
+        ["Workflow-task schedule-to-start, workers' SDK (P50 / P95 / P99)", pcts(st.workerWorkflow).join(' / ')],
+        ["Activity schedule-to-start, workers' SDK (P50 / P95 / P99)", pcts(st.workerActivity).join(' / ')],
         ['Matching backlog (peak / average)', `${num(run.backlog.count.peak, 0)} / ${num(run.backlog.count.average, 1)}`],
         ['Oldest backlog task (peak)', run.backlog.agePeakSeconds === null ? NO_DATA : `${num(run.backlog.agePeakSeconds, 1)} s`],
-        ['Polls: success (sync) / timeouts', `${num(run.polls.success, 0)} (${num(run.polls.successSync, 0)}) / ${num(run.polls.timeouts, 0)}${run.polls.successShare === null ? '' : `; ${pct(run.polls.successShare)} found a task`}`],
-        ['Worker slots free (lowest, of total)', `${num(run.workerSlots.freeLowest, 0)} of ${num(run.workerSlots.total, 0)}${run.workerSlots.freeLowestShare === null ? '' : ` (lowest share per worker type ${pct(run.workerSlots.freeLowestShare)})`}`],
-        ['Generator: peak starts/s / offered rate / start errors', `${num(run.generator.peakStartsPerSecond, 1)} / ${num(run.generator.targetRate, 1)} / ${num(run.generator.startErrors, 0)}`],
+        [
+          'Polls: success (sync) / timeouts',
+          `${num(run.polls.success, 0)} (${num(run.polls.successSync, 0)}) / ${num(run.polls.timeouts, 0)}${run.polls.successShare === null ? '' : `; ${pct(run.polls.successShare)} found a task`}`,
+        ],
+        [
+          'Worker slots free (lowest, of total)',
+          `${num(run.workerSlots.freeLowest, 0)} of ${num(run.workerSlots.total, 0)}${run.workerSlots.freeLowestShare === null ? '' : ` (lowest share per worker type ${pct(run.workerSlots.freeLowestShare)})`}`,
+        ],
+        [
+          'Generator: peak starts/s / offered rate / start errors',
+          `${num(run.generator.peakStartsPerSecond, 1)} / ${num(run.generator.targetRate, 1)} / ${num(run.generator.startErrors, 0)}`,
+        ],
       ],
     ),
     '',
     '**Persistence latency, busiest operations (all roles)**',
     '',
     run.persistenceP99ByOperation.length
-      ? markdownTable(['Operation', 'Requests', 'P99'], run.persistenceP99ByOperation.map((o) => [o.operation, num(o.requests, 0), ms(o.p99Ms)]))
+      ? markdownTable(
+          ['Operation', 'Requests', 'P99'],
+          run.persistenceP99ByOperation.map((o) => [o.operation, num(o.requests, 0), ms(o.p99Ms)]),
+        )
       : NO_DATA,
     '',
   ];
@@ -256,8 +319,15 @@ function bottleneckSection(r: TemporalReport): string[] {
     '## Where the bottleneck was',
     '',
     ...(b.ranked.length
-      ? [markdownTable(['Rank', 'Component', 'Why', 'Evidence'], b.ranked.map((f, i) => [String(i + 1), f.component, f.says, f.evidence.join('; ')]))]
-      : ['None: no rule in config (observability.bottlenecks) held for this run; workers, matching, history, the store and the generator each stayed within its thresholds.']),
+      ? [
+          markdownTable(
+            ['Rank', 'Component', 'Why', 'Evidence'],
+            b.ranked.map((f, i) => [String(i + 1), f.component, f.says, f.evidence.join('; ')]),
+          ),
+        ]
+      : [
+          'None: no rule in config (observability.bottlenecks) held for this run; workers, matching, history, the store and the generator each stayed within its thresholds.',
+        ]),
     ...(b.unjudged.length ? ['', `Not judged (no data): ${b.unjudged.join(', ')}.`] : []),
     '',
   ];
@@ -271,9 +341,23 @@ function benchmarkSection(b: NonNullable<TemporalReport['benchmark']>): string[]
     '',
     markdownTable(
       ['Workflows/s', 'P50', 'P95', 'P99', 'Max', 'Store round trip (median / P99)'],
-      [[num(b.workflowsPerSecond, 2), ms(b.latencyMs.p50), ms(b.latencyMs.p95), ms(b.latencyMs.p99), ms(b.latencyMs.max), rt ? `${ms(rt.median)} / ${ms(rt.p99)}` : 'not measured']],
+      [
+        [
+          num(b.workflowsPerSecond, 2),
+          ms(b.latencyMs.p50),
+          ms(b.latencyMs.p95),
+          ms(b.latencyMs.p99),
+          ms(b.latencyMs.max),
+          rt ? `${ms(rt.median)} / ${ms(rt.p99)}` : 'not measured',
+        ],
+      ],
     ),
-    ...(rt ? ['', `One store round trip (median) is ${num((rt.median / b.latencyMs.p99) * 100, 1)}% of the workflows' P99: each persistence call pays it at least once.`] : []),
+    ...(rt
+      ? [
+          '',
+          `One store round trip (median) is ${num((rt.median / b.latencyMs.p99) * 100, 1)}% of the workflows' P99: each persistence call pays it at least once.`,
+        ]
+      : []),
     '',
   ];
 }
@@ -318,7 +402,12 @@ function auroraTable(r: TemporalReport): string[] {
     markdownTable(
       ['Metric', 'Peak', 'Average', 'Notes'],
       [
-        ['Commits', rate(t.totalPerMinute.peak), rate(t.totalPerMinute.average), t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} commits/s at peak (CommitThroughput)`],
+        [
+          'Commits',
+          rate(t.totalPerMinute.peak),
+          rate(t.totalPerMinute.average),
+          t.peakPerSecond === null ? '' : `${num(t.peakPerSecond, 0)} commits/s at peak (CommitThroughput)`,
+        ],
         ['Commit latency (average)', ms(r.metrics.commitLatencyMs.peak), ms(r.metrics.commitLatencyMs.average), ''],
         ['Writer CPU', pctValue(a.cpu.peak), pctValue(a.cpu.average), ''],
         ['DB load (active sessions)', num(a.dbLoad.peak, 1), num(a.dbLoad.average, 1), 'DBLoad (Performance Insights)'],

@@ -28,7 +28,11 @@ export interface Resume {
 }
 
 export type ResumeReading =
-  | { readonly resumes: readonly Resume[]; /** Set when RDS no longer keeps the window's start: events from then on. */ readonly since?: string; readonly unread?: undefined }
+  | {
+      readonly resumes: readonly Resume[];
+      /** Set when RDS no longer keeps the window's start: events from then on. */ readonly since?: string;
+      readonly unread?: undefined;
+    }
   | { readonly resumes?: undefined; readonly since?: undefined; readonly unread: string };
 
 /** Each resume that starts in the events given, paired with the first "resumed" after it. */
@@ -56,12 +60,20 @@ export function resumesFrom(events: readonly Pick<Event, 'Date' | 'Message'>[]):
 }
 
 /** The resumes of one instance in a window, or why they could not be read. */
-export async function readResumes(rds: RDSClient, instanceIdentifier: string, window: { readonly start: Date; readonly end: Date }, now = new Date()): Promise<ResumeReading> {
+export async function readResumes(
+  rds: RDSClient,
+  instanceIdentifier: string,
+  window: { readonly start: Date; readonly end: Date },
+  now = new Date(),
+): Promise<ResumeReading> {
   const oldest = now.getTime() - KEPT_DAYS * 86_400_000;
   if (window.end.getTime() < oldest) return { unread: `the window ended more than ${KEPT_DAYS} days ago, and RDS keeps its events ${KEPT_DAYS} days` };
   const events: Event[] = [];
   try {
-    for await (const page of paginateDescribeEvents({ client: rds }, { SourceType: 'db-instance', SourceIdentifier: instanceIdentifier, StartTime: new Date(Math.max(window.start.getTime(), oldest)), EndTime: window.end }))
+    for await (const page of paginateDescribeEvents(
+      { client: rds },
+      { SourceType: 'db-instance', SourceIdentifier: instanceIdentifier, StartTime: new Date(Math.max(window.start.getTime(), oldest)), EndTime: window.end },
+    ))
       events.push(...(page.Events ?? []));
   } catch (e) {
     return { unread: `DescribeEvents for ${instanceIdentifier} failed: ${(e as Error).message}` };

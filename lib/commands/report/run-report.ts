@@ -56,7 +56,8 @@ function prometheusUrl(text: string): string {
   } catch {
     throw new ConfigError(`--prometheus-url "${text}" is not a URL (valid: http(s)://host[:port][/path], e.g. http://127.0.0.1:9090)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--prometheus-url "${text}" is not http or https (valid: http(s)://host[:port][/path])`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`--prometheus-url "${text}" is not http or https (valid: http(s)://host[:port][/path])`);
   return text.replace(/\/$/, '');
 }
 
@@ -65,7 +66,8 @@ function compare(o: ReportOptions): CommandOutput {
   const others = Object.entries(o)
     .filter(([k, v]) => k !== 'compare' && v !== undefined)
     .map(([k]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
-  if (others.length) throw new ConfigError(`--compare cannot be combined with ${others.join(', ')}: it reads two finished reports (valid: --compare <a.json> <b.json> alone)`);
+  if (others.length)
+    throw new ConfigError(`--compare cannot be combined with ${others.join(', ')}: it reads two finished reports (valid: --compare <a.json> <b.json> alone)`);
   const [a, b] = o.compare!;
   return { stdout: compareReports(readReport(a), readReport(b), [a, b]) };
 }
@@ -78,8 +80,11 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   if (!name) throw new ConfigError('no scenario given: pass --scenario <name>, --run <file> (which names it) or --compare <a.json> <b.json>');
   const scenario = resolveScenario({ scenario: name, envName: o.envName }, undefined, '--scenario');
   if (scenario.family === 'folio') {
-    const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId, '--prometheus-url': o.prometheusUrl }).find(([, v]) => v !== undefined);
-    if (temporalOnly) throw new ConfigError(`${temporalOnly[0]} does not apply to ${scenario.name} (a FOLIO phase: it runs no workflows and has no DSQL cluster)`);
+    const temporalOnly = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId, '--prometheus-url': o.prometheusUrl }).find(
+      ([, v]) => v !== undefined,
+    );
+    if (temporalOnly)
+      throw new ConfigError(`${temporalOnly[0]} does not apply to ${scenario.name} (a FOLIO phase: it runs no workflows and has no DSQL cluster)`);
   }
   if (scenario.family === 'temporal' && scenario.preset.store.engine !== 'dsql' && o.dsqlClusterId !== undefined)
     throw new ConfigError(`--dsql-cluster-id does not apply to ${scenario.name} (its history is in ${scenario.preset.store.engine}; valid: a DSQL preset)`);
@@ -100,7 +105,9 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   const catalog = catalogFor(scenario, { dsqlClusterId });
   const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
 
-  const { points, messages } = await fetchMetrics(aws.cloudWatch(target), metrics, window, (p) => io.status.update(`GetMetricData: ${p.series} series, batch ${p.batch}/${p.batches}, page ${p.page}`));
+  const { points, messages } = await fetchMetrics(aws.cloudWatch(target), metrics, window, (p) =>
+    io.status.update(`GetMetricData: ${p.series} series, batch ${p.batch}/${p.batches}, page ${p.page}`),
+  );
   io.status.done();
   for (const m of messages) io.note(`note: CloudWatch: ${m}`);
 
@@ -110,11 +117,18 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
     const { readServerView, unreadServer } = require('./server-view') as typeof import('./server-view');
     const scrapeSeconds = durationSeconds(scenario.environment.observability.prometheus.scrapeInterval);
     if (promUrl === undefined && o.endpointUrl !== undefined) {
-      server = unreadServer(scenario, o.endpointUrl, '--endpoint-url points the AWS calls at an emulator, which serves no Prometheus query API (pass --prometheus-url)');
+      server = unreadServer(
+        scenario,
+        o.endpointUrl,
+        '--endpoint-url points the AWS calls at an emulator, which serves no Prometheus query API (pass --prometheus-url)',
+      );
     } else {
       const endpoint = promUrl
         ? { url: promUrl, region: isLoopback(promUrl) ? undefined : scenario.env.region }
-        : workspaceEndpoint(scenario.env.region, await stackOutput(aws.cloudFormation(target), scenario.stackName, TEMPORAL_OUTPUTS.prometheusWorkspaceId, '--prometheus-url <url>'));
+        : workspaceEndpoint(
+            scenario.env.region,
+            await stackOutput(aws.cloudFormation(target), scenario.stackName, TEMPORAL_OUTPUTS.prometheusWorkspaceId, '--prometheus-url <url>'),
+          );
       io.status.update(`Prometheus: query_range at ${endpoint.url}`);
       server = (await readServerView(scenario, new PrometheusReader(endpoint), window, scrapeSeconds)).view;
       io.status.done();
@@ -138,7 +152,10 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
     ...(server && !server.unread ? renderServerCharts(server, window, subtitle) : []),
   ];
   for (const c of charts) writeOutput(join(out, 'charts', c.file), c.svg);
-  const markdown = renderMarkdown(report, charts.map((c) => ({ file: `charts/${c.file}`, title: c.title })));
+  const markdown = renderMarkdown(
+    report,
+    charts.map((c) => ({ file: `charts/${c.file}`, title: c.title })),
+  );
   writeOutput(join(out, 'report.md'), markdown);
   writeOutput(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   io.note(`wrote ${shownPath(join(out, 'report.md'))}, report.json and ${charts.length} charts`);

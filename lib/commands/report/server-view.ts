@@ -63,9 +63,19 @@ export interface ServerView {
       readonly workerActivity: Percentiles;
     };
     readonly backlog: { readonly count: PeakAverage; readonly agePeakSeconds: number | null };
-    readonly polls: { readonly success: number | null; readonly successSync: number | null; readonly timeouts: number | null; readonly successShare: number | null };
+    readonly polls: {
+      readonly success: number | null;
+      readonly successSync: number | null;
+      readonly timeouts: number | null;
+      readonly successShare: number | null;
+    };
     readonly workerSlots: { readonly freeLowest: number | null; readonly freeLowestShare: number | null; readonly total: number | null };
-    readonly generator: { readonly starts: number | null; readonly peakStartsPerSecond: number | null; readonly targetRate: number | null; readonly startErrors: number | null };
+    readonly generator: {
+      readonly starts: number | null;
+      readonly peakStartsPerSecond: number | null;
+      readonly targetRate: number | null;
+      readonly startErrors: number | null;
+    };
   };
   /** Series over time for the charts: id to points. */
   readonly series: Readonly<Record<string, Points>>;
@@ -93,10 +103,18 @@ export function queriesFor(scenario: TemporalScenario, stepSeconds: number): Ser
  * first point is evaluated one step after the window's start: each point's `increase(x[step])`
  * looks back one step, so the points cover the window and nothing before it.
  */
-async function fetchServerMetrics(reader: PrometheusReader, queries: readonly ServerQuery[], window: ServerWindow, stepSeconds: number): Promise<Map<string, RangeSeries[]>> {
+async function fetchServerMetrics(
+  reader: PrometheusReader,
+  queries: readonly ServerQuery[],
+  window: ServerWindow,
+  stepSeconds: number,
+): Promise<Map<string, RangeSeries[]>> {
   const answers = new Map<string, RangeSeries[]>();
   const first = new Date(window.start.getTime() + stepSeconds * 1000);
-  if (first > window.end) throw new PrometheusError(`the window (${(window.end.getTime() - window.start.getTime()) / 1000} s) is shorter than one step (${stepSeconds} s, four scrapes)`);
+  if (first > window.end)
+    throw new PrometheusError(
+      `the window (${(window.end.getTime() - window.start.getTime()) / 1000} s) is shorter than one step (${stepSeconds} s, four scrapes)`,
+    );
   // A few at a time: a workspace allows a handful of concurrent queries per caller.
   for (let i = 0; i < queries.length; i += 4)
     await Promise.all(
@@ -193,7 +211,10 @@ function quantileSeries(series: readonly RangeSeries[], q: number, scale = 1000)
   const t: number[] = [];
   const v: number[] = [];
   for (const x of [...steps.keys()].sort((a, b) => a - b)) {
-    const value = histogramQuantile(q, [...steps.get(x)!].map(([le, count]) => ({ le, count })));
+    const value = histogramQuantile(
+      q,
+      [...steps.get(x)!].map(([le, count]) => ({ le, count })),
+    );
     if (value !== null) {
       t.push(x);
       v.push(value * scale);
@@ -208,7 +229,11 @@ function perSecond(p: Points, stepSeconds: number): Points {
 
 const FAULT_CLASSES = /unavailable|timeout|deadline|exhausted|internal|connection|refused/i;
 
-function health(row: Omit<PersistenceRow, 'health' | 'evidence'>, role: TemporalRole, store: TemporalScenario['preset']['store']['engine']): { health: Health; evidence: string } {
+function health(
+  row: Omit<PersistenceRow, 'health' | 'evidence'>,
+  role: TemporalRole,
+  store: TemporalScenario['preset']['store']['engine'],
+): { health: Health; evidence: string } {
   if (row.poolMax === null && row.open.peak === null) return { health: 'unknown', evidence: 'no pool metrics from this role in the window' };
   const faults = Object.entries({ ...row.persistenceErrors, ...row.txErrors }).filter(([k]) => FAULT_CLASSES.test(k));
   const evidence: string[] = [];
@@ -357,9 +382,16 @@ export async function readServerView(
     return { view: summarizeServer(scenario, answers, step, source), answers };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
-    const reachable = err instanceof PrometheusError || err.name === 'CredentialsProviderError' || err.name === 'TimeoutError' || (err instanceof TypeError && err.message === 'fetch failed');
+    const reachable =
+      err instanceof PrometheusError ||
+      err.name === 'CredentialsProviderError' ||
+      err.name === 'TimeoutError' ||
+      (err instanceof TypeError && err.message === 'fetch failed');
     if (!reachable) throw e;
-    const why = err instanceof TypeError ? `${new URL(source).host} could not be reached (${err.cause?.code ?? err.cause?.message ?? 'fetch failed'})` : err.message.split('\n')[0];
+    const why =
+      err instanceof TypeError
+        ? `${new URL(source).host} could not be reached (${err.cause?.code ?? err.cause?.message ?? 'fetch failed'})`
+        : err.message.split('\n')[0];
     return { view: unreadServer(scenario, source, why), answers: null };
   }
 }

@@ -28,7 +28,13 @@ interface ReportBase {
   readonly scenario: string;
   readonly stackName: string;
   /** The points' span; `run`, when the window is a run's, is the run inside it that averages are taken over. */
-  readonly window: { readonly start: string; readonly end: string; readonly periodSeconds: number; readonly minutes: number; readonly run?: { readonly start: string; readonly end: string } };
+  readonly window: {
+    readonly start: string;
+    readonly end: string;
+    readonly periodSeconds: number;
+    readonly minutes: number;
+    readonly run?: { readonly start: string; readonly end: string };
+  };
   readonly coverage: Readonly<Record<string, Coverage>>;
   /** Series with no datapoint at all in the window: every figure from them is omitted. */
   readonly missing: readonly string[];
@@ -132,7 +138,14 @@ export type Report = FolioReport | TemporalReport;
  * `server`: a Temporal report's view from the servers' own metrics (required for a Temporal
  * scenario); `resumes`: a FOLIO offload cluster's resumes from 0 ACU, where it may pause.
  */
-export function summarize(scenario: Scenario, catalog: MetricCatalog, points: ReadonlyMap<string, Points>, window: ReportWindow, server?: ServerView, resumes?: ResumeReading): Report {
+export function summarize(
+  scenario: Scenario,
+  catalog: MetricCatalog,
+  points: ReadonlyMap<string, Points>,
+  window: ReportWindow,
+  server?: ServerView,
+  resumes?: ResumeReading,
+): Report {
   const ctx = new Context(catalog, points, window);
   if (scenario.family === 'folio') return summarizeFolio(scenario, ctx, resumes);
   if (!server) throw new Error('a Temporal report needs the server view (unreadServer() when it could not be read)');
@@ -281,7 +294,12 @@ function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: Res
     acuHours: none ? null : acu.v.reduce((a, b) => a + b, 0) * (ctx.window.periodSeconds / 3600),
     utilization: ctx.gauge('acuUtilization'),
     paused: pauses
-      ? { ...pausedStretches(acu, ctx.window.periodSeconds), resumes: pauses.resumes ?? null, resumesUnread: pauses.unread ?? null, resumesSince: pauses.since ?? null }
+      ? {
+          ...pausedStretches(acu, ctx.window.periodSeconds),
+          resumes: pauses.resumes ?? null,
+          resumesUnread: pauses.unread ?? null,
+          resumesSince: pauses.since ?? null,
+        }
       : null,
   };
 }
@@ -290,7 +308,10 @@ function acuFigures(ctx: Context, max: number, percentOfMax: number, pauses: Res
  * Where a cluster that may pause sat at 0 ACU: consecutive points at 0, each stretch from its
  * first point to the end of its last. A gap in the data ends a stretch (unknown is not paused).
  */
-export function pausedStretches(acu: Points, periodSeconds: number): Pick<NonNullable<NonNullable<FolioReport['metrics']['acu']>['paused']>, 'minutes' | 'stretches'> {
+export function pausedStretches(
+  acu: Points,
+  periodSeconds: number,
+): Pick<NonNullable<NonNullable<FolioReport['metrics']['acu']>['paused']>, 'minutes' | 'stretches'> {
   const step = periodSeconds * 1000;
   const stretches: { from: string; to: string; minutes: number }[] = [];
   let start: number | undefined;
@@ -327,7 +348,9 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: Ser
     const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
     const writeTotal = ctx.total('writeTx');
     if (write.t.length < totals.t.length)
-      notes.push(`ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`);
+      notes.push(
+        `ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`,
+      );
     transactions = {
       totalPerMinute,
       readOnlyPerMinute: ctx.perMinute('readOnlyTx'),

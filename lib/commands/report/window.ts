@@ -30,7 +30,6 @@ export interface ReportWindow {
   readonly generatorSeries?: GeneratorSeries;
 }
 
-
 /** A run's outcome as the report shows it: throughput, latency, and the store's round trip. */
 export interface BenchmarkOutcome {
   readonly workflowsPerSecond: number | null;
@@ -38,7 +37,6 @@ export interface BenchmarkOutcome {
   /** From a server task to the store, on an open connection (bench run's probe). */
   readonly storeRoundTripMs: { readonly median: number; readonly p99: number } | null;
 }
-
 
 export interface WindowOptions {
   readonly start?: string;
@@ -64,13 +62,15 @@ const DAY_MS = 86_400_000;
 function parseTime(text: string, what: string): Date {
   const extended = text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   const parsed = z.iso.datetime({ offset: true }).safeParse(extended);
-  if (!parsed.success) throw new ConfigError(`${what} "${text}" is not a time (valid: ISO 8601 with a zone: Z or an offset, e.g. 2026-01-21T10:00:00Z, 2026-01-21T11:00:00+01:00 or +0100)`);
+  if (!parsed.success)
+    throw new ConfigError(
+      `${what} "${text}" is not a time (valid: ISO 8601 with a zone: Z or an offset, e.g. 2026-01-21T10:00:00Z, 2026-01-21T11:00:00+01:00 or +0100)`,
+    );
   return new Date(extended);
 }
 
 /** A time the user gave, as they wrote it, with UTC beside it where they wrote another zone. */
 const asGiven = (text: string | undefined, d: Date) => (text === undefined || text.endsWith('Z') ? stamp(d) : `${text} (${stamp(d)})`);
-
 
 /** Whether the point starting at `t` lies wholly inside the run; every point does when the window is not a run's. */
 export function wholeInRun(w: Pick<ReportWindow, 'periodSeconds' | 'run'>, t: number): boolean {
@@ -93,7 +93,9 @@ const span = (seconds: number) => {
 export function reportWindow(o: WindowOptions, scenario: string, now = new Date()): ReportWindow {
   const ways = [o.start !== undefined || o.end !== undefined ? '--start/--end' : '', o.last ? '--last' : '', o.run ? '--run' : ''].filter(Boolean);
   if (ways.length !== 1)
-    throw new ConfigError(`${ways.length ? `${ways.join(' and ')} cannot be combined` : 'no time window given'}; valid: --start <time> --end <time>, --last <duration> or --run <file>`);
+    throw new ConfigError(
+      `${ways.length ? `${ways.join(' and ')} cannot be combined` : 'no time window given'}; valid: --start <time> --end <time>, --last <duration> or --run <file>`,
+    );
 
   let start: Date;
   let end: Date;
@@ -126,7 +128,8 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   }
   const [from, to] = o.run ? [undefined, undefined] : [o.start, o.end];
   const whose = o.run ? `--run ${o.run}: the run` : 'the window';
-  if (end.getTime() === start.getTime()) throw new ConfigError(`${whose} is empty: it ends when it starts (${asGiven(to, end)}); valid: an end after the start`);
+  if (end.getTime() === start.getTime())
+    throw new ConfigError(`${whose} is empty: it ends when it starts (${asGiven(to, end)}); valid: an end after the start`);
   if (end < start) throw new ConfigError(`${whose} ends (${asGiven(to, end)}) before it starts (${asGiven(from, start)}); valid: an end after the start`);
   if (end.getTime() > now.getTime() + 60_000) throw new ConfigError(`--end ${asGiven(to, end)} is in the future; valid: a time up to now`);
 
@@ -135,7 +138,9 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
       throw new ConfigError(`--workflows "${o.workflows}" is not valid (valid: a whole number above 0)`);
     // The run's own count is what ran; another would make every per-workflow figure wrong.
     if (workflows !== undefined)
-      throw new ConfigError(`--workflows ${o.workflows} cannot replace the ${workflows} workflows --run ${o.run} records (valid: --run alone, or --workflows with --start/--end or --last)`);
+      throw new ConfigError(
+        `--workflows ${o.workflows} cannot replace the ${workflows} workflows --run ${o.run} records (valid: --run alone, or --workflows with --start/--end or --last)`,
+      );
     workflows = Number(o.workflows);
   }
 
@@ -160,9 +165,14 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
       );
     // A point spans one period: one longer than the window, or one the window ends inside,
     // reaches past it (part empty, or holding what came after), and every rate drawn from it is wrong.
-    if (p > windowSeconds) throw new ConfigError(`--period ${o.period} is longer than the ${o.run ? 'run' : 'window'} (${span(windowSeconds)}); valid: a period the window holds a whole number of, e.g. 1m`);
+    if (p > windowSeconds)
+      throw new ConfigError(
+        `--period ${o.period} is longer than the ${o.run ? 'run' : 'window'} (${span(windowSeconds)}); valid: a period the window holds a whole number of, e.g. 1m`,
+      );
     if (windowSeconds % p !== 0 && !o.run)
-      throw new ConfigError(`the window (${span(windowSeconds)}) is not a whole number of --period ${o.period}: its last point would be part empty (valid: a period that divides the window, e.g. 1m)`);
+      throw new ConfigError(
+        `the window (${span(windowSeconds)}) is not a whole number of --period ${o.period}: its last point would be part empty (valid: a period that divides the window, e.g. 1m)`,
+      );
     periodSeconds = p;
   } else if (finest.periodSeconds > 60) {
     note = `the window is ${Math.floor(ageDays)} days old, so points are ${pointLength(finest.periodSeconds)} aggregates (CloudWatch's finest for that age)`;
@@ -182,9 +192,16 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     const all = (end.getTime() - start.getTime()) / p;
     const whole = Array.from({ length: all }, (_, k) => start.getTime() + k * p).filter((t) => wholeInRun({ periodSeconds, run }, t)).length;
     if (whole === 0)
-      throw new ConfigError(`--run ${o.run}: the run (${span(windowSeconds)}) holds no whole one of its ${points}, so no average could be taken (valid: a shorter --period, e.g. 1m, or a longer run)`);
+      throw new ConfigError(
+        `--run ${o.run}: the run (${span(windowSeconds)}) holds no whole one of its ${points}, so no average could be taken (valid: a shorter --period, e.g. 1m, or a longer run)`,
+      );
     if (start.getTime() !== run.start.getTime() || end.getTime() !== run.end.getTime())
-      note = [note, `the run (${stamp(run.start)} to ${stamp(run.end)}) is read as the ${all} ${points} from ${stamp(start)} to ${stamp(end)} that cover it: totals and peaks over all ${all}, averages over the ${whole} wholly inside the run`].filter(Boolean).join('; ');
+      note = [
+        note,
+        `the run (${stamp(run.start)} to ${stamp(run.end)}) is read as the ${all} ${points} from ${stamp(start)} to ${stamp(end)} that cover it: totals and peaks over all ${all}, averages over the ${whole} wholly inside the run`,
+      ]
+        .filter(Boolean)
+        .join('; ');
   } else {
     if (o.last) {
       // Up to the last whole point: the one under way has only part of its data.
@@ -198,12 +215,16 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     }
     if (start.getTime() % grid !== 0) {
       const [before, after] = [Math.floor(start.getTime() / grid) * grid, Math.ceil(start.getTime() / grid) * grid].map((t) => stamp(new Date(t)));
-      throw new ConfigError(`--start ${o.start} does not start on a whole ${pointLength(finest.periodSeconds)} point, where CloudWatch starts them: the first point would take in time before the window (valid: a start of ${before} or ${after})`);
+      throw new ConfigError(
+        `--start ${o.start} does not start on a whole ${pointLength(finest.periodSeconds)} point, where CloudWatch starts them: the first point would take in time before the window (valid: a start of ${before} or ${after})`,
+      );
     }
     if ((end.getTime() - start.getTime()) % p !== 0) {
       const n = (end.getTime() - start.getTime()) / p;
       const [shorter, longer] = [Math.floor(n), Math.ceil(n)].map((k) => stamp(new Date(start.getTime() + k * p)));
-      throw new ConfigError(`the window (${span(windowSeconds)}) is not a whole number of ${points}: its last point would reach past --end (valid: an --end of ${shorter === stamp(start) ? longer : `${shorter} or ${longer}`})`);
+      throw new ConfigError(
+        `the window (${span(windowSeconds)}) is not a whole number of ${points}: its last point would reach past --end (valid: an --end of ${shorter === stamp(start) ? longer : `${shorter} or ${longer}`})`,
+      );
     }
   }
   return {

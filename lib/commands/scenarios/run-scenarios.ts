@@ -11,7 +11,8 @@ export interface ScenariosOptions {
 }
 
 export async function runScenarios(o: ScenariosOptions): Promise<CommandOutput> {
-  if (o.update !== undefined && o.check !== undefined) throw new ConfigError('--update and --check cannot be combined (valid: one of them, or neither to print the tables)');
+  if (o.update !== undefined && o.check !== undefined)
+    throw new ConfigError('--update and --check cannot be combined (valid: one of them, or neither to print the tables)');
   const tables = generatedSections(loadCatalog());
   if (o.update !== undefined) {
     const file = writableFile('--update', o.update);
@@ -20,7 +21,8 @@ export async function runScenarios(o: ScenariosOptions): Promise<CommandOutput> 
   }
   if (o.check !== undefined) {
     const doc = readTextFile('--check', o.check);
-    if (withScenarioTables(doc, tables, `--check "${o.check}"`) !== doc) throw new ConfigError(`the scenario table in ${o.check} is out of date; run: npm run scenarios -- --update ${o.check}`);
+    if (withScenarioTables(doc, tables, `--check "${o.check}"`) !== doc)
+      throw new ConfigError(`the scenario table in ${o.check} is out of date; run: npm run scenarios -- --update ${o.check}`);
     return { stdout: '' };
   }
   return { stdout: `${tables.folio}\n\n${tables.temporal}\n` };

@@ -17,11 +17,19 @@ export function scenarioTable(catalog: Catalog): string {
     const r = p.recorded;
     const recorded = r.failed
       ? 'failed (HTTP 5xx)'
-      : [r.checkInSec && `Check-In ${r.checkInSec} s`, r.dataImportMin && `DI ${r.dataImportMin} min`, !r.dataImportMin && r.dataExportMin && `DE ${r.dataExportMin} min`].filter(Boolean).join(', ');
+      : [
+          r.checkInSec && `Check-In ${r.checkInSec} s`,
+          r.dataImportMin && `DI ${r.dataImportMin} min`,
+          !r.dataImportMin && r.dataExportMin && `DE ${r.dataExportMin} min`,
+        ]
+          .filter(Boolean)
+          .join(', ');
     return [
       `\`${p.name}\``,
       p.primaryInstanceClass,
-      p.offload.serverless ? `Serverless v2 ${p.offload.serverless.min}–${p.offload.serverless.max} ACU` : `provisioned ${p.offload.provisioned!.instanceClass}${p.offload.provisioned!.readers ? ` + ${p.offload.provisioned!.readers} readers` : ''}`,
+      p.offload.serverless
+        ? `Serverless v2 ${p.offload.serverless.min}–${p.offload.serverless.max} ACU`
+        : `provisioned ${p.offload.provisioned!.instanceClass}${p.offload.provisioned!.readers ? ` + ${p.offload.provisioned!.readers} readers` : ''}`,
       routed,
       String(p.tenants),
       `${p.loadFactor}×`,
@@ -38,7 +46,11 @@ export function scenarioTable(catalog: Catalog): string {
 export function temporalScenarioTable(catalog: Catalog): string {
   const size = (s: { replicas: number; vcpu: number; memoryGiB: number }) => `${s.replicas} × ${s.vcpu}/${s.memoryGiB}`;
   const store = (s: Catalog['temporal']['scenarios'][number]['store']) =>
-    s.engine === 'dsql' ? 'Aurora DSQL' : s.writer.instanceClass ? `Aurora PostgreSQL, ${s.writer.instanceClass}` : `Aurora PostgreSQL, ${s.writer.serverlessAcu!.min}–${s.writer.serverlessAcu!.max} ACU`;
+    s.engine === 'dsql'
+      ? 'Aurora DSQL'
+      : s.writer.instanceClass
+        ? `Aurora PostgreSQL, ${s.writer.instanceClass}`
+        : `Aurora PostgreSQL, ${s.writer.serverlessAcu!.min}–${s.writer.serverlessAcu!.max} ACU`;
   const rows = catalog.temporal.scenarios.map((s) => [
     `\`${s.name}\``,
     store(s.store),
@@ -75,6 +87,8 @@ export function withScenarioTables(doc: string, tables: Record<Section, string>,
     found++;
   }
   if (!found)
-    throw new ConfigError(`${where} has no generated scenario section (valid: a markdown file with the "${SECTIONS.folio[0]}" or "${SECTIONS.temporal[0]}" marker and its end, such as docs/folio.md)`);
+    throw new ConfigError(
+      `${where} has no generated scenario section (valid: a markdown file with the "${SECTIONS.folio[0]}" or "${SECTIONS.temporal[0]}" marker and its end, such as docs/folio.md)`,
+    );
   return out;
 }

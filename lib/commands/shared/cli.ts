@@ -232,7 +232,11 @@ export interface ProgressOptions {
 
 const elapsed = (ms: number) => {
   const s = Math.floor(ms / 1000);
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
 };
 
 /**
@@ -280,7 +284,10 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, o: Progres
  */
 export function durationOption(option: string, value: string, min = 1): number {
   const s = durationSeconds(value);
-  if (!Number.isFinite(s) || s < min) throw new ConfigError(`${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h, ${min > 0 ? `at least ${min} s` : 'or 0'})`);
+  if (!Number.isFinite(s) || s < min)
+    throw new ConfigError(
+      `${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h, ${min > 0 ? `at least ${min} s` : 'or 0'})`,
+    );
   return s;
 }
 

@@ -24,7 +24,15 @@ export const shownPath = (path: string): string => {
 
 const reason = (e: unknown) => {
   const err = e as NodeJS.ErrnoException;
-  return err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.code === 'ENOTDIR' || err.code === 'EEXIST' ? 'a part of the path is a file' : err.code === 'EISDIR' ? 'a directory, not a file' : (err.message ?? String(e)).split('\n')[0];
+  return err.code === 'ENOENT'
+    ? 'no such file or directory'
+    : err.code === 'EACCES' || err.code === 'EPERM'
+      ? 'permission denied'
+      : err.code === 'ENOTDIR' || err.code === 'EEXIST'
+        ? 'a part of the path is a file'
+        : err.code === 'EISDIR'
+          ? 'a directory, not a file'
+          : (err.message ?? String(e)).split('\n')[0];
 };
 
 /** A text file's content. */

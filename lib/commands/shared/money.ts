@@ -17,4 +17,5 @@ export const usd = (v: number) => `$${v.toFixed(2)}`;
 const decimals = (v: number) => (String(v).split('.')[1] ?? '').length;
 
 /** A unit price with the digits it needs: $0.3638, $0.0000095. */
-export const unitPrice = (v: number) => `$${v >= 0.01 ? Number(v.toFixed(4)).toFixed(Math.max(2, decimals(Number(v.toFixed(4))))) : v.toPrecision(2).replace(/0+$/, '')}`;
+export const unitPrice = (v: number) =>
+  `$${v >= 0.01 ? Number(v.toFixed(4)).toFixed(Math.max(2, decimals(Number(v.toFixed(4))))) : v.toPrecision(2).replace(/0+$/, '')}`;

@@ -15,7 +15,13 @@ export interface GeneratorSeries extends z.infer<typeof generatorSeriesSchema> {
 }
 
 const counts = z.array(z.number().nonnegative());
-const generatorSeriesSchema = z.object({ intervalSeconds: z.number().int().positive(), started: counts, startErrors: counts, completed: counts, latencyP99Ms: counts });
+const generatorSeriesSchema = z.object({
+  intervalSeconds: z.number().int().positive(),
+  started: counts,
+  startErrors: counts,
+  completed: counts,
+  latencyP99Ms: counts,
+});
 
 /**
  * What `bench run` records and the report reads with `--run`: the scenario and the window
@@ -29,7 +35,10 @@ const benchRunSchema = z.object({
   /** The generator's result, as bench run records it: its latency percentiles go on the latency chart. */
   result: z
     .object({
-      results: z.object({ actualRate: z.number().optional(), latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }) }),
+      results: z.object({
+        actualRate: z.number().optional(),
+        latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }),
+      }),
       window: z.object({ start: z.iso.datetime({ offset: true }) }).optional(),
       series: generatorSeriesSchema.optional(),
     })
@@ -60,7 +69,15 @@ export type GeneratorResult = z.infer<typeof generatorResultSchema>;
 
 /** The benchmark program's probe result (BENCHMARK_PROBE_ONLY): SELECT 1 round trips from a server's network position. */
 export const probeResultSchema = z.object({
-  probe: z.object({ host: z.string(), queries: z.number().int(), connectMs: z.number(), medianMs: z.number(), p99Ms: z.number(), minMs: z.number(), maxMs: z.number() }),
+  probe: z.object({
+    host: z.string(),
+    queries: z.number().int(),
+    connectMs: z.number(),
+    medianMs: z.number(),
+    p99Ms: z.number(),
+    minMs: z.number(),
+    maxMs: z.number(),
+  }),
 });
 type ProbeResult = z.infer<typeof probeResultSchema>['probe'];
 
@@ -123,7 +140,10 @@ export function readRunRecord(path: string): BenchRun {
     throw new ConfigError(`--run "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: the JSON file that bench run writes)`);
   }
   const parsed = benchRunSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`${fileIssue(`--run ${path}`, parsed.error, raw, benchRunSchema)}; a run file is what bench run writes: {scenario, start, end, workflowsCompleted?}`);
+  if (!parsed.success)
+    throw new ConfigError(
+      `${fileIssue(`--run ${path}`, parsed.error, raw, benchRunSchema)}; a run file is what bench run writes: {scenario, start, end, workflowsCompleted?}`,
+    );
   return parsed.data;
 }
 

@@ -80,7 +80,12 @@ export class BenchmarkFleet {
     prometheus.addCollector(this.worker.taskDefinition, BENCHMARK_WORKER_SERVICE, e.ports.metrics, this.worker.logGroup);
 
     const generatorLogs = new logs.LogGroup(scope, 'GeneratorLogs', { retention });
-    this.generator = arm64TaskDefinition(scope, 'Generator', { family: BENCHMARK_GENERATOR_FAMILY, ...bench.generator, taskRole, executionRole: benchExecutionRole });
+    this.generator = arm64TaskDefinition(scope, 'Generator', {
+      family: BENCHMARK_GENERATOR_FAMILY,
+      ...bench.generator,
+      taskRole,
+      executionRole: benchExecutionRole,
+    });
     addTaskContainer(this.generator, GENERATOR_CONTAINER, bench.generator.memoryGiB * 1024, {
       image,
       user: e.images.benchmark.user,
@@ -92,7 +97,12 @@ export class BenchmarkFleet {
     const { store } = props.probe;
     const probeLogs = new logs.LogGroup(scope, 'ProbeLogs', { retention });
     const probeSize = { vcpu: 0.25, memoryGiB: 0.5 };
-    this.storeProbe = arm64TaskDefinition(scope, 'StoreProbe', { family: STORE_PROBE_FAMILY, ...probeSize, taskRole: props.probe.taskRole, executionRole: props.probe.executionRole });
+    this.storeProbe = arm64TaskDefinition(scope, 'StoreProbe', {
+      family: STORE_PROBE_FAMILY,
+      ...probeSize,
+      taskRole: props.probe.taskRole,
+      executionRole: props.probe.executionRole,
+    });
     addTaskContainer(this.storeProbe, PROBE_CONTAINER, probeSize.memoryGiB * 1024, {
       image,
       user: e.images.benchmark.user,

@@ -63,7 +63,12 @@ export class HistoryStore {
       store.engine === 'dsql'
         ? { release: servers.dsqlFork.upstreamBase, schemaVersion: e.persistence.schema.version }
         : { release: servers.upstream.release, schemaVersion: servers.upstream.schemas.history };
-    this.guard = new HistoryStoreGuard(scope, 'HistoryStore', { store: store.engine, numHistoryShards: e.persistence.numHistoryShards, server, logGroup: props.logGroup });
+    this.guard = new HistoryStoreGuard(scope, 'HistoryStore', {
+      store: store.engine,
+      numHistoryShards: e.persistence.numHistoryShards,
+      server,
+      logGroup: props.logGroup,
+    });
     if (store.engine === 'dsql') {
       const dsql = new DsqlCluster(scope, 'Dsql', { name: e.names.cluster, protect: props.protect });
       const limiter = new DsqlPluginTable(scope, 'RateLimiter', { tableName: e.names.rateLimiterTable });
@@ -80,7 +85,13 @@ export class HistoryStore {
       [this.dsql, this.limiter, this.lease] = [dsql, limiter, lease];
       this.host = dsql.connectHost;
       this.tokenEndpoint = dsql.endpoint;
-      this.wiring = { engine: 'dsql', rateLimiterTable: limiter.table.tableName, connectionLeaseTable: lease.table.tableName, tokenEndpoint: dsql.endpoint, connections: c };
+      this.wiring = {
+        engine: 'dsql',
+        rateLimiterTable: limiter.table.tableName,
+        connectionLeaseTable: lease.table.tableName,
+        tokenEndpoint: dsql.endpoint,
+        connections: c,
+      };
       this.secrets = {};
       // Every new DSQL connection first goes through the limiter's (and the lease's) table; a
       // DynamoDB error fails the connection, so the tables and the route to them come before any

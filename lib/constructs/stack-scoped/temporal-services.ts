@@ -55,12 +55,20 @@ export class TemporalServices {
 
   constructor(scope: Construct, props: TemporalServicesProps) {
     const { environment: e, preset, store } = props;
-    const filesFor = (role: TemporalRole) => ({ staticConfig: staticConfig(e, preset.store.engine, props.endpoints, preset.pools[role]), dynamicConfig: dynamicConfig(e, preset) });
+    const filesFor = (role: TemporalRole) => ({
+      staticConfig: staticConfig(e, preset.store.engine, props.endpoints, preset.pools[role]),
+      dynamicConfig: dynamicConfig(e, preset),
+    });
     let previous = props.after;
     const byRole = {} as Record<TemporalRole, EcsService>;
     for (const role of TEMPORAL_ROLES) {
       const size = preset.services[role];
-      const ports = { grpc: e.ports[role].grpc, membership: e.ports[role].membership, ...('http' in e.ports[role] ? { http: e.ports.frontend.http } : {}), metrics: e.ports.metrics };
+      const ports = {
+        grpc: e.ports[role].grpc,
+        membership: e.ports[role].membership,
+        ...('http' in e.ports[role] ? { http: e.ports.frontend.http } : {}),
+        metrics: e.ports.metrics,
+      };
       const svc = new EcsService(scope, role.charAt(0).toUpperCase() + role.slice(1), {
         cluster: props.cluster,
         capacityProvider: props.capacityProvider,

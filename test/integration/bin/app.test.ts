@@ -30,7 +30,9 @@ test("-c validate=true runs CDK's built-in CloudFormation validation, which find
   const r = await runApp({ scenario: 'test12', validate: 'true' });
   expect(r.status).toBe(0);
   const report = JSON.parse(readFileSync(join(r.outdir, 'validation-report.json'), 'utf8'));
-  expect(report.pluginReports.map((p: { pluginName: string; violations: unknown[] }) => [p.pluginName, p.violations])).toEqual([['CloudFormation Validate', []]]);
+  expect(report.pluginReports.map((p: { pluginName: string; violations: unknown[] }) => [p.pluginName, p.violations])).toEqual([
+    ['CloudFormation Validate', []],
+  ]);
 }, 60_000);
 
 test('a Temporal scenario synthesizes exactly its data and observability stacks, deterministically', async () => {

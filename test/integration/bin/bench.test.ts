@@ -51,7 +51,9 @@ describe('bench against moto on loopback', () => {
     const lines = waiting.stderr.trim().split('\n');
     // The elapsed time depends on the machine's load: only its form is asserted.
     expect(lines[0]).toMatch(/^\[\d+s\] workers to stop: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
-    expect(lines.at(-1)).toMatch(/^error: timed out after 2 s waiting for the benchmark ASG to drain; last seen: tasks 0 running, 0 pending, 0 desired; instances 2 in service/);
+    expect(lines.at(-1)).toMatch(
+      /^error: timed out after 2 s waiting for the benchmark ASG to drain; last seen: tasks 0 running, 0 pending, 0 desired; instances 2 in service/,
+    );
     expect(lines.filter((l) => l.startsWith('error:'))).toHaveLength(1);
 
     // What ECS managed scaling does once no task needs the instances.
@@ -74,14 +76,18 @@ describe('bench against moto on loopback', () => {
     expect(out.stderr.trim()).toBe(`error: Aurora DSQL cluster ${dsqlClusterId} (the stack's DsqlClusterId output) does not exist: deleted outside the stack?`);
   }, 30_000);
 
-  test.each([['up'], ['run', '--duration', '1m']])('%j on a stack deployed as another preset is refused before anything changes (exit 1)', async (...args) => {
-    const out = await runCli('bench.ts', [...args, '--scenario', 'temporal-100wps', '--endpoint-url', moto.endpoint]);
-    expect(out.status).toBe(1);
-    expect(out.stderr.trim()).toBe(
-      'error: TemporalDsql was last deployed with temporal-150wps, not temporal-100wps; its pool and task sizes are temporal-150wps\'s ' +
-        '(valid: --scenario temporal-150wps, or deploy temporal-100wps first: npx cdk deploy --all -c scenario=temporal-100wps)',
-    );
-  }, 30_000);
+  test.each([['up'], ['run', '--duration', '1m']])(
+    '%j on a stack deployed as another preset is refused before anything changes (exit 1)',
+    async (...args) => {
+      const out = await runCli('bench.ts', [...args, '--scenario', 'temporal-100wps', '--endpoint-url', moto.endpoint]);
+      expect(out.status).toBe(1);
+      expect(out.stderr.trim()).toBe(
+        "error: TemporalDsql was last deployed with temporal-150wps, not temporal-100wps; its pool and task sizes are temporal-150wps's " +
+          '(valid: --scenario temporal-150wps, or deploy temporal-100wps first: npx cdk deploy --all -c scenario=temporal-100wps)',
+      );
+    },
+    30_000,
+  );
 
   test('status of a stack deployed as another preset shows it, with a note', async () => {
     const out = await runCli('bench.ts', ['status', '--scenario', 'temporal-100wps', '--endpoint-url', moto.endpoint]);
@@ -89,12 +95,14 @@ describe('bench against moto on loopback', () => {
     expect(out.stderr).toBe('note: TemporalDsql was last deployed with temporal-150wps, not temporal-100wps\n');
   }, 30_000);
 
-  test.each([
-    [['status', '--env-name', 'perf9'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/],
-  ])('%j (a stack that is not there) exits 1 with one line; bad arguments are in test/bad-input.test.ts', async (args, message) => {
-    const out = await bench(...args);
-    expect(out.status).toBe(1);
-    expect(out.stderr.trim()).toMatch(message);
-    expect(out.stderr.trim().split('\n')).toHaveLength(1);
-  }, 30_000);
+  test.each([[['status', '--env-name', 'perf9'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/]])(
+    '%j (a stack that is not there) exits 1 with one line; bad arguments are in test/bad-input.test.ts',
+    async (args, message) => {
+      const out = await bench(...args);
+      expect(out.status).toBe(1);
+      expect(out.stderr.trim()).toMatch(message);
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    },
+    30_000,
+  );
 });

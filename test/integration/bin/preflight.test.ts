@@ -15,7 +15,13 @@ const region = 'eu-west-1';
 let ecr: ECRClient;
 
 /** An image manifest as a registry stores it: moto keeps it by tag. */
-const manifest = (tag: string) => JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.docker.distribution.manifest.v2+json', config: { digest: `sha256:${tag.padEnd(64, '0').slice(0, 64)}` }, layers: [] });
+const manifest = (tag: string) =>
+  JSON.stringify({
+    schemaVersion: 2,
+    mediaType: 'application/vnd.docker.distribution.manifest.v2+json',
+    config: { digest: `sha256:${tag.padEnd(64, '0').slice(0, 64)}` },
+    layers: [],
+  });
 
 beforeAll(async () => {
   moto = await startMoto();
@@ -27,7 +33,10 @@ beforeAll(async () => {
     new CreateRoleCommand({
       RoleName: 'AWSServiceRoleForAmazonOpenSearchService',
       Path: '/aws-service-role/opensearchservice.amazonaws.com/',
-      AssumeRolePolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'opensearchservice.amazonaws.com' }, Action: 'sts:AssumeRole' }] }),
+      AssumeRolePolicyDocument: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Principal: { Service: 'opensearchservice.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+      }),
     }),
   );
   for (const [repositoryName, tag] of [
@@ -57,6 +66,10 @@ test('an image taken away: exit 5, naming it and how to push it', async () => {
   await ecr.send(new BatchDeleteImageCommand({ repositoryName: 'temporal-dsql-bench', imageIds: [{ imageTag: '1.0.0' }] }));
   const out = await preflight();
   expect(out.status).toBe(5);
-  expect(out.stdout).toContain('| images.benchmark: ECR temporal-dsql-bench:1.0.0 | MISSING: no image tagged 1.0.0 | build and push <account>.dkr.ecr.eu-west-1.amazonaws.com/temporal-dsql-bench:1.0.0 (docs/temporal.md, "Bring it up") |');
-  expect(out.stderr).toMatch(/^error: 1 of 5 things the deploy needs are missing: images.benchmark: ECR temporal-dsql-bench:1.0.0 \(the table says how to supply each\)\n$/);
+  expect(out.stdout).toContain(
+    '| images.benchmark: ECR temporal-dsql-bench:1.0.0 | MISSING: no image tagged 1.0.0 | build and push <account>.dkr.ecr.eu-west-1.amazonaws.com/temporal-dsql-bench:1.0.0 (docs/temporal.md, "Bring it up") |',
+  );
+  expect(out.stderr).toMatch(
+    /^error: 1 of 5 things the deploy needs are missing: images.benchmark: ECR temporal-dsql-bench:1.0.0 \(the table says how to supply each\)\n$/,
+  );
 }, 60_000);

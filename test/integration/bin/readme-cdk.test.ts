@@ -39,7 +39,11 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 function cdk(args: string[]): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const outdir = mkdtempSync(join(tmpdir(), 'readme-cdk-out-'));
-    const child = spawn(join(ROOT, 'node_modules/.bin/cdk'), [...args, '--output', outdir], { cwd: ROOT, env: hermeticEnv({ HOME: home, CI: 'true' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(ROOT, 'node_modules/.bin/cdk'), [...args, '--output', outdir], {
+      cwd: ROOT,
+      env: hermeticEnv({ HOME: home, CI: 'true' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString()));
     child.stderr.on('data', (b: Buffer) => (output += b.toString()));
@@ -55,15 +59,19 @@ test('the manual gives every verb a user needs: bootstrap, synth, diff, deploy, 
   expect([...new Set(lines.map((l) => l.split(/\s+/)[2]))].sort()).toEqual(Object.keys(STOPS).sort());
 });
 
-test.each(lines)('`%s` gets through the app to where the CLI needs AWS', async (line) => {
-  const args = line.split(/\s+/).slice(2);
-  const verb = args[0];
-  const { status, output } = await cdk(args);
-  // A config refusal, a stack trace or an unknown option would end here instead.
-  expect(output).not.toMatch(/^error: |config error|    at /m);
-  expect({ line, stopped: STOPS[verb].test(output) }).toEqual({ line, stopped: true });
-  if (verb === 'synth') expect({ line, status }).toEqual({ line, status: 0 });
-}, 120_000);
+test.each(lines)(
+  '`%s` gets through the app to where the CLI needs AWS',
+  async (line) => {
+    const args = line.split(/\s+/).slice(2);
+    const verb = args[0];
+    const { status, output } = await cdk(args);
+    // A config refusal, a stack trace or an unknown option would end here instead.
+    expect(output).not.toMatch(/^error: |config error|    at /m);
+    expect({ line, stopped: STOPS[verb].test(output) }).toEqual({ line, stopped: true });
+    if (verb === 'synth') expect({ line, status }).toEqual({ line, status: 0 });
+  },
+  120_000,
+);
 
 test('the check is able to fail: a line the app refuses stops at config, not at AWS', async () => {
   const { status, output } = await cdk(['deploy', '--all', '-c', 'scenario=temporal-150-wps']);

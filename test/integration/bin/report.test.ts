@@ -35,7 +35,11 @@ beforeAll(async () => {
     ...series('ReadOnlyTransactions', cluster, [184_600, 190_300, 193_100, 192_400, 191_700, 191_000, 192_000, 190_300, 189_900, 187_400]),
     ...series('CommitLatency', cluster, [4, 4, 5, 4, 4, 4, 4, 4, 4, 4]),
   ]);
-  await put(temporal, 'AWS/ECS', series('CPUUtilization', { ClusterName: 'temporal-dsql', ServiceName: 'temporal-history' }, [50, 60, 70, 75, 80, 78, 76, 74, 70, 60]));
+  await put(
+    temporal,
+    'AWS/ECS',
+    series('CPUUtilization', { ClusterName: 'temporal-dsql', ServiceName: 'temporal-history' }, [50, 60, 70, 75, 80, 78, 76, 74, 70, 60]),
+  );
   await new CloudFormationClient({ region: 'eu-west-1', endpoint, credentials: CREDENTIALS }).send(
     new CreateStackCommand({
       StackName: 'TemporalDsql',
@@ -73,7 +77,7 @@ describe('report command against moto on loopback', () => {
     ]);
   }, 60_000);
 
-  test('Temporal: finds the DSQL cluster through the stack output, and computes the seed\'s table', () => {
+  test("Temporal: finds the DSQL cluster through the stack output, and computes the seed's table", () => {
     expect(temporal.stderr).toContain(`wrote ${join(work, 'temporal', 'report.md')}`);
     expect(temporal.status).toBe(0);
     const r = JSON.parse(readFileSync(join(work, 'temporal', 'report.json'), 'utf8'));
@@ -100,7 +104,7 @@ describe('report command against moto on loopback', () => {
     expect(refused.stderr.trim()).toMatch(/^error: --workflows 5 cannot replace the 82000 workflows --run .*run.json records/);
   }, 30_000);
 
-  test('FOLIO: ACU against the phase\'s range, time at the ceiling, and the chart with the max line', () => {
+  test("FOLIO: ACU against the phase's range, time at the ceiling, and the chart with the max line", () => {
     expect(folio.status).toBe(0);
     const r = JSON.parse(readFileSync(join(work, 'folio', 'report.json'), 'utf8'));
     expect(r.configured).toMatchObject({ acu: { min: 0.5, max: 32 } });
@@ -118,7 +122,9 @@ describe('report command against moto on loopback', () => {
     expect(readFileSync(join(work, 'aurora', 'report.md'), 'utf8')).toMatch(/^# Temporal on Aurora PostgreSQL report: temporal-aurora-150wps/);
     const refused = await report('--scenario', 'temporal-aurora-150wps', ...window(), '--dsql-cluster-id', 'abc');
     expect(refused.status).toBe(1);
-    expect(refused.stderr.trim()).toBe('error: --dsql-cluster-id does not apply to temporal-aurora-150wps (its history is in aurora-postgresql; valid: a DSQL preset)');
+    expect(refused.stderr.trim()).toBe(
+      'error: --dsql-cluster-id does not apply to temporal-aurora-150wps (its history is in aurora-postgresql; valid: a DSQL preset)',
+    );
   }, 30_000);
 
   test('--compare prints the deltas between two report JSONs', async () => {
@@ -134,16 +140,27 @@ describe('report command against moto on loopback', () => {
     const empty = ['--start', start.toISOString(), '--end', end.toISOString(), '--endpoint-url', endpoint];
     const out = await report('--scenario', 'test10', ...empty, '--out', join(work, 'empty'));
     expect(out.status).toBe(6);
-    expect(out.stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^error: no datapoint at all in ${start.toISOString()} to ${end.toISOString()} for test10 in us-east-1: check the window, the region and --env-name`));
+    expect(out.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^error: no datapoint at all in ${start.toISOString()} to ${end.toISOString()} for test10 in us-east-1: check the window, the region and --env-name`,
+      ),
+    );
     expect(readFileSync(join(work, 'empty', 'report.md'), 'utf8')).toContain('**No data at all** in this window');
   }, 30_000);
 
   test.each([
-    [['--scenario', 'temporal-150wps', '--env-name', 'perf9', '--last', '1h'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/],
-  ])('%j (a stack that is not there) exits 1 with one line; bad arguments are in test/bad-input.test.ts', async (args, message) => {
-    const out = await report(...args, '--endpoint-url', endpoint);
-    expect(out.status).toBe(1);
-    expect(out.stderr.trim()).toMatch(message);
-    expect(out.stderr.trim().split('\n')).toHaveLength(1);
-  }, 30_000);
+    [
+      ['--scenario', 'temporal-150wps', '--env-name', 'perf9', '--last', '1h'],
+      /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/,
+    ],
+  ])(
+    '%j (a stack that is not there) exits 1 with one line; bad arguments are in test/bad-input.test.ts',
+    async (args, message) => {
+      const out = await report(...args, '--endpoint-url', endpoint);
+      expect(out.status).toBe(1);
+      expect(out.stderr.trim()).toMatch(message);
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    },
+    30_000,
+  );
 });

@@ -32,7 +32,10 @@ export async function startPrometheus(jobs: Readonly<Record<string, number | rea
   const dir = mkdtempSync(join(tmpdir(), 'prometheus-'));
   const config = {
     global: { scrape_interval: `${scrapeSeconds}s`, evaluation_interval: `${scrapeSeconds}s` },
-    scrape_configs: Object.entries(jobs).map(([job, ports]) => ({ job_name: job, static_configs: [{ targets: [ports].flat().map((port) => `127.0.0.1:${port}`) }] })),
+    scrape_configs: Object.entries(jobs).map(([job, ports]) => ({
+      job_name: job,
+      static_configs: [{ targets: [ports].flat().map((port) => `127.0.0.1:${port}`) }],
+    })),
   };
   writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
   const port = await freePort();
@@ -57,7 +60,10 @@ export async function startPrometheus(jobs: Readonly<Record<string, number | rea
       await stop();
       throw new Error(`prometheus exited (${child.exitCode}):\n${out}`);
     }
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await stop();
@@ -75,7 +81,8 @@ export async function startPrometheus(jobs: Readonly<Record<string, number | rea
       for (;;) {
         const body = (await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent(query)}`)).json()) as { data: { result: unknown[] } };
         if (body.data.result.length >= series) return;
-        if (Date.now() > until) throw new Error(`prometheus answers ${query} with ${body.data.result.length} series, not ${series}, after ${timeoutMs / 1000} s`);
+        if (Date.now() > until)
+          throw new Error(`prometheus answers ${query} with ${body.data.result.length} series, not ${series}, after ${timeoutMs / 1000} s`);
         await new Promise((r) => setTimeout(r, 1000));
       }
     },

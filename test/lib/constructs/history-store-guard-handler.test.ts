@@ -12,11 +12,18 @@ test('create records the store and the shard count in the physical id', async ()
 });
 
 test('an update that keeps both passes and keeps the id (a preset switch)', async () => {
-  await expect(onEvent({ RequestType: 'Update', PhysicalResourceId: recorded, ResourceProperties: dsql, OldResourceProperties: dsql })).resolves.toEqual({ PhysicalResourceId: recorded });
+  await expect(onEvent({ RequestType: 'Update', PhysicalResourceId: recorded, ResourceProperties: dsql, OldResourceProperties: dsql })).resolves.toEqual({
+    PhysicalResourceId: recorded,
+  });
 });
 
 test('a store switch is refused in one message that names both stores and the way out', async () => {
-  const event = { RequestType: 'Update', PhysicalResourceId: recorded, ResourceProperties: { ...dsql, Store: 'aurora-postgresql' }, OldResourceProperties: dsql };
+  const event = {
+    RequestType: 'Update',
+    PhysicalResourceId: recorded,
+    ResourceProperties: { ...dsql, Store: 'aurora-postgresql' },
+    OldResourceProperties: dsql,
+  };
   await expect(onEvent(event)).rejects.toThrow(
     /^the history store cannot change: this environment keeps Temporal's history in dsql, and a switch to aurora-postgresql would orphan it\. .*second environment \(-c envName=\.\.\.\)\.$/,
   );
@@ -24,11 +31,18 @@ test('a store switch is refused in one message that names both stores and the wa
 
 test('a shard-count change is refused, naming the recorded count', async () => {
   const event = { RequestType: 'Update', PhysicalResourceId: recorded, ResourceProperties: { ...dsql, NumHistoryShards: '8192' }, OldResourceProperties: dsql };
-  await expect(onEvent(event)).rejects.toThrow(/numHistoryShards cannot change: this Temporal cluster was created with 4096 history shards .*asked for 8192.*Set persistence.numHistoryShards back to 4096/);
+  await expect(onEvent(event)).rejects.toThrow(
+    /numHistoryShards cannot change: this Temporal cluster was created with 4096 history shards .*asked for 8192.*Set persistence.numHistoryShards back to 4096/,
+  );
 });
 
 test('the rollback after a refusal succeeds: it asks for the recorded values', async () => {
-  const rollback = { RequestType: 'Update', PhysicalResourceId: recorded, ResourceProperties: dsql, OldResourceProperties: { ...dsql, Store: 'aurora-postgresql' } };
+  const rollback = {
+    RequestType: 'Update',
+    PhysicalResourceId: recorded,
+    ResourceProperties: dsql,
+    OldResourceProperties: { ...dsql, Store: 'aurora-postgresql' },
+  };
   await expect(onEvent(rollback)).resolves.toEqual({ PhysicalResourceId: recorded });
 });
 
@@ -37,7 +51,9 @@ test('delete keeps nothing and refuses nothing', async () => {
 });
 
 test('an id it did not write is an error, not a silent pass', async () => {
-  await expect(onEvent({ RequestType: 'Update', PhysicalResourceId: 'something-else', ResourceProperties: dsql })).rejects.toThrow(/unrecognized history-store record "something-else"/);
+  await expect(onEvent({ RequestType: 'Update', PhysicalResourceId: 'something-else', ResourceProperties: dsql })).rejects.toThrow(
+    /unrecognized history-store record "something-else"/,
+  );
 });
 
 describe('the Temporal release only moves forward', () => {
@@ -45,7 +61,13 @@ describe('the Temporal release only moves forward', () => {
   const aurora = { ServiceToken: 'arn:fn', Store: 'aurora-postgresql', NumHistoryShards: '4096' };
   const at = (ServerRelease: string, SchemaVersion: string) => ({ ...aurora, ServerRelease, SchemaVersion });
   const id = 'temporal-history-aurora-postgresql-shards-4096';
-  const update = (from: object, to: object) => ({ RequestType: 'Update', StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/TemporalDsql/x', PhysicalResourceId: id, OldResourceProperties: from, ResourceProperties: to });
+  const update = (from: object, to: object) => ({
+    RequestType: 'Update',
+    StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/TemporalDsql/x',
+    PhysicalResourceId: id,
+    OldResourceProperties: from,
+    ResourceProperties: to,
+  });
   const statuses: string[] = [];
   const guard = (status: string) =>
     makeOnEvent(async (stackId: string) => {

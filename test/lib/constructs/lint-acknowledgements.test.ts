@@ -7,7 +7,10 @@ import { synthObservability, synthScenario } from '../../support/synth';
 // One scenario per family: every resource a skip can name exists in one of them.
 const templates = [{ scenario: 'temporal-150wps' }, { scenario: 'test10' }].flatMap((c) => [synthScenario(c), synthObservability(c)]);
 const stackPaths = templates.flatMap(({ artifact, json }) =>
-  Object.values(json.Resources as Record<string, any>).map((r) => ({ path: String(r.Metadata?.['aws:cdk:path'] ?? '').slice(artifact.path.length + 1), resource: r })),
+  Object.values(json.Resources as Record<string, any>).map((r) => ({
+    path: String(r.Metadata?.['aws:cdk:path'] ?? '').slice(artifact.path.length + 1),
+    resource: r,
+  })),
 );
 
 describe('checkov-skips.yaml', () => {

@@ -13,7 +13,10 @@ function stackWithLogs() {
 test('every log group without a key of its own gets the stack log key; one with its own keeps it', () => {
   const { template, keyId } = stackWithLogs();
   const groups = template.findResources('AWS::Logs::LogGroup');
-  expect(Object.values(groups).map((g) => g.Properties.KmsKeyId)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }, { 'Fn::GetAtt': [expect.stringMatching(/^Other/), 'Arn'] }]);
+  expect(Object.values(groups).map((g) => g.Properties.KmsKeyId)).toEqual([
+    { 'Fn::GetAtt': [keyId, 'Arn'] },
+    { 'Fn::GetAtt': [expect.stringMatching(/^Other/), 'Arn'] },
+  ]);
 });
 
 test('the key is retained, rotates, and lets CloudWatch Logs use it only for log groups of this account and region', () => {
@@ -26,7 +29,11 @@ test('the key is retained, rotates, and lets CloudWatch Logs use it only for log
       Principal: { Service: 'logs.eu-west-1.amazonaws.com' },
       Action: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
       Resource: '*',
-      Condition: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:eu-west-1:111111111111:log-group:*']] } } },
+      Condition: {
+        ArnLike: {
+          'kms:EncryptionContext:aws:logs:arn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:eu-west-1:111111111111:log-group:*']] },
+        },
+      },
     },
   ]);
 });

@@ -34,7 +34,7 @@ test("the task definition stays under ECS's 64 KiB limit, with room to grow", ()
   expect(bytes).toBeLessThan(56 * 1024);
 });
 
-test("the task moves one schema per vCPU at once, at least one, with the configured lock timeout", () => {
+test('the task moves one schema per vCPU at once, at least one, with the configured lock timeout', () => {
   expect([0.25, 0.5, 1, 2, 4].map(moverJobs)).toEqual([1, 1, 1, 2, 4]);
   const { json } = synthPhase('test10');
   const mover = Object.values<any>(json.Resources).find((r) => r.Type === TASK && r.Properties.Family === 'folio-schema-mover');

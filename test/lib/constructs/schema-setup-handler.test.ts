@@ -7,7 +7,9 @@ function fakeEcs(describe: Record<string, unknown> = {}) {
   const calls: Array<[string, any]> = [];
   const call = async (op: string, input: any) => {
     calls.push([op, input]);
-    return op === 'runTask' ? { tasks: [{ taskArn: 'arn:task/1' }], failures: [] } : { tasks: [{ lastStatus: 'STOPPED', containers: [{ name: 'Schema', exitCode: 0 }], ...describe }] };
+    return op === 'runTask'
+      ? { tasks: [{ taskArn: 'arn:task/1' }], failures: [] }
+      : { tasks: [{ lastStatus: 'STOPPED', containers: [{ name: 'Schema', exitCode: 0 }], ...describe }] };
   };
   return { calls, handlers: makeHandlers(call) };
 }
@@ -26,14 +28,21 @@ test('create: runs the schema task with SCHEMA_ACTION=create', async () => {
 
 test('update: runs update-schema and keeps the id it was created with (earlier versions named it after the shard count)', async () => {
   const { calls, handlers } = fakeEcs();
-  const out = await handlers.onEvent({ RequestType: 'Update', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: props, OldResourceProperties: props });
+  const out = await handlers.onEvent({
+    RequestType: 'Update',
+    PhysicalResourceId: 'temporal-schema-shards-4096',
+    ResourceProperties: props,
+    OldResourceProperties: props,
+  });
   expect(calls[0][1].overrides.containerOverrides[0].environment).toEqual([{ name: 'SCHEMA_ACTION', value: 'update' }]);
   expect(out.PhysicalResourceId).toBe('temporal-schema-shards-4096');
 });
 
 test('delete leaves the schema alone', async () => {
   const { calls, handlers } = fakeEcs();
-  await expect(handlers.onEvent({ RequestType: 'Delete', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: props })).resolves.toEqual({ PhysicalResourceId: 'temporal-schema-shards-4096' });
+  await expect(handlers.onEvent({ RequestType: 'Delete', PhysicalResourceId: 'temporal-schema-shards-4096', ResourceProperties: props })).resolves.toEqual({
+    PhysicalResourceId: 'temporal-schema-shards-4096',
+  });
   expect(calls).toEqual([]);
 });
 

@@ -15,7 +15,11 @@ const ROOT = join(__dirname, '../../..');
 const contract = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/dsql-fork/contract.json'), 'utf8'));
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
 const e = scenario.environment;
-const endpoints = { storeHost: 'abc.dsql.eu-west-1.on.aws', visibilityHost: 'vpc-x.eu-west-1.es.amazonaws.com', frontendAddress: 'frontend.temporal.internal:7233' };
+const endpoints = {
+  storeHost: 'abc.dsql.eu-west-1.on.aws',
+  visibilityHost: 'vpc-x.eu-west-1.es.amazonaws.com',
+  frontendAddress: 'frontend.temporal.internal:7233',
+};
 const files = { staticConfig: staticConfig(e, 'dsql', endpoints, scenario.preset.pools.history), dynamicConfig: '' };
 const pluginEnv = [
   ...contract.plugin.regionEnv,
@@ -27,7 +31,13 @@ const pluginEnv = [
   ...contract.connectionLease.env,
   ...contract.optionalPluginEnv,
 ];
-const wiring = (connections: any) => ({ engine: 'dsql' as const, rateLimiterTable: 'table', connectionLeaseTable: 'lease', tokenEndpoint: endpoints.storeHost, connections });
+const wiring = (connections: any) => ({
+  engine: 'dsql' as const,
+  rateLimiterTable: 'table',
+  connectionLeaseTable: 'lease',
+  tokenEndpoint: endpoints.storeHost,
+  connections,
+});
 const dsqlStore = (p: { store: any }) => p.store.connections;
 
 test('the server image is built from the commit this record was read at', () => {
@@ -51,12 +61,18 @@ test('the schema task sets up a schema name the tool accepts, at its version, an
   // An update brings the index's template and mappings to the release too, after the store's schema.
   expect(contract.elasticsearchTool.commands).toContain('update-schema --index');
   const update = cmd.slice(cmd.indexOf('update)'));
-  expect(update).toMatch(new RegExp(`temporal-dsql-tool update-schema[^\\n]*\\n\\s*temporal-elasticsearch-tool ${ep} \\S+ ${credentials} aws-sdk-default update-schema --index "\\$VISIBILITY_INDEX" ;;`));
+  expect(update).toMatch(
+    new RegExp(
+      `temporal-dsql-tool update-schema[^\\n]*\\n\\s*temporal-elasticsearch-tool ${ep} \\S+ ${credentials} aws-sdk-default update-schema --index "\\$VISIBILITY_INDEX" ;;`,
+    ),
+  );
 });
 
 test("the schema task's environment names only variables the tool reads", () => {
   const { json } = synthScenario({ scenario: 'temporal-150wps' });
-  const task = Object.values(json.Resources as Record<string, any>).find((r) => r.Type === 'AWS::ECS::TaskDefinition' && String(r.Metadata?.['aws:cdk:path']).includes('/Schema/'));
+  const task = Object.values(json.Resources as Record<string, any>).find(
+    (r) => r.Type === 'AWS::ECS::TaskDefinition' && String(r.Metadata?.['aws:cdk:path']).includes('/Schema/'),
+  );
   const names: string[] = task.Properties.ContainerDefinitions[0].Environment.map((v: any) => v.Name);
   const toolEnv = names.filter((n) => n.startsWith('SQL_') || n.includes('REGION') || n === 'CLUSTER_ENDPOINT');
   expect(toolEnv.sort()).toEqual(['AWS_REGION', 'CLUSTER_ENDPOINT', 'SQL_DATABASE', 'SQL_HOST', 'SQL_PORT', 'SQL_USER']);
@@ -64,7 +80,9 @@ test("the schema task's environment names only variables the tool reads", () => 
 });
 
 test('the start command uses the server CLI as the fork defines it', () => {
-  const exec = startCommand().split('\n').find((l) => l.startsWith('exec '))!;
+  const exec = startCommand()
+    .split('\n')
+    .find((l) => l.startsWith('exec '))!;
   const s = contract.server;
   expect(exec).toMatch(new RegExp(`^exec ${s.binary} ${s.globalFlags[0]} \\S+ ${s.globalFlags[1]} ${s.startCommand} ${s.serviceFlag} "\\$TEMPORAL_SERVICE"$`));
 });
@@ -83,7 +101,12 @@ test.each(TEMPORAL_ROLES)('%s: every DSQL_* variable rendered is one the plugin 
   // The host tokens are signed for, which the plugin reads before falling back to connectAddr's.
   expect(rendered[contract.plugin.endpointEnv]).toBe(endpoints.storeHost);
   // The counter on: the local limiter's variables would never be read.
-  expect(dsql.sort()).toEqual(['DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED', 'DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT', 'DSQL_DISTRIBUTED_RATE_LIMITER_MAX_WAIT', 'DSQL_DISTRIBUTED_RATE_LIMITER_TABLE']);
+  expect(dsql.sort()).toEqual([
+    'DSQL_DISTRIBUTED_RATE_LIMITER_ENABLED',
+    'DSQL_DISTRIBUTED_RATE_LIMITER_LIMIT',
+    'DSQL_DISTRIBUTED_RATE_LIMITER_MAX_WAIT',
+    'DSQL_DISTRIBUTED_RATE_LIMITER_TABLE',
+  ]);
 });
 
 test('with the per-task limiter, each task gets the local limiter its role is configured with, and nothing else', () => {
@@ -94,7 +117,9 @@ test('with the per-task limiter, each task gets the local limiter its role is co
   const local = resolveScenario({ scenario: 'temporal-25wps' }, catalog) as TemporalScenario;
   for (const role of TEMPORAL_ROLES) {
     const limit = local.environment.persistence.connectionRateLimits[role];
-    const dsql = Object.entries(serverEnvironment(local.environment, role, files, wiring(dsqlStore(local.preset)), local.preset.pools[role])).filter(([k]) => k.startsWith('DSQL_'));
+    const dsql = Object.entries(serverEnvironment(local.environment, role, files, wiring(dsqlStore(local.preset)), local.preset.pools[role])).filter(([k]) =>
+      k.startsWith('DSQL_'),
+    );
     expect(Object.fromEntries(dsql)).toEqual({ DSQL_CONNECTION_RATE_LIMIT: String(limit.perSecond), DSQL_CONNECTION_BURST_LIMIT: String(limit.burst) });
     for (const [k] of dsql) expect(contract.rateLimiter.local.env).toContain(k);
   }
@@ -126,7 +151,10 @@ test("the limiter table and its grant match the plugin's UpdateItem", () => {
 
 /** Every dynamodb: action granted, by the table it is granted on (the logical ID of RateLimiter or ConnectionLease). */
 function dynamoGrants(json: any): Record<string, string[]> {
-  const tables = { limiter: logicalId(json, 'AWS::DynamoDB::Table', 'RateLimiter/Table/Resource'), lease: logicalId(json, 'AWS::DynamoDB::Table', 'ConnectionLease/Table/Resource') };
+  const tables = {
+    limiter: logicalId(json, 'AWS::DynamoDB::Table', 'RateLimiter/Table/Resource'),
+    lease: logicalId(json, 'AWS::DynamoDB::Table', 'ConnectionLease/Table/Resource'),
+  };
   const out: Record<string, string[]> = { limiter: [], lease: [] };
   for (const p of Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::IAM::Policy'))
     for (const st of p.Properties.PolicyDocument.Statement) {
@@ -155,12 +183,13 @@ describe.each([
     // The reservoir keeps the role's pool ready; the lease leases blocks against that target.
     expect(env.DSQL_RESERVOIR_TARGET_READY).toBe(String(s.preset.pools[role].maxConns));
     expect(env.DSQL_RESERVOIR_LOW_WATERMARK).toBe(String(s.preset.pools[role].maxConns));
-    if (kind === 'token-bucket') for (const k of [...contract.rateLimiter.tokenBucket.env, ...contract.rateLimiter.tokenBucket.requires]) expect(Object.keys(env)).toContain(k);
+    if (kind === 'token-bucket')
+      for (const k of [...contract.rateLimiter.tokenBucket.env, ...contract.rateLimiter.tokenBucket.requires]) expect(Object.keys(env)).toContain(k);
     else expect(dsql.filter((k) => k.startsWith('DSQL_TOKEN_BUCKET_'))).toEqual([]);
     expect(dsql.filter((k) => contract.rateLimiter.local.env.includes(k))).toEqual([]);
   });
 
-  test("IAM: each table gets exactly the calls the fork makes on it, and the lease table matches its items", () => {
+  test('IAM: each table gets exactly the calls the fork makes on it, and the lease table matches its items', () => {
     const { json } = synthScenario({ scenario: name });
     const expected = kind === 'token-bucket' ? contract.rateLimiter.tokenBucket.actions : contract.rateLimiter.table.actions;
     const grants = dynamoGrants(json);

@@ -106,12 +106,25 @@ test('a script whose outcome line drifts by a word fails both checks (they can f
 });
 
 test.each(Object.keys(MOVER_LINES) as MoverLineKind[])('line %s reads back as itself, slots included', (kind) => {
-  const slots = { schema: 'diku_mod_orders', tables: 10, rows: 4321, cluster: 'offload', target: 'primary', ms: 812, duration: '30s', how: 'copy', count: 3, routes: 'orders.folio-db.internal orders-reader.folio-db.internal', reason: 'the target fell behind' };
+  const slots = {
+    schema: 'diku_mod_orders',
+    tables: 10,
+    rows: 4321,
+    cluster: 'offload',
+    target: 'primary',
+    ms: 812,
+    duration: '30s',
+    how: 'copy',
+    count: 3,
+    routes: 'orders.folio-db.internal orders-reader.folio-db.internal',
+    reason: 'the target fell behind',
+  };
   const line = moverLine(kind, slots);
   expect(line.startsWith(MOVER_LINE_PREFIX)).toBe(true);
   expect(parseMoverLine(line)?.kind).toBe(kind);
   const template = MOVER_LINES[kind] as string;
-  for (const slot of template.match(/\{([a-z]+)\}/g)!.map((s) => s.slice(1, -1))) expect(parseMoverLine(line)!.slots[slot]).toBe(String(slots[slot as keyof typeof slots]));
+  for (const slot of template.match(/\{([a-z]+)\}/g)!.map((s) => s.slice(1, -1)))
+    expect(parseMoverLine(line)!.slots[slot]).toBe(String(slots[slot as keyof typeof slots]));
 });
 
 test('lines no reader depends on are not parsed, and a line missing a slot is refused', () => {

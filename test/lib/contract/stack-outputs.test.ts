@@ -41,7 +41,9 @@ describe.each([
   const other = engine === 'dsql' ? ['auroraEndpoint', 'auroraClusterId', 'auroraSecretArn'] : ['dsqlEndpoint', 'dsqlClusterId', 'rateLimiterTable'];
 
   test("the stack declares exactly the contract's outputs for its store", () => {
-    const expected = Object.entries(TEMPORAL_OUTPUTS).filter(([name]) => !other.includes(name)).map(([, key]) => key);
+    const expected = Object.entries(TEMPORAL_OUTPUTS)
+      .filter(([name]) => !other.includes(name))
+      .map(([, key]) => key);
     expect(outputsOf(json)).toEqual(expected.sort());
   });
 
@@ -78,7 +80,9 @@ test('no command, stack or test fleet spells an output key itself: each reads it
   const files = globSync(['bin/*.ts', 'lib/**/*.ts', 'harness/offline-fleet.ts'], { cwd: ROOT, ignore: ['lib/contract/stack-outputs.ts'] });
   expect(files.length).toBeGreaterThan(50);
   const spelled = files.flatMap((f) =>
-    [...readFileSync(join(ROOT, f), 'utf8').matchAll(/'([A-Za-z]+)'/g)].filter((m) => keys.has(m[1]) && !['Phase', 'Scenario'].includes(m[1])).map((m) => `${f}: '${m[1]}'`),
+    [...readFileSync(join(ROOT, f), 'utf8').matchAll(/'([A-Za-z]+)'/g)]
+      .filter((m) => keys.has(m[1]) && !['Phase', 'Scenario'].includes(m[1]))
+      .map((m) => `${f}: '${m[1]}'`),
   );
   expect(spelled).toEqual([]);
 });

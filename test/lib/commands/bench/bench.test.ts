@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { type AutoScalingGroup, AutoScalingClient, DescribeAutoScalingGroupsCommand, type Instance } from '@aws-sdk/client-auto-scaling';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DSQLClient, GetClusterCommand } from '@aws-sdk/client-dsql';
-import { DescribeServicesCommand, DescribeTaskDefinitionCommand, DescribeTasksCommand, ECSClient, RunTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import {
+  DescribeServicesCommand,
+  DescribeTaskDefinitionCommand,
+  DescribeTasksCommand,
+  ECSClient,
+  RunTaskCommand,
+  UpdateServiceCommand,
+} from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { benchDown, benchUp } from '../../../../lib/commands/bench/fleet';
 import { benchRun } from '../../../../lib/commands/bench/generator-task';
@@ -35,9 +42,17 @@ const targets: BenchTargets = {
   deployedScenario: 'temporal-150wps',
 };
 
-
 const service = (desired: number, running: number, pending = 0, event?: string) => ({
-  services: [{ serviceName: 'benchmark-worker', status: 'ACTIVE', desiredCount: desired, runningCount: running, pendingCount: pending, events: event ? [{ message: event }] : [] }],
+  services: [
+    {
+      serviceName: 'benchmark-worker',
+      status: 'ACTIVE',
+      desiredCount: desired,
+      runningCount: running,
+      pendingCount: pending,
+      events: event ? [{ message: event }] : [],
+    },
+  ],
   failures: [],
 });
 const group = (...states: string[]) => ({
@@ -69,7 +84,9 @@ describe('bench down', () => {
     const time = fakeTime();
     const progress: string[] = [];
     const status = await benchDown(clients, targets, { timeoutSeconds: 1800, intervalSeconds: 15, ...time, onProgress: (p) => progress.push(p) });
-    expect(ecs.commandCalls(UpdateServiceCommand).map((c) => c.args[0].input)).toEqual([{ cluster: 'temporal-dsql', service: 'benchmark-worker', desiredCount: 0 }]);
+    expect(ecs.commandCalls(UpdateServiceCommand).map((c) => c.args[0].input)).toEqual([
+      { cluster: 'temporal-dsql', service: 'benchmark-worker', desiredCount: 0 },
+    ]);
     expect(status.instances).toEqual({ inService: 0, starting: 0, stopping: 0, desired: 0, max: 4 });
     expect(progress[0]).toBe('workers to stop: tasks 6 running, 0 pending, 0 desired; instances 2 in service, 0 starting, 0 stopping (ASG desired 2, max 4)');
     expect(progress.at(-1)).toMatch(/^the benchmark ASG to drain: .*instances 0 in service/);
@@ -102,15 +119,22 @@ describe('bench down', () => {
 
 describe('bench up', () => {
   test('sets the count and waits until that many run; a placement problem shows in the timeout', async () => {
-    ecs.on(DescribeServicesCommand).resolves(service(6, 3, 3, '(service benchmark-worker) was unable to place a task because no container instance met all of its requirements.'));
+    ecs
+      .on(DescribeServicesCommand)
+      .resolves(service(6, 3, 3, '(service benchmark-worker) was unable to place a task because no container instance met all of its requirements.'));
     asg.on(DescribeAutoScalingGroupsCommand).resolves(group('InService', 'Pending'));
     const up = benchUp(clients, targets, 6, { timeoutSeconds: 30, intervalSeconds: 10, ...fakeTime() });
-    await expect(up).rejects.toThrow(/^timed out after 30 s waiting for 6 workers to run; last seen: tasks 3 running, 3 pending, 6 desired; .*latest service event: \(service benchmark-worker\) was unable to place a task/);
+    await expect(up).rejects.toThrow(
+      /^timed out after 30 s waiting for 6 workers to run; last seen: tasks 3 running, 3 pending, 6 desired; .*latest service event: \(service benchmark-worker\) was unable to place a task/,
+    );
     expect(ecs.commandCalls(UpdateServiceCommand)[0].args[0].input.desiredCount).toBe(6);
   });
 
   test('returns once every worker runs', async () => {
-    ecs.on(DescribeServicesCommand).resolvesOnce(service(6, 0, 6)).resolves(service(6, 6));
+    ecs
+      .on(DescribeServicesCommand)
+      .resolvesOnce(service(6, 0, 6))
+      .resolves(service(6, 6));
     asg.on(DescribeAutoScalingGroupsCommand).resolves(group('InService', 'InService'));
     const status = await benchUp(clients, targets, 6, { timeoutSeconds: 600, ...fakeTime() });
     expect(status.tasks).toEqual({ desired: 6, running: 6, pending: 0 });
@@ -156,7 +180,12 @@ describe('bench run', () => {
       });
     ecs.on(DescribeTaskDefinitionCommand).resolves({
       taskDefinition: {
-        containerDefinitions: [{ name: 'Generator', logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': 'TemporalDsql-GeneratorLogs-1', 'awslogs-stream-prefix': 'generator' } } }],
+        containerDefinitions: [
+          {
+            name: 'Generator',
+            logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': 'TemporalDsql-GeneratorLogs-1', 'awslogs-stream-prefix': 'generator' } },
+          },
+        ],
       },
     });
     let page = 0;
@@ -172,7 +201,9 @@ describe('bench run', () => {
       cluster: 'temporal-dsql',
       taskDefinition: targets.generatorTaskDefinition,
       capacityProviderStrategy: [{ capacityProvider: targets.capacityProvider, weight: 1 }],
-      networkConfiguration: { awsvpcConfiguration: { subnets: ['subnet-a', 'subnet-b', 'subnet-c'], securityGroups: ['sg-0bench'], assignPublicIp: 'DISABLED' } },
+      networkConfiguration: {
+        awsvpcConfiguration: { subnets: ['subnet-a', 'subnet-b', 'subnet-c'], securityGroups: ['sg-0bench'], assignPublicIp: 'DISABLED' },
+      },
       overrides: {
         containerOverrides: [
           {
@@ -200,7 +231,10 @@ describe('bench run', () => {
       end: '2026-01-21T10:05:11.000Z',
       workflowsCompleted: 41_052,
       exitCode: 0,
-      result: { results: { actualRate: 136.74, workflowsStarted: 41_052, workflowsFailed: 0, latency: { p50: 197, p95: 220, p99: 259, max: 594 } }, passed: true },
+      result: {
+        results: { actualRate: 136.74, workflowsStarted: 41_052, workflowsFailed: 0, latency: { p50: 197, p95: 220, p99: 259, max: 594 } },
+        passed: true,
+      },
     });
   });
 
@@ -213,9 +247,20 @@ describe('bench run', () => {
     function probeRuns(exitCode = 0, pages = probePages) {
       happyPath();
       ecs.on(RunTaskCommand, { taskDefinition: probeTd }).resolves({ tasks: [{ taskArn: probeArn }], failures: [] });
-      ecs.on(DescribeTasksCommand, { tasks: [probeArn] }).resolves({ tasks: [{ taskArn: probeArn, lastStatus: 'STOPPED', stoppedReason: 'Essential container in task exited', containers: [{ name: 'Probe', exitCode }] }] });
+      ecs
+        .on(DescribeTasksCommand, { tasks: [probeArn] })
+        .resolves({
+          tasks: [{ taskArn: probeArn, lastStatus: 'STOPPED', stoppedReason: 'Essential container in task exited', containers: [{ name: 'Probe', exitCode }] }],
+        });
       ecs.on(DescribeTaskDefinitionCommand, { taskDefinition: probeTd }).resolves({
-        taskDefinition: { containerDefinitions: [{ name: 'Probe', logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': 'TemporalDsql-ProbeLogs-1', 'awslogs-stream-prefix': 'probe' } } }] },
+        taskDefinition: {
+          containerDefinitions: [
+            {
+              name: 'Probe',
+              logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': 'TemporalDsql-ProbeLogs-1', 'awslogs-stream-prefix': 'probe' } },
+            },
+          ],
+        },
       });
       let page = 0;
       logs.on(GetLogEventsCommand, { logGroupName: 'TemporalDsql-ProbeLogs-1' }).callsFake(() => pages[Math.min(page++, pages.length - 1)]);
@@ -228,18 +273,34 @@ describe('bench run', () => {
       expect(probe).toMatchObject({
         taskDefinition: probeTd,
         capacityProviderStrategy: [{ capacityProvider: targets.capacityProvider, weight: 1 }],
-        networkConfiguration: { awsvpcConfiguration: { subnets: ['subnet-a', 'subnet-b', 'subnet-c'], securityGroups: ['sg-0servers'], assignPublicIp: 'DISABLED' } },
+        networkConfiguration: {
+          awsvpcConfiguration: { subnets: ['subnet-a', 'subnet-b', 'subnet-c'], securityGroups: ['sg-0servers'], assignPublicIp: 'DISABLED' },
+        },
         startedBy: 'bench-probe/temporal-150wps',
       });
       expect(generator.taskDefinition).toBe(targets.generatorTaskDefinition);
-      expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input).toMatchObject({ logGroupName: 'TemporalDsql-ProbeLogs-1', logStreamName: 'probe/Probe/aa11bb22cc33dd44ee55ff6677889900' });
-      expect(record.storeRoundTrip).toEqual({ host: 'kqabc123dsqlcluster.dsql-fnh4.eu-west-1.on.aws', queries: 100, connectMs: 41.3, medianMs: 0.92, p99Ms: 1.87, minMs: 0.71, maxMs: 2.4 });
+      expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input).toMatchObject({
+        logGroupName: 'TemporalDsql-ProbeLogs-1',
+        logStreamName: 'probe/Probe/aa11bb22cc33dd44ee55ff6677889900',
+      });
+      expect(record.storeRoundTrip).toEqual({
+        host: 'kqabc123dsqlcluster.dsql-fnh4.eu-west-1.on.aws',
+        queries: 100,
+        connectMs: 41.3,
+        medianMs: 0.92,
+        p99Ms: 1.87,
+        minMs: 0.71,
+        maxMs: 2.4,
+      });
       expect(record.storeRoundTripNote).toBeUndefined();
       expect(record.result?.passed).toBe(true);
     });
 
     test('a probe that fails is a note on the record; the run goes on', async () => {
-      probeRuns(2, [{ events: [{ message: 'time=... level=ERROR msg="probe failed" error="connecting to x:5432: timeout"' }], nextForwardToken: 'f' }, { events: [], nextForwardToken: 'f' }]);
+      probeRuns(2, [
+        { events: [{ message: 'time=... level=ERROR msg="probe failed" error="connecting to x:5432: timeout"' }], nextForwardToken: 'f' },
+        { events: [], nextForwardToken: 'f' },
+      ]);
       const record = await benchRun(clients, withProbe, settings, { timeoutSeconds: 1500, ...fakeTime() });
       expect(record.storeRoundTrip).toBeNull();
       expect(record.storeRoundTripNote).toBe('the store probe exited 2 without a result (Essential container in task exited)');
@@ -284,7 +345,9 @@ describe('bench run', () => {
 });
 
 describe('findResult', () => {
-  const one = JSON.stringify({ results: { workflowsStarted: 1, workflowsCompleted: 1, workflowsFailed: 0, actualRate: 1, latency: { p50: 1, p95: 2, p99: 3, max: 4 } } });
+  const one = JSON.stringify({
+    results: { workflowsStarted: 1, workflowsCompleted: 1, workflowsFailed: 0, actualRate: 1, latency: { p50: 1, p95: 2, p99: 3, max: 4 } },
+  });
   test('reads a result printed on one line', () => {
     expect(findResult(['starting', one, 'done'])?.results.workflowsCompleted).toBe(1);
   });

@@ -19,13 +19,28 @@ const ecs = mockClient(ECSClient);
 const asg = mockClient(AutoScalingClient);
 
 const deployedAs = (scenario: string) => {
-  const outputs = benchOutputKeys('dsql').required.map((key) => ({ OutputKey: key, OutputValue: key === 'Scenario' ? scenario : key === 'PrivateSubnets' ? 'subnet-a,subnet-b' : `${key}-value` }));
-  cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: outputs }] });
+  const outputs = benchOutputKeys('dsql').required.map((key) => ({
+    OutputKey: key,
+    OutputValue: key === 'Scenario' ? scenario : key === 'PrivateSubnets' ? 'subnet-a,subnet-b' : `${key}-value`,
+  }));
+  cfn
+    .on(DescribeStacksCommand)
+    .resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: outputs }] });
 };
 const fleet = (desired: number, running: number, instances: number) => {
-  ecs.on(DescribeServicesCommand).resolves({ services: [{ serviceName: 'benchmark-worker', desiredCount: desired, runningCount: running, pendingCount: 0, events: [] }], failures: [] });
+  ecs
+    .on(DescribeServicesCommand)
+    .resolves({ services: [{ serviceName: 'benchmark-worker', desiredCount: desired, runningCount: running, pendingCount: 0, events: [] }], failures: [] });
   asg.on(DescribeAutoScalingGroupsCommand).resolves({
-    AutoScalingGroups: [{ AutoScalingGroupName: 'asg', DesiredCapacity: instances, MinSize: 0, MaxSize: 4, Instances: Array.from({ length: instances }, (_, i) => ({ InstanceId: `i-${i}`, LifecycleState: 'InService' }) as any) } as any],
+    AutoScalingGroups: [
+      {
+        AutoScalingGroupName: 'asg',
+        DesiredCapacity: instances,
+        MinSize: 0,
+        MaxSize: 4,
+        Instances: Array.from({ length: instances }, (_, i) => ({ InstanceId: `i-${i}`, LifecycleState: 'InService' }) as any),
+      } as any,
+    ],
   });
 };
 const options = { scenario: 'temporal-150wps', interval: '10s' };
@@ -44,7 +59,7 @@ test('status reads the stack and the fleet and returns the table', async () => {
   expect(io.notes).toEqual([]);
 });
 
-test("status of another preset than the one deployed notes it and goes on; up refuses it before any change", async () => {
+test('status of another preset than the one deployed notes it and goes on; up refuses it before any change', async () => {
   deployedAs('temporal-400wps');
   fleet(0, 0, 0);
   const io = recordingIO();

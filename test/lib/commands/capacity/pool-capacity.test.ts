@@ -62,7 +62,11 @@ test('the command and the synth-time check are one model: the same shortfall, wo
 
 test('a FOLIO phase has no ECS pools: one line saying what is valid', () => {
   expect(() => temporalPreset('test3')).toThrow(
-    new ConfigError(`--scenario "test3" is a FOLIO phase; capacity takes a Temporal preset (valid: ${loadCatalog().temporal.scenarios.map((s) => s.name).join(', ')})`),
+    new ConfigError(
+      `--scenario "test3" is a FOLIO phase; capacity takes a Temporal preset (valid: ${loadCatalog()
+        .temporal.scenarios.map((s) => s.name)
+        .join(', ')})`,
+    ),
   );
 });
 
@@ -70,28 +74,36 @@ describe('the Scaling Headroom table', () => {
   test("temporal-150wps against the seed's 128-vCPU quota: its own table, 1,000 of 10,000 and 112 of 128", () => {
     const seed = capacityReport(temporalPreset('temporal-150wps'), eu, { vcpuQuota: { value: 128, source: 'the seed' } });
     const md = renderCapacity(seed);
-    expect(md).toContain('| DSQL connections (steady) | 1,000 | 10,000 | 10% | each task at the most it holds (pools): history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |');
+    expect(md).toContain(
+      '| DSQL connections (steady) | 1,000 | 10,000 | 10% | each task at the most it holds (pools): history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |',
+    );
     expect(md).toContain("| DSQL connections, rolling history | 1,200 | 10,000 | 12% | +200: its extra tasks' connections, one service rolling at a time |");
     expect(md).toContain('| New DSQL connections/s (steady) | 0.3 | 100 | 0% | every held connection once per 55 min lifetime');
     expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 128 | 88% | both pools at their maximum: 80 main + 32 benchmark; quota from the seed |');
     expect(md).toContain('Synth refuses a preset above 90% of any limit (limits.headroomPercent 10).');
-    expect(md).toContain("At the limiter's 100 new connections/s, a rolling deploy of history waits 2 s for its new tasks' 200 connections, and the whole cluster 10 s for its 1,000 from nothing.");
+    expect(md).toContain(
+      "At the limiter's 100 new connections/s, a rolling deploy of history waits 2 s for its new tasks' 200 connections, and the whole cluster 10 s for its 1,000 from nothing.",
+    );
     expect(md).not.toContain('Leased slots');
   });
 
   test("temporal-1200wps: the reservoir and the lease as the table counts them, and the limiter's waits", () => {
     const md = renderCapacity(capacityReport(temporalPreset('temporal-1200wps'), eu));
-    expect(md).toContain('| DSQL connections (steady) | 7,700 | 10,000 | 77% | each task at the most it holds (pools and reservoirs, leased): history 16 × 300, matching 16 × 100, frontend 9 × 100, worker 4 × 100 |');
+    expect(md).toContain(
+      '| DSQL connections (steady) | 7,700 | 10,000 | 77% | each task at the most it holds (pools and reservoirs, leased): history 16 × 300, matching 16 × 100, frontend 9 × 100, worker 4 × 100 |',
+    );
     expect(md).toContain('| Leased slots, rolling history | 8,000 | 10,000 | 80% | whole blocks of 100 per task');
     expect(md).toContain('| New DSQL connections/s (steady) | 10.7 | 100 | 11% | every held connection once per 12 min lifetime');
-    expect(md).toContain('a rolling deploy of history waits 3 s for its new tasks\' 300 connections, and the whole cluster 77 s for its 7,700 from nothing.');
+    expect(md).toContain("a rolling deploy of history waits 3 s for its new tasks' 300 connections, and the whole cluster 77 s for its 7,700 from nothing.");
   });
 
   test('temporal-800wps from config: 8,250 and 8,550 of 10,000; 320 of 384', () => {
     const md = renderCapacity(capacityReport(temporalPreset('temporal-800wps'), eu));
     expect(md).toContain('| DSQL connections (steady) | 8,250 | 10,000 | 83% |');
     expect(md).toContain('| DSQL connections, rolling history | 8,550 | 10,000 | 86% |');
-    expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 320 | 384 | 83% | both pools at their maximum: 160 main + 160 benchmark; quota from config (limits.ec2VcpuQuota) |');
+    expect(md).toContain(
+      '| EC2 vCPUs (On-Demand standard) | 320 | 384 | 83% | both pools at their maximum: 160 main + 160 benchmark; quota from config (limits.ec2VcpuQuota) |',
+    );
     expect(md).toContain('rolling deploys run up to 110% of a service');
   });
 
@@ -119,16 +131,30 @@ describe('the vCPU quota from Service Quotas (recorded responses)', () => {
   const sq = mockClient(ServiceQuotasClient);
   afterEach(() => sq.reset());
   const quota = (value: number) => ({
-    Quota: { ServiceCode: 'ec2', ServiceName: 'Amazon Elastic Compute Cloud (Amazon EC2)', QuotaCode: 'L-1216C47A', QuotaName: 'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances', Value: value, Unit: 'None', Adjustable: true, GlobalQuota: false },
+    Quota: {
+      ServiceCode: 'ec2',
+      ServiceName: 'Amazon Elastic Compute Cloud (Amazon EC2)',
+      QuotaCode: 'L-1216C47A',
+      QuotaName: 'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances',
+      Value: value,
+      Unit: 'None',
+      Adjustable: true,
+      GlobalQuota: false,
+    },
   });
 
   test("the account's applied value, for L-1216C47A in the preset's region", async () => {
     sq.on(GetServiceQuotaCommand, { ServiceCode: 'ec2', QuotaCode: 'L-1216C47A' }).resolves(quota(384));
-    await expect(onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }))).resolves.toEqual({ value: 384, source: 'Service Quotas, L-1216C47A in eu-west-1' });
+    await expect(onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }))).resolves.toEqual({
+      value: 384,
+      source: 'Service Quotas, L-1216C47A in eu-west-1',
+    });
   });
 
   test('no applied value: the AWS default, and it says so', async () => {
-    sq.on(GetServiceQuotaCommand).rejects(Object.assign(new Error('The request failed because the specified service quota does not exist.'), { name: 'NoSuchResourceException' }));
+    sq.on(GetServiceQuotaCommand).rejects(
+      Object.assign(new Error('The request failed because the specified service quota does not exist.'), { name: 'NoSuchResourceException' }),
+    );
     sq.on(GetAWSDefaultServiceQuotaCommand).resolves(quota(5));
     const q = await onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }));
     expect(q).toEqual({ value: 5, source: 'Service Quotas, the AWS default of L-1216C47A in eu-west-1 (none applied to the account)' });
@@ -138,7 +164,9 @@ describe('the vCPU quota from Service Quotas (recorded responses)', () => {
   });
 
   test('any other error is not swallowed', async () => {
-    sq.on(GetServiceQuotaCommand).rejects(Object.assign(new Error('User is not authorized to perform: servicequotas:GetServiceQuota'), { name: 'AccessDeniedException' }));
+    sq.on(GetServiceQuotaCommand).rejects(
+      Object.assign(new Error('User is not authorized to perform: servicequotas:GetServiceQuota'), { name: 'AccessDeniedException' }),
+    );
     await expect(onDemandVcpuQuota(new ServiceQuotasClient({ region: 'eu-west-1' }))).rejects.toThrow(/not authorized/);
   });
 });

@@ -54,7 +54,10 @@ describe("temporal-150wps with the seed's inputs", () => {
   });
 
   test('the public path has no DSQL endpoint line; both paths say where PrivateLink becomes the cheaper one', () => {
-    const publicPath = resolveScenario({ scenario: 'temporal-150wps' }, editedCatalog((c) => (c.temporal.environment.persistence.network = 'public'))) as TemporalScenario;
+    const publicPath = resolveScenario(
+      { scenario: 'temporal-150wps' },
+      editedCatalog((c) => (c.temporal.environment.persistence.network = 'public')),
+    ) as TemporalScenario;
     const p = temporalCost(publicPath, eu);
     expect(p.sections.flatMap((s) => s.lines.map((l) => l.cells[0]))).not.toContain('Aurora DSQL endpoint (PrivateLink)');
     expect(e.total - p.total).toBeCloseTo(3 * 0.011 * 24, 6);
@@ -78,7 +81,15 @@ describe("temporal-150wps with the seed's inputs", () => {
   test('renders in the shape of the seed table', () => {
     const md = renderCost(e);
     expect(md).toMatch(/^## Daily Cost Estimate \(24-hour day, eu-west-1\)\n/);
-    for (const h of ['### Compute (EC2)', '### Aurora DSQL', '### OpenSearch (Visibility)', '### CloudWatch', '### Amazon Managed Prometheus', '### Other AWS Services', '### Total Daily Cost Summary'])
+    for (const h of [
+      '### Compute (EC2)',
+      '### Aurora DSQL',
+      '### OpenSearch (Visibility)',
+      '### CloudWatch',
+      '### Amazon Managed Prometheus',
+      '### Other AWS Services',
+      '### Total Daily Cost Summary',
+    ])
       expect(md).toContain(`\n${h}\n`);
     expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
     expect(md).toContain('| **Total** | **$247.16** |');
@@ -119,7 +130,7 @@ describe('Temporal inputs', () => {
     expect(lineOf(twoHours, 'Aurora DSQL', 'DPU (estimated)').usdPerDay).toBeCloseTo(95 / 12, 6);
   });
 
-  test('a preset with no recorded run takes its target rate × the seed\'s transactions per workflow', () => {
+  test("a preset with no recorded run takes its target rate × the seed's transactions per workflow", () => {
     const s = resolveScenario({ scenario: 'temporal-100wps' }) as TemporalScenario;
     const e = temporalCost(s, eu);
     expect(e.notes[0]).toMatch(/^DSQL load: 100 workflows\/s × 33\.2 transactions per workflow/);
@@ -145,7 +156,9 @@ describe('FOLIO phases', () => {
     const e = folioCost(resolveScenario({ scenario: 'test10' }, catalog) as FolioScenario, us);
     expect(e.sections[1].lines[0].cells).toEqual(['Paused (0 ACU after 10m without a connection)', '0 ACU', '0 ACU-h', '$0.12', '$0.00']);
     expect(e.sections[1].subtotal).toBe(0);
-    expect(e.notes).toContainEqual(expect.stringMatching(/^The Serverless v2 cluster pauses at 0 ACU after 10m without a connection and bills no capacity while paused/));
+    expect(e.notes).toContainEqual(
+      expect.stringMatching(/^The Serverless v2 cluster pauses at 0 ACU after 10m without a connection and bills no capacity while paused/),
+    );
   });
 
   test('an observed average from a run prices the Serverless line', () => {
@@ -157,14 +170,18 @@ describe('FOLIO phases', () => {
 
   test('part3 prices its provisioned offload cluster by the hour, with no Serverless variants', () => {
     const e = folioCost(resolveScenario({ scenario: 'part3' }) as FolioScenario, us);
-    expect(e.sections.map((x) => x.title)).toEqual(['Primary Aurora PostgreSQL (Standard storage)', 'Offload cluster, provisioned (Standard storage)', 'Other AWS Services']);
+    expect(e.sections.map((x) => x.title)).toEqual([
+      'Primary Aurora PostgreSQL (Standard storage)',
+      'Offload cluster, provisioned (Standard storage)',
+      'Other AWS Services',
+    ]);
     expect(e.sections[1].lines[0].cells).toEqual(['Writer', '1', 'db.r8g.2xlarge', '$1.106', '$26.54']);
     expect(e.variants).toEqual([]);
     expect(e.notes).toContain('The offload cluster is provisioned: it costs the same whatever the load.');
     expect(e.notes).toContainEqual(expect.stringMatching(/^60 tenants: nothing above grows with them/));
   });
 
-  test('I/O-Optimized storage, per cluster, prices that cluster\'s compute at its own rate; readers count', () => {
+  test("I/O-Optimized storage, per cluster, prices that cluster's compute at its own rate; readers count", () => {
     const catalog = editedCatalog((c) => {
       const p = c.folio.phases.find((x: any) => x.name === 'part3');
       p.storage = { offload: 'aurora-iopt1' };
@@ -192,11 +209,15 @@ describe('prices are data', () => {
   test('a price the model needs and the file lacks is one line naming the key and the file', () => {
     const without: PriceFile = { ...eu, prices: Object.fromEntries(Object.entries(eu.prices).filter(([k]) => k !== 'ec2:m7g.2xlarge')) };
     expect(() => temporalCost(temporal, without)).toThrow(ConfigError);
-    expect(() => temporalCost(temporal, without)).toThrow(/^no price "ec2:m7g.2xlarge" in config\/prices\/eu-west-1.json \(did you mean "ec2:m7g.xlarge"\?\); add it, or run `npm run cost -- --refresh-prices`; it has: /);
+    expect(() => temporalCost(temporal, without)).toThrow(
+      /^no price "ec2:m7g.2xlarge" in config\/prices\/eu-west-1.json \(did you mean "ec2:m7g.xlarge"\?\); add it, or run `npm run cost -- --refresh-prices`; it has: /,
+    );
   });
 
   test('a region with no price file is one line naming the priced regions', () => {
-    expect(() => loadPrices('ap-south-2')).toThrow('no prices for region ap-south-2: config/prices/ap-south-2.json does not exist; priced regions: eu-west-1, us-east-1');
+    expect(() => loadPrices('ap-south-2')).toThrow(
+      'no prices for region ap-south-2: config/prices/ap-south-2.json does not exist; priced regions: eu-west-1, us-east-1',
+    );
   });
 
   test('prices of the wrong region are refused', () => {
@@ -212,7 +233,12 @@ describe('temporal-aurora-150wps: the same sizing, priced with its store', () =>
 
   test('the writer by the hour, its storage and secret; no DPUs, no limiter table, no DSQL endpoint', () => {
     const hourly = eu.prices['rds:db.r7g.2xlarge'].usd;
-    expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Writer').cells).toEqual(['Writer', '1 × db.r7g.2xlarge', `$${hourly}/hr`, `$${(hourly * 24).toFixed(2)}`]);
+    expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Writer').cells).toEqual([
+      'Writer',
+      '1 × db.r7g.2xlarge',
+      `$${hourly}/hr`,
+      `$${(hourly * 24).toFixed(2)}`,
+    ]);
     expect(lineOf(a, 'Aurora PostgreSQL (history store)', 'Storage (Standard)').usdPerDay).toBeCloseTo((10 * 0.11 * 24) / 730, 6);
     expect(names(a)).not.toEqual(expect.arrayContaining(['DPU (estimated)']));
     expect(names(a)).not.toContain('DynamoDB (rate limiter)');
@@ -220,7 +246,7 @@ describe('temporal-aurora-150wps: the same sizing, priced with its store', () =>
     expect(a.notes.join('\n')).toContain('Aurora I/O (Standard storage bills each I/O request) is not estimated');
   });
 
-  test('every other section is the DSQL preset\'s, line for line', () => {
+  test("every other section is the DSQL preset's, line for line", () => {
     for (const title of ['Compute (EC2)', 'OpenSearch (Visibility)', 'Amazon Managed Prometheus'])
       expect(a.sections.find((s) => s.title === title)).toEqual(d.sections.find((s) => s.title === title));
     // Other services: the DSQL endpoint's hours and the limiter table's writes are the difference.

@@ -12,7 +12,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const report = (scenario: string, family: string, metrics: object) => {
   const file = join(dir, `${scenario}.json`);
-  writeFileSync(file, JSON.stringify({ schemaVersion: 1, family, scenario, window: { start: '2026-01-21T10:00:00.000Z', end: '2026-01-21T12:00:00.000Z' }, metrics }));
+  writeFileSync(
+    file,
+    JSON.stringify({ schemaVersion: 1, family, scenario, window: { start: '2026-01-21T10:00:00.000Z', end: '2026-01-21T12:00:00.000Z' }, metrics }),
+  );
   return file;
 };
 
@@ -28,7 +31,9 @@ test('--json returns the estimate as data, its sections adding up to its total',
 });
 
 test("a report of another phase, a figure given twice, and an ACU outside the phase's range are refused", async () => {
-  await expect(runCost({ scenario: 'test10', report: report('test11', 'folio', { acu: { average: 12 } }) })).rejects.toThrow(/is a report of test11, not of test10/);
+  await expect(runCost({ scenario: 'test10', report: report('test11', 'folio', { acu: { average: 12 } }) })).rejects.toThrow(
+    /is a report of test11, not of test10/,
+  );
   await expect(runCost({ scenario: 'test10', observedAcu: '12', report: report('test10', 'folio', { acu: { average: 12 } }) })).rejects.toThrow(
     new ConfigError('--observed-acu and --report both say what the load was (valid: one of them)'),
   );

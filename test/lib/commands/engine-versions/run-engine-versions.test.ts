@@ -11,7 +11,10 @@ beforeEach(() => rds.reset());
 function recordedRds() {
   rds
     .on(DescribeDBEngineVersionsCommand, { Marker: undefined })
-    .resolves({ DBEngineVersions: [{ EngineVersion: '16.2', ServerlessV2FeaturesSupport: { MinCapacity: 0.5, MaxCapacity: 256 } }, { EngineVersion: '16.10' }], Marker: 'v2' })
+    .resolves({
+      DBEngineVersions: [{ EngineVersion: '16.2', ServerlessV2FeaturesSupport: { MinCapacity: 0.5, MaxCapacity: 256 } }, { EngineVersion: '16.10' }],
+      Marker: 'v2',
+    })
     .on(DescribeDBEngineVersionsCommand, { Marker: 'v2' })
     .resolves({ DBEngineVersions: [{ EngineVersion: '17.4', ServerlessV2FeaturesSupport: { MinCapacity: 0, MaxCapacity: 256 } }] });
   rds
@@ -27,7 +30,12 @@ function recordedRds() {
       Marker: 'o2',
     })
     .on(DescribeOrderableDBInstanceOptionsCommand, { Marker: 'o2' })
-    .resolves({ OrderableDBInstanceOptions: [{ EngineVersion: '17.4', DBInstanceClass: 'db.r8g.large' }, { EngineVersion: '16.2', DBInstanceClass: 'db.r6g.large' }] });
+    .resolves({
+      OrderableDBInstanceOptions: [
+        { EngineVersion: '17.4', DBInstanceClass: 'db.r8g.large' },
+        { EngineVersion: '16.2', DBInstanceClass: 'db.r6g.large' },
+      ],
+    });
 }
 
 test('reads every page of both answers into the file: classes once each and sorted, Serverless v2 only where db.serverless is orderable', async () => {
@@ -49,7 +57,9 @@ test('reads every page of both answers into the file: classes once each and sort
 
 test('an answer with no versions is refused, and nothing is written from it', async () => {
   rds.on(DescribeDBEngineVersionsCommand).resolves({ DBEngineVersions: [] }).on(DescribeOrderableDBInstanceOptionsCommand).resolves({});
-  await expect(readEngineVersions(new RDSClient({ region: 'eu-west-1' }), 'eu-west-1', '2026-11-25')).rejects.toThrow(new ConfigError('RDS lists no aurora-postgresql versions in eu-west-1; the file is left as it was'));
+  await expect(readEngineVersions(new RDSClient({ region: 'eu-west-1' }), 'eu-west-1', '2026-11-25')).rejects.toThrow(
+    new ConfigError('RDS lists no aurora-postgresql versions in eu-west-1; the file is left as it was'),
+  );
 });
 
 test('without --refresh it prints what the file holds, and calls nothing', async () => {
@@ -69,15 +79,32 @@ test('without --refresh it prints what the file holds, and calls nothing', async
 describe('the checks config makes against the file', () => {
   const file = loadEngineVersions('us-east-1');
   test('a version, a range and classes it offers pass', () => {
-    expect(engineVersionProblem(file, '16.8', { where: 'w', serverless: { min: 0, max: 256 }, instanceClasses: ['db.r8g.2xlarge', 'db.r7g.4xlarge'] })).toBeUndefined();
+    expect(
+      engineVersionProblem(file, '16.8', { where: 'w', serverless: { min: 0, max: 256 }, instanceClasses: ['db.r8g.2xlarge', 'db.r7g.4xlarge'] }),
+    ).toBeUndefined();
   });
   test.each([
     ['16.7', { where: 'w' }, 'version', /^Aurora PostgreSQL 16.7 is not offered in us-east-1 \(w; valid: 16.x: 16.1, /],
     ['11.9', { where: 'w' }, 'version', /^Aurora PostgreSQL 11.9 is not offered in us-east-1 \(w; valid: majors 13, 14, 15, 16, 17;/],
-    ['16.2', { where: 'w', serverless: { min: 0, max: 8 } }, 'min', /^w has min 0 ACU, which Aurora PostgreSQL 16.2 cannot pause to: its Serverless v2 starts at 0.5 ACU/],
+    [
+      '16.2',
+      { where: 'w', serverless: { min: 0, max: 8 } },
+      'min',
+      /^w has min 0 ACU, which Aurora PostgreSQL 16.2 cannot pause to: its Serverless v2 starts at 0.5 ACU/,
+    ],
     ['14.9', { where: 'w', serverless: { min: 0.5, max: 129 } }, 'max', /^w has max 129 ACU, above the 128 ACU Aurora PostgreSQL 14.9 allows/],
-    ['16.3', { where: 'w', instanceClasses: ['db.r8g.large'] }, 'instanceClass', /^db.r8g.large cannot be ordered with Aurora PostgreSQL 16.3 in us-east-1 \(w; valid: db.r8g.large from 13.16, 14.13, 15.8, 16.4, 17.4;/],
-    ['16.8', { where: 'w', instanceClasses: ['db.r5.large'] }, 'instanceClass', /^db.r5.large cannot be ordered with Aurora PostgreSQL 16.8 in us-east-1 \(w; valid: a class of r6g, r6i, r7g, r7i, r8g, serverless, t4g;/],
+    [
+      '16.3',
+      { where: 'w', instanceClasses: ['db.r8g.large'] },
+      'instanceClass',
+      /^db.r8g.large cannot be ordered with Aurora PostgreSQL 16.3 in us-east-1 \(w; valid: db.r8g.large from 13.16, 14.13, 15.8, 16.4, 17.4;/,
+    ],
+    [
+      '16.8',
+      { where: 'w', instanceClasses: ['db.r5.large'] },
+      'instanceClass',
+      /^db.r5.large cannot be ordered with Aurora PostgreSQL 16.8 in us-east-1 \(w; valid: a class of r6g, r6i, r7g, r7i, r8g, serverless, t4g;/,
+    ],
   ] as const)('%s for %j is refused at %s', (version, use, at, message) => {
     const p = engineVersionProblem(file, version, use);
     expect(p?.at).toBe(at);
@@ -86,6 +113,9 @@ describe('the checks config makes against the file', () => {
   });
   test('a version that cannot run Serverless v2 at all is refused for a range', () => {
     const without = { ...file, versions: { ...file.versions, '16.8': { instanceClasses: ['db.r7g.large'] } } };
-    expect(engineVersionProblem(without, '16.8', { where: 'w', serverless: { min: 0.5, max: 8 } })).toMatchObject({ at: 'serverless', message: expect.stringMatching(/^Aurora PostgreSQL 16.8 cannot run Serverless v2 in us-east-1/) });
+    expect(engineVersionProblem(without, '16.8', { where: 'w', serverless: { min: 0.5, max: 8 } })).toMatchObject({
+      at: 'serverless',
+      message: expect.stringMatching(/^Aurora PostgreSQL 16.8 cannot run Serverless v2 in us-east-1/),
+    });
   });
 });

@@ -17,15 +17,34 @@ describe('the plan is derived from the two phases and the tenants', () => {
   test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
     const plan = planPhaseSwitch(phase('test4'), phase('test5'));
     expect(plan.moves).toEqual([
-      { module: 'mod-inventory-storage', reference: false, framework: 'rmb', from: 'primary', to: 'offload', suffix: '_mod_inventory_storage', schemas: schemasOf('mod-inventory-storage'), wave: 1,
-        routes: { writer: 'mod-inventory-storage.folio-db.internal', reader: 'mod-inventory-storage-reader.folio-db.internal' } },
+      {
+        module: 'mod-inventory-storage',
+        reference: false,
+        framework: 'rmb',
+        from: 'primary',
+        to: 'offload',
+        suffix: '_mod_inventory_storage',
+        schemas: schemasOf('mod-inventory-storage'),
+        wave: 1,
+        routes: { writer: 'mod-inventory-storage.folio-db.internal', reader: 'mod-inventory-storage-reader.folio-db.internal' },
+      },
     ]);
     expect(plan.restart).toEqual(['mod-inventory-storage']);
   });
 
   test('test10 -> baseline brings seven modules back, each after the schemas its views read', () => {
     const order = planPhaseSwitch(phase('test10'), phase('baseline')).moves.map((m) => m.module);
-    expect(order.sort()).toEqual(['mod-data-export', 'mod-fqm-manager', 'mod-inventory-storage', 'mod-lists', 'mod-orders-storage', 'mod-source-record-manager', 'mod-source-record-storage'].sort());
+    expect(order.sort()).toEqual(
+      [
+        'mod-data-export',
+        'mod-fqm-manager',
+        'mod-inventory-storage',
+        'mod-lists',
+        'mod-orders-storage',
+        'mod-source-record-manager',
+        'mod-source-record-storage',
+      ].sort(),
+    );
     const at = (m: string) => planPhaseSwitch(phase('test10'), phase('baseline')).moves.findIndex((x) => x.module === m);
     for (const reader of ['mod-data-export', 'mod-fqm-manager']) {
       expect(at(reader)).toBeGreaterThan(at('mod-inventory-storage'));
@@ -37,7 +56,18 @@ describe('the plan is derived from the two phases and the tenants', () => {
   test('test9 -> test10: FQM moves, with reference copies of every schema it reads across the split, first', () => {
     const plan = planPhaseSwitch(phase('test9'), phase('test10'));
     const references = plan.moves.filter((m) => m.reference);
-    expect(references.map((m) => m.module).sort()).toEqual(['mod-agreements', 'mod-circulation-storage', 'mod-finance-storage', 'mod-invoice-storage', 'mod-linked-data', 'mod-oa', 'mod-organizations-storage', 'mod-settings', 'mod-tags', 'mod-users']);
+    expect(references.map((m) => m.module).sort()).toEqual([
+      'mod-agreements',
+      'mod-circulation-storage',
+      'mod-finance-storage',
+      'mod-invoice-storage',
+      'mod-linked-data',
+      'mod-oa',
+      'mod-organizations-storage',
+      'mod-settings',
+      'mod-tags',
+      'mod-users',
+    ]);
     for (const r of references) expect(r).toMatchObject({ from: 'primary', to: 'offload' });
     const fqm = plan.moves.findIndex((m) => m.module === 'mod-fqm-manager');
     expect(plan.moves.slice(0, fqm).filter((m) => m.reference)).toHaveLength(references.length);
@@ -65,7 +95,12 @@ describe('the plan is derived from the two phases and the tenants', () => {
       MOVE_REPLACE: 'true',
       MOVE_KEEP_EXISTING: 'false',
     });
-    for (const [from, to] of [['baseline', 'test10'], ['test10', 'baseline'], ['test9', 'test10'], ['test4', 'test9']]) {
+    for (const [from, to] of [
+      ['baseline', 'test10'],
+      ['test10', 'baseline'],
+      ['test9', 'test10'],
+      ['test4', 'test9'],
+    ]) {
       const s = phase(to);
       const plan = planPhaseSwitch(phase(from), s);
       const all = waves(plan);
@@ -80,7 +115,10 @@ describe('the plan is derived from the two phases and the tenants', () => {
     }
     // References and moves never share a task: a reference copy keeps an existing copy, a move does not.
     expect(waves(planPhaseSwitch(phase('test9'), phase('test10'))).map((w) => w.map((m) => m.reference))).toEqual([[false], Array(10).fill(true), [false]]);
-    expect(waves(withoutReferences(planPhaseSwitch(phase('test9'), phase('test10')))).map((w) => w.map((m) => m.module))).toEqual([['mod-lists'], ['mod-fqm-manager']]);
+    expect(waves(withoutReferences(planPhaseSwitch(phase('test9'), phase('test10')))).map((w) => w.map((m) => m.module))).toEqual([
+      ['mod-lists'],
+      ['mod-fqm-manager'],
+    ]);
   });
 });
 

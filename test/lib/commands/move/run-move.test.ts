@@ -24,7 +24,14 @@ beforeEach(() => {
 });
 
 const deployed = (phase: string) => {
-  const values: Record<string, string> = { cluster: 'mover-cluster', taskDefinition: 'mover-task:1', securityGroup: 'sg-0mover', subnets: 'subnet-a', logGroup: 'mover-logs', deployedPhase: phase };
+  const values: Record<string, string> = {
+    cluster: 'mover-cluster',
+    taskDefinition: 'mover-task:1',
+    securityGroup: 'sg-0mover',
+    subnets: 'subnet-a',
+    logGroup: 'mover-logs',
+    deployedPhase: phase,
+  };
   const Outputs = Object.entries(MOVE_OUTPUTS).map(([field, OutputKey]) => ({ OutputKey, OutputValue: values[field] }));
   cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs }] });
 };
@@ -41,7 +48,10 @@ test('a switch: the plan printed first, each wave run, the results and the next 
   // Every wave's task logs each of its schemas as copied, then stops.
   ecs.on(RunTaskCommand).callsFake((input) => {
     const schemas = input.overrides.containerOverrides[0].environment.find((e: { name: string }) => e.name === 'MOVE_SCHEMAS').value.split(' ');
-    logs.on(GetLogEventsCommand).resolvesOnce({ events: schemas.map((schema: string) => ({ message: moverLine('copied', { schema, tables: 2, rows: 10 }) })), nextForwardToken: 'f/1' }).resolves({ events: [], nextForwardToken: 'f/1' });
+    logs
+      .on(GetLogEventsCommand)
+      .resolvesOnce({ events: schemas.map((schema: string) => ({ message: moverLine('copied', { schema, tables: 2, rows: 10 }) })), nextForwardToken: 'f/1' })
+      .resolves({ events: [], nextForwardToken: 'f/1' });
     return { tasks: [{ taskArn }], failures: [] };
   });
   const io = recordingIO();
@@ -55,8 +65,12 @@ test('a switch: the plan printed first, each wave run, the results and the next 
 });
 
 test('refusals come before any call: --replace with --drop-source, a module to a phase, --dry-run of a module without the deployed phase', async () => {
-  await expect(runMove({ from: 'test4', to: 'test5', replace: true, dropSource: true, timeout: '2h' })).rejects.toThrow(/^--replace and --drop-source cannot be combined/);
+  await expect(runMove({ from: 'test4', to: 'test5', replace: true, dropSource: true, timeout: '2h' })).rejects.toThrow(
+    /^--replace and --drop-source cannot be combined/,
+  );
   await expect(runMove({ module: 'mod-inventory-storage', to: 'test5', timeout: '2h' })).rejects.toThrow(/^--to "test5" is not a cluster/);
-  await expect(runMove({ module: 'mod-inventory-storage', to: 'offload', dryRun: true, timeout: '2h' })).rejects.toThrow(/^--dry-run with --module needs --scenario/);
+  await expect(runMove({ module: 'mod-inventory-storage', to: 'offload', dryRun: true, timeout: '2h' })).rejects.toThrow(
+    /^--dry-run with --module needs --scenario/,
+  );
   expect(cfn.calls()).toHaveLength(0);
 });

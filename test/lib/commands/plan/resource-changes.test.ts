@@ -27,7 +27,9 @@ describe('Temporal preset switches', () => {
   const temporal = new Map(TEMPORAL_SCENARIO_NAMES.map((n) => [n, synthPhase(n).json]));
   const storeOf = (name: string) => (resolveScenario({ scenario: name }) as TemporalScenario).preset.store.engine;
   // An environment keeps its store for life: switches are between presets of one store (see 'store switches').
-  const pairs = TEMPORAL_SCENARIO_NAMES.flatMap((from) => TEMPORAL_SCENARIO_NAMES.filter((to) => to !== from && storeOf(to) === storeOf(from)).map((to) => [from, to]));
+  const pairs = TEMPORAL_SCENARIO_NAMES.flatMap((from) =>
+    TEMPORAL_SCENARIO_NAMES.filter((to) => to !== from && storeOf(to) === storeOf(from)).map((to) => [from, to]),
+  );
   let diffs: Array<[string, string, ReturnType<typeof resourceChanges>]> | undefined;
   /** Each pair's changes, computed once for both tests. */
   const changesOfPairs = () => (diffs ??= pairs.map(([from, to]) => [from, to, resourceChanges(temporal.get(from)!, temporal.get(to)!)]));
@@ -35,7 +37,13 @@ describe('Temporal preset switches', () => {
   test('every switch updates in place; only task definitions get new revisions', () => {
     expect(pairs).toHaveLength(9 * 8);
     // 150 -> 400 -> 800 and back are among them.
-    for (const pair of [['temporal-150wps', 'temporal-400wps'], ['temporal-400wps', 'temporal-800wps'], ['temporal-800wps', 'temporal-400wps'], ['temporal-400wps', 'temporal-150wps']]) expect(pairs).toContainEqual(pair);
+    for (const pair of [
+      ['temporal-150wps', 'temporal-400wps'],
+      ['temporal-400wps', 'temporal-800wps'],
+      ['temporal-800wps', 'temporal-400wps'],
+      ['temporal-400wps', 'temporal-150wps'],
+    ])
+      expect(pairs).toContainEqual(pair);
     const problems: string[] = [];
     for (const [from, to, changes] of changesOfPairs()) {
       for (const c of changes) {
@@ -98,9 +106,7 @@ describe('the check itself can fail', () => {
       editedCatalog((c) => (c.folio.environment.names.offloadCluster = 'folio-hybrid-serverless-2')),
     ).json;
     const unsafe = resourceChanges(templates.get('test12')!, renamed).filter((c) => c.unsafe);
-    expect(unsafe.map((c) => [c.type, c.impact])).toEqual(
-      expect.arrayContaining([['AWS::RDS::DBCluster', ResourceImpact.WILL_REPLACE]]),
-    );
+    expect(unsafe.map((c) => [c.type, c.impact])).toEqual(expect.arrayContaining([['AWS::RDS::DBCluster', ResourceImpact.WILL_REPLACE]]));
   });
 
   test('a removed module secret is a destruction', () => {
@@ -122,7 +128,12 @@ describe('observability stack switches', () => {
   ])('%s: every switch rewrites dashboards and alarms in place, never replacing one', (_family, names) => {
     const obs = new Map(names.map((n) => [n, synthObservability({ scenario: n }).json]));
     // The Serverless ceiling alarm exists only while the offload cluster is Serverless v2: it comes and goes with the kind.
-    const kinds = new Map(names.map((n) => { const s = resolveScenario({ scenario: n }); return [n, s.family === 'folio' && s.phase.offload.serverless !== undefined]; }));
+    const kinds = new Map(
+      names.map((n) => {
+        const s = resolveScenario({ scenario: n });
+        return [n, s.family === 'folio' && s.phase.offload.serverless !== undefined];
+      }),
+    );
     const serverless = (n: string) => kinds.get(n)!;
     const problems: string[] = [];
     let updates = 0;

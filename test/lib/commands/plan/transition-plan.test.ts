@@ -34,7 +34,9 @@ describe('test11 -> test12 (the Serverless floor rises from 0.5 to 5 ACU)', () =
     expect(plan.stacks.map((s) => s.stackName)).toEqual(['FolioHybridAurora', 'FolioHybridAuroraObservability']);
     const md = renderPlan(plan);
     expect(md).toContain('# Plan: test11 -> test12');
-    expect(md).toMatch(/\| update in place \| `AuroraServerless\w+` \| AWS::RDS::DBCluster \| ServerlessV2ScalingConfiguration: \{"MaxCapacity":64,"MinCapacity":0.5\} -> \{"MaxCapacity":64,"MinCapacity":5\} \(update in place\) \|/);
+    expect(md).toMatch(
+      /\| update in place \| `AuroraServerless\w+` \| AWS::RDS::DBCluster \| ServerlessV2ScalingConfiguration: \{"MaxCapacity":64,"MinCapacity":0.5\} -> \{"MaxCapacity":64,"MinCapacity":5\} \(update in place\) \|/,
+    );
     expect(md).toMatch(/Safe: no stateful resource is replaced, destroyed or orphaned\.\n$/);
   });
 });
@@ -45,11 +47,20 @@ describe('test1 -> test2 (the writer goes from r7g.4xlarge to r7g.2xlarge)', () 
 
   test('the writer class change is in place but names its interruption, in the plan and in --json', () => {
     expect(writer).toMatchObject({ impact: ResourceImpact.WILL_UPDATE, unsafe: false, path: expect.stringContaining('/Aurora/Provisioned/Writer/') });
-    expect(writer.properties).toEqual([expect.objectContaining({ name: 'DBInstanceClass', from: 'db.r7g.4xlarge', to: 'db.r7g.2xlarge', interruption: expect.stringMatching(/^the instance restarts on the new class: a few minutes without it \(for a writer, no writes to its cluster/) })]);
+    expect(writer.properties).toEqual([
+      expect.objectContaining({
+        name: 'DBInstanceClass',
+        from: 'db.r7g.4xlarge',
+        to: 'db.r7g.2xlarge',
+        interruption: expect.stringMatching(/^the instance restarts on the new class: a few minutes without it \(for a writer, no writes to its cluster/),
+      }),
+    ]);
     expect(writer.interruptions).toEqual([expect.stringMatching(/^DBInstanceClass: the instance restarts/)]);
     const md = renderPlan(plan);
     expect(md).toContain('DBInstanceClass: "db.r7g.4xlarge" -> "db.r7g.2xlarge" (update in place, WITH INTERRUPTION)');
-    expect(md).toMatch(/\nINTERRUPTION: AuroraProvisionedWriter\w+ \(Aurora\/Provisioned\/Writer\): DBInstanceClass: the instance restarts on the new class: a few minutes without it .*Plan the switch between test runs\.\n/);
+    expect(md).toMatch(
+      /\nINTERRUPTION: AuroraProvisionedWriter\w+ \(Aurora\/Provisioned\/Writer\): DBInstanceClass: the instance restarts on the new class: a few minutes without it .*Plan the switch between test runs\.\n/,
+    );
     expect(JSON.parse(JSON.stringify(plan.stacks[0].changes))).toContainEqual(expect.objectContaining({ interruptions: writer.interruptions }));
   });
 
@@ -62,9 +73,15 @@ describe('test1 -> test2 (the writer goes from r7g.4xlarge to r7g.2xlarge)', () 
 test('every modified property shows its values, or says why it cannot', () => {
   const plan = planTransition('temporal-100wps', 'temporal-150wps');
   const md = renderPlan(plan);
-  const cells = md.split('\n').filter((l) => l.startsWith('| update in place') || l.startsWith('| new revision')).flatMap((l) => l.split(' | ')[3].split('<br>'));
+  const cells = md
+    .split('\n')
+    .filter((l) => l.startsWith('| update in place') || l.startsWith('| new revision'))
+    .flatMap((l) => l.split(' | ')[3].split('<br>'));
   expect(cells.length).toBeGreaterThan(0);
-  for (const cell of cells) expect(cell).toMatch(/^\w+: (.+ -> .+|changed \(\d+ characters of values; `npx cdk diff` shows them\)|a secret reference, resolved at deploy time \(its value is not in the template\)) \(/);
+  for (const cell of cells)
+    expect(cell).toMatch(
+      /^\w+: (.+ -> .+|changed \(\d+ characters of values; `npx cdk diff` shows them\)|a secret reference, resolved at deploy time \(its value is not in the template\)) \(/,
+    );
 });
 
 test('temporal-100wps -> temporal-150wps: new task-definition revisions are shown as such, and are not unsafe', () => {
@@ -92,7 +109,11 @@ test('a stateful replacement is reported as unsafe, by resource', () => {
     ['AWS::RDS::DBInstance', ResourceImpact.WILL_REPLACE],
   ]);
   expect(plan.unsafe[0].logicalId).toBe(id);
-  expect(renderPlan(plan)).toMatch(new RegExp(`UNSAFE: 2 stateful resource\\(s\\) would be replaced or destroyed: ${id} \\(AWS::RDS::DBCluster, REPLACE\\); \\w+ \\(AWS::RDS::DBInstance, REPLACE\\)\\. Do not deploy this switch as is\\.`));
+  expect(renderPlan(plan)).toMatch(
+    new RegExp(
+      `UNSAFE: 2 stateful resource\\(s\\) would be replaced or destroyed: ${id} \\(AWS::RDS::DBCluster, REPLACE\\); \\w+ \\(AWS::RDS::DBInstance, REPLACE\\)\\. Do not deploy this switch as is\\.`,
+    ),
+  );
 });
 
 test.each([
@@ -127,16 +148,23 @@ describe('test13 -> part3 (the offload cluster goes from Serverless v2 to a prov
     const back = planTransition('part3', 'test13');
     expect(back.unsafe).toEqual([]);
     const obs = back.stacks.find((s) => s.stackName === 'FolioHybridAuroraObservability')!;
-    expect(obs.changes.filter((c) => c.impact === ResourceImpact.WILL_CREATE).map((c) => c.logicalId)).toEqual([expect.stringMatching(/^AlarmsServerlessAtCeiling/)]);
+    expect(obs.changes.filter((c) => c.impact === ResourceImpact.WILL_CREATE).map((c) => c.logicalId)).toEqual([
+      expect.stringMatching(/^AlarmsServerlessAtCeiling/),
+    ]);
   });
 });
 
 describe('readers on a provisioned offload cluster come and go without touching data', () => {
   // A new object: the Part 3 phases share theirs.
-  const withReader = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'part3-3x').offload = { provisioned: { instanceClass: 'db.r8g.2xlarge', readers: 1 } }));
+  const withReader = editedCatalog(
+    (c) => (c.folio.phases.find((p: any) => p.name === 'part3-3x').offload = { provisioned: { instanceClass: 'db.r8g.2xlarge', readers: 1 } }),
+  );
 
   test('adding one is a new instance, removing it a removal: neither is unsafe, each says why', () => {
-    for (const [from, to, impact] of [['part3', 'part3-3x', ResourceImpact.WILL_CREATE], ['part3-3x', 'part3', ResourceImpact.WILL_DESTROY]] as const) {
+    for (const [from, to, impact] of [
+      ['part3', 'part3-3x', ResourceImpact.WILL_CREATE],
+      ['part3-3x', 'part3', ResourceImpact.WILL_DESTROY],
+    ] as const) {
       const plan = planTransition(from, to, { catalog: withReader });
       const reader = plan.stacks[0].changes.find((c) => c.logicalId.startsWith('AuroraServerlessReader1'))!;
       expect(reader).toMatchObject({ impact, stateful: false, unsafe: false });
@@ -147,7 +175,9 @@ describe('readers on a provisioned offload cluster come and go without touching 
 
   test('the routed modules get the reader endpoint while there is one', () => {
     const json = scenarioTemplates(resolveScenario({ scenario: 'part3-3x' }, withReader), { scenario: 'part3-3x' }).get('FolioHybridAurora')!;
-    const lists = Object.entries(json.Resources as Record<string, any>).find(([id, r]) => id.startsWith('Routingmodlists') && r.Type === 'AWS::SecretsManager::Secret')![1];
+    const lists = Object.entries(json.Resources as Record<string, any>).find(
+      ([id, r]) => id.startsWith('Routingmodlists') && r.Type === 'AWS::SecretsManager::Secret',
+    )![1];
     expect(JSON.stringify(lists.Properties.SecretString)).toContain('DB_HOST_READER');
   });
 });
@@ -168,7 +198,9 @@ test('turning on logical replication is in place, and the plan says it waits for
   delete before.Resources[group].Properties.Parameters['rds.logical_replication'];
   const change = resourceChanges(before, json).find((c) => c.logicalId === group)!;
   expect(change).toMatchObject({ impact: ResourceImpact.WILL_UPDATE, unsafe: false });
-  expect(change.notes).toEqual([expect.stringMatching(/^Parameters: rds\.logical_replication is static: the clusters take the new value only when their writer reboots/)]);
+  expect(change.notes).toEqual([
+    expect.stringMatching(/^Parameters: rds\.logical_replication is static: the clusters take the new value only when their writer reboots/),
+  ]);
 });
 
 test('a writer instance that leaves its cluster is still unsafe (only readers are capacity)', () => {
@@ -176,5 +208,10 @@ test('a writer instance that leaves its cluster is still unsafe (only readers ar
   const after = structuredClone(json);
   const writer = Object.keys(after.Resources).find((id) => id.startsWith('AuroraServerlessWriter'))!;
   delete after.Resources[writer];
-  expect(resourceChanges(json, after).find((c) => c.logicalId === writer)).toMatchObject({ impact: ResourceImpact.WILL_DESTROY, stateful: true, unsafe: true, notes: [] });
+  expect(resourceChanges(json, after).find((c) => c.logicalId === writer)).toMatchObject({
+    impact: ResourceImpact.WILL_DESTROY,
+    stateful: true,
+    unsafe: true,
+    notes: [],
+  });
 });

@@ -38,7 +38,9 @@ test('an account with everything in place passes, each check named', async () =>
   expect(failure).toBeUndefined();
   expect(text).toContain('| CDK bootstrap of eu-west-1 | ok: version 30 |  |');
   expect(text).toContain('| images.server: ECR temporal-dsql:1.30.0-dsql-e74d6b69 | ok: pushed |  |');
-  expect(text).toContain('| images.collector: public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3 | ok: a public registry: ECS pulls it at deploy (not checked here) |  |');
+  expect(text).toContain(
+    '| images.collector: public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3 | ok: a public registry: ECS pulls it at deploy (not checked here) |  |',
+  );
   expect(text).toContain('| images.benchmark: ECR temporal-dsql-bench:1.0.0 | ok: pushed |  |');
   expect(text).toContain(`| IAM role ${OPENSEARCH_SERVICE_LINKED_ROLE} (a VPC domain needs it) | ok: present |  |`);
   expect(ecr.commandCalls(DescribeImagesCommand).map((c) => c.args[0].input)).toEqual([
@@ -56,15 +58,31 @@ test('a FOLIO phase checks its mover image and no OpenSearch role', async () => 
 });
 
 test.each([
-  ['no bootstrap', () => ssm.on(GetParameterCommand).rejects(awsError('ParameterNotFound')), '| CDK bootstrap of eu-west-1 | MISSING: not bootstrapped (no /cdk-bootstrap/hnb659fds/version) | npx cdk bootstrap -c scenario=temporal-25wps |'],
-  ['a bootstrap too old', () => ssm.on(GetParameterCommand).resolves({ Parameter: { Value: '5' } }), "| CDK bootstrap of eu-west-1 | MISSING: version 5, older than the app's templates accept (/cdk-bootstrap/hnb659fds/version) | npx cdk bootstrap -c scenario=temporal-25wps |"],
+  [
+    'no bootstrap',
+    () => ssm.on(GetParameterCommand).rejects(awsError('ParameterNotFound')),
+    '| CDK bootstrap of eu-west-1 | MISSING: not bootstrapped (no /cdk-bootstrap/hnb659fds/version) | npx cdk bootstrap -c scenario=temporal-25wps |',
+  ],
+  [
+    'a bootstrap too old',
+    () => ssm.on(GetParameterCommand).resolves({ Parameter: { Value: '5' } }),
+    "| CDK bootstrap of eu-west-1 | MISSING: version 5, older than the app's templates accept (/cdk-bootstrap/hnb659fds/version) | npx cdk bootstrap -c scenario=temporal-25wps |",
+  ],
   [
     'no repository',
     () => ecr.on(DescribeImagesCommand, { repositoryName: 'temporal-dsql-bench' }).rejects(awsError('RepositoryNotFoundException')),
     '| images.benchmark: ECR temporal-dsql-bench:1.0.0 | MISSING: no such repository | aws ecr create-repository --region eu-west-1 --repository-name temporal-dsql-bench --image-scanning-configuration scanOnPush=true, then push <account>.dkr.ecr.eu-west-1.amazonaws.com/temporal-dsql-bench:1.0.0 |',
   ],
-  ['no image of the tag', () => ecr.on(DescribeImagesCommand, { repositoryName: 'temporal-dsql' }).rejects(awsError('ImageNotFoundException')), '| images.server: ECR temporal-dsql:1.30.0-dsql-e74d6b69 | MISSING: no image tagged 1.30.0-dsql-e74d6b69 |'],
-  ['no service-linked role', () => iam.on(GetRoleCommand).rejects(awsError('NoSuchEntityException')), `| IAM role ${OPENSEARCH_SERVICE_LINKED_ROLE} (a VPC domain needs it) | MISSING: missing | aws iam create-service-linked-role --aws-service-name opensearchservice.amazonaws.com |`],
+  [
+    'no image of the tag',
+    () => ecr.on(DescribeImagesCommand, { repositoryName: 'temporal-dsql' }).rejects(awsError('ImageNotFoundException')),
+    '| images.server: ECR temporal-dsql:1.30.0-dsql-e74d6b69 | MISSING: no image tagged 1.30.0-dsql-e74d6b69 |',
+  ],
+  [
+    'no service-linked role',
+    () => iam.on(GetRoleCommand).rejects(awsError('NoSuchEntityException')),
+    `| IAM role ${OPENSEARCH_SERVICE_LINKED_ROLE} (a VPC domain needs it) | MISSING: missing | aws iam create-service-linked-role --aws-service-name opensearchservice.amazonaws.com |`,
+  ],
 ])('%s is refused with exit 5, naming it and how to supply it', async (_, breakIt, row) => {
   breakIt();
   const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true);
@@ -73,10 +91,17 @@ test.each([
 });
 
 test('an asset image needs Docker, which cdk deploy builds it with', async () => {
-  const withAsset = resolveScenario({ scenario: 'temporal-25wps' }, editedCatalog((c) => (c.temporal.environment.images.benchmark = { asset: 'benchmark', user: '1000:1000' })));
-  expect((await checkBeforeDeploy(withAsset, need, clients, () => true)).text).toContain('| images.benchmark: CDK asset benchmark | ok: docker found: cdk deploy builds it |  |');
+  const withAsset = resolveScenario(
+    { scenario: 'temporal-25wps' },
+    editedCatalog((c) => (c.temporal.environment.images.benchmark = { asset: 'benchmark', user: '1000:1000' })),
+  );
+  expect((await checkBeforeDeploy(withAsset, need, clients, () => true)).text).toContain(
+    '| images.benchmark: CDK asset benchmark | ok: docker found: cdk deploy builds it |  |',
+  );
   const { text, failure } = await checkBeforeDeploy(withAsset, need, clients, () => false);
-  expect(text).toContain('| images.benchmark: CDK asset benchmark | MISSING: no docker on PATH: cdk deploy cannot build it | install Docker with buildx, or name an ECR image in config |');
+  expect(text).toContain(
+    '| images.benchmark: CDK asset benchmark | MISSING: no docker on PATH: cdk deploy cannot build it | install Docker with buildx, or name an ECR image in config |',
+  );
   expect(failure?.exitCode).toBe(5);
 });
 

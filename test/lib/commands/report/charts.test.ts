@@ -49,7 +49,11 @@ describe('a FOLIO phase at its ceiling, the window across midnight', () => {
   test('every chart has an opaque white background', () => {
     for (const c of charts) {
       const p = png(c.svg);
-      for (const [x, y] of [[0, 0], [p.width - 1, p.height - 1]]) expect(p.px(x, y)).toEqual([255, 255, 255, 255]);
+      for (const [x, y] of [
+        [0, 0],
+        [p.width - 1, p.height - 1],
+      ])
+        expect(p.px(x, y)).toEqual([255, 255, 255, 255]);
     }
   });
 
@@ -91,12 +95,17 @@ describe('a FOLIO phase at its ceiling, the window across midnight', () => {
 test("Temporal: a latency chart of DSQL's commit latency, with the benchmark's P50/P95/P99 from the run record", () => {
   const start = new Date('2026-01-21T10:00:00Z');
   const t = minutes(start, 5);
-  const charts = renderCharts(catalogFor(temporal, { dsqlClusterId: 'x' }), new Map([['commitLatency', { t, v: [3, 4, 3, 5, 4] }]]), {
-    start,
-    end: new Date('2026-01-21T10:05:00Z'),
-    periodSeconds: 60,
-    benchmarkLatencyMs: { p50: 197, p95: 220, p99: 259 },
-  }, 'run');
+  const charts = renderCharts(
+    catalogFor(temporal, { dsqlClusterId: 'x' }),
+    new Map([['commitLatency', { t, v: [3, 4, 3, 5, 4] }]]),
+    {
+      start,
+      end: new Date('2026-01-21T10:05:00Z'),
+      periodSeconds: 60,
+      benchmarkLatencyMs: { p50: 197, p95: 220, p99: 259 },
+    },
+    'run',
+  );
   const latency = charts.find((c) => c.file === 'commitLatency.svg')!;
   for (const label of ['benchmark P50 197 ms', 'benchmark P95 220 ms', 'benchmark P99 259 ms']) expect(latency.svg).toContain(`>${label}</text>`);
   expect(latency.svg).toContain('>10:00</text>');

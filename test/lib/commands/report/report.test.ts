@@ -30,10 +30,19 @@ describe('an empty window: no number without data behind it', () => {
     const catalog = catalogFor(scenario, { dsqlClusterId: 'abc' });
     const r = summarize(scenario, catalog, new Map(), window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
     expect(r.missing).toHaveLength(Object.keys(r.coverage).length);
-    expect(r.metrics.transactions).toMatchObject({ total: null, readOnly: null, write: null, readOnlyShare: null, perWorkflow: null, peakPerMinuteOverWorkflows: null });
+    expect(r.metrics.transactions).toMatchObject({
+      total: null,
+      readOnly: null,
+      write: null,
+      readOnlyShare: null,
+      perWorkflow: null,
+      peakPerMinuteOverWorkflows: null,
+    });
     expect(r.metrics.occConflicts!.total).toBeNull();
     const md = renderMarkdown(r);
-    expect(md).toMatch(/\n\*\*No data at all\*\* in this window: none of the \d+ series has a datapoint\. Check the window \(times are UTC\), the region, --env-name and the DSQL cluster id/);
+    expect(md).toMatch(
+      /\n\*\*No data at all\*\* in this window: none of the \d+ series has a datapoint\. Check the window \(times are UTC\), the region, --env-name and the DSQL cluster id/,
+    );
     expect(md).toContain('- transactions in the window: no data (TotalTx has no datapoint)');
     expect(md).toContain('- transactions per workflow: not computed (no transaction data)');
     expect(md).not.toMatch(/(^|\| |- )0 (transactions|in the window|min)/m);
@@ -84,7 +93,9 @@ describe('fetch', () => {
       unit: '%',
     }));
     const seen: number[] = [];
-    await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), many, { start: new Date(0), end: new Date(60_000), periodSeconds: 60 }, (p) => seen.push(p.batch));
+    await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), many, { start: new Date(0), end: new Date(60_000), periodSeconds: 60 }, (p) =>
+      seen.push(p.batch),
+    );
     const sizes = cw.commandCalls(GetMetricDataCommand).map((c) => c.args[0].input.MetricDataQueries!.length);
     expect(sizes).toEqual([MAX_QUERIES_PER_CALL, MAX_QUERIES_PER_CALL, 201]);
     expect(seen).toEqual([1, 2, 3]);
@@ -98,9 +109,9 @@ describe('fetch', () => {
     const scenario = resolveScenario({ scenario: 'temporal-150wps' });
     const catalog = catalogFor(scenario, { dsqlClusterId: 'x' });
     const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
-    await expect(fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, { start: new Date(0), end: new Date(60_000), periodSeconds: 60 })).rejects.toThrow(
-      /Forbidden for totalTx \(TotalTx\): not authorized/,
-    );
+    await expect(
+      fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, { start: new Date(0), end: new Date(60_000), periodSeconds: 60 }),
+    ).rejects.toThrow(/Forbidden for totalTx \(TotalTx\): not authorized/);
   });
 
   test('clients retry adaptively, up to 8 attempts', async () => {
@@ -136,7 +147,12 @@ describe('Temporal report (seed 000 shape)', () => {
     expect(renderMarkdown(r)).toContain('(5 min, 60 s points), covering the run 2026-01-21T12:00:20.000Z to 2026-01-21T12:04:40.000Z.');
     // Conflicts and pool waits come from the load: per minute of the run (4m20s), not of the window around it.
     const { scenario, catalog, points, window, server } = await report('temporal-150wps', 'temporal-150wps', { run });
-    const busy: ServerView = { ...server!, persistence: Object.fromEntries(Object.entries(server!.persistence).map(([role, row]) => [role, { ...row, conflicts: role === 'history' ? 26 : 0 }])) as ServerView['persistence'] };
+    const busy: ServerView = {
+      ...server!,
+      persistence: Object.fromEntries(
+        Object.entries(server!.persistence).map(([role, row]) => [role, { ...row, conflicts: role === 'history' ? 26 : 0 }]),
+      ) as ServerView['persistence'],
+    };
     const perMinute = (w: ReportWindow) => (summarize(scenario, catalog, points, w, busy) as TemporalReport).bottlenecks.figures.storeConflictsPerMinute;
     expect(perMinute(window)).toBeCloseTo(26 / (260 / 60), 9);
     expect(perMinute({ ...window, run: undefined })).toBeCloseTo(26 / 5, 9);
@@ -146,7 +162,7 @@ describe('Temporal report (seed 000 shape)', () => {
     expect(all.window.run).toBeUndefined();
   });
 
-  test('transactions per workflow, and the seed\'s 6.6 ratio beside it', async () => {
+  test("transactions per workflow, and the seed's 6.6 ratio beside it", async () => {
     const { report: r } = await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052 });
     const t = (r as TemporalReport).metrics.transactions;
     expect(t.perWorkflow).toBeCloseTo(1_350_000 / 41_052, 6);
@@ -220,7 +236,11 @@ describe('FOLIO report (seed 002 shape)', () => {
   test('test10: ACU peak against the configured range, and time flat at the ceiling', async () => {
     const { report: r } = await report('folio-test10', 'test10');
     const f = r as FolioReport;
-    expect(f.configured).toMatchObject({ acu: { min: 0.5, max: 32, ceilingPercentOfMax: 95 }, primaryInstanceClass: 'db.r7g.2xlarge', offload: 'Serverless v2 0.5-32 ACU' });
+    expect(f.configured).toMatchObject({
+      acu: { min: 0.5, max: 32, ceilingPercentOfMax: 95 },
+      primaryInstanceClass: 'db.r7g.2xlarge',
+      offload: 'Serverless v2 0.5-32 ACU',
+    });
     const acu = f.metrics.acu!;
     expect(acu.peak).toBe(32);
     expect(acu.peakShareOfMax).toBe(1);
@@ -291,7 +311,7 @@ describe('charts', () => {
 });
 
 describe('compare', () => {
-  test('prints B - A per metric, like the seed\'s test-to-test comparisons', async () => {
+  test("prints B - A per metric, like the seed's test-to-test comparisons", async () => {
     const a = (await report('folio-test10', 'test10')).report;
     const b = structuredClone(a) as any;
     b.scenario = 'test11';
@@ -364,8 +384,20 @@ describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL tabl
 
   test('commits are its transactions: per minute, in total, per workflow', () => {
     expect(r.store).toBe('aurora-postgresql');
-    expect(r.metrics.transactions).toMatchObject({ totalPerMinute: { peak: 120_000, average: 96_000 }, total: 480_000, peakPerSecond: 2000, perWorkflow: 12, readOnly: null, readOnlyShare: null });
-    expect(r.metrics.aurora).toEqual({ cpu: { peak: 80, average: 59 }, connections: { peak: 1000, average: 1000 }, dbLoad: { peak: 7, average: 4.8 }, acu: null });
+    expect(r.metrics.transactions).toMatchObject({
+      totalPerMinute: { peak: 120_000, average: 96_000 },
+      total: 480_000,
+      peakPerSecond: 2000,
+      perWorkflow: 12,
+      readOnly: null,
+      readOnlyShare: null,
+    });
+    expect(r.metrics.aurora).toEqual({
+      cpu: { peak: 80, average: 59 },
+      connections: { peak: 1000, average: 1000 },
+      dbLoad: { peak: 7, average: 4.8 },
+      acu: null,
+    });
     expect(r.metrics).not.toHaveProperty('occConflicts');
     expect(r.metrics).not.toHaveProperty('limiter');
   });
@@ -384,10 +416,17 @@ describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL tabl
     expect(md).not.toContain('rate limiter');
   });
 
-  test('compare of a DSQL run and an Aurora run: seed 001\'s table, one row per run, then the deltas', async () => {
-    const dsql = (await report('temporal-150wps', 'temporal-150wps', { workflows: 41_052, benchmark: { workflowsPerSecond: 136.74, latencyMs: { p50: 197, p95: 220, p99: 259, max: 594 }, storeRoundTripMs: null } })).report;
+  test("compare of a DSQL run and an Aurora run: seed 001's table, one row per run, then the deltas", async () => {
+    const dsql = (
+      await report('temporal-150wps', 'temporal-150wps', {
+        workflows: 41_052,
+        benchmark: { workflowsPerSecond: 136.74, latencyMs: { p50: 197, p95: 220, p99: 259, max: 594 }, storeRoundTripMs: null },
+      })
+    ).report;
     const md = compareReports(dsql, r, ['dsql.json', 'aurora.json']);
-    expect(md).toContain('| Run | Store | workflows/s | p50 (ms) | p95 (ms) | p99 (ms) | max latency (ms) | transactions per workflow | store round trip, median / p99 (ms) |');
+    expect(md).toContain(
+      '| Run | Store | workflows/s | p50 (ms) | p95 (ms) | p99 (ms) | max latency (ms) | transactions per workflow | store round trip, median / p99 (ms) |',
+    );
     expect(md).toMatch(/\| A: temporal-150wps \| Aurora DSQL \| 136\.74 \| 197 \| 220 \| 259 \| 594 \| [\d.]+ \| n\/a \|/);
     expect(md).toContain('| B: temporal-aurora-150wps | Aurora PostgreSQL | 133.3 | 180 | 240 | 300 | 700 | 12 | 0.6 / 1.5 |');
     expect(md).toContain('| transactions.perWorkflow |');
@@ -427,7 +466,14 @@ describe('a Serverless v2 range that pauses at 0 ACU', () => {
     const scenario = resolveScenario({ scenario: 'test10' }, paused) as FolioScenario;
     const window = { start: new Date(t0), end: new Date(t0 + 5 * 60_000), periodSeconds: 60 };
     const resumes = { resumes: [{ at: '2026-01-21T10:02:41.000Z', waitedSeconds: 14.6 }] };
-    const r = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]), window, undefined, resumes) as FolioReport;
+    const r = summarize(
+      scenario,
+      catalogFor(scenario),
+      new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]),
+      window,
+      undefined,
+      resumes,
+    ) as FolioReport;
     expect(r.metrics.acu!.paused).toEqual({
       minutes: 2,
       stretches: [{ from: '2026-01-21T10:01:00.000Z', to: '2026-01-21T10:03:00.000Z', minutes: 2 }],
@@ -440,9 +486,16 @@ describe('a Serverless v2 range that pauses at 0 ACU', () => {
     expect(md).toContain('| 2026-01-21T10:01:00.000Z | 2026-01-21T10:03:00.000Z | 2 |');
     expect(md).toContain('| 2026-01-21T10:02:41.000Z | 14.6 |');
     // Unread events say why; they are never shown as "no resume".
-    const unread = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, { unread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied' }) as FolioReport;
-    expect(unread.metrics.acu!.paused).toMatchObject({ resumes: null, resumesUnread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied' });
-    expect(renderMarkdown(unread)).toContain('What the first connection after a pause waited was not read: DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied.');
+    const unread = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, {
+      unread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied',
+    }) as FolioReport;
+    expect(unread.metrics.acu!.paused).toMatchObject({
+      resumes: null,
+      resumesUnread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied',
+    });
+    expect(renderMarkdown(unread)).toContain(
+      'What the first connection after a pause waited was not read: DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied.',
+    );
     const none = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, { resumes: [] }) as FolioReport;
     expect(renderMarkdown(none)).toContain('The offload writer did not resume in the window: no "Initiated resume" event.');
   });

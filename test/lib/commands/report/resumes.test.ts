@@ -11,13 +11,19 @@ import { RESUME_EVENTS, readResumes, resumesFrom } from '../../../../lib/command
 
 const rds = mockClient(RDSClient);
 const at = (s: string) => new Date(`2026-01-21T${s}Z`);
-const event = (time: string, Message: string) => ({ Date: at(time), Message, SourceIdentifier: 'folio-hybrid-serverless-writer', SourceType: 'db-instance' as const, EventCategories: ['notification', 'serverless'] });
+const event = (time: string, Message: string) => ({
+  Date: at(time),
+  Message,
+  SourceIdentifier: 'folio-hybrid-serverless-writer',
+  SourceType: 'db-instance' as const,
+  EventCategories: ['notification', 'serverless'],
+});
 const window = { start: at('10:00:00'), end: at('12:00:00') };
 const now = at('13:00:00');
 
 beforeEach(() => rds.reset());
 
-test("the messages are the documented ones (Aurora User Guide, DB instance events RDS-EVENT-0372 to 0374)", () => {
+test('the messages are the documented ones (Aurora User Guide, DB instance events RDS-EVENT-0372 to 0374)', () => {
   expect(RESUME_EVENTS).toEqual({
     paused: 'Successfully paused the DB instance.',
     resuming: 'Initiated resume for the DB instance.',
@@ -37,7 +43,9 @@ test('each resume is paired with the first end after it, across pages and out of
       ],
       Marker: 'page-2',
     })
-    .resolvesOnce({ Events: [event('11:30:00', RESUME_EVENTS.resuming), event('11:30:16', RESUME_EVENTS.resumed), event('11:31:00', 'Cluster topology is updated.')] });
+    .resolvesOnce({
+      Events: [event('11:30:00', RESUME_EVENTS.resuming), event('11:30:16', RESUME_EVENTS.resumed), event('11:31:00', 'Cluster topology is updated.')],
+    });
   expect(await readResumes(new RDSClient({}), 'folio-hybrid-serverless-writer', window, now)).toEqual({
     resumes: [
       { at: '2026-01-21T10:39:57.500Z', waitedSeconds: 14.5 },
@@ -47,7 +55,13 @@ test('each resume is paired with the first end after it, across pages and out of
   // Two pages: the paginator follows the marker (it reuses one input object, so only the last is seen).
   const calls = rds.commandCalls(DescribeEventsCommand);
   expect(calls).toHaveLength(2);
-  expect(calls[1].args[0].input).toMatchObject({ SourceType: 'db-instance', SourceIdentifier: 'folio-hybrid-serverless-writer', StartTime: window.start, EndTime: window.end, Marker: 'page-2' });
+  expect(calls[1].args[0].input).toMatchObject({
+    SourceType: 'db-instance',
+    SourceIdentifier: 'folio-hybrid-serverless-writer',
+    StartTime: window.start,
+    EndTime: window.end,
+    Marker: 'page-2',
+  });
 });
 
 test('a start with no end in the window has no wait; an end with no start is no resume; a second start closes the first without one', () => {
@@ -73,10 +87,15 @@ test('a window RDS no longer keeps, an API that refuses, and a window half kept 
     unread: 'the window ended more than 14 days ago, and RDS keeps its events 14 days',
   });
   rds.on(DescribeEventsCommand).rejects(Object.assign(new Error('User is not authorized to perform: rds:DescribeEvents'), { name: 'AccessDenied' }));
-  expect(await readResumes(new RDSClient({}), 'w', window, now)).toEqual({ unread: 'DescribeEvents for w failed: User is not authorized to perform: rds:DescribeEvents' });
+  expect(await readResumes(new RDSClient({}), 'w', window, now)).toEqual({
+    unread: 'DescribeEvents for w failed: User is not authorized to perform: rds:DescribeEvents',
+  });
   rds.reset();
   rds.on(DescribeEventsCommand).resolves({ Events: [] });
   const late = new Date(window.start.getTime() + 14 * 86_400_000 + 3_600_000);
-  expect(await readResumes(new RDSClient({}), 'w', { start: window.start, end: late }, late)).toEqual({ resumes: [], since: new Date(late.getTime() - 14 * 86_400_000).toISOString() });
+  expect(await readResumes(new RDSClient({}), 'w', { start: window.start, end: late }, late)).toEqual({
+    resumes: [],
+    since: new Date(late.getTime() - 14 * 86_400_000).toISOString(),
+  });
   expect(rds.commandCalls(DescribeEventsCommand)[0].args[0].input.StartTime).toEqual(new Date(late.getTime() - 14 * 86_400_000));
 });

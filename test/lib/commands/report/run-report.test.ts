@@ -68,14 +68,30 @@ test('a window without one datapoint: the report is written and returned, and th
 
 test('a DSQL preset reads its cluster id from the stack; with an emulator endpoint and no --prometheus-url, the servers are noted unread', async () => {
   answer(1000);
-  cfn.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kqabc123dsqlcluster' }] }] });
+  cfn
+    .on(DescribeStacksCommand)
+    .resolves({
+      Stacks: [
+        {
+          StackName: 'TemporalDsql',
+          CreationTime: new Date(),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kqabc123dsqlcluster' }],
+        },
+      ],
+    });
   const io = recordingIO();
-  const r = await runReport({ scenario: 'temporal-150wps', start: START, end: END, out: join(dir, 't'), endpointUrl: 'http://127.0.0.1:5000' }, { io, now: NOW });
+  const r = await runReport(
+    { scenario: 'temporal-150wps', start: START, end: END, out: join(dir, 't'), endpointUrl: 'http://127.0.0.1:5000' },
+    { io, now: NOW },
+  );
   expect(r.failure).toBeUndefined();
   expect(cfn.commandCalls(DescribeStacksCommand)[0].args[0].input).toEqual({ StackName: 'TemporalDsql' });
   const queries = cloudWatch.commandCalls(GetMetricDataCommand).flatMap((c) => c.args[0].input.MetricDataQueries ?? []);
   expect(JSON.stringify(queries)).toContain('kqabc123dsqlcluster');
-  expect(io.notes).toContain('note: Prometheus: not read: --endpoint-url points the AWS calls at an emulator, which serves no Prometheus query API (pass --prometheus-url)');
+  expect(io.notes).toContain(
+    'note: Prometheus: not read: --endpoint-url points the AWS calls at an emulator, which serves no Prometheus query API (pass --prometheus-url)',
+  );
 });
 
 test('bad arguments are refused before any call, and no directory is made', async () => {
@@ -85,7 +101,9 @@ test('bad arguments are refused before any call, and no directory is made', asyn
   await expect(runReport({ scenario: 'test12', start: START, end: END, workflows: '10' }, { aws })).rejects.toThrow(
     new ConfigError('--workflows does not apply to test12 (a FOLIO phase: it runs no workflows and has no DSQL cluster)'),
   );
-  await expect(runReport({ scenario: 'temporal-150wps', last: '30m', prometheusUrl: 'ftp://x' }, { aws })).rejects.toThrow(/--prometheus-url "ftp:\/\/x" is not http or https/);
+  await expect(runReport({ scenario: 'temporal-150wps', last: '30m', prometheusUrl: 'ftp://x' }, { aws })).rejects.toThrow(
+    /--prometheus-url "ftp:\/\/x" is not http or https/,
+  );
   await expect(runReport({}, { aws })).rejects.toThrow(/^no scenario given/);
   expect(cloudWatch.calls()).toHaveLength(0);
 });
@@ -97,5 +115,7 @@ test('--compare reads two finished reports and returns their deltas; with anythi
   writeFileSync(join(dir, 'b.json'), JSON.stringify(b));
   const r = await runReport({ compare: [join(dir, 'a', 'report.json'), join(dir, 'b.json')] });
   expect(r.stdout).toContain('|');
-  await expect(runReport({ compare: [join(dir, 'b.json'), join(dir, 'b.json')], scenario: 'test12' })).rejects.toThrow(/^--compare cannot be combined with --scenario/);
+  await expect(runReport({ compare: [join(dir, 'b.json'), join(dir, 'b.json')], scenario: 'test12' })).rejects.toThrow(
+    /^--compare cannot be combined with --scenario/,
+  );
 });

@@ -49,11 +49,17 @@ describe('the queries read only metrics the emitting code defines', () => {
     const auroraNames = serverQueries({ store: 'aurora-postgresql', namespace: 'x', stepSeconds: 60 }).flatMap((q) => metricNames(q.promql));
     expect(auroraNames.filter((m) => m.startsWith('dsql_'))).toEqual([]);
     const dsqlNames = serverQueries({ store: 'dsql', namespace: 'x', stepSeconds: 60 }).flatMap((q) => metricNames(q.promql));
-    expect(dsqlNames).toEqual(expect.arrayContaining(['dsql_pool_wait_total', 'dsql_tx_conflict_total', 'dsql_tx_retry_total', 'dsql_pool_wait_duration_bucket']));
+    expect(dsqlNames).toEqual(
+      expect.arrayContaining(['dsql_pool_wait_total', 'dsql_tx_conflict_total', 'dsql_tx_retry_total', 'dsql_pool_wait_duration_bucket']),
+    );
   });
 
   test('the recording answers every query the report asks at its step, and its fork record is at the pinned commit', () => {
-    expect(Object.keys(recorded.answers).sort()).toEqual(queriesFor(scenario, recorded.stepSeconds).map((q) => q.id).sort());
+    expect(Object.keys(recorded.answers).sort()).toEqual(
+      queriesFor(scenario, recorded.stepSeconds)
+        .map((q) => q.id)
+        .sort(),
+    );
     const servers = scenario.environment.servers;
     expect(contract.stores.dsql.commit).toBe(servers.dsqlFork.commit);
     expect(contract.stores['aurora-postgresql'].version).toBe(`v${servers.upstream.release}`);
@@ -74,8 +80,18 @@ describe('histogram quantiles follow Prometheus (histogram_quantile)', () => {
     expect(histogramQuantile(0.95, b)).toBeCloseTo(0.35);
   });
   test('the +Inf bucket gives the highest finite bound; no observations or no +Inf give no number', () => {
-    expect(histogramQuantile(0.99, [{ le: 1, count: 1 }, { le: Infinity, count: 10 }])).toBe(1);
-    expect(histogramQuantile(0.5, [{ le: 1, count: 0 }, { le: Infinity, count: 0 }])).toBeNull();
+    expect(
+      histogramQuantile(0.99, [
+        { le: 1, count: 1 },
+        { le: Infinity, count: 10 },
+      ]),
+    ).toBe(1);
+    expect(
+      histogramQuantile(0.5, [
+        { le: 1, count: 0 },
+        { le: Infinity, count: 0 },
+      ]),
+    ).toBeNull();
     expect(histogramQuantile(0.5, [{ le: 1, count: 4 }])).toBeNull();
     expect(histogramQuantile(0.5, [])).toBeNull();
   });
@@ -109,7 +125,9 @@ describe('the recorded run, as the report reads it', () => {
     const line = (minutes: number) => {
       const start = new Date(recorded.window.start);
       const window = { start, end: new Date(start.getTime() + minutes * 60_000), periodSeconds: 60 };
-      return renderMarkdown(summarize(scenario, catalogFor(scenario, { dsqlClusterId: 'x' }), new Map(), window, view)).split('\n').find((l) => l.startsWith('| State transitions/s'))!;
+      return renderMarkdown(summarize(scenario, catalogFor(scenario, { dsqlClusterId: 'x' }), new Map(), window, view))
+        .split('\n')
+        .find((l) => l.startsWith('| State transitions/s'))!;
     };
     const transitions = Math.round(view.run.stateTransitions!).toLocaleString('en-US');
     // A window the samples fill: the window's count.
@@ -139,13 +157,25 @@ describe('service health: each word is earned by its evidence, and bad runs are 
   const judged = (extra: Record<string, ReturnType<typeof series>[]>) =>
     summarizeServer(
       scenario,
-      new Map(Object.entries({ poolMax: [series(history, [50, 50, 50])], dsqlPoolMax: [series(history, [50, 50, 50])], poolInUse: [series(history, [5, 9, 7])], ...extra })),
+      new Map(
+        Object.entries({
+          poolMax: [series(history, [50, 50, 50])],
+          dsqlPoolMax: [series(history, [50, 50, 50])],
+          poolInUse: [series(history, [5, 9, 7])],
+          ...extra,
+        }),
+      ),
       step,
       'x',
     ).persistence.history;
 
   test('a pool with no waits, conflicts or faults is healthy, and says so with its figures', () => {
-    expect(judged({})).toMatchObject({ health: 'healthy', poolWaits: 0, conflicts: 0, evidence: 'No OCC conflicts observed; no pool waits; 9 of 50 connections in use at peak' });
+    expect(judged({})).toMatchObject({
+      health: 'healthy',
+      poolWaits: 0,
+      conflicts: 0,
+      evidence: 'No OCC conflicts observed; no pool waits; 9 of 50 connections in use at peak',
+    });
   });
   test('waits for a connection are saturated', () => {
     expect(judged({ poolWaits: [series(history, [0, 12, 3])] })).toMatchObject({ health: 'saturated', poolWaits: 15 });
@@ -154,10 +184,16 @@ describe('service health: each word is earned by its evidence, and bad runs are 
     expect(judged({ poolInUseShare: [series(history, [0.5, 1, 0.9])] }).health).toBe('saturated');
   });
   test('OCC conflicts are contended', () => {
-    expect(judged({ conflicts: [series(history, [4, 0, 1])], retries: [series(history, [5, 0, 1])] })).toMatchObject({ health: 'contended', evidence: expect.stringContaining('5 OCC conflicts, 6 retries') });
+    expect(judged({ conflicts: [series(history, [4, 0, 1])], retries: [series(history, [5, 0, 1])] })).toMatchObject({
+      health: 'contended',
+      evidence: expect.stringContaining('5 OCC conflicts, 6 retries'),
+    });
   });
   test('unavailable stores and exhausted retries are failing, named by class', () => {
-    const r = judged({ persistenceErrors: [series({ ...history, error_type: 'serviceerror_Unavailable' }, [0, 3, 0])], retriesExhausted: [series(history, [1])] });
+    const r = judged({
+      persistenceErrors: [series({ ...history, error_type: 'serviceerror_Unavailable' }, [0, 3, 0])],
+      retriesExhausted: [series(history, [1])],
+    });
     expect(r.health).toBe('failing');
     expect(r.evidence).toBe('1 transactions ran out of retries; 3 × serviceerror_Unavailable');
   });
@@ -207,10 +243,12 @@ describe('where the bottleneck was: the rules in config, fed bad runs', () => {
 
   test('a rule naming a figure the report does not compute is refused in one line', () => {
     const withRule = (rule: unknown) => editedCatalog((c) => (c.temporal.environment.observability.bottlenecks = [rule]));
-    expect(() => resolveScenario({ scenario: 'temporal-150wps' }, withRule({ component: 'workers', when: { figure: 'slotsFree', below: 1 }, says: 'x' }))).toThrow(
-      /"slotsFree" is not a figure the report computes \(valid: workerScheduleToStartP50Ms, /,
-    );
-    expect(() => resolveScenario({ scenario: 'temporal-150wps' }, withRule({ component: 'workers', when: { figure: 'generatorStartErrors' }, says: 'x' }))).toThrow(/needs exactly one of above or below/);
+    expect(() =>
+      resolveScenario({ scenario: 'temporal-150wps' }, withRule({ component: 'workers', when: { figure: 'slotsFree', below: 1 }, says: 'x' })),
+    ).toThrow(/"slotsFree" is not a figure the report computes \(valid: workerScheduleToStartP50Ms, /);
+    expect(() =>
+      resolveScenario({ scenario: 'temporal-150wps' }, withRule({ component: 'workers', when: { figure: 'generatorStartErrors' }, says: 'x' })),
+    ).toThrow(/needs exactly one of above or below/);
   });
 });
 
@@ -228,11 +266,28 @@ describe('the reader: signed for a workspace, refused where it cannot be trusted
   beforeEach(() => (calls.length = 0));
 
   test("a workspace's queries are signed with SigV4 for service aps in its region", async () => {
-    const reader = new PrometheusReader(workspaceEndpoint('eu-west-1', 'ws-123'), answering(200, matrix([{ metric: { a: 'b' }, values: [[1768996800, '1.5'], [1768996860, 'NaN']] }])), credentials);
+    const reader = new PrometheusReader(
+      workspaceEndpoint('eu-west-1', 'ws-123'),
+      answering(
+        200,
+        matrix([
+          {
+            metric: { a: 'b' },
+            values: [
+              [1768996800, '1.5'],
+              [1768996860, 'NaN'],
+            ],
+          },
+        ]),
+      ),
+      credentials,
+    );
     const series = await reader.queryRange(q);
     expect(series).toEqual([{ labels: { a: 'b' }, t: [1768996800000], v: [1.5] }]);
     expect(calls[0].url).toBe('https://aps-workspaces.eu-west-1.amazonaws.com/workspaces/ws-123/api/v1/query_range');
-    expect(calls[0].headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/aps\/aws4_request, SignedHeaders=[^,]*host[^,]*, Signature=[0-9a-f]{64}$/);
+    expect(calls[0].headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/aps\/aws4_request, SignedHeaders=[^,]*host[^,]*, Signature=[0-9a-f]{64}$/,
+    );
     expect(new URLSearchParams(calls[0].body).get('step')).toBe('60s');
   });
 
@@ -244,10 +299,25 @@ describe('the reader: signed for a workspace, refused where it cannot be trusted
   });
 
   test.each([
-    ['an HTTP error with its reason', 403, JSON.stringify({ message: 'User is not authorized to perform: aps:QueryMetrics' }), /HTTP 403: User is not authorized to perform: aps:QueryMetrics/],
-    ['a Prometheus error', 400, JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'exceeded maximum resolution of 11,000 points' }), /HTTP 400 \(bad_data\): exceeded maximum resolution/],
+    [
+      'an HTTP error with its reason',
+      403,
+      JSON.stringify({ message: 'User is not authorized to perform: aps:QueryMetrics' }),
+      /HTTP 403: User is not authorized to perform: aps:QueryMetrics/,
+    ],
+    [
+      'a Prometheus error',
+      400,
+      JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'exceeded maximum resolution of 11,000 points' }),
+      /HTTP 400 \(bad_data\): exceeded maximum resolution/,
+    ],
     ['not JSON', 502, '<html>Bad Gateway</html>', /HTTP 502: <html>Bad Gateway/],
-    ['a vector where a matrix belongs', 200, JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [] } }), /answered a vector to a range query/],
+    [
+      'a vector where a matrix belongs',
+      200,
+      JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [] } }),
+      /answered a vector to a range query/,
+    ],
   ])('refuses %s', async (_what, status, body, message) => {
     const reader = new PrometheusReader({ url: 'http://127.0.0.1:9090' }, answering(status, body));
     await expect(reader.queryRange(q)).rejects.toThrow(message);
@@ -262,7 +332,7 @@ describe('the reader: signed for a workspace, refused where it cannot be trusted
     expect(view.run.stateTransitions).toBeNull();
   });
 
-  test("each point looks back one step, so the first is a step into the window: nothing from before it is counted", async () => {
+  test('each point looks back one step, so the first is a step into the window: nothing from before it is counted', async () => {
     const reader = new PrometheusReader({ url: 'http://127.0.0.1:9090' }, answering(200, matrix([])));
     await readServerView(scenario, reader, q, 15);
     const starts = calls.map((c) => Number(new URLSearchParams(c.body).get('start')));

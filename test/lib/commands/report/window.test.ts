@@ -14,7 +14,13 @@ const file = (name: string, content: string) => {
 describe('report window', () => {
   test('--start/--end at one-minute points for a recent window', () => {
     const w = reportWindow({ start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:05:00+00:00' }, 'test10', NOW);
-    expect(w).toEqual({ start: new Date('2026-11-20T10:00:00Z'), end: new Date('2026-11-20T10:05:00Z'), periodSeconds: 60, workflows: undefined, note: undefined });
+    expect(w).toEqual({
+      start: new Date('2026-11-20T10:00:00Z'),
+      end: new Date('2026-11-20T10:05:00Z'),
+      periodSeconds: 60,
+      workflows: undefined,
+      note: undefined,
+    });
   });
 
   test('--last ends now', () => {
@@ -24,7 +30,10 @@ describe('report window', () => {
   });
 
   test('--run reads the window and workflow count bench run recorded', () => {
-    const run = file('run.json', JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:05:00Z', workflowsCompleted: 41052 }));
+    const run = file(
+      'run.json',
+      JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:05:00Z', workflowsCompleted: 41052 }),
+    );
     const w = reportWindow({ run }, 'temporal-150wps', NOW);
     expect(w.workflows).toBe(41052);
     expect(w.periodSeconds).toBe(60);
@@ -40,7 +49,11 @@ describe('report window', () => {
       storeRoundTrip: { host: 'h', queries: 100, connectMs: 41.3, medianMs: 0.92, p99Ms: 1.87, minMs: 0.71, maxMs: 2.4 },
     };
     const w = reportWindow({ run: file('run-probe.json', JSON.stringify(record)) }, 'temporal-150wps', NOW);
-    expect(w.benchmark).toEqual({ workflowsPerSecond: 136.74, latencyMs: { p50: 197, p95: 220, p99: 259, max: 594 }, storeRoundTripMs: { median: 0.92, p99: 1.87 } });
+    expect(w.benchmark).toEqual({
+      workflowsPerSecond: 136.74,
+      latencyMs: { p50: 197, p95: 220, p99: 259, max: 594 },
+      storeRoundTripMs: { median: 0.92, p99: 1.87 },
+    });
     const older = reportWindow({ run: file('run-old.json', JSON.stringify({ ...record, storeRoundTrip: undefined })) }, 'temporal-150wps', NOW);
     expect(older.benchmark?.storeRoundTripMs).toBeNull();
   });
@@ -56,13 +69,15 @@ describe('report window', () => {
     const w = reportWindow({ run: file('run-series.json', JSON.stringify(record)) }, 'temporal-150wps', NOW);
     expect(w.generatorSeries).toEqual({ ...series, start: new Date('2026-11-20T10:00:01.5Z') });
     const bad = { ...record, result: { ...record.result, series: { ...series, completed: [1, -1] } } };
-    expect(() => reportWindow({ run: file('run-bad-series.json', JSON.stringify(bad)) }, 'temporal-150wps', NOW)).toThrow(/--run .*result\.series\.completed\.1/);
+    expect(() => reportWindow({ run: file('run-bad-series.json', JSON.stringify(bad)) }, 'temporal-150wps', NOW)).toThrow(
+      /--run .*result\.series\.completed\.1/,
+    );
   });
 
   test('older windows get the finest period CloudWatch still keeps, and say so', () => {
     const w = reportWindow({ start: '2026-10-01T10:00:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW);
     expect(w.periodSeconds).toBe(300);
-    expect(w.note).toBe('the window is 50 days old, so points are 5-minute aggregates (CloudWatch\'s finest for that age)');
+    expect(w.note).toBe("the window is 50 days old, so points are 5-minute aggregates (CloudWatch's finest for that age)");
     expect(reportWindow({ start: '2026-03-01T10:00:00Z', end: '2026-03-01T12:00:00Z' }, 'test10', NOW).periodSeconds).toBe(3600);
   });
 
@@ -87,7 +102,10 @@ describe('report window', () => {
   });
 
   test('a run is read as the whole points that cover it; averages come from the points wholly inside it', () => {
-    const run = file('run-unaligned.json', JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:03Z', end: '2026-11-20T10:05:11Z', workflowsCompleted: 41052 }));
+    const run = file(
+      'run-unaligned.json',
+      JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:03Z', end: '2026-11-20T10:05:11Z', workflowsCompleted: 41052 }),
+    );
     const w = reportWindow({ run }, 'temporal-150wps', NOW);
     expect([w.start, w.end]).toEqual([new Date('2026-11-20T10:00:00Z'), new Date('2026-11-20T10:06:00Z')]);
     expect(w.run).toEqual({ start: new Date('2026-11-20T10:00:03Z'), end: new Date('2026-11-20T10:05:11Z') });
@@ -99,7 +117,11 @@ describe('report window', () => {
     // --period 5m: 10:00-10:05 starts before the run and 10:05-10:10 ends after it; no point is whole.
     expect(() => reportWindow({ run, period: '5m' }, 'temporal-150wps', NOW)).toThrow(/the run \(5m8s\) holds no whole one of its 5-minute points/);
     // A run on whole minutes is its own window, without a note.
-    const aligned = reportWindow({ run: file('run-aligned.json', JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:05:00Z' })) }, 'temporal-150wps', NOW);
+    const aligned = reportWindow(
+      { run: file('run-aligned.json', JSON.stringify({ scenario: 'temporal-150wps', start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:05:00Z' })) },
+      'temporal-150wps',
+      NOW,
+    );
     expect([aligned.start, aligned.end, aligned.note]).toEqual([new Date('2026-11-20T10:00:00Z'), new Date('2026-11-20T10:05:00Z'), undefined]);
   });
 
@@ -110,12 +132,16 @@ describe('report window', () => {
     expect(() => reportWindow({ start: '2026-11-20T10:00:00Z', end: '2026-11-20T10:30:30Z' }, 'test10', NOW)).toThrow(
       'the window (30m30s) is not a whole number of 1-minute points: its last point would reach past --end (valid: an --end of 2026-11-20T10:30:00Z or 2026-11-20T10:31:00Z)',
     );
-    expect(() => reportWindow({ start: '2026-10-01T10:02:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW)).toThrow(/does not start on a whole 5-minute point.*2026-10-01T10:00:00Z or 2026-10-01T10:05:00Z/);
+    expect(() => reportWindow({ start: '2026-10-01T10:02:00Z', end: '2026-10-01T12:00:00Z' }, 'test10', NOW)).toThrow(
+      /does not start on a whole 5-minute point.*2026-10-01T10:00:00Z or 2026-10-01T10:05:00Z/,
+    );
     // Older than 63 days: hourly points, so half an hour cannot be reported.
     expect(() => reportWindow({ start: '2026-01-20T08:00:00Z', end: '2026-01-20T08:30:00Z' }, 'test10', NOW)).toThrow(
       'the window (30m) is not a whole number of 1-hour points: its last point would reach past --end (valid: an --end of 2026-01-20T09:00:00Z)',
     );
-    expect(() => reportWindow({ last: '90s' }, 'test10', NOW)).toThrow('--last 90s is not a whole number of 1-minute points (valid: a multiple of 1m, e.g. 1m or 2m)');
+    expect(() => reportWindow({ last: '90s' }, 'test10', NOW)).toThrow(
+      '--last 90s is not a whole number of 1-minute points (valid: a multiple of 1m, e.g. 1m or 2m)',
+    );
   });
   // Its mistakes, one line each through the command's error path: test/bad-input.test.ts.
 });

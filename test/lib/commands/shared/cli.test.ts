@@ -64,7 +64,9 @@ test("no credentials: says which variables or profile to set and that --endpoint
     throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
   });
   expect(r).toEqual({ stderr: `error: ${NO_CREDENTIALS}\n`, exitCode: 2 });
-  expect(NO_CREDENTIALS).toMatch(/AWS_PROFILE.*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.*emulator.*--endpoint-url.*still needs some: AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing/);
+  expect(NO_CREDENTIALS).toMatch(
+    /AWS_PROFILE.*AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.*emulator.*--endpoint-url.*still needs some: AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing/,
+  );
 });
 
 test('user text in a message is shown on one line: escapes escaped, newlines shown, long values shortened', async () => {
@@ -83,16 +85,27 @@ test('an AWS error message is one line even when the service sends more', async 
 });
 
 test('a value option given twice is refused, naming both values, with a default and in a subcommand too; one given once is not', () => {
-  const program = () => newCommand('x').exitOverride().configureOutput({ writeErr: () => undefined }).option('-s, --scenario <name>').option('--interval <d>', 'poll', '10s');
+  const program = () =>
+    newCommand('x')
+      .exitOverride()
+      .configureOutput({ writeErr: () => undefined })
+      .option('-s, --scenario <name>')
+      .option('--interval <d>', 'poll', '10s');
   const withRun = () => {
     const p = program();
-    p.command('run').option('--rate <n>').action(() => undefined);
+    p.command('run')
+      .option('--rate <n>')
+      .action(() => undefined);
     return p;
   };
   expect(program().parse(['--scenario', 'a', '--interval', '5s'], { from: 'user' }).opts()).toEqual({ scenario: 'a', interval: '5s' });
-  expect(() => program().parse(['--scenario', 'test1', '--scenario', 'test2'], { from: 'user' })).toThrow('--scenario is given twice ("test1", then "test2"); valid: one --scenario');
+  expect(() => program().parse(['--scenario', 'test1', '--scenario', 'test2'], { from: 'user' })).toThrow(
+    '--scenario is given twice ("test1", then "test2"); valid: one --scenario',
+  );
   expect(() => withRun().parse(['run', '--rate', '1', '--rate', '2'], { from: 'user' })).toThrow('--rate is given twice ("1", then "2"); valid: one --rate');
-  expect(() => program().parse(['--interval', '5s', '--interval', '7s'], { from: 'user' })).toThrow('--interval is given twice ("5s", then "7s"); valid: one --interval');
+  expect(() => program().parse(['--interval', '5s', '--interval', '7s'], { from: 'user' })).toThrow(
+    '--interval is given twice ("5s", then "7s"); valid: one --interval',
+  );
   expect(program().parse([], { from: 'user' }).opts()).toEqual({ interval: '10s' });
   // A program parsed twice starts each parse with nothing given.
   const twice = program();

@@ -2,7 +2,13 @@ import { Duration, aws_ec2 as ec2, type aws_iam as iam, aws_logs as logs } from 
 import { Template } from 'aws-cdk-lib/assertions';
 import type { FleetState } from '../../../../config';
 import { BenchmarkFleet } from '../../../../lib/constructs/stack-scoped/benchmark-fleet';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../../../lib/contract/physical-names';
+import {
+  BENCHMARK_GENERATOR_FAMILY,
+  BENCHMARK_WORKER_SERVICE,
+  GENERATOR_CONTAINER,
+  PROBE_CONTAINER,
+  STORE_PROBE_FAMILY,
+} from '../../../../lib/contract/physical-names';
 import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../support/temporal-scaffold';
 
 function fleetOf(name: string, fleet: FleetState) {
@@ -29,7 +35,8 @@ function fleetOf(name: string, fleet: FleetState) {
   return { stack, fleet: made, scenario, template: Template.fromStack(stack), serverRole };
 }
 
-const taskDefinition = (template: Template, family: string) => Object.values(template.findResources('AWS::ECS::TaskDefinition', { Properties: { Family: family } }))[0];
+const taskDefinition = (template: Template, family: string) =>
+  Object.values(template.findResources('AWS::ECS::TaskDefinition', { Properties: { Family: family } }))[0];
 
 test('the worker service, generator and store probe under the names the bench command looks up', () => {
   const { template } = fleetOf('temporal-150wps', 'external');
@@ -39,7 +46,7 @@ test('the worker service, generator and store probe under the names the bench co
   expect(names(STORE_PROBE_FAMILY)).toContain(PROBE_CONTAINER);
 });
 
-test('the store probe runs with the servers\' task role; the worker and generator with a role of their own', () => {
+test("the store probe runs with the servers' task role; the worker and generator with a role of their own", () => {
   const { stack, template, serverRole } = fleetOf('temporal-150wps', 'external');
   const serverRoleId = stack.getLogicalId(serverRole.node.defaultChild as iam.CfnRole);
   expect(taskDefinition(template, STORE_PROBE_FAMILY).Properties.TaskRoleArn).toEqual({ 'Fn::GetAtt': [serverRoleId, 'Arn'] });
@@ -49,14 +56,16 @@ test('the store probe runs with the servers\' task role; the worker and generato
 test('the Aurora store hands the probe its password as a secret; DSQL hands it none', () => {
   const secretsOf = (name: string) => {
     const { template } = fleetOf(name, 'external');
-    return (taskDefinition(template, STORE_PROBE_FAMILY).Properties.ContainerDefinitions as { Name: string; Secrets?: unknown[] }[]).find((c) => c.Name === PROBE_CONTAINER)!.Secrets;
+    return (taskDefinition(template, STORE_PROBE_FAMILY).Properties.ContainerDefinitions as { Name: string; Secrets?: unknown[] }[]).find(
+      (c) => c.Name === PROBE_CONTAINER,
+    )!.Secrets;
   };
   expect(secretsOf('temporal-aurora-150wps')).toHaveLength(1);
   expect(secretsOf('temporal-150wps')).toBeUndefined();
 });
 
 test.each([
-  ['running', 'the preset\'s worker count'],
+  ['running', "the preset's worker count"],
   ['parked', '0'],
   ['external', 'no count (bench up/down own it)'],
 ] as const)('fleet=%s: %s', (fleet, _what) => {

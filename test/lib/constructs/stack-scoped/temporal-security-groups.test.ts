@@ -12,7 +12,13 @@ function groupsOf(ports: TemporalEnvironment['ports']) {
   const id = (sg: ec2.SecurityGroup) => stack.getLogicalId(sg.node.defaultChild as ec2.CfnSecurityGroup);
   const template = Template.fromStack(stack);
   const rules = (type: string) => Object.values(template.findResources(type)).map((r) => r.Properties as Record<string, any>);
-  return { servers: id(groups.servers), clients: id(groups.clients), template, ingress: rules('AWS::EC2::SecurityGroupIngress'), egress: rules('AWS::EC2::SecurityGroupEgress') };
+  return {
+    servers: id(groups.servers),
+    clients: id(groups.clients),
+    template,
+    ingress: rules('AWS::EC2::SecurityGroupIngress'),
+    egress: rules('AWS::EC2::SecurityGroupEgress'),
+  };
 }
 
 const from = (rule: Record<string, any>) => rule.SourceSecurityGroupId?.['Fn::GetAtt']?.[0];
@@ -21,8 +27,15 @@ const span = (rule: Record<string, any>) => [rule.FromPort, rule.ToPort];
 
 test("servers admit each other on every role's gRPC and membership port, one port per rule, and nothing else", () => {
   const { servers, clients, ingress } = groupsOf(PORTS);
-  const expected = TEMPORAL_ROLES.flatMap((r) => [PORTS[r].grpc, PORTS[r].membership]).sort().map((p) => [p, p]);
-  expect(ingress.filter((r) => into(r) === servers && from(r) === servers).map(span).sort()).toEqual(expected);
+  const expected = TEMPORAL_ROLES.flatMap((r) => [PORTS[r].grpc, PORTS[r].membership])
+    .sort()
+    .map((p) => [p, p]);
+  expect(
+    ingress
+      .filter((r) => into(r) === servers && from(r) === servers)
+      .map(span)
+      .sort(),
+  ).toEqual(expected);
   expect(ingress.filter((r) => into(r) === servers && from(r) === clients).map(span)).toEqual([[PORTS.frontend.grpc, PORTS.frontend.grpc]]);
   expect(ingress.filter((r) => into(r) === clients)).toEqual([]);
   expect(ingress.filter((r) => r.CidrIp !== undefined || r.CidrIpv6 !== undefined)).toEqual([]);
@@ -35,8 +48,15 @@ test('both groups reach AWS APIs over HTTPS only; the servers reach each other o
     expect(inline).toEqual([expect.objectContaining({ CidrIp: '0.0.0.0/0', FromPort: 443, ToPort: 443, IpProtocol: 'tcp' })]);
   }
   const to = (r: Record<string, any>) => r.DestinationSecurityGroupId['Fn::GetAtt'][0];
-  const rolePorts = TEMPORAL_ROLES.flatMap((r) => [PORTS[r].grpc, PORTS[r].membership]).sort().map((p) => [p, p]);
-  expect(egress.filter((r) => into(r) === servers && to(r) === servers).map(span).sort()).toEqual(rolePorts);
+  const rolePorts = TEMPORAL_ROLES.flatMap((r) => [PORTS[r].grpc, PORTS[r].membership])
+    .sort()
+    .map((p) => [p, p]);
+  expect(
+    egress
+      .filter((r) => into(r) === servers && to(r) === servers)
+      .map(span)
+      .sort(),
+  ).toEqual(rolePorts);
   expect(egress.filter((r) => into(r) === clients).map((r) => [to(r), ...span(r)])).toEqual([[servers, PORTS.frontend.grpc, PORTS.frontend.grpc]]);
   expect(egress).toHaveLength(rolePorts.length + 1);
 });

@@ -32,8 +32,10 @@ function servicesOf(name: string) {
     after: schema,
   });
   const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, any> };
-  const service = (role: TemporalRole) => Object.entries(json.Resources).find(([, r]) => r.Type === 'AWS::ECS::Service' && r.Properties.ServiceName === temporalServiceName(role))!;
-  const task = (role: TemporalRole) => Object.values(json.Resources).find((r) => r.Type === 'AWS::ECS::TaskDefinition' && r.Properties.Family === temporalServiceName(role));
+  const service = (role: TemporalRole) =>
+    Object.entries(json.Resources).find(([, r]) => r.Type === 'AWS::ECS::Service' && r.Properties.ServiceName === temporalServiceName(role))!;
+  const task = (role: TemporalRole) =>
+    Object.values(json.Resources).find((r) => r.Type === 'AWS::ECS::TaskDefinition' && r.Properties.Family === temporalServiceName(role));
   return { scenario, services, json, service, task, schemaId: stack.getLogicalId(schema), store, stack };
 }
 
