@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import type { Command } from 'commander';
 import { type BenchCommand, type BenchOptions, runBench } from '../lib/commands/bench/run-bench';
-import { endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('bench').description(
   'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, and run the load generator.\n' +
@@ -47,4 +47,4 @@ subcommand(
   .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)')
   .action(action('run'));
 
-program.parse();
+entryPoint(() => program.parse());

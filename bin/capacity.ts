@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { type CapacityOptions, runCapacity } from '../lib/commands/capacity/run-capacity';
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('capacity')
   .description(
@@ -15,4 +15,4 @@ const program = newCommand('capacity')
   .option('--json', 'print the plan as JSON')
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 
-void runCommand(() => runCapacity(program.parse().opts<CapacityOptions>()));
+entryPoint(() => runCommand(() => runCapacity(program.parse().opts<CapacityOptions>())));

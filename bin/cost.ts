@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { type CostOptions, runCost } from '../lib/commands/cost/run-cost';
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('cost')
   .description(
@@ -26,4 +26,4 @@ const program = newCommand('cost')
       '  npm run cost -- --refresh-prices --region eu-west-1',
   );
 
-void runCommand(() => runCost(program.parse().opts<CostOptions>()));
+entryPoint(() => runCommand(() => runCost(program.parse().opts<CostOptions>())));

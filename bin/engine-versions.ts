@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The Aurora PostgreSQL versions config checks against, per region, and their refresh from RDS. */
 import { type EngineVersionsOptions, runEngineVersions } from '../lib/commands/engine-versions/run-engine-versions';
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('engine-versions')
   .description(
@@ -13,4 +13,4 @@ const program = newCommand('engine-versions')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText('after', '\nExamples:\n  npm run engine-versions\n  npm run engine-versions -- --refresh --region eu-west-1');
 
-void runCommand(() => runEngineVersions(program.parse().opts<EngineVersionsOptions>()));
+entryPoint(() => runCommand(() => runEngineVersions(program.parse().opts<EngineVersionsOptions>())));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { type MoveOptions, runMove } from '../lib/commands/move/run-move';
-import { endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('move')
   .description(
@@ -27,4 +27,4 @@ const program = newCommand('move')
 
 program.action((o: MoveOptions) => runCommand(() => runMove(o)));
 
-program.parse();
+entryPoint(() => program.parse());

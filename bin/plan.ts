@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { type PlanOptions, runPlan } from '../lib/commands/plan/run-plan';
-import { EXIT_UNSAFE, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, EXIT_UNSAFE, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('plan')
   .description(
@@ -14,4 +14,4 @@ const program = newCommand('plan')
   .option('--json', 'print the plan as JSON instead of markdown')
   .addHelpText('after', '\nExample:\n  npm run plan -- --from test11 --to test12');
 
-void runCommand(() => runPlan(program.parse().opts<PlanOptions>()));
+entryPoint(() => runCommand(() => runPlan(program.parse().opts<PlanOptions>())));

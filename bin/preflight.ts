@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** What a first deploy of a scenario needs that CloudFormation does not create, checked before `cdk deploy`. */
-import { endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
 import { type PreflightOptions, runPreflight } from '../lib/commands/preflight/run-preflight';
 
 const program = newCommand('preflight')
@@ -14,4 +14,4 @@ const program = newCommand('preflight')
   .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
   .addHelpText('after', '\nExamples:\n  npm run preflight -- --scenario temporal-25wps\n  npm run preflight -- --scenario baseline');
 
-void runCommand(() => runPreflight(program.parse().opts<PreflightOptions>()));
+entryPoint(() => runCommand(() => runPreflight(program.parse().opts<PreflightOptions>())));

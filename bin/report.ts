@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { type ReportOptions, runReport } from '../lib/commands/report/run-report';
-import { endpointUrl, EXIT_NO_DATA, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, endpointUrl, EXIT_NO_DATA, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('report')
   .description(
@@ -31,4 +31,4 @@ const program = newCommand('report')
       '  npm run report -- --compare reports/test11/report.json reports/test12/report.json',
   );
 
-void runCommand(() => runReport(program.parse().opts<ReportOptions>()));
+entryPoint(() => runCommand(() => runReport(program.parse().opts<ReportOptions>())));

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /** Lists the scenarios in config/, and keeps a document's scenario tables in step with them. */
 import { runScenarios, type ScenariosOptions } from '../lib/commands/scenarios/run-scenarios';
-import { newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('scenarios')
   .description('Print the scenario tables generated from config/')
   .option('--update <file>', 'rewrite the generated section of a markdown file')
   .option('--check <file>', 'exit 1 if the generated section of a markdown file is out of date');
 
-void runCommand(() => runScenarios(program.parse().opts<ScenariosOptions>()));
+entryPoint(() => runCommand(() => runScenarios(program.parse().opts<ScenariosOptions>())));

@@ -50,8 +50,14 @@ function benchExamples(): Record<string, string> {
 
 const temporalPreset = (scenario: string) => resolveScenarioOf('temporal', { scenario }, { option: '--scenario', command: 'capacity' });
 
+/** Each example computed once, whichever test asks first (the plan synthesizes two scenarios). */
+const once = (make: () => string) => {
+  let text: string | undefined;
+  return () => (text ??= make());
+};
+
 const EXAMPLES: Record<string, () => string> = {
-  'plan-test11-test12.md': () => renderPlan(planTransition('test11', 'test12')),
+  'plan-test11-test12.md': once(() => renderPlan(planTransition('test11', 'test12'))),
   'cost-temporal-150wps.md': () => renderCost(costOf(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'))),
   'cost-test10.md': () => renderCost(costOf(resolveScenario({ scenario: 'test10' }), loadPrices('us-east-1'), { observedAverageAcu: 25.6, observedFrom: 'report of the test10 example' })),
   'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-150wps'), loadPrices('eu-west-1'))),

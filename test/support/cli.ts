@@ -113,10 +113,15 @@ export function inProcess(body: () => unknown): Promise<CliResult> {
   return result;
 }
 
+/** Each bin/ script loaded in this test file, by name: its own module registry's runner (lib/commands/shared/cli.ts). */
+const loaded = new Map<string, typeof import('../../lib/commands/shared/cli')>();
+
 /**
  * A bin/ command run in this process through its own entry point (commander parsing argv,
  * runCommand deciding the exit code), with the environment runCli gives it: the same code a
- * user runs, without a process start. Its modules are loaded afresh for each run.
+ * user runs, without a process start. A script's modules are loaded once per test file, in a
+ * registry of their own; later runs run its entry point again (rerunEntryPoint), and commander
+ * parses the new arguments afresh.
  */
 export function runCliInProcess(script: string, args: readonly string[]): Promise<CliResult> {
   return inProcess(async () => {
@@ -127,17 +132,21 @@ export function runCliInProcess(script: string, args: readonly string[]): Promis
     Object.assign(process.env, credentials);
     process.argv = [process.execPath, join(ROOT, 'bin', script), ...args];
     try {
-      let cli: typeof import('../../lib/commands/shared/cli') | undefined;
-      let thrown: unknown;
-      jest.isolateModules(() => {
-        cli = require('../../lib/commands/shared/cli');
-        try {
-          require(join(ROOT, 'bin', script));
-        } catch (e) {
-          thrown = e;
-        }
-      });
-      if (thrown) throw thrown;
+      let cli = loaded.get(script);
+      if (cli) cli.rerunEntryPoint();
+      else {
+        let thrown: unknown;
+        jest.isolateModules(() => {
+          cli = require('../../lib/commands/shared/cli');
+          loaded.set(script, cli!);
+          try {
+            require(join(ROOT, 'bin', script));
+          } catch (e) {
+            thrown = e;
+          }
+        });
+        if (thrown) throw thrown;
+      }
       await cli!.commandRuns();
     } finally {
       process.argv = argv;

@@ -122,6 +122,22 @@ export function runCommand(main: () => Promise<number | void | CommandOutput>): 
   return run;
 }
 
+let lastEntryPoint: (() => unknown) | undefined;
+
+/**
+ * Runs an entry point's body (bin/<command>.ts: commander parses process.argv, then the command
+ * runs), and keeps it: a caller that loaded the entry point in process (the tests) runs it again
+ * with other arguments through rerunEntryPoint, without loading its modules again. Commander
+ * parses afresh each time.
+ */
+export function entryPoint(body: () => unknown): void {
+  lastEntryPoint = body;
+  body();
+}
+
+/** @public loaded lazily with require(), which knip does not follow */
+export const rerunEntryPoint = (): unknown => lastEntryPoint?.();
+
 /** The commands this process started: what a caller that loads a command in process waits for (the tests). */
 const runs: Promise<void>[] = [];
 /** @public loaded lazily with require(), which knip does not follow */

@@ -1,6 +1,8 @@
 import { AutoScalingClient, SetDesiredCapacityCommand } from '@aws-sdk/client-auto-scaling';
 import { DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
+import { runBench } from '../../../lib/commands/bench/run-bench';
 import { runCli } from '../../support/cli';
+import { recordingIO } from '../../support/command-io';
 import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
 import { seedTemporalFleet } from '../../../harness/offline-fleet';
 
@@ -8,7 +10,12 @@ import { seedTemporalFleet } from '../../../harness/offline-fleet';
  * The bench commands end to end against moto on loopback: CloudFormation outputs, ECS
  * services, an Auto Scaling group and an Aurora DSQL cluster, through the real SDK clients.
  * moto has no ECS managed scaling, so the test plays its part (the ASG's desired capacity).
+ * The flows are called as the entry point calls them (runBench); exit codes, progress lines and
+ * error lines are what only the real process shows, so those runs start it.
  */
+
+// The SDK's default credential chain, as a user's shell gives it; moto takes any keys.
+Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
 
 let moto: Moto;
 const region = 'eu-west-1';
@@ -27,20 +34,23 @@ beforeAll(async () => {
 
 afterAll(() => moto?.stop());
 
+/** The flow, called as the entry point calls it, its clients pointed at moto. */
+const flow = { scenario: 'temporal-150wps', interval: '1s', endpointUrl: '' };
+beforeAll(() => (flow.endpointUrl = moto.endpoint));
+// What only a process shows (exit codes, the progress and error lines on stderr): the real CLI.
 const bench = (...args: string[]) => runCli('bench.ts', [...args, '--scenario', 'temporal-150wps', '--endpoint-url', moto.endpoint, '--interval', '1s']);
 
 describe('bench against moto on loopback', () => {
   test('status prints tasks and instances', async () => {
-    const out = await bench('status');
-    expect(out.stderr).toBe('');
-    expect(out.status).toBe(0);
+    const io = recordingIO();
+    const out = await runBench('status', { ...flow, timeout: '1m' }, { io });
+    expect(io.notes).toEqual([]);
     expect(out.stdout).toContain('| Worker tasks | 0 running, 0 pending, 0 desired (configured: 6, fleet: external) |');
     expect(out.stdout).toContain('| Benchmark instances | 2 in service, 0 starting, 0 stopping (ASG desired 2, max 4) |');
   }, 30_000);
 
   test("up sets the preset's 6 workers and waits until they run", async () => {
-    const out = await bench('up', '--timeout', '20s');
-    expect(out.status).toBe(0);
+    const out = await runBench('up', { ...flow, timeout: '20s' }, { io: recordingIO() });
     expect(out.stdout).toMatch(/^up: tasks 6 running, 0 pending, 6 desired; /);
   }, 30_000);
 
@@ -90,9 +100,9 @@ describe('bench against moto on loopback', () => {
   );
 
   test('status of a stack deployed as another preset shows it, with a note', async () => {
-    const out = await runCli('bench.ts', ['status', '--scenario', 'temporal-100wps', '--endpoint-url', moto.endpoint]);
-    expect(out.status).toBe(0);
-    expect(out.stderr).toBe('note: TemporalDsql was last deployed with temporal-150wps, not temporal-100wps\n');
+    const io = recordingIO();
+    await runBench('status', { ...flow, scenario: 'temporal-100wps', timeout: '1m' }, { io });
+    expect(io.notes).toEqual(['note: TemporalDsql was last deployed with temporal-150wps, not temporal-100wps']);
   }, 30_000);
 
   test.each([[['status', '--env-name', 'perf9'], /^error: stack "perf9-TemporalDsql" is not deployed in eu-west-1; deploy it first/]])(

@@ -3,15 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { runReport, type ReportOptions } from '../../../lib/commands/report/run-report';
+import { type CommandOutput, EXIT_NO_DATA } from '../../../lib/commands/shared/cli';
 import { runCli } from '../../support/cli';
+import { recordingIO } from '../../support/command-io';
 import { minuteSeries, putMetrics } from '../../../harness/cloudwatch-seed';
 import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
 
 /*
  * The report command end to end, against moto's server mode on loopback: a real
  * AWS-API-compatible HTTP server answering the SDK's GetMetricData and DescribeStacks calls,
- * not a stubbed client.
+ * not a stubbed client. The flow is called as the entry point calls it (runReport); one run
+ * starts the real process, for the exit code and the error line only a process shows.
  */
+
+// The SDK's default credential chain, as a user's shell gives it; moto takes any keys.
+Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
 
 let moto: Moto;
 let endpoint: string;
@@ -63,23 +70,22 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const report = (...args: string[]) => runCli('report.ts', args);
-
-const window = () => ['--start', START.toISOString(), '--end', END.toISOString(), '--endpoint-url', endpoint];
+/** The report's flow, called as its entry point calls it, its clients pointed at moto. */
+const report = (o: ReportOptions) => runReport({ endpointUrl: endpoint, ...o }, { io: recordingIO() });
+const window = () => ({ start: START.toISOString(), end: END.toISOString() });
 
 describe('report command against moto on loopback', () => {
-  let temporal: Awaited<ReturnType<typeof report>>;
-  let folio: Awaited<ReturnType<typeof report>>;
+  let temporal: CommandOutput;
+  let folio: CommandOutput;
   beforeAll(async () => {
     [temporal, folio] = await Promise.all([
-      report('--scenario', 'temporal-150wps', ...window(), '--workflows', '82000', '--out', join(work, 'temporal')),
-      report('--scenario', 'test10', ...window(), '--out', join(work, 'folio')),
+      report({ scenario: 'temporal-150wps', ...window(), workflows: '82000', out: join(work, 'temporal') }),
+      report({ scenario: 'test10', ...window(), out: join(work, 'folio') }),
     ]);
   }, 60_000);
 
   test("Temporal: finds the DSQL cluster through the stack output, and computes the seed's table", () => {
-    expect(temporal.stderr).toContain(`wrote ${join(work, 'temporal', 'report.md')}`);
-    expect(temporal.status).toBe(0);
+    expect(temporal.failure).toBeUndefined();
     const r = JSON.parse(readFileSync(join(work, 'temporal', 'report.json'), 'utf8'));
     const t = r.metrics.transactions;
     expect(t.total).toBe(2_680_000);
@@ -96,16 +102,14 @@ describe('report command against moto on loopback', () => {
   test('--run alone: the record names the scenario and carries the count; --workflows beside it is refused', async () => {
     const run = join(work, 'run.json');
     writeFileSync(run, JSON.stringify({ scenario: 'temporal-150wps', start: START.toISOString(), end: END.toISOString(), workflowsCompleted: 82_000 }));
-    const out = await report('--run', run, '--endpoint-url', endpoint, '--out', join(work, 'from-run'));
-    expect(out.status).toBe(0);
+    const out = await report({ run, out: join(work, 'from-run') });
+    expect(out.failure).toBeUndefined();
     expect(JSON.parse(readFileSync(join(work, 'from-run', 'report.json'), 'utf8')).metrics.transactions.perWorkflow).toBeCloseTo(2_680_000 / 82_000, 6);
-    const refused = await report('--run', run, '--workflows', '5', '--endpoint-url', endpoint);
-    expect(refused.status).toBe(1);
-    expect(refused.stderr.trim()).toMatch(/^error: --workflows 5 cannot replace the 82000 workflows --run .*run.json records/);
+    await expect(report({ run, workflows: '5' })).rejects.toThrow(/^--workflows 5 cannot replace the 82000 workflows --run .*run.json records/);
   }, 30_000);
 
   test("FOLIO: ACU against the phase's range, time at the ceiling, and the chart with the max line", () => {
-    expect(folio.status).toBe(0);
+    expect(folio.failure).toBeUndefined();
     const r = JSON.parse(readFileSync(join(work, 'folio', 'report.json'), 'utf8'));
     expect(r.configured).toMatchObject({ acu: { min: 0.5, max: 32 } });
     expect(r.metrics.acu).toMatchObject({ peak: 32, minutesAtCeiling: 5, peakShareOfMax: 1 });
@@ -116,29 +120,26 @@ describe('report command against moto on loopback', () => {
 
   test('Temporal on Aurora: names its metrics by the configured cluster, so it needs no stack output (and refuses --dsql-cluster-id)', async () => {
     // No stack of that envName exists: a lookup of DsqlClusterId would fail; the Aurora report goes straight to CloudWatch.
-    const out = await report('--scenario', 'temporal-aurora-150wps', '--env-name', 'nostack', ...window(), '--out', join(work, 'aurora'));
-    expect(out.stderr).not.toContain('is not deployed');
-    expect(out.status).toBe(6);
+    const out = await report({ scenario: 'temporal-aurora-150wps', envName: 'nostack', ...window(), out: join(work, 'aurora') });
+    expect(out.failure?.exitCode).toBe(EXIT_NO_DATA);
     expect(readFileSync(join(work, 'aurora', 'report.md'), 'utf8')).toMatch(/^# Temporal on Aurora PostgreSQL report: temporal-aurora-150wps/);
-    const refused = await report('--scenario', 'temporal-aurora-150wps', ...window(), '--dsql-cluster-id', 'abc');
-    expect(refused.status).toBe(1);
-    expect(refused.stderr.trim()).toBe(
-      'error: --dsql-cluster-id does not apply to temporal-aurora-150wps (its history is in aurora-postgresql; valid: a DSQL preset)',
+    await expect(report({ scenario: 'temporal-aurora-150wps', ...window(), dsqlClusterId: 'abc' })).rejects.toThrow(
+      '--dsql-cluster-id does not apply to temporal-aurora-150wps (its history is in aurora-postgresql; valid: a DSQL preset)',
     );
   }, 30_000);
 
   test('--compare prints the deltas between two report JSONs', async () => {
-    const out = await report('--compare', join(work, 'folio', 'report.json'), join(work, 'folio', 'report.json'));
-    expect(out.status).toBe(0);
+    const out = await runReport({ compare: [join(work, 'folio', 'report.json'), join(work, 'folio', 'report.json')] });
     expect(out.stdout).toContain('| acu.peak | 32 | 32 | 0 | 0% |');
   }, 30_000);
 
+  // What only a process shows: the exit code and the error line after the report it wrote.
   test('a window with no datapoint at all exits 6 after writing a report that says so', async () => {
     // 200 days ago, two whole hours (CloudWatch keeps hourly points at that age): nothing was put there.
     const start = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 200 * 86_400_000);
     const end = new Date(start.getTime() + 2 * 3_600_000);
     const empty = ['--start', start.toISOString(), '--end', end.toISOString(), '--endpoint-url', endpoint];
-    const out = await report('--scenario', 'test10', ...empty, '--out', join(work, 'empty'));
+    const out = await runCli('report.ts', ['--scenario', 'test10', ...empty, '--out', join(work, 'empty')]);
     expect(out.status).toBe(6);
     expect(out.stderr.trim().split('\n').at(-1)).toMatch(
       new RegExp(
@@ -156,7 +157,7 @@ describe('report command against moto on loopback', () => {
   ])(
     '%j (a stack that is not there) exits 1 with one line; bad arguments are in test/bad-input.test.ts',
     async (args, message) => {
-      const out = await report(...args, '--endpoint-url', endpoint);
+      const out = await runCli('report.ts', [...args, '--endpoint-url', endpoint]);
       expect(out.status).toBe(1);
       expect(out.stderr.trim()).toMatch(message);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);

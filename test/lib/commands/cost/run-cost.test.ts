@@ -39,3 +39,8 @@ test("a report of another phase, a figure given twice, and an ACU outside the ph
   );
   await expect(runCost({ scenario: 'test10', observedAcu: '250' })).rejects.toThrow(/is outside test10's range/);
 });
+
+test('--json of a FOLIO phase at an observed average: the Serverless section at that average', async () => {
+  const estimate = JSON.parse((await runCost({ scenario: 'test10', observedAcu: '12.5', json: true })).stdout);
+  expect(estimate.sections[1].subtotal).toBeCloseTo(36, 6);
+});

@@ -7,8 +7,16 @@ import { editedCatalog } from '../../../support/synth';
 
 /* The plan command's logic on real synthesized scenario pairs (no account, no change set). */
 
+/** A plan (or a scenario's templates) of the stock catalog synthesized once for this file: each takes a second or two. */
+const memo = <T>(make: (key: string) => T) => {
+  const made = new Map<string, T>();
+  return (key: string) => made.get(key) ?? made.set(key, make(key)).get(key)!;
+};
+const planOf = memo((pair) => planTransition(pair.split(' ')[0], pair.split(' ')[1]));
+const templatesOf = memo((name) => scenarioTemplates(resolveScenario({ scenario: name }), { scenario: name }));
+
 describe('test11 -> test12 (the Serverless floor rises from 0.5 to 5 ACU)', () => {
-  const plan = planTransition('test11', 'test12');
+  const plan = planOf('test11 test12');
 
   test('the data stack changes one property of one resource, in place', () => {
     const data = plan.stacks.find((s) => s.stackName === 'FolioHybridAurora')!;
@@ -42,7 +50,7 @@ describe('test11 -> test12 (the Serverless floor rises from 0.5 to 5 ACU)', () =
 });
 
 describe('test1 -> test2 (the writer goes from r7g.4xlarge to r7g.2xlarge)', () => {
-  const plan = planTransition('test1', 'test2');
+  const plan = planOf('test1 test2');
   const writer = plan.stacks[0].changes.find((c) => c.type === 'AWS::RDS::DBInstance')!;
 
   test('the writer class change is in place but names its interruption, in the plan and in --json', () => {
@@ -65,13 +73,13 @@ describe('test1 -> test2 (the writer goes from r7g.4xlarge to r7g.2xlarge)', () 
   });
 
   test('an ACU change is in place without interruption', () => {
-    const serverless = planTransition('test11', 'test12').stacks[0].changes[0];
+    const serverless = planOf('test11 test12').stacks[0].changes[0];
     expect(serverless.interruptions).toEqual([]);
   });
 });
 
 test('every modified property shows its values, or says why it cannot', () => {
-  const plan = planTransition('temporal-100wps', 'temporal-150wps');
+  const plan = planOf('temporal-100wps temporal-150wps');
   const md = renderPlan(plan);
   const cells = md
     .split('\n')
@@ -85,7 +93,7 @@ test('every modified property shows its values, or says why it cannot', () => {
 });
 
 test('temporal-100wps -> temporal-150wps: new task-definition revisions are shown as such, and are not unsafe', () => {
-  const plan = planTransition('temporal-100wps', 'temporal-150wps');
+  const plan = planOf('temporal-100wps temporal-150wps');
   const data = plan.stacks.find((s) => s.stackName === 'TemporalDsql')!;
   const replaced = data.changes.filter((c) => c.impact === ResourceImpact.WILL_REPLACE);
   expect(replaced.length).toBeGreaterThan(0);
@@ -96,7 +104,7 @@ test('temporal-100wps -> temporal-150wps: new task-definition revisions are show
 
 test('a stateful replacement is reported as unsafe, by resource', () => {
   // The same synthesized stacks, with the Serverless cluster renamed: a replacement-only property.
-  const before = scenarioTemplates(resolveScenario({ scenario: 'test11' }), { scenario: 'test11' });
+  const before = templatesOf('test11');
   const after = new Map([...before].map(([name, t]) => [name, structuredClone(t)]));
   const data = after.get('FolioHybridAurora')!;
   const id = Object.keys(data.Resources).find((k) => k.startsWith('AuroraServerless') && data.Resources[k].Type === 'AWS::RDS::DBCluster')!;
@@ -125,7 +133,7 @@ test.each([
 });
 
 describe('test13 -> part3 (the offload cluster goes from Serverless v2 to a provisioned r8g.2xlarge)', () => {
-  const plan = planTransition('test13', 'part3');
+  const plan = planOf('test13 part3');
   const md = renderPlan(plan);
 
   test('one cluster, in place: its writer changes class with an interruption, nothing is created or replaced', () => {
@@ -145,7 +153,7 @@ describe('test13 -> part3 (the offload cluster goes from Serverless v2 to a prov
   });
 
   test('and back: the range returns, and the ceiling alarm with it', () => {
-    const back = planTransition('part3', 'test13');
+    const back = planOf('part3 test13');
     expect(back.unsafe).toEqual([]);
     const obs = back.stacks.find((s) => s.stackName === 'FolioHybridAuroraObservability')!;
     expect(obs.changes.filter((c) => c.impact === ResourceImpact.WILL_CREATE).map((c) => c.logicalId)).toEqual([
@@ -183,7 +191,7 @@ describe('readers on a provisioned offload cluster come and go without touching 
 });
 
 test('a destroyed Aurora cluster is still unsafe (only its instances are capacity)', () => {
-  const json = scenarioTemplates(resolveScenario({ scenario: 'part3' }), { scenario: 'part3' }).get('FolioHybridAurora')!;
+  const json = templatesOf('part3').get('FolioHybridAurora')!;
   const after = structuredClone(json);
   const cluster = Object.keys(after.Resources).find((id) => id.startsWith('AuroraServerless') && after.Resources[id].Type === 'AWS::RDS::DBCluster')!;
   delete after.Resources[cluster];
@@ -191,7 +199,7 @@ test('a destroyed Aurora cluster is still unsafe (only its instances are capacit
 });
 
 test('turning on logical replication is in place, and the plan says it waits for a reboot', () => {
-  const json = scenarioTemplates(resolveScenario({ scenario: 'part3' }), { scenario: 'part3' }).get('FolioHybridAurora')!;
+  const json = templatesOf('part3').get('FolioHybridAurora')!;
   const group = Object.keys(json.Resources).find((id) => json.Resources[id].Type === 'AWS::RDS::DBClusterParameterGroup')!;
   expect(json.Resources[group].Properties.Parameters).toEqual({ 'rds.force_ssl': '1', 'rds.logical_replication': '1' });
   const before = structuredClone(json);
@@ -204,7 +212,7 @@ test('turning on logical replication is in place, and the plan says it waits for
 });
 
 test('a writer instance that leaves its cluster is still unsafe (only readers are capacity)', () => {
-  const json = scenarioTemplates(resolveScenario({ scenario: 'part3' }), { scenario: 'part3' }).get('FolioHybridAurora')!;
+  const json = templatesOf('part3').get('FolioHybridAurora')!;
   const after = structuredClone(json);
   const writer = Object.keys(after.Resources).find((id) => id.startsWith('AuroraServerlessWriter'))!;
   delete after.Resources[writer];
