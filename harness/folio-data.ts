@@ -1,4 +1,4 @@
-import { schemaName } from '../lib/commands/move/move-plan';
+import { schemaName } from '../lib/commands/shared/move-plan';
 
 /*
  * FOLIO-shaped data for the mover's tests and benchmark, per tenant: RMB schemas owned by a

@@ -22,7 +22,7 @@ import { Command } from 'commander';
 import { ConfigError } from '../config';
 import { numberOption, runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
-import { schemaName } from '../lib/commands/move/move-plan';
+import { schemaName } from '../lib/commands/shared/move-plan';
 import { parseMoverLine } from '../lib/contract/mover';
 import { type Postgres, startPostgres } from '../harness/postgres';
 import { MOVER_SCRIPT_FILE, Routes, moverEnv, runMover } from '../harness/mover-script';

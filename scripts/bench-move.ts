@@ -24,7 +24,7 @@ import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
 import { numberOption, runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
-import { moverEnvironment, planPhaseSwitch, waves } from '../lib/commands/move/move-plan';
+import { moverEnvironment, planPhaseSwitch, waves } from '../lib/commands/shared/move-plan';
 import { parseMoverLine } from '../lib/contract/mover';
 import { moverJobs } from '../lib/constructs/schema-mover';
 import { editedCatalog } from '../harness/catalog';

@@ -5,7 +5,7 @@ import { loadPrices } from '../../config/prices';
 import { renderRun, renderStatus } from '../../lib/commands/bench/render-bench';
 import { findResult, type RunRecord } from '../../lib/commands/shared/run-record';
 import { capacityReport, renderCapacity } from '../../lib/commands/capacity/pool-capacity';
-import { costOf } from '../../lib/commands/cost/cost-model';
+import { costOf } from '../../lib/commands/shared/cost-model';
 import { renderCost } from '../../lib/commands/cost/render-cost';
 import { planTransition, renderPlan } from '../../lib/commands/plan/transition-plan';
 import { expectDocFile } from '../support/docs';

@@ -5,7 +5,7 @@ import { loadAwsClients } from '../aws/load-clients';
 import { type CommandIO, type CommandOutput, numberOption, processIO, today } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
 import { readReport } from '../shared/report-file';
-import { costOf } from './cost-model';
+import { costOf } from '../shared/cost-model';
 import { refreshPrices } from './price-list';
 import { renderCost } from './render-cost';
 

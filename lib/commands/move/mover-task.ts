@@ -8,7 +8,7 @@ import { waitUntil, type Waiting } from '../shared/waiting';
 import { CommandFailure, EXIT_FAILED } from '../shared/cli';
 import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverLine, parseMoverLine, SCHEMA_OUTCOMES } from '../../contract/mover';
 import { FOLIO_OUTPUTS } from '../../contract/stack-outputs';
-import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves } from './move-plan';
+import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves } from '../shared/move-plan';
 
 /*
  * `npm run move`: each wave of a plan (modules that can move together) as one run of the

@@ -3,9 +3,10 @@ import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandIO, type CommandOutput, durationOption, processIO } from '../shared/cli';
 import type { Waiting } from '../shared/waiting';
-import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from './move-plan';
+import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../shared/move-plan';
 import { moveTargets, routeTargets, runMoves } from './mover-task';
-import { renderMoveResults, renderMovePlan } from './render-move';
+import { renderMovePlan } from '../shared/render-move-plan';
+import { renderMoveResults } from './render-move-results';
 
 /*
  * `npm run move`: the schemas a phase switch (or one module) moves, printed, then moved wave

@@ -1,12 +1,12 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { CATALOG, ConfigError, describeOffload, FAMILY_NAME, type FolioScenario, resolveScenario, type Scenario } from '../../../config';
 import { loadPrices } from '../../../config/prices';
-import { costOf } from '../cost/cost-model';
+import { costOf } from '../shared/cost-model';
 import { usd } from '../shared/money';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import { markdownTable } from '../shared/markdown-table';
-import { type MovePlan, planPhaseSwitch } from '../move/move-plan';
-import { renderMovePlan } from '../move/render-move';
+import { type MovePlan, planPhaseSwitch } from '../shared/move-plan';
+import { renderMovePlan } from '../shared/render-move-plan';
 import { scenarioTemplates } from '../../assembly/scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './resource-changes';
 

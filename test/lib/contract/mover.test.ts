@@ -12,7 +12,7 @@ import {
   parseMoverLine,
   SCHEMA_OUTCOMES,
 } from '../../../lib/contract/mover';
-import { moverEnvironment, planPhaseSwitch } from '../../../lib/commands/move/move-plan';
+import { moverEnvironment, planPhaseSwitch } from '../../../lib/commands/shared/move-plan';
 import { resolveScenario, type FolioScenario } from '../../../config';
 import { synthScenario } from '../../support/synth';
 

@@ -5,9 +5,9 @@ import { ChangeResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-
 import { mockClient } from 'aws-sdk-client-mock';
 import { type FolioScenario, resolveScenario } from '../../../../config';
 import { EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/shared/cli';
-import { planPhaseSwitch } from '../../../../lib/commands/move/move-plan';
+import { planPhaseSwitch } from '../../../../lib/commands/shared/move-plan';
 import { moverLine } from '../../../../lib/contract/mover';
-import { renderMoveResults } from '../../../../lib/commands/move/render-move';
+import { renderMoveResults } from '../../../../lib/commands/move/render-move-results';
 import { type MoveClients, type MoveTargets, type RouteTargets, moveTargets, routeTargets, runMoves } from '../../../../lib/commands/move/mover-task';
 import { fakeTime } from '../../../support/fake-time';
 import { editedCatalog } from '../../../../harness/catalog';
@@ -173,26 +173,22 @@ test("the stack's outputs name the mover; a stack deployed before it existed say
     MoverLogGroup: targets.logGroup,
     Phase: 'test4',
   };
-  cfn
-    .on(DescribeStacksCommand)
-    .resolvesOnce({
-      Stacks: [
-        {
-          StackName: 'FolioHybridAurora',
-          CreationTime: new Date(),
-          StackStatus: 'UPDATE_COMPLETE',
-          Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
-        },
-      ],
-    });
+  cfn.on(DescribeStacksCommand).resolvesOnce({
+    Stacks: [
+      {
+        StackName: 'FolioHybridAurora',
+        CreationTime: new Date(),
+        StackStatus: 'UPDATE_COMPLETE',
+        Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
+      },
+    ],
+  });
   expect(await moveTargets(new CloudFormationClient({}), phase('test4'))).toEqual(targets);
-  cfn
-    .on(DescribeStacksCommand)
-    .resolves({
-      Stacks: [
-        { StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'Phase', OutputValue: 'test4' }] },
-      ],
-    });
+  cfn.on(DescribeStacksCommand).resolves({
+    Stacks: [
+      { StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'Phase', OutputValue: 'test4' }] },
+    ],
+  });
   await expect(moveTargets(new CloudFormationClient({}), phase('test4'))).rejects.toThrow(
     /stack "FolioHybridAurora" has no output "MoverCluster", .*deployed before the schema mover existed\? redeploy it/,
   );
@@ -320,31 +316,27 @@ describe("online: at the mover's \"switch: ready\" the modules' routes are point
       OffloadEndpoint: routes.endpoints.offload.writer,
       OffloadReaderEndpoint: routes.endpoints.offload.reader,
     };
-    cfn
-      .on(DescribeStacksCommand)
-      .resolvesOnce({
-        Stacks: [
-          {
-            StackName: 'FolioHybridAurora',
-            CreationTime: new Date(),
-            StackStatus: 'UPDATE_COMPLETE',
-            Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
-          },
-        ],
-      });
+    cfn.on(DescribeStacksCommand).resolvesOnce({
+      Stacks: [
+        {
+          StackName: 'FolioHybridAurora',
+          CreationTime: new Date(),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
+        },
+      ],
+    });
     expect(await routeTargets(new CloudFormationClient({}), phase('test4'))).toEqual(routes);
-    cfn
-      .on(DescribeStacksCommand)
-      .resolves({
-        Stacks: [
-          {
-            StackName: 'FolioHybridAurora',
-            CreationTime: new Date(),
-            StackStatus: 'UPDATE_COMPLETE',
-            Outputs: [{ OutputKey: 'PrimaryEndpoint', OutputValue: 'x' }],
-          },
-        ],
-      });
+    cfn.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: 'FolioHybridAurora',
+          CreationTime: new Date(),
+          StackStatus: 'UPDATE_COMPLETE',
+          Outputs: [{ OutputKey: 'PrimaryEndpoint', OutputValue: 'x' }],
+        },
+      ],
+    });
     await expect(routeTargets(new CloudFormationClient({}), phase('test4'))).rejects.toThrow(
       /has no output "ModuleZoneId", .*deployed before modules had routes\? deploy the phase it runs now, then move online/,
     );

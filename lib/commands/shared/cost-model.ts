@@ -6,7 +6,7 @@ import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../contract/endpo
 
 type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresql' }>['writer'];
 import { catalogFor } from '../../contract/metrics';
-import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from '../shared/money';
+import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from './money';
 
 /*
  * The daily cost of a scenario, line by line, in the shape of seed 000's "Daily Cost

@@ -1,6 +1,6 @@
 import { ConfigError, resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
 import { loadPrices, type PriceFile, priceFileSchema } from '../../../../config/prices';
-import { costOf, folioCost, temporalCost } from '../../../../lib/commands/cost/cost-model';
+import { costOf, folioCost, temporalCost } from '../../../../lib/commands/shared/cost-model';
 import { renderCost } from '../../../../lib/commands/cost/render-cost';
 import { editedCatalog } from '../../../../harness/catalog';
 

@@ -1,6 +1,7 @@
-import { markdownTable } from '../shared/markdown-table';
+import { markdownTable } from './markdown-table';
 import { type MoveFlags, type MovePlan, waves } from './move-plan';
-import type { ModuleResult } from './mover-task';
+
+/* A move plan as `plan` (under "Data") and `move` print it. */
 
 const span = (schemas: readonly string[]) => (schemas.length > 2 ? `${schemas[0]} … ${schemas.at(-1)} (${schemas.length})` : schemas.join(', '));
 
@@ -26,16 +27,4 @@ export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
       : `Restart after the deploy (they reconnect to their new cluster): ${plan.restart.join(', ')}`,
     '',
   ].join('\n');
-}
-
-export function renderMoveResults(results: readonly ModuleResult[], dropSource = false): string {
-  const rows = results.map((r) => [
-    r.module,
-    String(r.schemas),
-    r.skipped ? `${r.skipped} already done` : '-',
-    r.rows.toLocaleString('en-US'),
-    `${r.seconds} s`,
-    r.taskArn.split('/').pop() ?? r.taskArn,
-  ]);
-  return `${markdownTable(['Module', 'Schemas', 'Skipped', dropSource ? 'Rows matched, then dropped' : 'Rows verified', 'Took', 'Task'], rows)}\n`;
 }

@@ -1,5 +1,5 @@
 import { type FolioScenario, resolveScenario } from '../../../../config';
-import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName, waves, withoutReferences } from '../../../../lib/commands/move/move-plan';
+import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName, waves, withoutReferences } from '../../../../lib/commands/shared/move-plan';
 import { editedCatalog } from '../../../../harness/catalog';
 
 /*
