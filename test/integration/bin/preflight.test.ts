@@ -1,14 +1,19 @@
 import { BatchDeleteImageCommand, CreateRepositoryCommand, ECRClient, PutImageCommand } from '@aws-sdk/client-ecr';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { runPreflight } from '../../../lib/commands/preflight/run-preflight';
 import { runCli } from '../../support/cli';
 import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
 
 /*
  * preflight end to end against moto on loopback, through the real SDK clients: an account that
- * has everything a first deploy of temporal-25wps needs passes; one image taken away, the same
- * run exits 5 naming it and the command that supplies it.
+ * has everything a first deploy of temporal-25wps needs passes (the flow, called as the entry
+ * point calls it); one image taken away, the real process exits 5 naming it and the command
+ * that supplies it.
  */
+
+// The SDK's default credential chain, as a user's shell gives it; moto takes any keys.
+Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
 
 let moto: Moto;
 const region = 'eu-west-1';
@@ -53,9 +58,8 @@ afterAll(() => moto?.stop());
 const preflight = () => runCli('preflight.ts', ['--scenario', 'temporal-25wps', '--endpoint-url', moto.endpoint]);
 
 test('an account with the bootstrap, both images and the service-linked role passes', async () => {
-  const out = await preflight();
-  expect(out.stderr).toBe('');
-  expect(out.status).toBe(0);
+  const out = await runPreflight({ scenario: 'temporal-25wps', endpointUrl: moto.endpoint }, { hasDocker: () => false });
+  expect(out.failure).toBeUndefined();
   expect(out.stdout).toContain('| CDK bootstrap of eu-west-1 | ok: version 30 |  |');
   expect(out.stdout).toContain('| images.server: ECR temporal-dsql:1.30.0-dsql-e74d6b69 | ok: pushed |  |');
   expect(out.stdout).toContain('| images.benchmark: ECR temporal-dsql-bench:1.0.0 | ok: pushed |  |');
