@@ -14,6 +14,14 @@ const PYTHON = join(ROOT, '.venv/bin/python');
 const MOTO_SERVER = join(__dirname, 'moto_server.py');
 export const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 
+/**
+ * The same keys as a user's shell gives them to the SDK's default credential chain, for a
+ * command's run function called in this process against moto.
+ */
+export function useMotoCredentials(): void {
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey });
+}
+
 async function waitForServer(url: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {

@@ -39,9 +39,10 @@ const program = new Command('bench:tooling')
 async function timed(command: string, args: readonly string[]): Promise<number> {
   const start = process.hrtime.bigint();
   await run(command, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).catch((e) => {
-    const why = String(e.stderr || e.message)
-      .trim()
-      .split('\n')[0];
+    const output = String(e.stderr || e.message).trim();
+    // Jest names each failing test on a line of its own: those, or else the first line.
+    const failing = [...new Set(output.split('\n').filter((l) => l.startsWith('  ● ')))].map((l) => l.slice(4));
+    const why = failing.length ? failing.join('; ') : output.split('\n')[0];
     throw new CommandFailure(`${[command, ...args].join(' ')} failed: ${why}`, EXIT_FAILED);
   });
   return Number(process.hrtime.bigint() - start) / 1e9;

@@ -3,7 +3,7 @@ import { DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@a
 import { runBench } from '../../../lib/commands/bench/run-bench';
 import { runCli } from '../../support/cli';
 import { recordingIO } from '../../support/command-io';
-import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
 import { seedTemporalFleet } from '../../../harness/offline-fleet';
 
 /*
@@ -14,8 +14,7 @@ import { seedTemporalFleet } from '../../../harness/offline-fleet';
  * error lines are what only the real process shows, so those runs start it.
  */
 
-// The SDK's default credential chain, as a user's shell gives it; moto takes any keys.
-Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+useMotoCredentials();
 
 let moto: Moto;
 const region = 'eu-west-1';

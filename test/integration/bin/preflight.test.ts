@@ -3,7 +3,7 @@ import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { runPreflight } from '../../../lib/commands/preflight/run-preflight';
 import { runCli } from '../../support/cli';
-import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
 
 /*
  * preflight end to end against moto on loopback, through the real SDK clients: an account that
@@ -12,8 +12,7 @@ import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
  * that supplies it.
  */
 
-// The SDK's default credential chain, as a user's shell gives it; moto takes any keys.
-Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+useMotoCredentials();
 
 let moto: Moto;
 const region = 'eu-west-1';

@@ -8,7 +8,7 @@ import { type CommandOutput, EXIT_NO_DATA } from '../../../lib/commands/shared/c
 import { runCli } from '../../support/cli';
 import { recordingIO } from '../../support/command-io';
 import { minuteSeries, putMetrics } from '../../../harness/cloudwatch-seed';
-import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
 
 /*
  * The report command end to end, against moto's server mode on loopback: a real
@@ -17,8 +17,7 @@ import { CREDENTIALS, type Moto, startMoto } from '../../../harness/moto';
  * starts the real process, for the exit code and the error line only a process shows.
  */
 
-// The SDK's default credential chain, as a user's shell gives it; moto takes any keys.
-Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+useMotoCredentials();
 
 let moto: Moto;
 let endpoint: string;
