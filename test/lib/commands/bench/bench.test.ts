@@ -247,11 +247,9 @@ describe('bench run', () => {
     function probeRuns(exitCode = 0, pages = probePages) {
       happyPath();
       ecs.on(RunTaskCommand, { taskDefinition: probeTd }).resolves({ tasks: [{ taskArn: probeArn }], failures: [] });
-      ecs
-        .on(DescribeTasksCommand, { tasks: [probeArn] })
-        .resolves({
-          tasks: [{ taskArn: probeArn, lastStatus: 'STOPPED', stoppedReason: 'Essential container in task exited', containers: [{ name: 'Probe', exitCode }] }],
-        });
+      ecs.on(DescribeTasksCommand, { tasks: [probeArn] }).resolves({
+        tasks: [{ taskArn: probeArn, lastStatus: 'STOPPED', stoppedReason: 'Essential container in task exited', containers: [{ name: 'Probe', exitCode }] }],
+      });
       ecs.on(DescribeTaskDefinitionCommand, { taskDefinition: probeTd }).resolves({
         taskDefinition: {
           containerDefinitions: [

@@ -68,18 +68,16 @@ test('a window without one datapoint: the report is written and returned, and th
 
 test('a DSQL preset reads its cluster id from the stack; with an emulator endpoint and no --prometheus-url, the servers are noted unread', async () => {
   answer(1000);
-  cfn
-    .on(DescribeStacksCommand)
-    .resolves({
-      Stacks: [
-        {
-          StackName: 'TemporalDsql',
-          CreationTime: new Date(),
-          StackStatus: 'UPDATE_COMPLETE',
-          Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kqabc123dsqlcluster' }],
-        },
-      ],
-    });
+  cfn.on(DescribeStacksCommand).resolves({
+    Stacks: [
+      {
+        StackName: 'TemporalDsql',
+        CreationTime: new Date(),
+        StackStatus: 'UPDATE_COMPLETE',
+        Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kqabc123dsqlcluster' }],
+      },
+    ],
+  });
   const io = recordingIO();
   const r = await runReport(
     { scenario: 'temporal-150wps', start: START, end: END, out: join(dir, 't'), endpointUrl: 'http://127.0.0.1:5000' },
