@@ -4,6 +4,7 @@ import { type GeneratorResult, findResult } from '../lib/commands/shared/run-rec
 import { type BenchmarkMode, benchmarkEnvironment } from '../lib/contract/temporal-config';
 import { stopProcess } from './processes';
 import { binaries } from './binaries';
+import { freePort } from './ports';
 
 /*
  * The project's benchmark program (benchmark/) run as the stack runs it: the environment
@@ -85,4 +86,12 @@ export async function runGenerator(
     raw = null;
   }
   return { exitCode, lines, result: findResult(lines), raw };
+}
+
+/**
+ * A short run before a measured one: the namespace registered, the task queues loaded, the
+ * worker polling (5 workflows/s for 5 s).
+ */
+export async function warmUp(preset: TemporalPreset, frontendAddress: string): Promise<GeneratorRun> {
+  return runGenerator(preset, frontendAddress, await freePort(), { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' }, 120_000);
 }

@@ -15,7 +15,7 @@ import { durationSeconds } from '../config/fields';
 import { DYNAMIC_CONFIG_KEYS } from '../config/temporal-dynamic-config-keys';
 import { runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
-import { runGenerator, startWorker } from '../harness/benchmark';
+import { startWorker, warmUp } from '../harness/benchmark';
 import { type FaultOutcome, describeOutcome, faultSuite, runFault } from '../harness/faults';
 import { startCluster } from '../harness/temporal-cluster';
 import { freePort } from '../harness/ports';
@@ -95,13 +95,7 @@ runCommand(async () => {
     const cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults', dynamicConfigOverrides: overrides });
     const worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
     try {
-      await runGenerator(
-        scenario.preset,
-        cluster.frontendAddress,
-        await freePort(),
-        { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' },
-        120_000,
-      );
+      await warmUp(scenario.preset, cluster.frontendAddress);
       for (const fault of faults) {
         process.stderr.write(`${fault.name} ...\n`);
         const outcome = await runFault({ cluster, postgres: pg, stopTimeoutMs }, fault, load);

@@ -2,7 +2,7 @@ import { type TemporalScenario, resolveScenario } from '../../config';
 import { durationSeconds } from '../../config/fields';
 import { freePort } from '../../harness/ports';
 import { type Postgres, startPostgres } from '../../harness/postgres';
-import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
+import { type Worker, startWorker, warmUp } from '../../harness/benchmark';
 import { type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from '../../harness/faults';
 import { type LocalCluster, startCluster } from '../../harness/temporal-cluster';
 
@@ -26,14 +26,7 @@ beforeAll(async () => {
   cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults' });
   context = { cluster, postgres: pg, stopTimeoutMs: durationSeconds(scenario.environment.deployment.stopTimeout) * 1000 };
   worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
-  // A short run first: the namespace registered, the task queues loaded, the worker polling.
-  await runGenerator(
-    scenario.preset,
-    cluster.frontendAddress,
-    await freePort(),
-    { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' },
-    120_000,
-  );
+  await warmUp(scenario.preset, cluster.frontendAddress);
 }, 300_000);
 
 afterAll(async () => {

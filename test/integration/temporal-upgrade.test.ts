@@ -5,7 +5,7 @@ import { durationSeconds } from '../../config/fields';
 import { type Binaries, binaries } from '../../harness/binaries';
 import { freePort } from '../../harness/ports';
 import { type Postgres, startPostgres } from '../../harness/postgres';
-import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
+import { type Worker, startWorker, warmUp } from '../../harness/benchmark';
 import { type FaultContext, type FaultOutcome, describeOutcome, runFault, upgrade } from '../../harness/faults';
 import { type LocalCluster, startCluster } from '../../harness/temporal-cluster';
 
@@ -42,14 +42,7 @@ beforeAll(async () => {
   pg = await startPostgres({ maxConnections: 800, requireTls: true });
   cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'upgrade', binaries: from });
   worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
-  // A short run first: the namespace registered, the task queues loaded, the worker polling.
-  await runGenerator(
-    scenario.preset,
-    cluster.frontendAddress,
-    await freePort(),
-    { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s' },
-    120_000,
-  );
+  await warmUp(scenario.preset, cluster.frontendAddress);
 }, 300_000);
 
 afterAll(async () => {

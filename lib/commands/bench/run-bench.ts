@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../../../config';
 import { benchmarkWorkerCapacity } from '../../../config/packing';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
-import { CommandFailure, type CommandIO, type CommandOutput, durationOption, EXIT_FAILED, numberOption, processIO } from '../shared/cli';
+import { CommandFailure, type CommandOutput, durationOption, EXIT_FAILED, numberOption, processIO, type CommandDeps, type CommandIO } from '../shared/cli';
 import { shownPath, writableDir, writableFile, writeOutput } from '../shared/files';
 import type { Waiting } from '../shared/waiting';
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
@@ -37,13 +36,8 @@ export interface BenchOptions {
   readonly out?: string;
 }
 
-export interface BenchDeps {
-  readonly aws?: () => AwsClients;
-  readonly io?: CommandIO;
-  /** Waits without real time passing (tests). */
-  readonly sleep?: Waiting['sleep'];
-  readonly now?: Waiting['now'];
-}
+/** With a clock and a sleep: waits without real time passing (tests). */
+export type BenchDeps = CommandDeps & Pick<Waiting, 'sleep' | 'now'>;
 
 const temporal = (o: BenchOptions): TemporalScenario =>
   resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'bench' });

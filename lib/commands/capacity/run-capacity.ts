@@ -1,8 +1,7 @@
 import { ConfigError, resolveScenarioOf } from '../../../config';
 import { loadPrices } from '../../../config/prices';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
-import type { CommandOutput } from '../shared/cli';
+import type { CommandDeps, CommandOutput } from '../shared/cli';
 import { capacityReport, renderCapacity } from './pool-capacity';
 
 /* `npm run capacity`: a Temporal preset's pools packed, offline unless the vCPU quota is read from AWS. */
@@ -15,7 +14,7 @@ export interface CapacityOptions {
   readonly endpointUrl?: string;
 }
 
-export async function runCapacity(o: CapacityOptions, deps: { readonly aws?: () => AwsClients } = {}): Promise<CommandOutput> {
+export async function runCapacity(o: CapacityOptions, deps: Pick<CommandDeps, 'aws'> = {}): Promise<CommandOutput> {
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
   if (o.endpointUrl !== undefined && !o.quotaFromAws)
     throw new ConfigError(

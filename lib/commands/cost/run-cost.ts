@@ -1,8 +1,7 @@
 import { ConfigError, describeOffload, resolveScenario } from '../../../config';
 import { loadPrices, pricedRegions, savePrices } from '../../../config/prices';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
-import { type CommandIO, type CommandOutput, numberOption, processIO, today } from '../shared/cli';
+import { type CommandOutput, numberOption, processIO, today, type CommandDeps } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
 import { readReport } from '../shared/report-file';
 import { costOf } from '../shared/cost-model';
@@ -27,9 +26,7 @@ export interface CostOptions {
   readonly endpointUrl?: string;
 }
 
-export interface CostDeps {
-  readonly aws?: () => AwsClients;
-  readonly io?: CommandIO;
+export interface CostDeps extends CommandDeps {
   /** The date a refreshed price records. */
   readonly today?: string;
 }

@@ -14,9 +14,8 @@ import {
   saveEngineVersions,
 } from '../../../config/engine-versions';
 import { region as regionName } from '../../../config/fields';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
-import { type CommandOutput, today } from '../shared/cli';
+import { type CommandOutput, today, type CommandDeps } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
 
 /*
@@ -76,8 +75,7 @@ export interface EngineVersionsOptions {
   readonly endpointUrl?: string;
 }
 
-export interface EngineVersionsDeps {
-  readonly aws?: () => AwsClients;
+export interface EngineVersionsDeps extends Pick<CommandDeps, 'aws'> {
   /** The date a refreshed file records. */
   readonly today?: string;
 }

@@ -1,7 +1,6 @@
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../../../config';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
-import { type CommandIO, type CommandOutput, durationOption, processIO } from '../shared/cli';
+import { type CommandOutput, durationOption, processIO, type CommandDeps } from '../shared/cli';
 import type { Waiting } from '../shared/waiting';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from '../shared/move-plan';
 import { moveTargets, routeTargets, runMoves } from './mover-task';
@@ -29,13 +28,8 @@ export interface MoveOptions {
   readonly endpointUrl?: string;
 }
 
-export interface MoveDeps {
-  readonly aws?: () => AwsClients;
-  readonly io?: CommandIO;
-  /** Waits without real time passing (tests). */
-  readonly sleep?: Waiting['sleep'];
-  readonly now?: Waiting['now'];
-}
+/** With a clock and a sleep: waits without real time passing (tests). */
+export type MoveDeps = CommandDeps & Pick<Waiting, 'sleep' | 'now'>;
 
 const CLUSTERS: readonly ClusterRole[] = ['primary', 'offload'];
 

@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { resolveScenario } from '../../../config';
 import { scenarioTemplates } from '../../assembly/scenario-app';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
-import type { CommandOutput } from '../shared/cli';
+import type { CommandDeps, CommandOutput } from '../shared/cli';
 import { bootstrapRequirement, checkBeforeDeploy } from './preflight-checks';
 
 /* `npm run preflight`: what a first deploy of a scenario needs that CloudFormation does not create. */
@@ -14,8 +13,7 @@ export interface PreflightOptions {
   readonly endpointUrl?: string;
 }
 
-export interface PreflightDeps {
-  readonly aws?: () => AwsClients;
+export interface PreflightDeps extends Pick<CommandDeps, 'aws'> {
   /** Whether Docker runs here (an image built as a CDK asset needs it). */
   readonly hasDocker?: () => boolean;
 }

@@ -4,10 +4,9 @@ import { durationSeconds } from '../../../config/fields';
 import { type MetricSeries, catalogFor } from '../../contract/metrics';
 import { writerInstanceIdentifier } from '../../contract/physical-names';
 import { TEMPORAL_OUTPUTS } from '../../contract/stack-outputs';
-import type { AwsClients } from '../aws/clients';
 import { loadAwsClients } from '../aws/load-clients';
 import { stackOutput } from '../aws/read-stack-outputs';
-import { CommandFailure, type CommandIO, type CommandOutput, EXIT_NO_DATA, processIO } from '../shared/cli';
+import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_NO_DATA, processIO } from '../shared/cli';
 import { shownPath, writableDir, writeOutput } from '../shared/files';
 import { readReport } from '../shared/report-file';
 import { runScenario } from '../shared/run-record';
@@ -16,7 +15,7 @@ import { renderMarkdown } from './render-report';
 import type { ResumeReading } from './resumes';
 import type { ServerView } from './server-view';
 import { summarize } from './summarize';
-import { reportWindow } from './window';
+import { reportWindow, type WindowOptions } from './window';
 
 /*
  * `npm run report`: check the arguments, read the window's CloudWatch metrics (and, for
@@ -25,15 +24,10 @@ import { reportWindow } from './window';
  * two finished reports.
  */
 
-export interface ReportOptions {
+/** The window's options (--start, --end, --last, --run, --period, --workflows), and the rest. */
+export interface ReportOptions extends WindowOptions {
   readonly scenario?: string;
   readonly envName?: string;
-  readonly start?: string;
-  readonly end?: string;
-  readonly last?: string;
-  readonly run?: string;
-  readonly period?: string;
-  readonly workflows?: string;
   readonly dsqlClusterId?: string;
   readonly out?: string;
   readonly endpointUrl?: string;
@@ -41,9 +35,7 @@ export interface ReportOptions {
   readonly compare?: readonly string[];
 }
 
-export interface ReportDeps {
-  readonly aws?: () => AwsClients;
-  readonly io?: CommandIO;
+export interface ReportDeps extends CommandDeps {
   /** The end of a --last window. */
   readonly now?: Date;
 }

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, type Option } from 'commander';
 import { ConfigError } from '../../../config';
 import { forDisplay } from '../../../config/errors';
 import { durationSeconds } from '../../../config/fields';
+import type { AwsClients } from '../aws/clients';
 
 /*
  * What every companion command shares: one line and exit code 1 for a mistake in what the
@@ -94,6 +95,14 @@ export interface CommandIO {
   onInterrupt(running: () => string | undefined): void;
   /** Output that must show before a long wait (move prints its plan, then runs it). */
   early(text: string): void;
+}
+
+/** What a run function takes besides its options, each injected so that a test gives its own. */
+export interface CommandDeps {
+  /** The AWS clients, made when first needed (default: the real ones, aws/load-clients.ts). */
+  readonly aws?: () => AwsClients;
+  /** The user's terminal (default: the process's own streams and signals). */
+  readonly io?: CommandIO;
 }
 
 /** The process's own streams and signals. */

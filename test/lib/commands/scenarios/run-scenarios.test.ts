@@ -21,6 +21,8 @@ test('--update writes the table a document holds, and --check then passes; a sta
     await expect(runScenarios({ check: doc })).rejects.toThrow(`the scenario table in ${doc} is out of date`);
     writeFileSync(doc, '# No table\n');
     await expect(runScenarios({ check: doc })).rejects.toThrow(/has no generated scenario section/);
+    writeFileSync(doc, `# A start without its end\n\n${FOLIO[0]}\nold\n`);
+    await expect(runScenarios({ check: doc })).rejects.toThrow(/has a broken generated folio scenario section/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
