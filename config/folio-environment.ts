@@ -81,4 +81,11 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
       cpuHigh: { percent: 90, minutes: 15 },
     },
   },
+  spending: {
+    // Above the dearest phase's day (npm run cost): more than that is something left on.
+    budget: { dailyUsd: 150 },
+    // Two hours without a client connection to either cluster stops both; Aurora starts a stopped
+    // cluster after 7 days, and the same rule stops it again two hours later.
+    idle: { action: 'stop-clusters', minutes: 120 },
+  },
 };

@@ -18,6 +18,7 @@ import {
   vpcCidr,
 } from './fields';
 import { folioObservabilitySchema } from './observability-schema';
+import { folioSpendingSchema } from './spending-schema';
 
 /*
  * The FOLIO family's schema: its environment, modules and phases. Field rules live on the
@@ -104,6 +105,7 @@ export const folioEnvironmentSchema = z
       s3PrefixListId: physicalName(/^pl-[0-9a-f]{8,17}$/, 'prefix list id (pl-...)'),
     }),
     observability: folioObservabilitySchema,
+    spending: folioSpendingSchema,
   })
   .superRefine((e, ctx) => {
     // The source stays fenced for the grace after the routes settle, all within the switch timeout.

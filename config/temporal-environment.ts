@@ -199,4 +199,12 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
       { component: 'generator', when: { figure: 'generatorStartErrors', above: 0 }, and: [], says: 'StartWorkflowExecution calls failed' },
     ],
   },
+  spending: {
+    // Above a day of temporal-150wps running ($247, npm run cost): a larger preset left running,
+    // or an environment nobody hibernated, is what it warns about.
+    budget: { dailyUsd: 300 },
+    // An hour with the fleet up, no load generator and idle workers parks the fleet: its instances
+    // are the dearest part of a day that is not testing.
+    idle: { action: 'park-fleet', minutes: 60, workerCpuBelowPercent: 5 },
+  },
 };

@@ -24,6 +24,7 @@ import {
 import { TEMPORAL_ROLES } from './temporal-roles';
 export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
+import { temporalSpendingSchema } from './spending-schema';
 import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
 
 /*
@@ -272,6 +273,7 @@ export const temporalEnvironmentSchema = z.strictObject({
     },
   ),
   observability: temporalObservabilitySchema,
+  spending: temporalSpendingSchema,
 });
 
 /** What a server does after SIGTERM beyond its drain: the gRPC server's own 2 s grace, and slack. */

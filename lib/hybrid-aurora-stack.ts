@@ -2,11 +2,13 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FolioScenario } from '../config';
 import { AuroraPair } from './constructs/aurora-pair';
+import { IdleClusterStop } from './constructs/idle-parking';
 import { LogEncryption } from './constructs/log-encryption';
 import { ModuleRouting } from './constructs/module-routing';
 import { Network } from './constructs/network';
 import { SchemaMover } from './constructs/schema-mover';
 import { containerImage } from './contract/images';
+import { idleRule } from './contract/idle-rule';
 import { FOLIO_OUTPUTS } from './contract/stack-outputs';
 
 export interface HybridAuroraStackProps extends StackProps {
@@ -74,6 +76,16 @@ export class HybridAuroraStack extends Stack {
       routeTimeout: e.routing.switchTimeout,
       routeGrace: e.routing.sourceGrace,
     });
+
+    // Both clusters without a client for the configured time are stopped, and the alarm topic told.
+    const idle = idleRule(scenario);
+    if (idle)
+      new IdleClusterStop(this, 'IdleStop', {
+        rule: idle,
+        alarmName: `${e.observability.dashboard}-IdleClusters`,
+        topicName: e.observability.alarmTopic,
+        clusterIdentifiers: [e.names.primaryCluster, e.names.offloadCluster],
+      }).node.addDependency(this.aurora);
 
     new CfnOutput(this, FOLIO_OUTPUTS.phase, { value: phase.name, description: 'The phase this stack was last deployed with' });
     new CfnOutput(this, FOLIO_OUTPUTS.vpcId, { value: this.network.vpc.vpcId });

@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { describeOffload, type Scenario } from '../config';
 import { AlarmTopic } from './constructs/alarm-topic';
+import { EnvironmentBudget } from './constructs/environment-budget';
 import { MetricDashboard } from './constructs/metric-dashboard';
 import { catalogFor } from './contract/metrics';
 
@@ -13,7 +14,8 @@ export interface ObservabilityStackProps extends StackProps {
 
 /**
  * The dashboard and alarms of one environment, drawn from the metric catalog (lib/contract/metrics.ts)
- * that the report command reads too. Holds no data: a phase switch rewrites it in place.
+ * that the report command reads too, and the environment's budget. Holds no data: a phase
+ * switch rewrites it in place.
  */
 export class ObservabilityStack extends Stack {
   readonly alarms: AlarmTopic;
@@ -30,6 +32,11 @@ export class ObservabilityStack extends Stack {
       topicName: o.alarmTopic,
       alarmNamePrefix: o.dashboard,
       emails: o.alarmEmails,
+    });
+    new EnvironmentBudget(this, 'Budget', {
+      environment: scenario.stackName,
+      dailyUsd: scenario.environment.spending.budget.dailyUsd,
+      topicArn: this.alarms.topic.topicArn,
     });
     this.dashboard = new MetricDashboard(this, 'Dashboard', {
       catalog,

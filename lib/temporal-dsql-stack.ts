@@ -2,9 +2,12 @@ import { CfnOutput, type CfnResource, Duration, Stack, type StackProps, aws_iam 
 import type { Construct } from 'constructs';
 import type { TemporalScenario } from '../config';
 import { durationSeconds } from '../config/fields';
+import { benchmarkWorkerCapacity } from '../config/packing';
 import { BenchmarkFleet } from './constructs/stack-scoped/benchmark-fleet';
 import { EcsCapacity } from './constructs/ecs-capacity';
 import { executionRole } from './constructs/ecs-service';
+import { HibernationSwitch } from './constructs/hibernation-switch';
+import { IdleFleetParking } from './constructs/idle-parking';
 import { HistoryStore } from './constructs/stack-scoped/history-store';
 import { LogEncryption } from './constructs/log-encryption';
 import { Prometheus } from './constructs/prometheus';
@@ -13,7 +16,9 @@ import { ServiceNetwork } from './constructs/service-network';
 import { TemporalSecurityGroups } from './constructs/stack-scoped/temporal-security-groups';
 import { TemporalServices } from './constructs/stack-scoped/temporal-services';
 import { VisibilityDomain } from './constructs/visibility-domain';
+import { idleRule } from './contract/idle-rule';
 import { containerImage } from './contract/images';
+import { BENCHMARK_WORKER_SERVICE } from './contract/physical-names';
 import { TEMPORAL_OUTPUTS, type TemporalOutput } from './contract/stack-outputs';
 import { schemaCommand, schemaEnvironment } from './contract/temporal-config';
 
@@ -67,6 +72,9 @@ export class TemporalDsqlStack extends Stack {
       reservedMemoryMiB: e.ecsReservedMemoryMiB,
     });
     const { cluster } = this.capacity;
+    // While hibernated (npm run hibernate), every count below is 0, whatever deploys meanwhile.
+    const hibernation = new HibernationSwitch(this);
+    hibernation.holdMinimum(this.capacity.main.autoScalingGroup, preset.capacity.main.instances);
     cluster.addDefaultCloudMapNamespace({ name: e.names.serviceNamespace, type: sd.NamespaceType.DNS_PRIVATE, vpc });
 
     const { servers, clients } = (this.securityGroups = new TemporalSecurityGroups(this, { vpc, ports: e.ports }));
@@ -167,6 +175,7 @@ export class TemporalDsqlStack extends Stack {
       logRetention: retention,
       stopTimeout,
       maximumPercent,
+      hibernation,
       after: this.schema.resource,
     });
 
@@ -175,6 +184,7 @@ export class TemporalDsqlStack extends Stack {
       environment: e,
       preset,
       fleet: scenario.fleet,
+      hibernation,
       cluster,
       capacityProvider: this.capacity.benchmark,
       subnets,
@@ -187,6 +197,18 @@ export class TemporalDsqlStack extends Stack {
       probe: { taskRole, executionRole: serverExecutionRole, store },
     });
     this.fleet.worker.service.node.addDependency(this.services.last);
+    // An up fleet left idle is parked by its own alarm, and the alarm topic told.
+    const idle = idleRule(scenario);
+    if (idle)
+      new IdleFleetParking(this, 'IdleParking', {
+        rule: idle,
+        alarmName: `${e.observability.dashboard}-IdleFleet`,
+        topicName: e.observability.alarmTopic,
+        service: this.fleet.worker.service,
+        clusterName: e.names.cluster,
+        serviceName: BENCHMARK_WORKER_SERVICE,
+        maxTasks: Math.max(benchmarkWorkerCapacity(e, preset).workers, preset.benchmark.workers.replicas),
+      });
 
     const O = TEMPORAL_OUTPUTS;
     const out = (name: TemporalOutput, value: string, description?: string) => new CfnOutput(this, name, { value, description });
@@ -208,6 +230,7 @@ export class TemporalDsqlStack extends Stack {
     out(O.prometheusWorkspaceId, this.prometheus.workspace.attrWorkspaceId);
     out(O.benchmarkWorkerService, this.fleet.worker.service.serviceName);
     out(O.benchmarkAsgName, this.capacity.benchmark.autoScalingGroup.autoScalingGroupName);
+    out(O.mainAsgName, this.capacity.main.autoScalingGroup.autoScalingGroupName, "The Temporal servers' pool (0 instances while hibernated)");
     out(O.benchmarkCapacityProvider, this.capacity.benchmark.capacityProviderName);
     out(O.generatorTaskDefinition, this.fleet.generator.taskDefinitionArn);
     out(O.benchmarkSecurityGroupId, clients.securityGroupId);

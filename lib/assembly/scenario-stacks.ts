@@ -1,9 +1,10 @@
-import { type App, Aspects, type Stack } from 'aws-cdk-lib';
+import { type App, Aspects, type Stack, Tags } from 'aws-cdk-lib';
 import type { Scenario } from '../../config';
 import { HybridAuroraStack } from '../hybrid-aurora-stack';
 import { AcknowledgeCdkDependsOn, AcknowledgeShortLogRetention, CheckovSkips } from '../constructs/lint-acknowledgements';
 import { ObservabilityStack } from '../observability-stack';
 import { TemporalDsqlStack } from '../temporal-dsql-stack';
+import { ENVIRONMENT_TAG } from '../contract/physical-names';
 
 /** A scenario's stacks: the family's data stack, and its dashboards and alarms beside it. */
 export interface ScenarioStacks {
@@ -37,6 +38,8 @@ export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks 
   stacks.observability.addStackDependency(stacks.data, 'graphs and alarms name resources of the data stack');
   const checkov = new CheckovSkips();
   for (const stack of [stacks.data, stacks.observability]) {
+    // What the environment's budget counts: every taggable resource, named by its data stack.
+    Tags.of(stack).add(ENVIRONMENT_TAG, scenario.stackName);
     Aspects.of(stack).add(new AcknowledgeCdkDependsOn());
     Aspects.of(stack).add(new AcknowledgeShortLogRetention());
     Aspects.of(stack).add(checkov);

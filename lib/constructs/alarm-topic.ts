@@ -35,11 +35,13 @@ export class AlarmTopic extends Construct {
     // CloudWatch cannot publish to a topic under the AWS-managed SNS key, so the topic
     // gets its own key that CloudWatch may use. Kept on delete like every key here: a key
     // is scheduled for deletion by a person, never by a stack (the window applies then).
-    const key = customerKey(this, 'Encrypts the alarm topic; CloudWatch may use it to publish', Duration.days(30));
+    const key = customerKey(this, 'Encrypts the alarm topic; CloudWatch and AWS Budgets may use it to publish', Duration.days(30));
     const cloudwatchPrincipal = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
+    // AWS Budgets tells the same topic when the environment's budget is passed.
+    const budgetsPrincipal = new iam.ServicePrincipal('budgets.amazonaws.com');
     key.addToResourcePolicy(
       new iam.PolicyStatement({
-        principals: [cloudwatchPrincipal],
+        principals: [cloudwatchPrincipal, budgetsPrincipal],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'], // a key policy's own key
         conditions: { StringEquals: { 'aws:SourceAccount': account } },
@@ -54,6 +56,17 @@ export class AlarmTopic extends Construct {
         conditions: {
           StringEquals: { 'aws:SourceAccount': account },
           ArnLike: { 'aws:SourceArn': `arn:${Stack.of(this).partition}:cloudwatch:${region}:${account}:alarm:${props.alarmNamePrefix}-*` },
+        },
+      }),
+    );
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [budgetsPrincipal],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': account },
+          ArnLike: { 'aws:SourceArn': `arn:${Stack.of(this).partition}:budgets::${account}:*` },
         },
       }),
     );

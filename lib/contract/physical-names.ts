@@ -23,3 +23,10 @@ export const STORE_PROBE_FAMILY = 'store-probe';
 /** The generator's and the store probe's containers: `bench run` overrides and reads them by name. */
 export const GENERATOR_CONTAINER = 'Generator';
 export const PROBE_CONTAINER = 'Probe';
+
+/**
+ * The cost-allocation tag every resource of an environment carries, valued with the
+ * environment's data stack name: its budget counts what carries it (activate the tag once in
+ * the Billing console; npm run preflight says whether it is).
+ */
+export const ENVIRONMENT_TAG = 'db-bench-environment';

@@ -21,6 +21,7 @@ export const TEMPORAL_OUTPUTS = {
   prometheusWorkspaceId: 'PrometheusWorkspaceId',
   benchmarkWorkerService: 'BenchmarkWorkerService',
   benchmarkAsgName: 'BenchmarkAsgName',
+  mainAsgName: 'MainAsgName',
   benchmarkCapacityProvider: 'BenchmarkCapacityProvider',
   generatorTaskDefinition: 'GeneratorTaskDefinition',
   benchmarkSecurityGroupId: 'BenchmarkSecurityGroupId',
@@ -28,6 +29,13 @@ export const TEMPORAL_OUTPUTS = {
   serverSecurityGroupId: 'ServerSecurityGroupId',
   privateSubnets: 'PrivateSubnets',
 } as const;
+
+/**
+ * The Temporal stack's one parameter: "true" while the environment is hibernated. `npm run
+ * hibernate` and `npm run wake` set it; `cdk deploy` keeps a parameter's previous value
+ * unless given one, so a deploy while hibernated stays hibernated.
+ */
+export const HIBERNATED_PARAMETER = 'Hibernated';
 
 /** The FOLIO stack's outputs. */
 export const FOLIO_OUTPUTS = {

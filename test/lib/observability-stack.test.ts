@@ -166,20 +166,20 @@ describe('alarm topic', () => {
     }
   });
 
-  test('is encrypted with its own rotating key, which CloudWatch of this account may use', () => {
+  test('is encrypted with its own rotating key, which CloudWatch and AWS Budgets of this account may use', () => {
     const [[keyId, key]] = resources(json, 'AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
     expect(key.Properties.KeyPolicy.Statement).toContainEqual(
       expect.objectContaining({
-        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Principal: { Service: ['budgets.amazonaws.com', 'cloudwatch.amazonaws.com'] },
         Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
       }),
     );
   });
 
-  test("refuses plain HTTP, and only this account's alarms of this environment may publish", () => {
+  test("refuses plain HTTP, and only this account's alarms of this environment and its budgets may publish", () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -191,6 +191,15 @@ describe('alarm topic', () => {
             Condition: {
               StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
               ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':alarm:folio-hybrid-aurora-\\*$')])] } },
+            },
+          }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'budgets.amazonaws.com' },
+            Action: 'sns:Publish',
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':budgets::$'), ':*'])] } },
             },
           }),
         ]),

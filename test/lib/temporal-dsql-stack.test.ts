@@ -6,7 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
 import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../config';
 import { resourceChanges } from '../../lib/commands/plan/resource-changes';
-import { buildApp, editedCatalog, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
+import { buildApp, editedCatalog, hibernatable, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const catalog = loadCatalog();
 const env = catalog.temporal.environment;
@@ -49,7 +49,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
     ['worker', 2, 512, 1024],
   ])('%s: %i tasks of %i CPU units / %i MiB', (role, replicas, cpu, memory) => {
     expect(taskOf(json, `temporal-${role}`).props).toMatchObject({ Cpu: String(cpu), Memory: String(memory), NetworkMode: 'awsvpc' });
-    expect(serviceOf(json, `temporal-${role}`).resource.Properties.DesiredCount).toBe(replicas);
+    expect(serviceOf(json, `temporal-${role}`).resource.Properties.DesiredCount).toEqual(hibernatable(replicas));
   });
 
   test('benchmark workers 6 × 2 vCPU / 4 GiB, generator 1 vCPU / 2 GiB, both on the benchmark pool', () => {
@@ -69,7 +69,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
   test('main ASG: 10 × m7g.2xlarge, scale-in protected; benchmark ASG: 0 to 4 × m7g.2xlarge', () => {
     const groups = template.findResources('AWS::AutoScaling::AutoScalingGroup');
     const byPath = (suffix: string) => Object.values(groups).find((g: any) => g.Metadata['aws:cdk:path'].endsWith(suffix)) as any;
-    expect(byPath('Capacity/MainAsg/ASG').Properties).toMatchObject({ MinSize: '10', MaxSize: '10', NewInstancesProtectedFromScaleIn: true });
+    expect(byPath('Capacity/MainAsg/ASG').Properties).toMatchObject({ MinSize: hibernatable('10'), MaxSize: '10', NewInstancesProtectedFromScaleIn: true });
     expect(byPath('Capacity/BenchmarkAsg/ASG').Properties).toMatchObject({ MinSize: '0', MaxSize: '4' });
     for (const g of Object.values(groups) as any[]) expect(g.Properties.DesiredCapacity).toBeUndefined();
     for (const lt of Object.values(template.findResources('AWS::EC2::LaunchTemplate')) as any[]) {
@@ -178,7 +178,7 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
       const s = preset.services[role];
       expect(taskOf(json, `temporal-${role}`).props).toMatchObject({ Cpu: String(s.vcpu * 1024), Memory: String(s.memoryGiB * 1024) });
       expect(serviceOf(json, `temporal-${role}`).resource.Properties).toMatchObject({
-        DesiredCount: s.replicas,
+        DesiredCount: hibernatable(s.replicas),
         DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true }, MinimumHealthyPercent: 100 },
       });
     }
@@ -470,7 +470,7 @@ describe('the benchmark fleet', () => {
 
   test('fleet=running: the configured worker count', () => {
     const { json } = synth('temporal-150wps', { fleet: 'running' });
-    expect(serviceOf(json, 'benchmark-worker').resource.Properties.DesiredCount).toBe(6);
+    expect(serviceOf(json, 'benchmark-worker').resource.Properties.DesiredCount).toEqual(hibernatable(6));
   });
 
   test('only the worker service differs between fleet states', () => {

@@ -96,3 +96,21 @@ export function logicalId(json: Record<string, any>, type: string, pathSuffix: s
   if (ids.length !== 1) throw new Error(`expected one ${type} at */${pathSuffix}, found ${ids.length}`);
   return ids[0];
 }
+
+/** A count the Hibernated parameter holds at zero: `awake` while it is false. */
+export const hibernatable = (awake: number | string) => ({ 'Fn::If': ['IsHibernated', typeof awake === 'string' ? '0' : 0, awake] });
+
+/** A template as CloudFormation applies it with the Hibernated parameter at a value: every Fn::If on it resolved. */
+export function withHibernated<T>(json: T, hibernated: boolean): T {
+  const resolve = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(resolve);
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      const cond = o['Fn::If'] as unknown[] | undefined;
+      if (Array.isArray(cond) && cond[0] === 'IsHibernated' && Object.keys(o).length === 1) return resolve(hibernated ? cond[1] : cond[2]);
+      return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, resolve(x)]));
+    }
+    return v;
+  };
+  return resolve(json) as T;
+}

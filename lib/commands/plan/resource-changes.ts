@@ -6,7 +6,7 @@ import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
  */
 
 /** Resources whose replacement or removal loses data, or strands something that holds data. */
-const STATEFUL_TYPES: ReadonlySet<string> = new Set([
+export const STATEFUL_TYPES: ReadonlySet<string> = new Set([
   'AWS::RDS::DBCluster',
   'AWS::RDS::DBInstance',
   'AWS::RDS::DBSubnetGroup',

@@ -6,6 +6,7 @@ import { containerImage } from '../../contract/images';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../contract/physical-names';
 import { type BenchmarkMode, PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, probeEnvironment } from '../../contract/temporal-config';
 import { EcsService, addTaskContainer, arm64TaskDefinition, executionRole } from '../ecs-service';
+import type { HibernationSwitch } from '../hibernation-switch';
 import type { HistoryStore } from './history-store';
 import type { Prometheus } from '../prometheus';
 
@@ -22,6 +23,8 @@ export interface BenchmarkFleetProps {
   readonly preset: TemporalPreset;
   /** Who owns the worker count: `running` and `parked` pin it, `external` leaves it to `bench up/down`. */
   readonly fleet: FleetState;
+  /** A running fleet's count is 0 while the environment is hibernated. */
+  readonly hibernation: HibernationSwitch;
   readonly cluster: ecs.ICluster;
   /** The benchmark pool, which scales to zero between runs. */
   readonly capacityProvider: ecs.AsgCapacityProvider;
@@ -70,7 +73,7 @@ export class BenchmarkFleet {
       taskRole,
       executionRole: benchExecutionRole,
       size: bench.workers,
-      desiredCount: props.fleet === 'running' ? bench.workers.replicas : props.fleet === 'parked' ? 0 : undefined,
+      desiredCount: props.fleet === 'running' ? props.hibernation.count(bench.workers.replicas) : props.fleet === 'parked' ? 0 : undefined,
       deployment: rollingDeployment(bench.workers.replicas, e.deployment.minimumHealthyPercent, props.maximumPercent),
       ports: { metrics: e.ports.metrics },
       environment: environment('worker'),

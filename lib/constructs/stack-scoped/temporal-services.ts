@@ -6,6 +6,7 @@ import { rollingDeployment } from '../../../config/packing';
 import { temporalServiceName } from '../../contract/physical-names';
 import { type Endpoints, dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../contract/temporal-config';
 import { EcsService } from '../ecs-service';
+import type { HibernationSwitch } from '../hibernation-switch';
 import type { HistoryStore } from './history-store';
 import type { Prometheus } from '../prometheus';
 
@@ -37,6 +38,8 @@ export interface TemporalServicesProps {
   readonly logRetention: logs.RetentionDays;
   readonly stopTimeout: Duration;
   readonly maximumPercent: number;
+  /** Holds every count at 0 while the environment is hibernated. */
+  readonly hibernation: HibernationSwitch;
   /** What the first service waits for: the schema task. */
   readonly after: Construct;
 }
@@ -80,7 +83,7 @@ export class TemporalServices {
         taskRole: props.taskRole,
         executionRole: props.executionRole,
         size,
-        desiredCount: size.replicas,
+        desiredCount: props.hibernation.count(size.replicas),
         deployment: rollingDeployment(size.replicas, e.deployment.minimumHealthyPercent, props.maximumPercent),
         ports,
         // The worker role serves no gRPC API: probe its membership port instead.

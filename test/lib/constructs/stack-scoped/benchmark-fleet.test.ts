@@ -1,6 +1,7 @@
 import { Duration, aws_ec2 as ec2, type aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { FleetState } from '../../../../config';
+import { HibernationSwitch } from '../../../../lib/constructs/hibernation-switch';
 import { BenchmarkFleet } from '../../../../lib/constructs/stack-scoped/benchmark-fleet';
 import {
   BENCHMARK_GENERATOR_FAMILY,
@@ -9,6 +10,7 @@ import {
   PROBE_CONTAINER,
   STORE_PROBE_FAMILY,
 } from '../../../../lib/contract/physical-names';
+import { hibernatable } from '../../../support/synth';
 import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../support/temporal-scaffold';
 
 function fleetOf(name: string, fleet: FleetState) {
@@ -30,6 +32,7 @@ function fleetOf(name: string, fleet: FleetState) {
     logRetention: logs.RetentionDays.ONE_WEEK,
     stopTimeout: Duration.seconds(60),
     maximumPercent: 200,
+    hibernation: new HibernationSwitch(stack),
     probe: { taskRole: serverRole, executionRole: serverExecutionRole, store },
   });
   return { stack, fleet: made, scenario, template: Template.fromStack(stack), serverRole };
@@ -71,6 +74,6 @@ test.each([
 ] as const)('fleet=%s: %s', (fleet, _what) => {
   const { template, scenario } = fleetOf('temporal-150wps', fleet);
   const service = Object.values(template.findResources('AWS::ECS::Service', { Properties: { ServiceName: BENCHMARK_WORKER_SERVICE } }))[0];
-  const expected = { running: scenario.preset.benchmark.workers.replicas, parked: 0, external: undefined }[fleet];
+  const expected = { running: hibernatable(scenario.preset.benchmark.workers.replicas), parked: 0, external: undefined }[fleet];
   expect(service.Properties.DesiredCount).toEqual(expected);
 });

@@ -1,8 +1,10 @@
 import { CfnWaitConditionHandle, Duration, aws_ecs as ecs, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { TEMPORAL_ROLES, type TemporalRole } from '../../../../config';
+import { HibernationSwitch } from '../../../../lib/constructs/hibernation-switch';
 import { TemporalServices } from '../../../../lib/constructs/stack-scoped/temporal-services';
 import { temporalServiceName } from '../../../../lib/contract/physical-names';
+import { hibernatable } from '../../../support/synth';
 import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../support/temporal-scaffold';
 
 function servicesOf(name: string) {
@@ -28,6 +30,7 @@ function servicesOf(name: string) {
     prometheus: scaffoldPrometheus(stack),
     logRetention: logs.RetentionDays.ONE_WEEK,
     stopTimeout: Duration.seconds(60),
+    hibernation: new HibernationSwitch(stack),
     maximumPercent: 150,
     after: schema,
   });
@@ -46,7 +49,7 @@ describe('temporal-150wps', () => {
   test('one service per role under the name the commands and dashboards look up, sized from the preset', () => {
     for (const role of TEMPORAL_ROLES) {
       const [, svc] = service(role);
-      expect(svc.Properties.DesiredCount).toBe(scenario.preset.services[role].replicas);
+      expect(svc.Properties.DesiredCount).toEqual(hibernatable(scenario.preset.services[role].replicas));
       expect(task(role).Properties.Cpu).toBe(String(scenario.preset.services[role].vcpu * 1024));
     }
     expect(Object.keys(services.byRole)).toEqual([...TEMPORAL_ROLES]);

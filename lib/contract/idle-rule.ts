@@ -1,0 +1,150 @@
+import type { FolioScenario, TemporalScenario } from '../../config';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from './physical-names';
+
+/*
+ * The idle rule of an environment as data: the CloudWatch metrics it reads, the metric-math
+ * expression over them, and how many one-minute datapoints in a row must breach. The stack
+ * turns it into an alarm (lib/constructs/idle-parking.ts); `idleSince` below evaluates the
+ * same rule on recorded minutes the way CloudWatch evaluates the alarm, so the decision is
+ * tested without an account. Missing datapoints never breach: a parked fleet or a stopped
+ * cluster publishes nothing, and must not count as idle again.
+ */
+
+export interface IdleMetric {
+  /** The metric-math id. */
+  readonly id: string;
+  readonly namespace: string;
+  readonly metricName: string;
+  readonly dimensions: Readonly<Record<string, string>>;
+  readonly statistic: 'Maximum' | 'SampleCount';
+}
+
+/** One term of the rule: a metric's minute (or its fill when absent) against a bound. */
+export interface IdleTerm {
+  readonly metric: string;
+  /** The value a minute without a datapoint counts as. */
+  readonly fill: number;
+  readonly op: '>' | '==' | '<';
+  readonly value: number;
+}
+
+export interface IdleRule {
+  readonly family: 'temporal' | 'folio';
+  /** What the alarm does when the rule holds, in the words the alarm's description uses. */
+  readonly action: 'park-fleet' | 'stop-clusters';
+  readonly metrics: readonly IdleMetric[];
+  /**
+   * Temporal: every term holds (a minute with no datapoint at all is missing). FOLIO: the sum
+   * of the metrics is at most `value` (no fill: a stopped cluster is missing, not idle).
+   */
+  readonly rule: { readonly kind: 'all'; readonly terms: readonly IdleTerm[] } | { readonly kind: 'sum-at-most'; readonly value: number };
+  readonly minutes: number;
+  readonly description: string;
+}
+
+/** The environment's idle rule, or undefined when its config turns it off. */
+export function idleRule(scenario: TemporalScenario | FolioScenario): IdleRule | undefined {
+  const idle = scenario.environment.spending.idle;
+  if (idle.action === 'off') return undefined;
+  if (scenario.family === 'folio') {
+    const n = scenario.environment.names;
+    const connections = (id: string, cluster: string): IdleMetric => ({
+      id,
+      namespace: 'AWS/RDS',
+      metricName: 'DatabaseConnections',
+      dimensions: { DBClusterIdentifier: cluster },
+      statistic: 'Maximum',
+    });
+    return {
+      family: 'folio',
+      action: 'stop-clusters',
+      metrics: [connections('primary', n.primaryCluster), connections('offload', n.offloadCluster)],
+      rule: { kind: 'sum-at-most', value: 0 },
+      minutes: idle.minutes,
+      description: `No client connection to either cluster for ${idle.minutes} minutes: both are stopped (npm run wake starts them).`,
+    };
+  }
+  if (idle.action !== 'park-fleet') return undefined;
+  const cluster = scenario.environment.names.cluster;
+  return {
+    family: 'temporal',
+    action: 'park-fleet',
+    metrics: [
+      {
+        id: 'workers',
+        namespace: 'ECS/ContainerInsights',
+        metricName: 'RunningTaskCount',
+        dimensions: { ClusterName: cluster, ServiceName: BENCHMARK_WORKER_SERVICE },
+        statistic: 'Maximum',
+      },
+      // A generator task reports once a minute while it runs: the count of reports is "running".
+      {
+        id: 'generators',
+        namespace: 'ECS/ContainerInsights',
+        metricName: 'CpuUtilized',
+        dimensions: { ClusterName: cluster, TaskDefinitionFamily: BENCHMARK_GENERATOR_FAMILY },
+        statistic: 'SampleCount',
+      },
+      {
+        id: 'workerCpu',
+        namespace: 'AWS/ECS',
+        metricName: 'CPUUtilization',
+        dimensions: { ClusterName: cluster, ServiceName: BENCHMARK_WORKER_SERVICE },
+        statistic: 'Maximum',
+      },
+    ],
+    rule: {
+      kind: 'all',
+      terms: [
+        // Only an up fleet is parked: with none running, the rule never holds (and `bench up` starts a fresh count).
+        { metric: 'workers', fill: 0, op: '>', value: 0 },
+        { metric: 'generators', fill: 0, op: '==', value: 0 },
+        // A minute without the workers' CPU is not evidence of idleness.
+        { metric: 'workerCpu', fill: 100, op: '<', value: idle.workerCpuBelowPercent },
+      ],
+    },
+    minutes: idle.minutes,
+    description: `Benchmark workers up with no load generator running and their busiest task under ${idle.workerCpuBelowPercent}% CPU for ${idle.minutes} minutes: the fleet is parked (npm run bench -- up brings it back).`,
+  };
+}
+
+/** The rule as one CloudWatch metric-math expression, 1 in a minute that breaches. */
+export function idleExpression(rule: IdleRule): string {
+  if (rule.rule.kind === 'sum-at-most') return `IF((${rule.metrics.map((m) => m.id).join(' + ')}) <= ${rule.rule.value}, 1, 0)`;
+  const term = (t: IdleTerm) => `FILL(${t.metric}, ${t.fill}) ${t.op} ${t.value}`;
+  return `IF(${rule.rule.terms.map(term).join(' AND ')}, 1, 0)`;
+}
+
+/** One minute of the rule's metrics: a value per metric id, absent where CloudWatch has no datapoint. */
+export type IdleMinute = Readonly<Record<string, number | undefined>>;
+
+/** Whether one minute breaches, does not, or is missing (no metric has a datapoint). */
+export function minuteBreaches(rule: IdleRule, minute: IdleMinute): boolean | undefined {
+  const present = rule.metrics.filter((m) => minute[m.id] !== undefined);
+  if (rule.rule.kind === 'sum-at-most') {
+    // Metric math aligns series by timestamp: a sum with a missing operand is missing.
+    if (present.length < rule.metrics.length) return undefined;
+    return present.reduce((s, m) => s + minute[m.id]!, 0) <= rule.rule.value;
+  }
+  // FILL gives every minute a value once any series has a datapoint in it.
+  if (present.length === 0) return undefined;
+  const holds = (t: IdleTerm) => {
+    const v = minute[t.metric] ?? t.fill;
+    return t.op === '>' ? v > t.value : t.op === '<' ? v < t.value : v === t.value;
+  };
+  return rule.rule.terms.every(holds);
+}
+
+/**
+ * The first minute (index) at which the alarm goes into ALARM, as CloudWatch decides it: the
+ * last `minutes` datapoints all breach, a missing one counting as not breaching. Undefined:
+ * the environment is not parked in this window.
+ */
+export function idleSince(rule: IdleRule, minutes: readonly IdleMinute[]): number | undefined {
+  let run = 0;
+  for (let i = 0; i < minutes.length; i++) {
+    run = minuteBreaches(rule, minutes[i]) === true ? run + 1 : 0;
+    if (run >= rule.minutes) return i;
+  }
+  return undefined;
+}
