@@ -28,7 +28,7 @@ import { FLEET_STATES } from './temporal-schema';
 export { ConfigError, exitOnConfigError, FAMILY_NAME } from './errors';
 export { describeOffload } from './folio-schema';
 export type { ClusterRole, FleetState, FolioEnvironment, FolioPhase, ImageRef, TemporalEnvironment, TemporalPreset, TemporalRole };
-export { TEMPORAL_ROLES } from './temporal-roles';
+export { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER } from './temporal-roles';
 
 /** Everything in config/, as written. */
 export const CATALOG: CatalogInput = {

@@ -2,13 +2,15 @@ import { AutoScalingClient, CreateAutoScalingGroupCommand, CreateLaunchConfigura
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CreateClusterCommand as CreateDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../lib/contract/physical-names';
-import { TEMPORAL_OUTPUTS as O } from '../lib/contract/stack-outputs';
+import { resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../config';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../lib/contract/physical-names';
+import { HIBERNATED_PARAMETER, TEMPORAL_OUTPUTS as O } from '../lib/contract/stack-outputs';
 
 /*
- * What a deployed temporal-150wps environment shows the bench commands, created on moto: the
- * ECS cluster and benchmark-worker service, the benchmark ASG, an Aurora DSQL cluster, and the
- * TemporalDsql stack's outputs naming them. Used by the bench tests and `npm run try:offline`.
+ * What a deployed temporal-150wps environment shows the commands, created on moto: the ECS
+ * cluster with the four roles' services at the preset's counts and the benchmark-worker service,
+ * the main and benchmark ASGs, an Aurora DSQL cluster, and the TemporalDsql stack's outputs and
+ * Hibernated parameter. Used by the bench and environment tests and `npm run try:offline`.
  */
 
 export interface FleetConfig {
@@ -34,8 +36,36 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
       desiredCount: 0,
     }),
   );
+  const { preset } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  for (const role of TEMPORAL_ROLES) {
+    const { taskDefinition: roleTask } = await ecs.send(
+      new RegisterTaskDefinitionCommand({
+        family: temporalServiceName(role),
+        containerDefinitions: [{ name: role, image: 'server:1', memory: 1024, cpu: 512 }],
+      }),
+    );
+    await ecs.send(
+      new CreateServiceCommand({
+        cluster: 'temporal-dsql',
+        serviceName: temporalServiceName(role),
+        taskDefinition: roleTask!.taskDefinitionArn,
+        desiredCount: preset.services[role].replicas,
+      }),
+    );
+  }
   const asg = new AutoScalingClient(config);
   await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
+  await asg.send(
+    new CreateAutoScalingGroupCommand({
+      AutoScalingGroupName: 'main-asg',
+      LaunchConfigurationName: 'bench',
+      MinSize: preset.capacity.main.instances,
+      MaxSize: preset.capacity.main.instances,
+      DesiredCapacity: preset.capacity.main.instances,
+      NewInstancesProtectedFromScaleIn: true,
+      AvailabilityZones: [`${config.region}a`],
+    }),
+  );
   await asg.send(
     new CreateAutoScalingGroupCommand({
       AutoScalingGroupName: 'bench-asg',
@@ -53,6 +83,7 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
     [O.clusterName]: 'temporal-dsql',
     [O.benchmarkWorkerService]: BENCHMARK_WORKER_SERVICE,
     [O.benchmarkAsgName]: 'bench-asg',
+    [O.mainAsgName]: 'main-asg',
     [O.benchmarkCapacityProvider]: 'bench-cp',
     [O.generatorTaskDefinition]: `${BENCHMARK_GENERATOR_FAMILY}:1`,
     [O.benchmarkSecurityGroupId]: 'sg-0123456789abcdef0',
@@ -63,6 +94,7 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
     new CreateStackCommand({
       StackName: 'TemporalDsql',
       TemplateBody: JSON.stringify({
+        Parameters: { [HIBERNATED_PARAMETER]: { Type: 'String', AllowedValues: ['false', 'true'], Default: 'false' } },
         Resources: { Placeholder: { Type: 'AWS::SNS::Topic' } },
         Outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { Value: v }])),
       }),

@@ -1,15 +1,35 @@
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ConfigError } from '../../../config';
+import { HIBERNATED_PARAMETER } from '../../contract/stack-outputs';
 
 /**
  * The outputs of a deployed stack. A stack that does not exist is the user's problem (not
  * deployed yet, wrong envName or region), so it becomes a one-line ConfigError.
  */
 export async function stackOutputs(client: CloudFormationClient, stackName: string, instead?: string): Promise<Record<string, string>> {
+  return (await deployedStack(client, stackName, instead)).outputs;
+}
+
+/** A deployed stack's outputs, parameters and status, by key. */
+export interface DeployedStack {
+  readonly outputs: Record<string, string>;
+  readonly parameters: Record<string, string>;
+  readonly status: string;
+}
+
+export async function deployedStack(client: CloudFormationClient, stackName: string, instead?: string): Promise<DeployedStack> {
   try {
     const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: stackName }));
-    const outputs = Stacks?.[0]?.Outputs ?? [];
-    return Object.fromEntries(outputs.filter((o) => o.OutputKey && o.OutputValue !== undefined).map((o) => [o.OutputKey!, o.OutputValue!]));
+    const stack = Stacks?.[0];
+    const outputs = stack?.Outputs ?? [];
+    const parameters = stack?.Parameters ?? [];
+    return {
+      outputs: Object.fromEntries(outputs.filter((o) => o.OutputKey && o.OutputValue !== undefined).map((o) => [o.OutputKey!, o.OutputValue!])),
+      parameters: Object.fromEntries(
+        parameters.filter((p) => p.ParameterKey && p.ParameterValue !== undefined).map((p) => [p.ParameterKey!, p.ParameterValue!]),
+      ),
+      status: stack?.StackStatus ?? 'UNKNOWN',
+    };
   } catch (e) {
     if (e instanceof Error && e.name === 'ValidationError' && /does not exist/.test(e.message))
       throw new ConfigError(
@@ -18,6 +38,9 @@ export async function stackOutputs(client: CloudFormationClient, stackName: stri
     throw e;
   }
 }
+
+/** Whether a deployed stack is hibernated (its Hibernated parameter; older stacks have none and are not). */
+export const isHibernated = (stack: DeployedStack): boolean => stack.parameters[HIBERNATED_PARAMETER] === 'true';
 
 /**
  * One output, or a ConfigError that names the stack and the outputs it has; `instead` names
@@ -45,7 +68,11 @@ export async function requiredOutputs<K extends string>(
   older: string,
   known?: Record<string, string>,
 ): Promise<Record<K, string>> {
-  const outputs = known ?? (await stackOutputs(client, stackName));
+  return pickOutputs(stackName, known ?? (await stackOutputs(client, stackName)), keys, older);
+}
+
+/** `requiredOutputs` of outputs already read. */
+export function pickOutputs<K extends string>(stackName: string, outputs: Record<string, string>, keys: Record<K, string>, older: string): Record<K, string> {
   const missing = Object.values<string>(keys).filter((k) => outputs[k] === undefined);
   if (missing.length) throw new ConfigError(`stack "${stackName}" has no output ${missing.map((m) => `"${m}"`).join(', ')} (${older})`);
   return Object.fromEntries(Object.entries<string>(keys).map(([name, key]) => [name, outputs[key]])) as Record<K, string>;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../../../config';
 import { benchmarkWorkerCapacity } from '../../../config/packing';
+import { hibernatedNow } from '../aws/environment-state';
 import { loadAwsClients } from '../aws/load-clients';
 import { CommandFailure, type CommandOutput, durationOption, EXIT_FAILED, numberOption, processIO, type CommandDeps, type CommandIO } from '../shared/cli';
 import { shownPath, writableDir, writableFile, writeOutput } from '../shared/files';
@@ -54,6 +55,9 @@ async function deployed(scenario: TemporalScenario, o: BenchOptions, deps: Bench
   const aws = (deps.aws ?? loadAwsClients)();
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const targets = await benchTargets(aws.cloudFormation(target), scenario);
+  const hibernated = await hibernatedNow(aws, target, scenario);
+  if (hibernated && acts) throw new CommandFailure(`${hibernated}; wake it first`, EXIT_FAILED);
+  if (hibernated) io.note(`note: ${hibernated}`);
   if (targets.deployedScenario !== scenario.name) {
     const line = `${scenario.stackName} was last deployed with ${targets.deployedScenario}, not ${scenario.name}`;
     if (acts)

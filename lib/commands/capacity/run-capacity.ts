@@ -1,5 +1,6 @@
 import { ConfigError, resolveScenarioOf } from '../../../config';
 import { loadPrices } from '../../../config/prices';
+import { hibernatedNow } from '../aws/environment-state';
 import { loadAwsClients } from '../aws/load-clients';
 import type { CommandDeps, CommandOutput } from '../shared/cli';
 import { capacityReport, renderCapacity } from './pool-capacity';
@@ -23,13 +24,14 @@ export async function runCapacity(o: CapacityOptions, deps: Pick<CommandDeps, 'a
   const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
   const prices = loadPrices(scenario.env.region);
   // Loaded only when asked for: the SDK client is most of the start-up.
-  const vcpuQuota = o.quotaFromAws
-    ? await (require('../aws/quotas') as typeof import('../aws/quotas')).onDemandVcpuQuota(
-        (deps.aws ?? loadAwsClients)().serviceQuotas({ region: scenario.env.region, endpoint: o.endpointUrl }),
-      )
-    : undefined;
+  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
+  const aws = o.quotaFromAws ? (deps.aws ?? loadAwsClients)() : undefined;
+  const vcpuQuota = aws ? await (require('../aws/quotas') as typeof import('../aws/quotas')).onDemandVcpuQuota(aws.serviceQuotas(target)) : undefined;
+  // Against the account, the deployed environment's state too: a hibernated one runs none of this now.
+  const hibernated = aws ? await hibernatedNow(aws, target, scenario) : undefined;
   const report = capacityReport(scenario, prices, { vcpuQuota });
-  if (!o.json) return { stdout: renderCapacity(report) };
+  const now = hibernated ? `\nNow: ${hibernated}. The pools above are what waking it starts, and the vCPUs it needs.\n` : '';
+  if (!o.json) return { stdout: renderCapacity(report) + now };
   const pools = report.pools.map((p) => ({
     pool: p.plan.spec.pool,
     instanceType: p.plan.spec.instanceTypeName,
@@ -46,6 +48,6 @@ export async function runCapacity(o: CapacityOptions, deps: Pick<CommandDeps, 'a
     placement: p.plan.steady.instances.map((l) => l.tasks),
   }));
   return {
-    stdout: `${JSON.stringify({ scenario: scenario.name, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n`,
+    stdout: `${JSON.stringify({ scenario: scenario.name, hibernated: hibernated ?? null, headroom: report.headroom, quotaSource: report.quotaSource, perVcpu: report.perVcpu, pools }, null, 2)}\n`,
   };
 }

@@ -1,4 +1,5 @@
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../../../config';
+import { refuseUnlessAvailable } from '../aws/cluster-status';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandOutput, durationOption, processIO, type CommandDeps } from '../shared/cli';
 import type { Waiting } from '../shared/waiting';
@@ -75,6 +76,8 @@ export async function runMove(o: MoveOptions, deps: MoveDeps = {}): Promise<Comm
   const aws = (deps.aws ?? loadAwsClients)();
   const target = { region: reference.env.region, endpoint: o.endpointUrl };
   const cfn = aws.cloudFormation(target);
+  // A hibernated environment's clusters are stopped: say so before anything else is read.
+  await refuseUnlessAvailable(aws.rds(target), reference, 'a move');
   const targets = { ...(await moveTargets(cfn, reference)), routes: flags.online ? await routeTargets(cfn, reference) : undefined };
   const plan = phasePlan ?? moduleMove(phase('--scenario', o.scenario ?? targets.deployedPhase, o.envName), module!, flags);
   const shown = renderMovePlan(plan, flags);

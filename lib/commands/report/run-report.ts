@@ -4,6 +4,7 @@ import { durationSeconds } from '../../../config/fields';
 import { type MetricSeries, catalogFor } from '../../contract/metrics';
 import { writerInstanceIdentifier } from '../../contract/physical-names';
 import { TEMPORAL_OUTPUTS } from '../../contract/stack-outputs';
+import { hibernatedNow } from '../aws/environment-state';
 import { loadAwsClients } from '../aws/load-clients';
 import { stackOutput } from '../aws/read-stack-outputs';
 import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_NO_DATA, processIO } from '../shared/cli';
@@ -136,6 +137,10 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
     if (resumes.unread) io.note(`note: RDS events: not read: ${resumes.unread}`);
   }
 
+  // Said once, beside the report: a hibernated environment publishes nothing from then on.
+  const hibernated = await hibernatedNow(aws, target, scenario);
+  if (hibernated) io.note(`note: ${hibernated}`);
+
   const report = summarize(scenario, catalog, points, window, server, resumes);
   const subtitle = `${scenario.name}, ${report.window.start} to ${report.window.end}`;
   const charts = [
@@ -156,7 +161,9 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
     stdout: markdown,
     ...(empty && {
       failure: new CommandFailure(
-        `no datapoint at all in ${report.window.start} to ${report.window.end} for ${scenario.name} in ${scenario.env.region}: check the window, the region and --env-name, or whether anything ran`,
+        hibernated
+          ? `no datapoint at all in ${report.window.start} to ${report.window.end} for ${scenario.name}: ${hibernated}; a window from before it hibernated has data`
+          : `no datapoint at all in ${report.window.start} to ${report.window.end} for ${scenario.name} in ${scenario.env.region}: check the window, the region and --env-name, or whether anything ran`,
         EXIT_NO_DATA,
       ),
     }),

@@ -5,6 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { benchOutputKeys } from '../../../../lib/commands/bench/targets';
 import { runBench } from '../../../../lib/commands/bench/run-bench';
+import { CommandFailure, EXIT_FAILED } from '../../../../lib/commands/shared/cli';
 import { recordingIO } from '../../../support/command-io';
 import { fakeTime } from '../../../support/fake-time';
 
@@ -18,14 +19,22 @@ const cfn = mockClient(CloudFormationClient);
 const ecs = mockClient(ECSClient);
 const asg = mockClient(AutoScalingClient);
 
-const deployedAs = (scenario: string) => {
+const deployedAs = (scenario: string, hibernated = 'false') => {
   const outputs = benchOutputKeys('dsql').required.map((key) => ({
     OutputKey: key,
     OutputValue: key === 'Scenario' ? scenario : key === 'PrivateSubnets' ? 'subnet-a,subnet-b' : `${key}-value`,
   }));
-  cfn
-    .on(DescribeStacksCommand)
-    .resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: outputs }] });
+  cfn.on(DescribeStacksCommand).resolves({
+    Stacks: [
+      {
+        StackName: 'TemporalDsql',
+        CreationTime: new Date(),
+        StackStatus: 'UPDATE_COMPLETE',
+        Outputs: outputs,
+        Parameters: [{ ParameterKey: 'Hibernated', ParameterValue: hibernated }],
+      },
+    ],
+  });
 };
 const fleet = (desired: number, running: number, instances: number) => {
   ecs
@@ -66,6 +75,18 @@ test('status of another preset than the one deployed notes it and goes on; up re
   await runBench('status', { ...options, timeout: '1m' }, { io });
   expect(io.notes).toEqual(['note: TemporalDsql was last deployed with temporal-400wps, not temporal-150wps']);
   await expect(runBench('up', { ...options, timeout: '20m' }, { io })).rejects.toThrow(ConfigError);
+  expect(ecs.commandCalls(UpdateServiceCommand)).toHaveLength(0);
+});
+
+test('a hibernated environment: status notes it; up and run refuse it, naming the way back, before any change', async () => {
+  deployedAs('temporal-150wps', 'true');
+  fleet(0, 0, 0);
+  const io = recordingIO();
+  await runBench('status', { ...options, timeout: '1m' }, { io });
+  const said = 'TemporalDsql is hibernated: no server or instance runs (npm run wake -- --scenario temporal-150wps brings the preset back)';
+  expect(io.notes).toEqual([`note: ${said}`]);
+  for (const command of ['up', 'run'] as const)
+    await expect(runBench(command, { ...options, timeout: '30m' }, { io })).rejects.toThrow(new CommandFailure(`${said}; wake it first`, EXIT_FAILED));
   expect(ecs.commandCalls(UpdateServiceCommand)).toHaveLength(0);
 });
 

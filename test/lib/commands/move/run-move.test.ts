@@ -1,3 +1,4 @@
+import { DescribeDBClustersCommand, RDSClient } from '@aws-sdk/client-rds';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeTasksCommand, ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
@@ -15,12 +16,14 @@ import { fakeTime } from '../../../support/fake-time';
  */
 
 const cfn = mockClient(CloudFormationClient);
+const rds = mockClient(RDSClient);
 const ecs = mockClient(ECSClient);
 const logs = mockClient(CloudWatchLogsClient);
 const taskArn = 'arn:aws:ecs:us-east-1:111122223333:task/FolioHybridAurora-SchemaMoverCluster/0a1b2c3d';
 
 beforeEach(() => {
-  for (const m of [cfn, ecs, logs]) m.reset();
+  for (const m of [cfn, ecs, logs, rds]) m.reset();
+  rds.on(DescribeDBClustersCommand).resolves({ DBClusters: [{ Status: 'available' }] });
 });
 
 const deployed = (phase: string) => {

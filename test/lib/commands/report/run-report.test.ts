@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, GetMetricDataCommand, type MetricDataQuery } from '@aws-sdk/client-cloudwatch';
+import { DescribeDBClustersCommand, RDSClient } from '@aws-sdk/client-rds';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { runReport } from '../../../../lib/commands/report/run-report';
@@ -17,11 +18,16 @@ import { recordingIO } from '../../../support/command-io';
 
 const cloudWatch = mockClient(CloudWatchClient);
 const cfn = mockClient(CloudFormationClient);
+const rds = mockClient(RDSClient);
+/** Both FOLIO clusters at `status` (available, or stopped while hibernated). */
+const clusters = (status: string) => rds.on(DescribeDBClustersCommand).resolves({ DBClusters: [{ Status: status }] });
 let dir: string;
 
 beforeEach(() => {
   cloudWatch.reset();
   cfn.reset();
+  rds.reset();
+  clusters('available');
   dir = mkdtempSync(join(tmpdir(), 'run-report-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,6 +70,19 @@ test('a window without one datapoint: the report is written and returned, and th
   expect(existsSync(join(out, 'report.md'))).toBe(true);
   expect(r.failure?.exitCode).toBe(EXIT_NO_DATA);
   expect(r.failure?.message).toMatch(/^no datapoint at all in 2026-01-21T10:00:00.000Z to 2026-01-21T10:10:00.000Z for test12 in us-east-1/);
+});
+
+test('a window of a hibernated environment: noted, and the no-data outcome says why instead of guessing', async () => {
+  answer(undefined);
+  clusters('stopped');
+  const io = recordingIO();
+  const r = await runReport({ scenario: 'test12', start: START, end: END, out: join(dir, 'stopped') }, { io, now: NOW });
+  const said = 'FolioHybridAurora is hibernated: its clusters are stopped and stopped (npm run wake -- --scenario test12 starts them)';
+  expect(io.notes).toContain(`note: ${said}`);
+  expect(r.failure?.exitCode).toBe(EXIT_NO_DATA);
+  expect(r.failure?.message).toBe(
+    `no datapoint at all in 2026-01-21T10:00:00.000Z to 2026-01-21T10:10:00.000Z for test12: ${said}; a window from before it hibernated has data`,
+  );
 });
 
 test('a DSQL preset reads its cluster id from the stack; with an emulator endpoint and no --prometheus-url, the servers are noted unread', async () => {
