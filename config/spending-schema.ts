@@ -20,6 +20,9 @@ const budget = z.strictObject({
     .max(100_000, { error: (iss) => `${String(iss.input)} USD a day is not a budget (valid: at most 100000)` }),
 });
 
+/** The monthly budget is this many daily amounts (AWS Budgets forecasts months, never days). */
+export const BUDGET_MONTH_DAYS = 30;
+
 const off = z.strictObject({ action: z.literal('off') });
 
 /** Temporal: an up fleet with no generator running and idle workers for `minutes` is parked (its service to 0 tasks). */
@@ -50,6 +53,3 @@ export const folioSpendingSchema = z.strictObject({
     error: (iss) => `idle action ${JSON.stringify((iss.input as { action?: unknown })?.action)} is not valid (valid: stop-clusters, off)`,
   }),
 });
-
-export type TemporalSpending = z.output<typeof temporalSpendingSchema>;
-export type FolioSpending = z.output<typeof folioSpendingSchema>;

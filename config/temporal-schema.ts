@@ -331,7 +331,7 @@ const poolSize = z
 const dynamicValue = z.union([z.number(), z.boolean(), z.string()]);
 
 /** The workflow types the benchmark program registers (benchmark/internal/workflows). */
-export const BENCHMARK_WORKFLOW_TYPES = ['simple', 'multi-activity'] as const;
+export const BENCHMARK_WORKFLOW_TYPES = ['simple', 'multi-activity', 'timer'] as const;
 
 export const FLEET_STATES = ['running', 'parked', 'external'] as const;
 export type FleetState = (typeof FLEET_STATES)[number];

@@ -21,6 +21,7 @@ export interface Overrides {
   readonly BENCHMARK_WORKER_SLOTS?: string;
   readonly BENCHMARK_WORKER_POLLERS?: string;
   readonly BENCHMARK_ACTIVITY_DELAY?: string;
+  readonly BENCHMARK_TIMER?: string;
 }
 
 function environment(preset: TemporalPreset, mode: BenchmarkMode, frontendAddress: string, metricsPort: number, overrides: Overrides = {}) {

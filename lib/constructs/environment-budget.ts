@@ -1,5 +1,6 @@
 import { aws_budgets as budgets } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { BUDGET_MONTH_DAYS } from '../../config/spending-schema';
 import { ENVIRONMENT_TAG } from '../contract/physical-names';
 
 export interface EnvironmentBudgetProps {
@@ -9,9 +10,6 @@ export interface EnvironmentBudgetProps {
   /** The alarm topic, which lets AWS Budgets publish. */
   readonly topicArn: string;
 }
-
-/** A month of daily amounts, for the forecast (AWS Budgets forecasts months, never days). */
-export const BUDGET_MONTH_DAYS = 30;
 
 /**
  * What the environment may spend, counted by its cost-allocation tag: a daily budget that tells

@@ -10,7 +10,7 @@ import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from './physical
  * cluster publishes nothing, and must not count as idle again.
  */
 
-export interface IdleMetric {
+interface IdleMetric {
   /** The metric-math id. */
   readonly id: string;
   readonly namespace: string;
@@ -20,7 +20,7 @@ export interface IdleMetric {
 }
 
 /** One term of the rule: a metric's minute (or its fill when absent) against a bound. */
-export interface IdleTerm {
+interface IdleTerm {
   readonly metric: string;
   /** The value a minute without a datapoint counts as. */
   readonly fill: number;

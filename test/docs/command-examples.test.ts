@@ -91,13 +91,15 @@ test('every markdown block the manual quotes from a command example is in that e
   for (const block of blocks) expect(examples.some((e) => e.includes(block))).toBe(true);
 });
 
-test("the README's first-screen cost table is what `npm run cost` totals for each scenario", () => {
-  const table = README.slice(README.indexOf('| Scenario | Per day |'), README.indexOf('One Temporal experiment'));
-  const rows = [...table.matchAll(/^\| `([a-z0-9-]+)`[^|]*\| (\$[\d,.]+) \|$/gm)].map((m) => [m[1], m[2]]);
+test("the README's first-screen cost table is what `npm run cost` gives for each scenario, running and hibernated", () => {
+  const table = README.slice(README.indexOf('| Scenario | Running, per day |'), README.indexOf('One Temporal experiment'));
+  const rows = [...table.matchAll(/^\| `([a-z0-9-]+)`[^|]*\| (\$[\d,.]+) \| (\$[\d,.]+) \|$/gm)].map((m) => [m[1], m[2], m[3]]);
   expect(rows.length).toBeGreaterThanOrEqual(4);
-  for (const [name, perDay] of rows) {
+  for (const [name, running, hibernated] of rows) {
     const scenario = resolveScenario({ scenario: name });
-    const total = /\| \*\*Total\*\* \| \*\*(\$[\d,.]+)\*\* \|/.exec(renderCost(costOf(scenario, loadPrices(scenario.env.region))))![1];
-    expect(`${name} ${perDay}`).toBe(`${name} ${total}`);
+    const md = renderCost(costOf(scenario, loadPrices(scenario.env.region)));
+    const total = /\| \*\*Total\*\* \| \*\*(\$[\d,.]+)\*\* \|/.exec(md)![1];
+    const asleep = /^\| (?:Hibernated|Stopped \(hibernated\)) \| (\$[\d,.]+) \|/m.exec(md)![1];
+    expect(`${name} ${running} ${hibernated}`).toBe(`${name} ${total} ${asleep}`);
   }
 });

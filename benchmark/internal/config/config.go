@@ -27,12 +27,14 @@ const (
 
 // Config is the validated environment.
 type Config struct {
-	Mode               Mode
-	Address            string
-	Namespace          string
-	TaskQueue          string
-	WorkflowType       string
-	ActivityCount      int
+	Mode          Mode
+	Address       string
+	Namespace     string
+	TaskQueue     string
+	WorkflowType  string
+	ActivityCount int
+	// Timer is how long a timer workflow sleeps.
+	Timer              time.Duration
 	TargetRate         float64
 	Duration           time.Duration
 	RampUp             time.Duration
@@ -58,6 +60,7 @@ var Variables = []Variable{
 	{"BENCHMARK_NAMESPACE", "both", "(required)", "namespace; registered (1-day retention) if missing"},
 	{"BENCHMARK_WORKFLOW_TYPE", "both", "(required)", "one of: " + strings.Join(workflows.Types, ", ")},
 	{"BENCHMARK_ACTIVITY_COUNT", "generator", "3", "activities per " + workflows.MultiActivity + " workflow (1-100)"},
+	{"BENCHMARK_TIMER", "generator", "1m", "how long each " + workflows.Timer + " workflow sleeps on its durable timer, a Go duration"},
 	{"BENCHMARK_TASK_QUEUE", "both", "benchmark", "task queue the workers poll and the generator starts on"},
 	{"BENCHMARK_TARGET_RATE", "generator", "(required)", "workflow starts per second once ramped up (0 < rate <= 10000)"},
 	{"BENCHMARK_DURATION", "generator", "(required)", "how long starts are offered, a Go duration (e.g. 5m)"},
@@ -112,6 +115,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	case generator && !worker:
 		c.Mode = ModeGenerator
 		c.ActivityCount = r.integer("BENCHMARK_ACTIVITY_COUNT", 3, 1, 100)
+		c.Timer = r.duration("BENCHMARK_TIMER", "1m", true)
 		c.TargetRate = r.rate("BENCHMARK_TARGET_RATE")
 		c.Duration = r.duration("BENCHMARK_DURATION", "", true)
 		c.RampUp = r.duration("BENCHMARK_RAMP_UP", "0s", false)

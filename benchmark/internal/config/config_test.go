@@ -73,7 +73,7 @@ func TestBadSettingsAreOneLineNamingTheVariable(t *testing.T) {
 		"no mode":          {base(nil), `BENCHMARK_WORKER_ONLY="" and BENCHMARK_GENERATOR_ONLY="": exactly one must be true`},
 		"both modes":       {with("BENCHMARK_WORKER_ONLY", "true"), "exactly one must be true"},
 		"no address":       {with("TEMPORAL_ADDRESS", ""), "TEMPORAL_ADDRESS is not set"},
-		"unknown workflow": {with("BENCHMARK_WORKFLOW_TYPE", "Simple"), `BENCHMARK_WORKFLOW_TYPE "Simple" is not a workflow type (valid: simple, multi-activity)`},
+		"unknown workflow": {with("BENCHMARK_WORKFLOW_TYPE", "Simple"), `BENCHMARK_WORKFLOW_TYPE "Simple" is not a workflow type (valid: simple, multi-activity, timer)`},
 		"bare number":      {with("BENCHMARK_DURATION", "300"), `BENCHMARK_DURATION "300" is not a duration (valid: a Go duration with a unit`},
 		"zero rate":        {with("BENCHMARK_TARGET_RATE", "0"), `BENCHMARK_TARGET_RATE "0" is not a rate`},
 		"ramp too long":    {with("BENCHMARK_RAMP_UP", "5m"), `BENCHMARK_RAMP_UP "5m0s" is not shorter than BENCHMARK_DURATION "5m0s"`},

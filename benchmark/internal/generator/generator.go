@@ -161,7 +161,7 @@ offer:
 // workflow's own end, or the deadline, decides its outcome.
 func one(ctx context.Context, c Starter, cfg config.Config, id string, due time.Time, t *tally, m *metrics.Generator) {
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
-	run, err := c.ExecuteWorkflow(startCtx, client.StartWorkflowOptions{ID: id, TaskQueue: cfg.TaskQueue}, cfg.WorkflowType, workflows.Args(cfg.WorkflowType, cfg.ActivityCount)...)
+	run, err := c.ExecuteWorkflow(startCtx, client.StartWorkflowOptions{ID: id, TaskQueue: cfg.TaskQueue}, cfg.WorkflowType, workflows.Args(cfg.WorkflowType, cfg.ActivityCount, cfg.Timer)...)
 	cancel()
 	if err != nil {
 		m.StartErrors.Inc()

@@ -18,20 +18,26 @@ const (
 	// MultiActivity runs its activities one after another: more history events and
 	// persistence writes per workflow.
 	MultiActivity = "multi-activity"
+	// Timer waits on a durable timer, then runs one activity: the server keeps the timer in its
+	// history store, so a cluster stopped and started while it is due fires it once on its return.
+	Timer = "timer"
 	// EchoActivity is the only activity: it returns its input.
 	EchoActivity = "echo"
 )
 
 // Types lists the workflow types a user may pick.
-var Types = []string{Simple, MultiActivity}
+var Types = []string{Simple, MultiActivity, Timer}
 
 // Known says whether name is one of Types.
 func Known(name string) bool { return slices.Contains(Types, name) }
 
 // Args are the workflow arguments the generator passes for a type.
-func Args(workflowType string, activityCount int) []any {
-	if workflowType == MultiActivity {
+func Args(workflowType string, activityCount int, timer time.Duration) []any {
+	switch workflowType {
+	case MultiActivity:
 		return []any{activityCount}
+	case Timer:
+		return []any{timer}
 	}
 	return nil
 }
@@ -56,6 +62,14 @@ func MultiActivityWorkflow(ctx workflow.Context, n int) error {
 	return nil
 }
 
+// TimerWorkflow sleeps on a durable timer for d, then executes one echo activity.
+func TimerWorkflow(ctx workflow.Context, d time.Duration) error {
+	if err := workflow.Sleep(ctx, d); err != nil {
+		return err
+	}
+	return workflow.ExecuteActivity(activityContext(ctx), EchoActivity, "timer").Get(ctx, nil)
+}
+
 // Echo returns its input.
 func Echo(_ context.Context, in any) (any, error) { return in, nil }
 
@@ -75,6 +89,7 @@ func echoAfter(delay time.Duration) func(context.Context, any) (any, error) {
 func Register(r worker.Registry, activityDelay time.Duration) {
 	r.RegisterWorkflowWithOptions(SimpleWorkflow, workflow.RegisterOptions{Name: Simple})
 	r.RegisterWorkflowWithOptions(MultiActivityWorkflow, workflow.RegisterOptions{Name: MultiActivity})
+	r.RegisterWorkflowWithOptions(TimerWorkflow, workflow.RegisterOptions{Name: Timer})
 	echo := Echo
 	if activityDelay > 0 {
 		echo = echoAfter(activityDelay)

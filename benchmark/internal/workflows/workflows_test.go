@@ -40,3 +40,18 @@ func TestTheEchoActivityWorksForItsDelayAndStopsWhenCancelled(t *testing.T) {
 		t.Fatal("a cancelled activity answered; want its context's error")
 	}
 }
+
+func TestTimerWorkflowSleepsThenEchoes(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	Register(env, 0)
+	start := env.Now()
+	env.ExecuteWorkflow(Timer, Args(Timer, 0, 90*time.Second)...)
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("timer workflow: completed %v, error %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	// The test environment skips the timer's time; what it recorded is the timer's length.
+	if got := env.Now().Sub(start); got < 90*time.Second {
+		t.Fatalf("the workflow's clock moved %v, want at least the 90s timer", got)
+	}
+}

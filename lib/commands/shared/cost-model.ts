@@ -5,6 +5,8 @@ import { type PriceFile, priceOf } from '../../../config/prices';
 import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../contract/endpoints';
 
 type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresql' }>['writer'];
+import { BUDGET_MONTH_DAYS } from '../../../config/spending-schema';
+import { idleRule } from '../../contract/idle-rule';
 import { catalogFor } from '../../contract/metrics';
 import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from './money';
 
@@ -153,7 +155,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     ],
   );
 
-  const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length;
+  const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length + idleAlarmMetrics(scenario);
   const cw = {
     ingest: p.usd('cloudwatch:log-ingestion'),
     store: p.usd('cloudwatch:log-storage'),
@@ -260,6 +262,13 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   // A parked fleet has no instances: neither their hours nor their detailed monitoring.
   const parked = total - benchLine.usdPerDay - benchmark.maxInstances * monitoringPerInstance;
   const idle = parked - store.loadOnly;
+  // Hibernated: no instance at all, so nothing logs, nothing is scraped and nothing connects; what
+  // stays is storage (the store, OpenSearch, logs, Prometheus), the network and the dashboard.
+  const lineCost = (label: string) => sections.flatMap((x) => x.lines).find((l) => l.cells[0] === label)?.usdPerDay ?? 0;
+  const mainInstances = compute.lines[0].usdPerDay + main.instances * monitoringPerInstance;
+  const hibernated =
+    idle - mainInstances - ['Log Ingestion', 'Metrics', 'Metric Samples', 'DynamoDB (rate limiter)'].reduce((x, label) => x + lineCost(label), 0);
+  notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
   const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
   const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
   return {
@@ -286,10 +295,30 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
             ? 'no benchmark load either: the Serverless v2 writer at its floor'
             : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
       },
+      {
+        label: 'Hibernated',
+        total: hibernated,
+        delta: hibernated - total,
+        note: `npm run hibernate: no instance in either pool (the main pool's ${main.instances} × ${main.instanceType} too), so no log ingestion, no metrics published, no scraping and no rate-limiter writes; storage, OpenSearch, the network and the dashboard stay${
+          dsqlStore ? '' : '; the Aurora writer keeps running (hibernate leaves the store as it is)'
+        }`,
+      },
     ],
     pricesAsOf: p.asOf(),
     notes,
   };
+}
+
+/** What the idle rule's alarm adds to the alarms line: CloudWatch bills an alarm per metric it reads. */
+function idleAlarmMetrics(scenario: Scenario): number {
+  return idleRule(scenario)?.metrics.length ?? 0;
+}
+
+/** The environment's budget (config) against a day of this scenario running and one hibernated. */
+function budgetNote(dailyUsd: number, running: number, hibernated: number, state: 'hibernated' | 'stopped'): string {
+  const verdict =
+    running > dailyUsd ? `a day running (${usd(running)}) passes it: the alarm topic is told on such a day` : `a day running (${usd(running)}) is within it`;
+  return `Budget (config, AWS Budgets, no charge without budget actions): ${usd(dailyUsd)} a day and ${usd(dailyUsd * BUDGET_MONTH_DAYS)} a month forecast; ${verdict}; a day ${state}, ${usd(hibernated)}.`;
 }
 
 /** An Aurora price key for a storage type: I/O-Optimized compute has its own price (`rds:db.r8g.2xlarge-iopt1`). */
@@ -352,7 +381,7 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
   }
 
   const secrets = 1 + scenario.routes.length;
-  const alarms = catalogFor(scenario).alarms.length;
+  const alarms = catalogFor(scenario).alarms.length + idleAlarmMetrics(scenario);
   const cw = { secret: p.usd('secretsmanager:secret'), dashboard: p.usd('cloudwatch:dashboard'), alarm: p.usd('cloudwatch:alarm') };
   const endpoint = p.usd('vpc:interface-endpoint');
   const other = section(
@@ -385,6 +414,14 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
     note,
   });
   const tenants = env.tenants.length;
+  // Stopped clusters bill storage and backups only (not estimated, as below): what stays is the rest.
+  const stopped = other.subtotal;
+  const stoppedVariant: CostVariant = {
+    label: 'Stopped (hibernated)',
+    total: stopped,
+    delta: stopped - total,
+    note: 'npm run hibernate: both clusters stopped, no instance or ACU hours; Aurora storage and backups still bill (not estimated). Aurora starts a stopped cluster after 7 days',
+  };
   return {
     scenario: scenario.name,
     region: prices.region,
@@ -395,8 +432,9 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
       ? [
           ...(observed ? [variant('Serverless at the floor', floor!, `${range.min} ACU all day`)] : []),
           variant('Serverless at the ceiling', ceiling!, `${range.max} ACU all day: the most this phase can cost`),
+          stoppedVariant,
         ]
-      : [],
+      : [stoppedVariant],
     pricesAsOf: p.asOf(),
     notes: [
       range
@@ -409,6 +447,7 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
         : []),
       `${tenants} tenants: nothing above grows with them (one secret per module, not per tenant); storage and I/O do.`,
       'Aurora storage and I/O are not estimated: they follow the data set, not the phase. I/O-Optimized storage bills no I/O and dearer compute (the prices above); it pays when I/O is about a quarter or more of the Aurora bill.',
+      budgetNote(env.spending.budget.dailyUsd, total, stopped, 'stopped'),
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { resolveScenario } from '../../../config';
-import { BUDGET_MONTH_DAYS } from '../../../lib/constructs/environment-budget';
+import { BUDGET_MONTH_DAYS } from '../../../config/spending-schema';
 import { ENVIRONMENT_TAG } from '../../../lib/contract/physical-names';
 import { STATEFUL_TYPES } from '../../../lib/commands/plan/resource-changes';
 import { synthObservability, synthScenario } from '../../support/synth';
