@@ -710,6 +710,24 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/tasksBelowDesired.minutes: 0 minutes is not valid \(valid: 1-1440\)/],
   ),
   config(
+    'an idle rule shorter than ten minutes',
+    { scenario: 'temporal-150wps' },
+    editedCatalog((c) => (c.temporal.environment.spending.idle = { action: 'park-fleet', minutes: 5, workerCpuBelowPercent: 5 })),
+    [/spending.idle.minutes: 5 minutes is not valid \(valid: 10-1440; shorter would park between two runs of one session\)/],
+  ),
+  config(
+    "an idle action of the other family's",
+    { scenario: 'test10' },
+    editedCatalog((c) => ((c.folio.environment.spending as any).idle = { action: 'park-fleet', minutes: 60 })),
+    [/idle action "park-fleet" is not valid \(valid: stop-clusters, off\)/],
+  ),
+  config(
+    'a budget of nothing',
+    { scenario: 'temporal-150wps' },
+    editedCatalog((c) => (c.temporal.environment.spending.budget.dailyUsd = 0)),
+    [/spending.budget.dailyUsd: 0 USD a day is not a budget \(valid: above 0\)/],
+  ),
+  config(
     'alarm address that is not an email',
     { scenario: 'test10' },
     editedCatalog((c) => (c.folio.environment.observability.alarmEmails = ['perf-team'])),
@@ -881,6 +899,19 @@ const BAD_INPUTS: readonly BadInput[] = [
     ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'],
     [/^error: --to "temporal-150wps" is a Temporal preset; move takes a FOLIO phase \(valid: baseline, test1, test2, [a-z0-9, -]+, part3-3x-4xl\)$/],
   ),
+  command(
+    'hibernate: an unknown scenario',
+    'environment.ts',
+    ['hibernate', '--scenario', 'temporal-15Owps'],
+    [/^error: unknown scenario "temporal-15Owps" \(did you mean "temporal-150wps"\?\); valid: /],
+  ),
+  command(
+    'wake: a timeout without a unit',
+    'environment.ts',
+    ['wake', '--scenario', 'test12', '--timeout', '30'],
+    [/^error: --timeout "30" is not valid \(valid: a duration with a unit/],
+  ),
+  command('wake: --force, which only hibernate takes', 'environment.ts', ['wake', '--scenario', 'test12', '--force'], [/^error: unknown option '--force'/]),
   command(
     'bench: a FOLIO phase',
     'bench.ts',

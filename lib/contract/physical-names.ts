@@ -26,7 +26,7 @@ export const PROBE_CONTAINER = 'Probe';
 
 /**
  * The cost-allocation tag every resource of an environment carries, valued with the
- * environment's data stack name: its budget counts what carries it (activate the tag once in
- * the Billing console; npm run preflight says whether it is).
+ * environment's data stack name: its budget counts what carries it, once the tag is activated
+ * as a cost-allocation tag in the Billing console (docs/cost-and-capacity.md).
  */
 export const ENVIRONMENT_TAG = 'db-bench-environment';

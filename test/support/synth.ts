@@ -20,6 +20,9 @@ export const CACHED_VARIANTS: ReadonlyArray<Readonly<Record<string, string>>> = 
   { scenario: 'test12', unprotect: 'true' },
   { scenario: 'temporal-150wps', envName: 'perf2', fleet: 'parked' },
   { scenario: 'temporal-150wps', unprotect: 'true', fleet: 'running' },
+  // The states an environment moves between (the transition check): running and parked; hibernated is a parameter of either.
+  { scenario: 'temporal-150wps', fleet: 'running' },
+  { scenario: 'temporal-150wps', fleet: 'parked' },
 ];
 
 /** What a test reads of a stack besides its template (from the cloud assembly's manifest). */

@@ -155,7 +155,8 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     ],
   );
 
-  const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length + idleAlarmMetrics(scenario);
+  const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length;
+  const idleMetrics = idleAlarmMetrics(scenario);
   const cw = {
     ingest: p.usd('cloudwatch:log-ingestion'),
     store: p.usd('cloudwatch:log-storage'),
@@ -181,9 +182,9 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
       ),
       line(
         'Dashboard and alarms',
-        `1 dashboard, ${alarms} alarms`,
+        `1 dashboard, ${alarms} alarms${idleMetrics ? `, the idle alarm's ${idleMetrics} metrics` : ''}`,
         `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
-        perDayFromMonthly(cw.dashboard + alarms * cw.alarm),
+        perDayFromMonthly(cw.dashboard + (alarms + idleMetrics) * cw.alarm),
       ),
     ],
   );
@@ -309,7 +310,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   };
 }
 
-/** What the idle rule's alarm adds to the alarms line: CloudWatch bills an alarm per metric it reads. */
+/** What the idle rule's alarm adds to the alarms line: CloudWatch bills a metric-math alarm per metric it reads. */
 function idleAlarmMetrics(scenario: Scenario): number {
   return idleRule(scenario)?.metrics.length ?? 0;
 }
@@ -381,7 +382,8 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
   }
 
   const secrets = 1 + scenario.routes.length;
-  const alarms = catalogFor(scenario).alarms.length + idleAlarmMetrics(scenario);
+  const alarms = catalogFor(scenario).alarms.length;
+  const idleMetrics = idleAlarmMetrics(scenario);
   const cw = { secret: p.usd('secretsmanager:secret'), dashboard: p.usd('cloudwatch:dashboard'), alarm: p.usd('cloudwatch:alarm') };
   const endpoint = p.usd('vpc:interface-endpoint');
   const other = section(
@@ -392,9 +394,9 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
       line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
       line(
         'Dashboard and alarms',
-        `1 dashboard, ${alarms} alarms`,
+        `1 dashboard, ${alarms} alarms${idleMetrics ? `, the idle alarm's ${idleMetrics} metrics` : ''}`,
         `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
-        perDayFromMonthly(cw.dashboard + alarms * cw.alarm),
+        perDayFromMonthly(cw.dashboard + (alarms + idleMetrics) * cw.alarm),
       ),
       line(
         'VPC endpoints (schema mover)',

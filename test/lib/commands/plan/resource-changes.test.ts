@@ -2,7 +2,15 @@ import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { ConfigError, type TemporalScenario, resolveScenario } from '../../../../config';
 import { planTransition } from '../../../../lib/commands/plan/transition-plan';
 import { resourceChanges } from '../../../../lib/commands/plan/resource-changes';
-import { editedCatalog, FOLIO_PHASE_NAMES, synthObservability, synthPhase, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../../../support/synth';
+import {
+  editedCatalog,
+  FOLIO_PHASE_NAMES,
+  synthObservability,
+  synthPhase,
+  synthScenario,
+  TEMPORAL_SCENARIO_NAMES,
+  withHibernated,
+} from '../../../support/synth';
 
 const templates = new Map(FOLIO_PHASE_NAMES.map((n) => [n, synthPhase(n).json]));
 const PAIRS = FOLIO_PHASE_NAMES.flatMap((from) => FOLIO_PHASE_NAMES.filter((to) => to !== from).map((to) => [from, to]));
@@ -72,6 +80,60 @@ describe('Temporal preset switches', () => {
       expect(refused).toThrow(ConfigError);
       expect(refused).toThrow(new RegExp(`^"${from}" keeps Temporal's history in ${storeOf(from)} and "${to}" in ${storeOf(to)}: .*-c envName=<name>$`));
     }
+  });
+});
+
+describe('environment states: running, fleet parked, hibernated (npm run hibernate), and back', () => {
+  // Running and parked are deploys (-c fleet=); hibernated is the Hibernated parameter, as CloudFormation resolves it.
+  const running = synthScenario({ scenario: 'temporal-150wps', fleet: 'running' }).json;
+  const parked = synthScenario({ scenario: 'temporal-150wps', fleet: 'parked' }).json;
+  const states: Record<string, Record<string, any>> = {
+    running: withHibernated(running, false),
+    parked: withHibernated(parked, false),
+    hibernated: withHibernated(running, true),
+    'parked, hibernated': withHibernated(parked, true),
+  };
+  const pairs = Object.keys(states).flatMap((from) =>
+    Object.keys(states)
+      .filter((to) => to !== from)
+      .map((to) => [from, to]),
+  );
+
+  test('every pair of states, both ways, updates counts in place: nothing created, replaced or destroyed, nothing stateful touched', () => {
+    expect(pairs).toHaveLength(12);
+    for (const pair of [
+      ['running', 'parked'],
+      ['parked', 'hibernated'],
+      ['hibernated', 'running'],
+    ])
+      expect(pairs).toContainEqual(pair);
+    const problems: string[] = [];
+    for (const [from, to] of pairs)
+      for (const c of resourceChanges(states[from], states[to]))
+        if (c.unsafe || c.stateful || c.impact !== ResourceImpact.WILL_UPDATE) problems.push(`${from} -> ${to}: ${c.logicalId} (${c.type}) ${c.impact}`);
+    expect(problems).toEqual([]);
+  });
+
+  test('running -> hibernated changes exactly the counts: five services to 0 tasks and the main pool to a minimum of 0', () => {
+    const changed = resourceChanges(states.running, states.hibernated).map((c) => [
+      c.type,
+      c.properties.map((p) => `${p.name}: ${JSON.stringify(p.from)} -> ${JSON.stringify(p.to)}`),
+    ]);
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        ['AWS::AutoScaling::AutoScalingGroup', ['MinSize: "10" -> "0"']],
+        ['AWS::ECS::Service', ['DesiredCount: 8 -> 0']],
+        ['AWS::ECS::Service', ['DesiredCount: 6 -> 0']],
+      ]),
+    );
+    expect(changed).toHaveLength(6);
+  });
+
+  test('the check can fail: a hibernation that dropped the history service would be a destruction', () => {
+    const broken = structuredClone(states.hibernated);
+    const history = Object.keys(broken.Resources).find((id) => broken.Resources[id].Properties?.ServiceName === 'temporal-history')!;
+    delete broken.Resources[history];
+    expect(resourceChanges(states.running, broken).map((c) => c.impact)).toContain(ResourceImpact.WILL_DESTROY);
   });
 });
 

@@ -22,7 +22,7 @@ describe("temporal-150wps with the seed's inputs", () => {
 
   test('reproduces the daily total within 2%, but for the detailed monitoring the seed did without', () => {
     expect(Math.abs(e.total - monitoring() - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
-    expect(e.total).toBeCloseTo(247.16, 2);
+    expect(e.total).toBeCloseTo(247.17, 2);
   });
 
   test("reproduces the seed's lines where the seed's arithmetic holds", () => {
@@ -42,7 +42,7 @@ describe("temporal-150wps with the seed's inputs", () => {
     expect(lineOf(e, 'CloudWatch', 'Metrics').usdPerDay).toBeCloseTo((500 * 0.3 * 24) / 730, 6);
     // Lines the seed has no row for: the domain's gp3 volumes, the dashboard and alarms.
     expect(lineOf(e, 'OpenSearch (Visibility)', 'Storage (gp3)').cells.slice(0, 3)).toEqual(['Storage (gp3)', '150 GB', '3 × 50 GiB']);
-    expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe('1 dashboard, 12 alarms');
+    expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe("1 dashboard, 12 alarms, the idle alarm's 3 metrics");
     // Detailed monitoring: 7 metrics on each of 14 instances (10 main, 4 benchmark) at $0.30 per metric-month.
     expect(lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').cells[1]).toBe('14 instances × 7 metrics');
     expect(monitoring()).toBeCloseTo((14 * 7 * 0.3 * 24) / 730, 6);
@@ -92,8 +92,8 @@ describe("temporal-150wps with the seed's inputs", () => {
     ])
       expect(md).toContain(`\n${h}\n`);
     expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
-    expect(md).toContain('| **Total** | **$247.16** |');
-    expect(md).toContain('| Benchmark fleet parked | $211.96 | -$35.20 |');
+    expect(md).toContain('| **Total** | **$247.17** |');
+    expect(md).toContain('| Benchmark fleet parked | $211.97 | -$35.20 |');
   });
 });
 
@@ -138,6 +138,40 @@ describe('Temporal inputs', () => {
   });
 });
 
+describe('hibernated and the budget', () => {
+  test('Temporal hibernated: every instance hour, log ingestion, published metric, scrape and limiter write gone; storage and the network left', () => {
+    const e = temporalCost(temporal, eu);
+    const hibernated = e.variants.find((v) => v.label === 'Hibernated')!;
+    const kept =
+      lineOf(e, 'Aurora DSQL', 'Storage').usdPerDay +
+      lineOf(e, 'OpenSearch (Visibility)', 'Data Nodes').usdPerDay +
+      lineOf(e, 'OpenSearch (Visibility)', 'Storage (gp3)').usdPerDay +
+      lineOf(e, 'CloudWatch', 'Log Storage').usdPerDay +
+      lineOf(e, 'CloudWatch', 'Dashboard and alarms').usdPerDay +
+      lineOf(e, 'Amazon Managed Prometheus', 'Storage').usdPerDay +
+      lineOf(e, 'Other AWS Services', 'NAT Gateway').usdPerDay +
+      lineOf(e, 'Other AWS Services', 'VPC Endpoints').usdPerDay +
+      lineOf(e, 'Other AWS Services', 'Aurora DSQL endpoint (PrivateLink)').usdPerDay;
+    expect(hibernated.total).toBeCloseTo(kept, 6);
+    expect(hibernated.total).toBeLessThan(0.1 * e.total);
+  });
+
+  test("the Aurora store's writer keeps running while hibernated, and says so", () => {
+    const e = temporalCost(resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario, eu);
+    const hibernated = e.variants.find((v) => v.label === 'Hibernated')!;
+    expect(hibernated.note).toMatch(/the Aurora writer keeps running \(hibernate leaves the store as it is\)$/);
+    expect(hibernated.total).toBeGreaterThan(e.sections[1].subtotal);
+  });
+
+  test("the budget against a day running and a day hibernated, from the environment's config", () => {
+    expect(temporalCost(temporal, eu).notes.at(-1)).toBe(
+      'Budget (config, AWS Budgets, no charge without budget actions): $300.00 a day and $9000.00 a month forecast; a day running ($247.17) is within it; a day hibernated, $18.03.',
+    );
+    const big = temporalCost(resolveScenario({ scenario: 'temporal-800wps' }) as TemporalScenario, eu);
+    expect(big.notes.at(-1)).toMatch(/a day running \(\$970\.34\) passes it: the alarm topic is told on such a day/);
+  });
+});
+
 describe('FOLIO phases', () => {
   const test10 = resolveScenario({ scenario: 'test10' }) as FolioScenario;
 
@@ -148,7 +182,11 @@ describe('FOLIO phases', () => {
     expect(floor.cells).toEqual(['At the floor (min ACU all day)', '0.5 ACU', '12 ACU-h', '$0.12', '$1.44']);
     expect(ceiling.cells).toEqual(['At the ceiling (max ACU all day)', '32 ACU', '768 ACU-h', '$0.12', '$92.16']);
     expect(e.sections[1].subtotal).toBeCloseTo(1.44, 6);
-    expect(e.variants).toEqual([expect.objectContaining({ label: 'Serverless at the ceiling', delta: expect.closeTo(92.16 - 1.44, 6) })]);
+    expect(e.variants).toEqual([
+      expect.objectContaining({ label: 'Serverless at the ceiling', delta: expect.closeTo(92.16 - 1.44, 6) }),
+      // Stopped: no instance or ACU hours; what is left is the other section (secrets, the dashboard, endpoints).
+      expect.objectContaining({ label: 'Stopped (hibernated)', total: e.sections[2].subtotal }),
+    ]);
   });
 
   test('a cluster that pauses at 0 ACU is priced at nothing while paused, and the notes say when it pauses', () => {
@@ -165,7 +203,7 @@ describe('FOLIO phases', () => {
     const e = folioCost(test10, us, { observedAverageAcu: 12.5, observedFrom: 'test10, 10:00 to 12:00' });
     expect(e.sections[1].lines[2].cells).toEqual(['Observed average (test10, 10:00 to 12:00)', '12.5 ACU', '300 ACU-h', '$0.12', '$36.00']);
     expect(e.sections[1].subtotal).toBeCloseTo(36, 6);
-    expect(e.variants.map((v) => v.label)).toEqual(['Serverless at the floor', 'Serverless at the ceiling']);
+    expect(e.variants.map((v) => v.label)).toEqual(['Serverless at the floor', 'Serverless at the ceiling', 'Stopped (hibernated)']);
   });
 
   test('part3 prices its provisioned offload cluster by the hour, with no Serverless variants', () => {
@@ -176,7 +214,7 @@ describe('FOLIO phases', () => {
       'Other AWS Services',
     ]);
     expect(e.sections[1].lines[0].cells).toEqual(['Writer', '1', 'db.r8g.2xlarge', '$1.106', '$26.54']);
-    expect(e.variants).toEqual([]);
+    expect(e.variants.map((v) => [v.label, v.total])).toEqual([['Stopped (hibernated)', e.sections[2].subtotal]]);
     expect(e.notes).toContain('The offload cluster is provisioned: it costs the same whatever the load.');
     expect(e.notes).toContainEqual(expect.stringMatching(/^60 tenants: nothing above grows with them/));
   });

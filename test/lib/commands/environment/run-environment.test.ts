@@ -1,0 +1,134 @@
+import { AutoScalingClient, DescribeAutoScalingGroupsCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
+import { CloudFormationClient, DescribeStacksCommand, type StackStatus, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
+import { DescribeServicesCommand, DescribeTasksCommand, ECSClient, ListTasksCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { DescribeDBClustersCommand, RDSClient, StopDBClusterCommand } from '@aws-sdk/client-rds';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ConfigError } from '../../../../config';
+import { runEnvironment } from '../../../../lib/commands/environment/run-environment';
+import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/shared/cli';
+import { TEMPORAL_OUTPUTS as O } from '../../../../lib/contract/stack-outputs';
+import { recordingIO } from '../../../support/command-io';
+import { fakeTime } from '../../../support/fake-time';
+
+/*
+ * The environment command's flow on recorded answers: every refusal comes before the first
+ * change, and each wait says what it waits for. The order of the calls and the end states
+ * against moto: test/integration/bin/environment.test.ts.
+ */
+
+const cfn = mockClient(CloudFormationClient);
+const ecs = mockClient(ECSClient);
+const asg = mockClient(AutoScalingClient);
+const rds = mockClient(RDSClient);
+
+const stack = (o: { status?: string; hibernated?: string | null; scenario?: string } = {}) =>
+  cfn.on(DescribeStacksCommand).resolves({
+    Stacks: [
+      {
+        StackName: 'TemporalDsql',
+        CreationTime: new Date(),
+        StackStatus: (o.status ?? 'UPDATE_COMPLETE') as StackStatus,
+        Outputs: [
+          { OutputKey: O.clusterName, OutputValue: 'temporal-dsql' },
+          { OutputKey: O.mainAsgName, OutputValue: 'main' },
+          { OutputKey: O.benchmarkAsgName, OutputValue: 'bench' },
+          { OutputKey: O.scenario, OutputValue: o.scenario ?? 'temporal-150wps' },
+        ],
+        Parameters: o.hibernated === null ? [] : [{ ParameterKey: 'Hibernated', ParameterValue: o.hibernated ?? 'false' }],
+      },
+    ],
+  });
+const options = (scenario: string, timeout = '5m') => ({ scenario, timeout, interval: '10s' });
+const changes = () => [...ecs.commandCalls(UpdateServiceCommand), ...asg.commandCalls(UpdateAutoScalingGroupCommand), ...cfn.commandCalls(UpdateStackCommand)];
+
+beforeEach(() => {
+  for (const m of [cfn, ecs, asg, rds]) m.reset();
+});
+
+describe('hibernate refuses before any change', () => {
+  test('while a load generator runs (without --force)', async () => {
+    stack();
+    ecs.on(ListTasksCommand).resolves({ taskArns: ['arn:aws:ecs:eu-west-1:1:task/temporal-dsql/abc'] });
+    await expect(runEnvironment('hibernate', options('temporal-150wps'), { io: recordingIO(), ...fakeTime() })).rejects.toThrow(
+      new CommandFailure(
+        'a benchmark run is in progress (1 load generator task(s) running in temporal-dsql); wait for it to end, or pass --force to stop it with the cluster',
+        EXIT_FAILED,
+      ),
+    );
+    expect(changes()).toEqual([]);
+  });
+
+  test.each([
+    [{ hibernated: null }, 'stack "TemporalDsql" has no Hibernated parameter (deployed with an older version): deploy it once with this version first'],
+    [{ status: 'UPDATE_IN_PROGRESS' }, 'stack "TemporalDsql" is UPDATE_IN_PROGRESS: wait for that deploy to end, then run this again'],
+  ])('a stack %j', async (state, message) => {
+    stack(state);
+    await expect(runEnvironment('hibernate', options('temporal-150wps'), { io: recordingIO(), ...fakeTime() })).rejects.toThrow(new ConfigError(message));
+    expect(changes()).toEqual([]);
+  });
+
+  test('a FOLIO cluster in the middle of something else', async () => {
+    rds.on(DescribeDBClustersCommand).resolves({ DBClusters: [{ Status: 'modifying' }] });
+    await expect(runEnvironment('hibernate', options('test12'), { io: recordingIO(), ...fakeTime() })).rejects.toThrow(
+      'cluster folio-hybrid-provisioned is modifying: wait until it is available, then run this again',
+    );
+    expect(rds.commandCalls(StopDBClusterCommand)).toEqual([]);
+  });
+});
+
+describe('the waits can fail', () => {
+  test('wake: a role whose tasks fail their health check is never taken as up, and the wait says why', async () => {
+    stack({ hibernated: 'true' });
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({
+      AutoScalingGroups: [
+        { AutoScalingGroupName: 'main', Instances: Array.from({ length: 10 }, (_, i) => ({ InstanceId: `i-${i}`, LifecycleState: 'InService' })) } as any,
+      ],
+    });
+    ecs.on(DescribeServicesCommand).resolves({ services: [{ serviceName: 'temporal-history', desiredCount: 8, runningCount: 8, pendingCount: 0 }] });
+    ecs.on(ListTasksCommand).resolves({ taskArns: ['t1', 't2'] });
+    ecs.on(DescribeTasksCommand).resolves({ tasks: [{ healthStatus: 'HEALTHY' }, { healthStatus: 'UNHEALTHY' }] });
+    const io = recordingIO();
+    const woke = runEnvironment('wake', options('temporal-150wps', '1m'), { io, ...fakeTime() });
+    await expect(woke).rejects.toThrow(
+      new CommandFailure(
+        "timed out after 60 s waiting for temporal-history to run 8 healthy task(s); last seen: 8 running, 0 pending, 8 desired; 1 task(s) failed their health check (ECS replaces them; see the service's events)",
+        EXIT_TIMEOUT,
+      ),
+    );
+    // Nothing after history was started, and the stack still says hibernated.
+    expect(ecs.commandCalls(UpdateServiceCommand).map((c) => c.args[0].input.service)).toEqual(['temporal-history']);
+    expect(cfn.commandCalls(UpdateStackCommand)).toEqual([]);
+  });
+
+  test('a stack update that rolls back is a failure, not a recorded state', async () => {
+    let described = 0;
+    cfn.on(DescribeStacksCommand).callsFake(() => ({
+      Stacks: [
+        {
+          StackName: 'TemporalDsql',
+          CreationTime: new Date(),
+          StackStatus: (described++ < 2 ? 'UPDATE_COMPLETE' : 'UPDATE_ROLLBACK_COMPLETE') as StackStatus,
+          Outputs: [
+            { OutputKey: O.clusterName, OutputValue: 'temporal-dsql' },
+            { OutputKey: O.mainAsgName, OutputValue: 'main' },
+            { OutputKey: O.benchmarkAsgName, OutputValue: 'bench' },
+            { OutputKey: O.scenario, OutputValue: 'temporal-150wps' },
+          ],
+          Parameters: [{ ParameterKey: 'Hibernated', ParameterValue: 'false' }],
+        },
+      ],
+    }));
+    ecs.on(ListTasksCommand).resolves({ taskArns: [] });
+    ecs.on(DescribeServicesCommand).resolves({ services: [{ desiredCount: 0, runningCount: 0, pendingCount: 0 }] });
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [{ Instances: [] } as any] });
+    await expect(runEnvironment('hibernate', options('temporal-150wps'), { io: recordingIO(), ...fakeTime() })).rejects.toThrow(
+      /^stack TemporalDsql went to UPDATE_ROLLBACK_COMPLETE while recording Hibernated=true: see its events, then run this again$/,
+    );
+    expect(cfn.commandCalls(UpdateStackCommand)[0].args[0].input).toEqual({
+      StackName: 'TemporalDsql',
+      UsePreviousTemplate: true,
+      Parameters: [{ ParameterKey: 'Hibernated', ParameterValue: 'true' }],
+      Capabilities: ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'],
+    });
+  });
+});
