@@ -8,7 +8,7 @@ import { ModuleRouting } from './constructs/module-routing';
 import { Network } from './constructs/network';
 import { SchemaMover } from './constructs/schema-mover';
 import { containerImage } from './contract/images';
-import { idleRule } from './contract/idle-rule';
+import { idleRules } from './contract/idle-rule';
 import { FOLIO_OUTPUTS } from './contract/stack-outputs';
 
 export interface HybridAuroraStackProps extends StackProps {
@@ -78,13 +78,11 @@ export class HybridAuroraStack extends Stack {
     });
 
     // Both clusters without a client for the configured time are stopped, and the alarm topic told.
-    const idle = idleRule(scenario);
-    if (idle)
+    for (const rule of idleRules(scenario))
       new IdleClusterStop(this, 'IdleStop', {
-        rule: idle,
-        alarmName: `${e.observability.dashboard}-IdleClusters`,
+        rule,
+        alarmName: `${e.observability.dashboard}-${rule.id}`,
         topicName: e.observability.alarmTopic,
-        clusterIdentifiers: [e.names.primaryCluster, e.names.offloadCluster],
       }).node.addDependency(this.aurora);
 
     new CfnOutput(this, FOLIO_OUTPUTS.phase, { value: phase.name, description: 'The phase this stack was last deployed with' });

@@ -7,7 +7,7 @@ import { BenchmarkFleet } from './constructs/stack-scoped/benchmark-fleet';
 import { EcsCapacity } from './constructs/ecs-capacity';
 import { executionRole } from './constructs/ecs-service';
 import { HibernationSwitch } from './constructs/hibernation-switch';
-import { IdleFleetParking } from './constructs/idle-parking';
+import { IdleClusterStop, IdleFleetParking } from './constructs/idle-parking';
 import { HistoryStore } from './constructs/stack-scoped/history-store';
 import { LogEncryption } from './constructs/log-encryption';
 import { Prometheus } from './constructs/prometheus';
@@ -16,7 +16,7 @@ import { ServiceNetwork } from './constructs/service-network';
 import { TemporalSecurityGroups } from './constructs/stack-scoped/temporal-security-groups';
 import { TemporalServices } from './constructs/stack-scoped/temporal-services';
 import { VisibilityDomain } from './constructs/visibility-domain';
-import { idleRule } from './contract/idle-rule';
+import { idleRules } from './contract/idle-rule';
 import { containerImage } from './contract/images';
 import { BENCHMARK_WORKER_SERVICE } from './contract/physical-names';
 import { TEMPORAL_OUTPUTS, type TemporalOutput } from './contract/stack-outputs';
@@ -197,18 +197,20 @@ export class TemporalDsqlStack extends Stack {
       probe: { taskRole, executionRole: serverExecutionRole, store },
     });
     this.fleet.worker.service.node.addDependency(this.services.last);
-    // An up fleet left idle is parked by its own alarm, and the alarm topic told.
-    const idle = idleRule(scenario);
-    if (idle)
-      new IdleFleetParking(this, 'IdleParking', {
-        rule: idle,
-        alarmName: `${e.observability.dashboard}-IdleFleet`,
-        topicName: e.observability.alarmTopic,
-        service: this.fleet.worker.service,
-        clusterName: e.names.cluster,
-        serviceName: BENCHMARK_WORKER_SERVICE,
-        maxTasks: Math.max(benchmarkWorkerCapacity(e, preset).workers, preset.benchmark.workers.replicas),
-      });
+    // An up fleet left idle is parked by its own alarm, an Aurora store nothing connects to is
+    // stopped, and the alarm topic told.
+    for (const rule of idleRules(scenario)) {
+      const alarm = { rule, alarmName: `${e.observability.dashboard}-${rule.id}`, topicName: e.observability.alarmTopic };
+      if (rule.action === 'park-fleet')
+        new IdleFleetParking(this, 'IdleParking', {
+          ...alarm,
+          service: this.fleet.worker.service,
+          clusterName: e.names.cluster,
+          serviceName: BENCHMARK_WORKER_SERVICE,
+          maxTasks: Math.max(benchmarkWorkerCapacity(e, preset).workers, preset.benchmark.workers.replicas),
+        });
+      else new IdleClusterStop(this, 'IdleStoreStop', alarm).node.addDependency(...store.ready);
+    }
 
     const O = TEMPORAL_OUTPUTS;
     const out = (name: TemporalOutput, value: string, description?: string) => new CfnOutput(this, name, { value, description });

@@ -16,8 +16,9 @@ import { type IdleRule, idleExpression } from '../contract/idle-rule';
  * The idle rule acted on by AWS's own services, with no compute of the project's running: a
  * CloudWatch alarm on the rule's expression tells the alarm topic and, for Temporal, invokes an
  * Application Auto Scaling policy that sets the benchmark worker service to 0 tasks (ECS then
- * drains its pool to 0 instances); for FOLIO, an EventBridge rule on the alarm starts AWS's own
- * AWS-StartStopAuroraCluster automation once per cluster. The alarm is named under the alarm
+ * drains its pool to 0 instances); for Aurora clusters (FOLIO's, Temporal's Aurora store), an
+ * EventBridge rule on the alarm starts AWS's own AWS-StartStopAuroraCluster automation once per
+ * cluster. The alarm is named under the alarm
  * topic's prefix, which is what the topic lets publish.
  */
 
@@ -93,14 +94,12 @@ export class IdleFleetParking extends Construct {
   }
 }
 
-export interface IdleClusterStopProps extends IdleAlarmProps {
-  readonly clusterIdentifiers: readonly string[];
-}
+type IdleClusterStopProps = IdleAlarmProps;
 
 /** AWS's own runbook that starts or stops an Aurora cluster (Serverless v2 included). */
 const STOP_RUNBOOK = 'AWS-StartStopAuroraCluster';
 
-/** FOLIO: idle clusters stopped by AWS's Aurora start/stop automation, started from the alarm by EventBridge. */
+/** Idle Aurora clusters (FOLIO's two, Temporal's Aurora store) stopped by AWS's start/stop automation, started from the alarm by EventBridge. */
 export class IdleClusterStop extends Construct {
   readonly alarm: cloudwatch.Alarm;
 
@@ -108,10 +107,11 @@ export class IdleClusterStop extends Construct {
     super(scope, id);
     this.alarm = idleAlarm(this, props);
     const { partition, region, account } = Stack.of(this);
-    const clusterArns = props.clusterIdentifiers.map((c) => `arn:${partition}:rds:${region}:${account}:cluster:${c}`);
+    const clusters = props.rule.clusters ?? [];
+    const clusterArns = clusters.map((c) => `arn:${partition}:rds:${region}:${account}:cluster:${c}`);
     const automationRole = new iam.Role(this, 'AutomationRole', {
       assumedBy: new iam.ServicePrincipal('ssm.amazonaws.com'),
-      description: `${STOP_RUNBOOK}: stops this environment's two clusters when they are idle`,
+      description: `${STOP_RUNBOOK}: stops this environment's idle Aurora clusters`,
     });
     automationRole.addToPolicy(
       new iam.PolicyStatement({ actions: ['rds:DescribeDBClusters', 'rds:StopDBCluster', 'rds:StartDBCluster'], resources: clusterArns }),
@@ -124,7 +124,7 @@ export class IdleClusterStop extends Construct {
     eventsRole.addToPolicy(new iam.PolicyStatement({ actions: ['ssm:StartAutomationExecution'], resources: [runbook] }));
     automationRole.grantPassRole(eventsRole);
     const rule = new events.Rule(this, 'OnIdle', {
-      description: `${props.alarmName} in ALARM: stop both clusters`,
+      description: `${props.alarmName} in ALARM: stop ${clusters.join(' and ')}`,
       eventPattern: {
         source: ['aws.cloudwatch'],
         detailType: ['CloudWatch Alarm State Change'],
@@ -132,7 +132,7 @@ export class IdleClusterStop extends Construct {
         detail: { state: { value: ['ALARM'] } },
       },
     });
-    for (const cluster of props.clusterIdentifiers)
+    for (const cluster of clusters)
       rule.addTarget({
         bind: () => ({
           arn: runbook,

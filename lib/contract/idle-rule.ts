@@ -30,45 +30,60 @@ interface IdleTerm {
 
 export interface IdleRule {
   readonly family: 'temporal' | 'folio';
-  /** What the alarm does when the rule holds, in the words the alarm's description uses. */
+  /** What the alarm does when the rule holds: park the benchmark fleet, or stop Aurora clusters (`clusters`). */
   readonly action: 'park-fleet' | 'stop-clusters';
+  /** The alarm's name after the topic's prefix. */
+  readonly id: 'IdleFleet' | 'IdleClusters' | 'IdleStore';
+  /** stop-clusters: the clusters it stops. */
+  readonly clusters?: readonly string[];
   readonly metrics: readonly IdleMetric[];
   /**
-   * Temporal: every term holds (a minute with no datapoint at all is missing). FOLIO: the sum
-   * of the metrics is at most `value` (no fill: a stopped cluster is missing, not idle).
+   * `all`: every term holds (a minute with no datapoint at all is missing). `sum-at-most`: the
+   * sum of the metrics is at most `value` (no fill: a stopped cluster is missing, not idle).
    */
   readonly rule: { readonly kind: 'all'; readonly terms: readonly IdleTerm[] } | { readonly kind: 'sum-at-most'; readonly value: number };
   readonly minutes: number;
   readonly description: string;
 }
 
-/** The environment's idle rule, or undefined when its config turns it off. */
-export function idleRule(scenario: TemporalScenario | FolioScenario): IdleRule | undefined {
+const connections = (id: string, cluster: string): IdleMetric => ({
+  id,
+  namespace: 'AWS/RDS',
+  metricName: 'DatabaseConnections',
+  dimensions: { DBClusterIdentifier: cluster },
+  statistic: 'Maximum',
+});
+
+/**
+ * The environment's idle rules (none when its config turns idle off). FOLIO: its clusters
+ * stopped. Temporal: its fleet parked; with the Aurora store, also the store stopped once nothing
+ * connects to it (never while the servers run: they hold their pools), which keeps a hibernated
+ * environment's store stopped when Aurora restarts it after 7 days.
+ */
+export function idleRules(scenario: TemporalScenario | FolioScenario): IdleRule[] {
   const idle = scenario.environment.spending.idle;
-  if (idle.action === 'off') return undefined;
+  if (idle.action === 'off') return [];
   if (scenario.family === 'folio') {
     const n = scenario.environment.names;
-    const connections = (id: string, cluster: string): IdleMetric => ({
-      id,
-      namespace: 'AWS/RDS',
-      metricName: 'DatabaseConnections',
-      dimensions: { DBClusterIdentifier: cluster },
-      statistic: 'Maximum',
-    });
-    return {
-      family: 'folio',
-      action: 'stop-clusters',
-      metrics: [connections('primary', n.primaryCluster), connections('offload', n.offloadCluster)],
-      rule: { kind: 'sum-at-most', value: 0 },
-      minutes: idle.minutes,
-      description: `No client connection to either cluster for ${idle.minutes} minutes: both are stopped (npm run wake starts them).`,
-    };
+    return [
+      {
+        family: 'folio',
+        action: 'stop-clusters',
+        id: 'IdleClusters',
+        clusters: [n.primaryCluster, n.offloadCluster],
+        metrics: [connections('primary', n.primaryCluster), connections('offload', n.offloadCluster)],
+        rule: { kind: 'sum-at-most', value: 0 },
+        minutes: idle.minutes,
+        description: `No client connection to either cluster for ${idle.minutes} minutes: both are stopped (npm run wake starts them).`,
+      },
+    ];
   }
-  if (idle.action !== 'park-fleet') return undefined;
+  if (idle.action !== 'park-fleet') return [];
   const cluster = scenario.environment.names.cluster;
-  return {
+  const fleet: IdleRule = {
     family: 'temporal',
     action: 'park-fleet',
+    id: 'IdleFleet',
     metrics: [
       {
         id: 'workers',
@@ -106,6 +121,21 @@ export function idleRule(scenario: TemporalScenario | FolioScenario): IdleRule |
     minutes: idle.minutes,
     description: `Benchmark workers up with no load generator running and their busiest task under ${idle.workerCpuBelowPercent}% CPU for ${idle.minutes} minutes: the fleet is parked (npm run bench -- up brings it back).`,
   };
+  if (scenario.preset.store.engine !== 'aurora-postgresql') return [fleet];
+  const store = scenario.environment.names.auroraCluster;
+  return [
+    fleet,
+    {
+      family: 'temporal',
+      action: 'stop-clusters',
+      id: 'IdleStore',
+      clusters: [store],
+      metrics: [connections('store', store)],
+      rule: { kind: 'sum-at-most', value: 0 },
+      minutes: idle.minutes,
+      description: `No connection to the Aurora store for ${idle.minutes} minutes (no server runs: hibernated): it is stopped (npm run wake starts it).`,
+    },
+  ];
 }
 
 /** The rule as one CloudWatch metric-math expression, 1 in a minute that breaches. */

@@ -51,7 +51,7 @@ export async function runEnvironment(command: EnvironmentCommand, o: Environment
       ? await temporal(
           command,
           scenario,
-          { ecs: aws.ecs(target), autoScaling: aws.autoScaling(target), cloudFormation: aws.cloudFormation(target) },
+          { ecs: aws.ecs(target), autoScaling: aws.autoScaling(target), cloudFormation: aws.cloudFormation(target), rds: aws.rds(target) },
           waiting,
           io,
           o,
@@ -73,9 +73,10 @@ async function temporal(
   const t = temporalTargets(scenario.stackName, stack);
   if (command === 'status') return temporalStatus(scenario, c, t, isHibernated(stack));
   checkParameterStack(scenario.stackName, stack);
-  if (command === 'wake' && t.deployedScenario !== scenario.name)
+  // The deployed preset's sizes (wake) and store (both) are the ones that exist.
+  if (t.deployedScenario !== scenario.name)
     throw new ConfigError(
-      `${scenario.stackName} was last deployed with ${t.deployedScenario}, not ${scenario.name}: its task sizes are ${t.deployedScenario}'s (valid: --scenario ${t.deployedScenario})`,
+      `${scenario.stackName} was last deployed with ${t.deployedScenario}, not ${scenario.name}: its task sizes and store are ${t.deployedScenario}'s (valid: --scenario ${t.deployedScenario})`,
     );
   io.onInterrupt(() => `${command} goes on where it stopped when run again (npm run ${command} -- --scenario ${scenario.name})`);
   return command === 'hibernate' ? hibernateTemporal(c, scenario, t, w, io, { force: o.force }) : wakeTemporal(c, scenario, t, w, io);

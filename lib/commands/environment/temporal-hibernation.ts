@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { DescribeDBClustersCommand, type RDSClient, StartDBClusterCommand, StopDBClusterCommand } from '@aws-sdk/client-rds';
 import { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../config';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../contract/physical-names';
 import { TEMPORAL_OUTPUTS as O } from '../../contract/stack-outputs';
@@ -20,14 +21,16 @@ import { recordHibernation } from './stack-parameter';
  * start (each service set to 0 tasks, so ECS stops each task as a rolling deploy does: SIGTERM,
  * the server's drain, stopTimeout), then both pools to 0 instances. Waking is the reverse: the
  * main pool back to the preset's size, each role in start order, each only once the one before
- * it runs every task and its health checks pass. The stack's Hibernated parameter records the
- * state last, so a deploy meanwhile keeps it.
+ * it runs every task and its health checks pass. An Aurora store is stopped last and started
+ * first. The stack's Hibernated parameter records the state last, so a deploy meanwhile keeps it.
  */
 
 export interface TemporalClients {
   readonly ecs: ECSClient;
   readonly autoScaling: AutoScalingClient;
   readonly cloudFormation: CloudFormationClient;
+  /** The Aurora store's cluster, stopped while hibernated (a DSQL store bills no idle compute). */
+  readonly rds: RDSClient;
 }
 
 export interface TemporalTargets {
@@ -135,6 +138,30 @@ async function emptyGroup(c: TemporalClients, name: string, w: Waiting): Promise
   return `${name}: ${instances.length} -> 0 instances`;
 }
 
+async function storeStatus(rds: RDSClient, cluster: string): Promise<string> {
+  const { DBClusters } = await rds.send(new DescribeDBClustersCommand({ DBClusterIdentifier: cluster }));
+  return DBClusters?.[0]?.Status ?? 'missing';
+}
+
+/** The Aurora store to `target` (stopped or available), waited for; a store already there is left as it is. */
+async function storeTo(rds: RDSClient, cluster: string, target: 'stopped' | 'available', w: Waiting): Promise<string> {
+  const before = await storeStatus(rds, cluster);
+  if (before === target) return `${cluster}: ${target}`;
+  if (target === 'stopped' && before === 'available') await rds.send(new StopDBClusterCommand({ DBClusterIdentifier: cluster }));
+  else if (target === 'available' && before === 'stopped') await rds.send(new StartDBClusterCommand({ DBClusterIdentifier: cluster }));
+  else if (!(target === 'stopped' ? /^stopping$/ : /^starting$/).test(before))
+    throw new CommandFailure(`the Aurora store ${cluster} is ${before}: wait until it is available or stopped, then run this again`, EXIT_FAILED);
+  await waitUntil(
+    `the Aurora store ${cluster} to be ${target}`,
+    async () => {
+      const now = await storeStatus(rds, cluster);
+      return { done: now === target, text: now };
+    },
+    w,
+  );
+  return `${cluster}: ${before} -> ${target}`;
+}
+
 export interface HibernateOptions {
   /** Hibernate even while a load generator runs (its run is lost). */
   readonly force?: boolean;
@@ -163,16 +190,33 @@ export async function hibernateTemporal(
     lines.push(await emptyGroup(c, group, w));
     io.note(lines.at(-1)!);
   }
+  const aurora = scenario.preset.store.engine === 'aurora-postgresql';
+  if (aurora) {
+    lines.push(await storeTo(c.rds, scenario.environment.names.auroraCluster, 'stopped', w));
+    io.note(lines.at(-1)!);
+  }
   const recorded = await recordHibernation(c.cloudFormation, scenario.stackName, true, w);
   lines.push(
     `${scenario.stackName}: Hibernated=true ${recorded === 'already' ? '(already recorded)' : 'recorded'}; a deploy keeps it hibernated until npm run wake`,
   );
+  const idle = scenario.environment.spending.idle;
+  if (aurora)
+    lines.push(
+      idle.action === 'off'
+        ? 'Aurora starts a stopped cluster after 7 days, and this environment has no idle rule: run npm run hibernate again then, or turn spending.idle on in config/temporal-environment.ts.'
+        : `Aurora starts a stopped cluster after 7 days; this environment's idle rule stops the store again after ${idle.minutes} minutes without a connection.`,
+    );
   return lines;
 }
 
 export async function wakeTemporal(c: TemporalClients, scenario: TemporalScenario, t: TemporalTargets, w: Waiting, io: CommandIO): Promise<string[]> {
   const { preset } = scenario;
   const lines: string[] = [];
+  // The store first: the servers connect to it as they start.
+  if (preset.store.engine === 'aurora-postgresql') {
+    lines.push(await storeTo(c.rds, scenario.environment.names.auroraCluster, 'available', w));
+    io.note(lines.at(-1)!);
+  }
   const instances = preset.capacity.main.instances;
   await c.autoScaling.send(new UpdateAutoScalingGroupCommand({ AutoScalingGroupName: t.mainAsg, MinSize: instances, DesiredCapacity: instances }));
   await waitUntil(

@@ -6,7 +6,7 @@ import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../contract/endpo
 
 type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresql' }>['writer'];
 import { BUDGET_MONTH_DAYS } from '../../../config/spending-schema';
-import { idleRule } from '../../contract/idle-rule';
+import { idleRules } from '../../contract/idle-rule';
 import { catalogFor } from '../../contract/metrics';
 import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from './money';
 
@@ -182,7 +182,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
       ),
       line(
         'Dashboard and alarms',
-        `1 dashboard, ${alarms} alarms${idleMetrics ? `, the idle alarm's ${idleMetrics} metrics` : ''}`,
+        `1 dashboard, ${alarms} alarms${idleMetrics ? `, ${idleMetrics} idle-rule alarm metrics` : ''}`,
         `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
         perDayFromMonthly(cw.dashboard + (alarms + idleMetrics) * cw.alarm),
       ),
@@ -267,8 +267,9 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   // stays is storage (the store, OpenSearch, logs, Prometheus), the network and the dashboard.
   const lineCost = (label: string) => sections.flatMap((x) => x.lines).find((l) => l.cells[0] === label)?.usdPerDay ?? 0;
   const mainInstances = compute.lines[0].usdPerDay + main.instances * monitoringPerInstance;
-  const hibernated =
-    idle - mainInstances - ['Log Ingestion', 'Metrics', 'Metric Samples', 'DynamoDB (rate limiter)'].reduce((x, label) => x + lineCost(label), 0);
+  // An Aurora store is stopped too: its writer's hours go (what idle left of them), its storage stays.
+  const gone = ['Log Ingestion', 'Metrics', 'Metric Samples', 'DynamoDB (rate limiter)', 'Writer', 'Writer, at the floor'];
+  const hibernated = idle - mainInstances - gone.reduce((x, label) => x + lineCost(label), 0);
   notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
   const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
   const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
@@ -301,7 +302,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
         total: hibernated,
         delta: hibernated - total,
         note: `npm run hibernate: no instance in either pool (the main pool's ${main.instances} × ${main.instanceType} too), so no log ingestion, no metrics published, no scraping and no rate-limiter writes; storage, OpenSearch, the network and the dashboard stay${
-          dsqlStore ? '' : '; the Aurora writer keeps running (hibernate leaves the store as it is)'
+          dsqlStore ? '' : '; the Aurora store is stopped too (its storage and secret stay; Aurora starts it after 7 days, and the idle rule stops it again)'
         }`,
       },
     ],
@@ -312,7 +313,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
 
 /** What the idle rule's alarm adds to the alarms line: CloudWatch bills a metric-math alarm per metric it reads. */
 function idleAlarmMetrics(scenario: Scenario): number {
-  return idleRule(scenario)?.metrics.length ?? 0;
+  return idleRules(scenario).reduce((n, r) => n + r.metrics.length, 0);
 }
 
 /** The environment's budget (config) against a day of this scenario running and one hibernated. */
@@ -394,7 +395,7 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
       line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
       line(
         'Dashboard and alarms',
-        `1 dashboard, ${alarms} alarms${idleMetrics ? `, the idle alarm's ${idleMetrics} metrics` : ''}`,
+        `1 dashboard, ${alarms} alarms${idleMetrics ? `, ${idleMetrics} idle-rule alarm metrics` : ''}`,
         `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
         perDayFromMonthly(cw.dashboard + (alarms + idleMetrics) * cw.alarm),
       ),

@@ -105,11 +105,11 @@ describe('a Temporal environment', () => {
     expect(await hibernatedParameter()).toBe('false');
   }, 120_000);
 
-  test('wake refuses a preset other than the one deployed, before touching anything (exit 1)', async () => {
+  test('wake and hibernate refuse a preset other than the one deployed, before touching anything (exit 1)', async () => {
     const out = await runCli('environment.ts', ['wake', '--scenario', 'temporal-400wps', '--endpoint-url', moto.endpoint]);
     expect(out.status).toBe(1);
     expect(out.stderr.trim()).toBe(
-      "error: TemporalDsql was last deployed with temporal-150wps, not temporal-400wps: its task sizes are temporal-150wps's (valid: --scenario temporal-150wps)",
+      "error: TemporalDsql was last deployed with temporal-150wps, not temporal-400wps: its task sizes and store are temporal-150wps's (valid: --scenario temporal-150wps)",
     );
   }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../config';
-import { type IdleMinute, type IdleRule, idleExpression, idleRule, idleSince, minuteBreaches } from '../../../lib/contract/idle-rule';
+import { type IdleMinute, type IdleRule, idleExpression, idleRules, idleSince, minuteBreaches } from '../../../lib/contract/idle-rule';
 import { editedCatalog } from '../../support/synth';
 
 /*
@@ -7,8 +7,9 @@ import { editedCatalog } from '../../support/synth';
  * shapes of what the metrics show in the situations that matter: each should park or not.
  */
 
-const temporal = idleRule(resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario)!;
-const folio = idleRule(resolveScenario({ scenario: 'test11' }) as FolioScenario)!;
+const [temporal] = idleRules(resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario);
+const [folio] = idleRules(resolveScenario({ scenario: 'test11' }) as FolioScenario);
+const [, store] = idleRules(resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario);
 
 /** Minutes built from segments: `n` minutes of the same datapoints (an absent key: no datapoint). */
 const shape = (...segments: Array<[number, IdleMinute]>): IdleMinute[] => segments.flatMap(([n, m]) => Array.from({ length: n }, () => m));
@@ -80,6 +81,20 @@ describe.each<[string, IdleMinute[], number | undefined]>([
   test(expected === undefined ? 'does not stop' : `stops at minute ${expected}`, () => expect(idleSince(folio, minutes)).toBe(expected));
 });
 
+describe.each<[string, IdleMinute[], number | undefined]>([
+  ['a running cluster: its servers hold their pools all along, never', shape([600, { store: 48 }]), undefined],
+  ['hibernated with the store stopped: nothing reported, never', shape([600, {}]), undefined],
+  ['restarted by Aurora after 7 days, no server running: stopped again an hour later', shape([600, {}], [70, { store: 0 }]), 600 + 59],
+  ['woken: the servers connect within minutes, never', shape([3, { store: 0 }], [200, { store: 48 }]), undefined],
+])("Temporal's Aurora store: %s", (_name, minutes, expected) => {
+  test(expected === undefined ? 'does not stop' : `stops at minute ${expected}`, () => expect(idleSince(store, minutes)).toBe(expected));
+});
+
+test('the Aurora store has its own rule, the DSQL one none (DSQL bills no idle compute)', () => {
+  expect(store).toMatchObject({ id: 'IdleStore', action: 'stop-clusters', clusters: ['temporal-history'], minutes: 60 });
+  expect(idleRules(resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).map((r) => r.id)).toEqual(['IdleFleet']);
+});
+
 describe('the expression the alarm evaluates says what the evaluation above does', () => {
   test('Temporal: every term, with its fill', () => {
     expect(idleExpression(temporal)).toBe('IF(FILL(workers, 0) > 0 AND FILL(generators, 0) == 0 AND FILL(workerCpu, 100) < 5, 1, 0)');
@@ -112,7 +127,7 @@ describe('the rule can fail', () => {
       c.temporal.environment.spending.idle = { action: 'off' };
       c.folio.environment.spending.idle = { action: 'off' };
     });
-    expect(idleRule(resolveScenario({ scenario: 'temporal-150wps' }, catalog) as TemporalScenario)).toBeUndefined();
-    expect(idleRule(resolveScenario({ scenario: 'test11' }, catalog) as FolioScenario)).toBeUndefined();
+    for (const name of ['temporal-150wps', 'temporal-aurora-150wps', 'test11'])
+      expect(idleRules(resolveScenario({ scenario: name }, catalog) as TemporalScenario | FolioScenario)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient, DescribeStacksCommand, type StackStatus, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, ECSClient, ListTasksCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
-import { DescribeDBClustersCommand, RDSClient, StopDBClusterCommand } from '@aws-sdk/client-rds';
+import { DescribeDBClustersCommand, RDSClient, StartDBClusterCommand, StopDBClusterCommand } from '@aws-sdk/client-rds';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { runEnvironment } from '../../../../lib/commands/environment/run-environment';
@@ -130,5 +130,64 @@ describe('the waits can fail', () => {
       Parameters: [{ ParameterKey: 'Hibernated', ParameterValue: 'true' }],
       Capabilities: ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'],
     });
+  });
+});
+
+describe('an Aurora store: stopped last on hibernate, started first on wake', () => {
+  /** Every change, in the order the command made it, across the four clients. */
+  const log: string[] = [];
+  let store = 'available';
+  beforeEach(() => {
+    log.length = 0;
+    stack({ scenario: 'temporal-aurora-150wps' });
+    ecs.on(ListTasksCommand).resolves({ taskArns: [] });
+    ecs.on(DescribeServicesCommand).resolves({ services: [{ desiredCount: 0, runningCount: 0, pendingCount: 0 }] });
+    ecs.on(UpdateServiceCommand).callsFake((i) => void log.push(`${i.service} -> ${i.desiredCount}`));
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [{ Instances: [] } as any] });
+    asg.on(UpdateAutoScalingGroupCommand).callsFake((i) => void log.push(`${i.AutoScalingGroupName} -> ${i.DesiredCapacity}`));
+    rds.on(DescribeDBClustersCommand).callsFake(() => ({ DBClusters: [{ Status: store }] }));
+    rds.on(StopDBClusterCommand).callsFake((i) => void (log.push(`${i.DBClusterIdentifier} stop`), (store = 'stopped')));
+    rds.on(StartDBClusterCommand).callsFake((i) => void (log.push(`${i.DBClusterIdentifier} start`), (store = 'available')));
+    cfn.on(UpdateStackCommand).callsFake((i) => void log.push(`Hibernated=${i.Parameters[0].ParameterValue}`));
+  });
+
+  test('hibernate', async () => {
+    store = 'available';
+    const out = await runEnvironment('hibernate', options('temporal-aurora-150wps'), { io: recordingIO(), ...fakeTime() });
+    expect(log).toEqual([
+      'benchmark-worker -> 0',
+      'temporal-worker -> 0',
+      'temporal-frontend -> 0',
+      'temporal-matching -> 0',
+      'temporal-history -> 0',
+      'bench -> 0',
+      'main -> 0',
+      'temporal-history stop',
+      'Hibernated=true',
+    ]);
+    expect(out.stdout).toMatch(
+      /Aurora starts a stopped cluster after 7 days; this environment's idle rule stops the store again after 60 minutes without a connection\.\n$/,
+    );
+  });
+
+  test('wake', async () => {
+    store = 'stopped';
+    stack({ scenario: 'temporal-aurora-150wps', hibernated: 'true' });
+    asg.on(DescribeAutoScalingGroupsCommand).resolves({
+      AutoScalingGroups: [{ Instances: Array.from({ length: 10 }, (_, i) => ({ InstanceId: `i-${i}`, LifecycleState: 'InService' })) } as any],
+    });
+    let desired = 0;
+    ecs.on(UpdateServiceCommand).callsFake((i) => void (log.push(`${i.service} -> ${i.desiredCount}`), (desired = i.desiredCount)));
+    ecs.on(DescribeServicesCommand).callsFake(() => ({ services: [{ desiredCount: desired, runningCount: desired, pendingCount: 0 }] }));
+    await runEnvironment('wake', options('temporal-aurora-150wps'), { io: recordingIO(), ...fakeTime() });
+    expect(log).toEqual([
+      'temporal-history start',
+      'main -> 10',
+      'temporal-history -> 8',
+      'temporal-matching -> 6',
+      'temporal-frontend -> 4',
+      'temporal-worker -> 2',
+      'Hibernated=false',
+    ]);
   });
 });

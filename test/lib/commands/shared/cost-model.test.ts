@@ -42,7 +42,7 @@ describe("temporal-150wps with the seed's inputs", () => {
     expect(lineOf(e, 'CloudWatch', 'Metrics').usdPerDay).toBeCloseTo((500 * 0.3 * 24) / 730, 6);
     // Lines the seed has no row for: the domain's gp3 volumes, the dashboard and alarms.
     expect(lineOf(e, 'OpenSearch (Visibility)', 'Storage (gp3)').cells.slice(0, 3)).toEqual(['Storage (gp3)', '150 GB', '3 × 50 GiB']);
-    expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe("1 dashboard, 12 alarms, the idle alarm's 3 metrics");
+    expect(lineOf(e, 'CloudWatch', 'Dashboard and alarms').cells[1]).toBe('1 dashboard, 12 alarms, 3 idle-rule alarm metrics');
     // Detailed monitoring: 7 metrics on each of 14 instances (10 main, 4 benchmark) at $0.30 per metric-month.
     expect(lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').cells[1]).toBe('14 instances × 7 metrics');
     expect(monitoring()).toBeCloseTo((14 * 7 * 0.3 * 24) / 730, 6);
@@ -156,11 +156,24 @@ describe('hibernated and the budget', () => {
     expect(hibernated.total).toBeLessThan(0.1 * e.total);
   });
 
-  test("the Aurora store's writer keeps running while hibernated, and says so", () => {
+  test("the Aurora store is stopped with the rest: its writer's hours go, its storage and secret stay, and the note says so", () => {
     const e = temporalCost(resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario, eu);
     const hibernated = e.variants.find((v) => v.label === 'Hibernated')!;
-    expect(hibernated.note).toMatch(/the Aurora writer keeps running \(hibernate leaves the store as it is\)$/);
-    expect(hibernated.total).toBeGreaterThan(e.sections[1].subtotal);
+    expect(hibernated.note).toMatch(
+      /the Aurora store is stopped too \(its storage and secret stay; Aurora starts it after 7 days, and the idle rule stops it again\)$/,
+    );
+    const kept = [
+      ['Aurora PostgreSQL (history store)', 'Storage (Standard)'],
+      ['Aurora PostgreSQL (history store)', 'Secrets Manager'],
+      ['OpenSearch (Visibility)', 'Data Nodes'],
+      ['OpenSearch (Visibility)', 'Storage (gp3)'],
+      ['CloudWatch', 'Log Storage'],
+      ['CloudWatch', 'Dashboard and alarms'],
+      ['Amazon Managed Prometheus', 'Storage'],
+      ['Other AWS Services', 'NAT Gateway'],
+      ['Other AWS Services', 'VPC Endpoints'],
+    ].reduce((n, [section, item]) => n + lineOf(e, section, item).usdPerDay, 0);
+    expect(hibernated.total).toBeCloseTo(kept, 6);
   });
 
   test("the budget against a day running and a day hibernated, from the environment's config", () => {
