@@ -1,5 +1,6 @@
 import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeServicesCommand } from '@aws-sdk/client-ecs';
+import type { RDSClient } from '@aws-sdk/client-rds';
 import { ConfigError, resolveScenario, TEMPORAL_ROLES, type FolioScenario, type TemporalScenario } from '../../../config';
 import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../contract/physical-names';
 import { folioClusterStatus } from '../aws/cluster-status';
@@ -78,7 +79,8 @@ async function temporal(
     throw new ConfigError(
       `${scenario.stackName} was last deployed with ${t.deployedScenario}, not ${scenario.name}: its task sizes and store are ${t.deployedScenario}'s (valid: --scenario ${t.deployedScenario})`,
     );
-  io.onInterrupt(() => `${command} goes on where it stopped when run again (npm run ${command} -- --scenario ${scenario.name})`);
+  const again = `npm run ${command} -- --scenario ${scenario.name}${scenario.envName ? ` --env-name ${scenario.envName}` : ''}`;
+  io.onInterrupt(() => `what was already set stays so (ECS goes on draining or starting it); ${again} finishes the ${command}`);
   return command === 'hibernate' ? hibernateTemporal(c, scenario, t, w, io, { force: o.force }) : wakeTemporal(c, scenario, t, w, io);
 }
 
@@ -103,13 +105,7 @@ async function temporalStatus(scenario: TemporalScenario, c: TemporalClients, t:
   ];
 }
 
-async function folio(
-  command: EnvironmentCommand,
-  scenario: FolioScenario,
-  rds: ReturnType<ReturnType<typeof loadAwsClients>['rds']>,
-  w: Waiting,
-  io: CommandIO,
-): Promise<string[]> {
+async function folio(command: EnvironmentCommand, scenario: FolioScenario, rds: RDSClient, w: Waiting, io: CommandIO): Promise<string[]> {
   if (command === 'status') {
     const s = await folioClusterStatus(rds, scenario);
     const n = scenario.environment.names;
