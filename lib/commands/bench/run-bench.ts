@@ -5,7 +5,7 @@ import { hibernatedNow } from '../aws/environment-state';
 import { loadAwsClients } from '../aws/load-clients';
 import { CommandFailure, type CommandOutput, durationOption, EXIT_FAILED, numberOption, processIO, type CommandDeps, type CommandIO } from '../shared/cli';
 import { shownPath, writableDir, writableFile, writeOutput } from '../shared/files';
-import type { Waiting } from '../shared/waiting';
+import { commandWaiting, type Waiting } from '../shared/waiting';
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
 import { benchRun } from './generator-task';
 import { renderRun, renderStatus } from './render-bench';
@@ -45,13 +45,7 @@ const temporal = (o: BenchOptions): TemporalScenario =>
 
 /** The scenario's deployed stack: its targets and clients. `acts`: the command sizes or loads the fleet, so the preset must be the one deployed. */
 async function deployed(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO, timeout: string, acts: boolean) {
-  const waiting: Waiting = {
-    timeoutSeconds: durationOption('--timeout', timeout),
-    intervalSeconds: durationOption('--interval', o.interval),
-    onProgress: io.status.update,
-    sleep: deps.sleep,
-    now: deps.now,
-  };
+  const waiting = commandWaiting(timeout, o.interval, io, deps);
   const aws = (deps.aws ?? loadAwsClients)();
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const targets = await benchTargets(aws.cloudFormation(target), scenario);

@@ -6,9 +6,9 @@ import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../contract/ph
 import { folioClusterStatus } from '../aws/cluster-status';
 import { loadAwsClients } from '../aws/load-clients';
 import { deployedStack, isHibernated } from '../aws/read-stack-outputs';
-import { type CommandDeps, type CommandIO, type CommandOutput, durationOption, processIO } from '../shared/cli';
+import { type CommandDeps, type CommandIO, type CommandOutput, processIO } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
-import type { Waiting } from '../shared/waiting';
+import { commandWaiting, type Waiting } from '../shared/waiting';
 import { hibernateFolio, wakeFolio } from './folio-hibernation';
 import { checkParameterStack } from './stack-parameter';
 import { hibernateTemporal, type TemporalClients, temporalTargets, wakeTemporal } from './temporal-hibernation';
@@ -38,13 +38,7 @@ export async function runEnvironment(command: EnvironmentCommand, o: Environment
   const io = deps.io ?? processIO();
   const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) }, undefined, '--scenario') as
     TemporalScenario | FolioScenario;
-  const waiting: Waiting = {
-    timeoutSeconds: durationOption('--timeout', o.timeout),
-    intervalSeconds: durationOption('--interval', o.interval),
-    onProgress: io.status.update,
-    sleep: deps.sleep,
-    now: deps.now,
-  };
+  const waiting = commandWaiting(o.timeout, o.interval, io, deps);
   const aws = (deps.aws ?? loadAwsClients)();
   const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const lines =

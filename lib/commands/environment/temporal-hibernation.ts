@@ -6,10 +6,11 @@ import {
 } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
-import { DescribeDBClustersCommand, type RDSClient, StartDBClusterCommand, StopDBClusterCommand } from '@aws-sdk/client-rds';
+import type { RDSClient } from '@aws-sdk/client-rds';
 import { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../config';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../contract/physical-names';
 import { TEMPORAL_OUTPUTS as O } from '../../contract/stack-outputs';
+import { clustersTo } from '../aws/cluster-status';
 import { type DeployedStack, pickOutputs } from '../aws/read-stack-outputs';
 import { CommandFailure, type CommandIO, EXIT_FAILED } from '../shared/cli';
 import { type Waiting, waitUntil } from '../shared/waiting';
@@ -138,30 +139,6 @@ async function emptyGroup(c: TemporalClients, name: string, w: Waiting): Promise
   return `${name}: ${instances.length} -> 0 instances`;
 }
 
-async function storeStatus(rds: RDSClient, cluster: string): Promise<string> {
-  const { DBClusters } = await rds.send(new DescribeDBClustersCommand({ DBClusterIdentifier: cluster }));
-  return DBClusters?.[0]?.Status ?? 'missing';
-}
-
-/** The Aurora store to `target` (stopped or available), waited for; a store already there is left as it is. */
-async function storeTo(rds: RDSClient, cluster: string, target: 'stopped' | 'available', w: Waiting): Promise<string> {
-  const before = await storeStatus(rds, cluster);
-  if (before === target) return `${cluster}: ${target}`;
-  if (target === 'stopped' && before === 'available') await rds.send(new StopDBClusterCommand({ DBClusterIdentifier: cluster }));
-  else if (target === 'available' && before === 'stopped') await rds.send(new StartDBClusterCommand({ DBClusterIdentifier: cluster }));
-  else if (!(target === 'stopped' ? /^stopping$/ : /^starting$/).test(before))
-    throw new CommandFailure(`the Aurora store ${cluster} is ${before}: wait until it is available or stopped, then run this again`, EXIT_FAILED);
-  await waitUntil(
-    `the Aurora store ${cluster} to be ${target}`,
-    async () => {
-      const now = await storeStatus(rds, cluster);
-      return { done: now === target, text: now };
-    },
-    w,
-  );
-  return `${cluster}: ${before} -> ${target}`;
-}
-
 export interface HibernateOptions {
   /** Hibernate even while a load generator runs (its run is lost). */
   readonly force?: boolean;
@@ -192,7 +169,7 @@ export async function hibernateTemporal(
   }
   const aurora = scenario.preset.store.engine === 'aurora-postgresql';
   if (aurora) {
-    lines.push(await storeTo(c.rds, scenario.environment.names.auroraCluster, 'stopped', w));
+    lines.push(...(await clustersTo(c.rds, [scenario.environment.names.auroraCluster], 'stopped', w, () => undefined)));
     io.note(lines.at(-1)!);
   }
   const recorded = await recordHibernation(c.cloudFormation, scenario.stackName, true, w);
@@ -214,7 +191,7 @@ export async function wakeTemporal(c: TemporalClients, scenario: TemporalScenari
   const lines: string[] = [];
   // The store first: the servers connect to it as they start.
   if (preset.store.engine === 'aurora-postgresql') {
-    lines.push(await storeTo(c.rds, scenario.environment.names.auroraCluster, 'available', w));
+    lines.push(...(await clustersTo(c.rds, [scenario.environment.names.auroraCluster], 'available', w, () => undefined)));
     io.note(lines.at(-1)!);
   }
   const instances = preset.capacity.main.instances;

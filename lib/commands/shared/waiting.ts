@@ -1,4 +1,4 @@
-import { CommandFailure, EXIT_TIMEOUT } from './cli';
+import { CommandFailure, type CommandIO, durationOption, EXIT_TIMEOUT } from './cli';
 
 /** How a command waits: injectable so that tests run the loop without real time passing. */
 export interface Waiting {
@@ -32,4 +32,15 @@ export async function waitUntil<C extends Check>(what: string, check: () => Prom
     if (now() >= deadline) throw new CommandFailure(`timed out after ${w.timeoutSeconds} s waiting for ${what}; last seen: ${c.text}`, EXIT_TIMEOUT);
     await sleep((w.intervalSeconds ?? 10) * 1000);
   }
+}
+
+/** A command's waiting from its --timeout and --interval, its progress shown on `io`, its clock injectable. */
+export function commandWaiting(timeout: string, interval: string, io: CommandIO, clock: Pick<Waiting, 'sleep' | 'now'>): Waiting {
+  return {
+    timeoutSeconds: durationOption('--timeout', timeout),
+    intervalSeconds: durationOption('--interval', interval),
+    onProgress: io.status.update,
+    sleep: clock.sleep,
+    now: clock.now,
+  };
 }
