@@ -9,7 +9,8 @@ const program = newCommand('plan')
       `Exits ${EXIT_UNSAFE} when a stateful resource would be replaced or destroyed.`,
   )
   .requiredOption('--from <scenario>', 'the scenario deployed now')
-  .requiredOption('--to <scenario>', 'the scenario to deploy next')
+  .option('--to <scenario>', 'the scenario to deploy next')
+  .option('--proposal <report.json>', 'instead of --to: the phase a FOLIO report\'s "What to try next" proposed')
   .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
   .option('--json', 'print the plan as JSON instead of markdown')
   .addHelpText('after', '\nExample:\n  npm run plan -- --from test11 --to test12');

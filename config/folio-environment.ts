@@ -74,6 +74,77 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
     alarmTopic: 'folio-hybrid-aurora-alarms',
     // Addresses subscribed to the alarm topic (each confirms by email once).
     alarmEmails: [],
+    // What the report proposes next, first matching rule wins; each rule is one of the decisions
+    // PTF made between seed 002's phases, with the figure PTF read named as its threshold.
+    proposals: {
+      // A load test's phases run an hour or more; a window under 20 minutes is not one.
+      minimumMinutes: 20,
+      minimumCoverage: 0.8,
+      rules: [
+        // PTF's next report: the time went to IO:DataFileRead, not CPU. More ACU buys CPU, not reads.
+        {
+          id: 'io-bound',
+          when: [
+            { figure: 'offloadIoWaitShare', above: 0.5 },
+            { figure: 'offloadCpuPeakPercent', below: 70 },
+          ],
+          propose: { kind: 'none' },
+          says: 'the offload cluster waited on reads, not CPU: more ACU will not help; look at what reads from storage (the working set against memory, the queries Performance Insights names)',
+        },
+        // Test 1: "the 4xlarge used only ~35% of its CPU": scaled down to a 2xlarge.
+        {
+          id: 'writer-oversized',
+          when: [{ figure: 'primaryCpuPeakPercent', below: 40 }],
+          propose: { kind: 'writer-size', steps: -1 },
+          says: 'the provisioned writer never used half its CPU: one size down costs half as much',
+        },
+        // Test 10: "flatlining exactly at the maximum 32 ACU": doubled to 64.
+        {
+          id: 'ceiling-flat',
+          when: [{ figure: 'acuShareOfWindowAtCeiling', above: 0.25 }],
+          propose: { kind: 'acu-max-times', factor: 2 },
+          says: 'the Serverless cluster sat at its ceiling for much of the window: double it',
+        },
+        // Tests 2 and 3: "peaked at 100% CPU: a maximum of 4 ACU is insufficient": raised to 6.
+        {
+          id: 'ceiling-touched',
+          when: [
+            { figure: 'acuPeakShareOfMax', above: 0.95 },
+            { figure: 'offloadCpuPeakPercent', above: 95 },
+          ],
+          propose: { kind: 'acu-max-times', factor: 1.5 },
+          says: 'the Serverless cluster reached its ceiling with its CPU full: raise the ceiling by half',
+        },
+        // Tests 4 to 9: the primary offloaded module by module while the Serverless cluster had room
+        // (before the range rules: a busy writer is the first thing to relieve).
+        {
+          id: 'offload-more',
+          when: [
+            { figure: 'primaryCpuPeakPercent', above: 80 },
+            { figure: 'acuPeakShareOfMax', below: 0.5 },
+          ],
+          propose: { kind: 'route-next-module' },
+          says: 'the provisioned writer was busy while the Serverless cluster had room: route one more module to it',
+        },
+        // Test 6: "scaled to a maximum of ~30 ACUs: 128 is unnecessary": capped at 32.
+        {
+          id: 'ceiling-unused',
+          when: [{ figure: 'acuPeakShareOfMax', below: 0.35 }],
+          propose: { kind: 'acu-max-to-peak', headroom: 1.05 },
+          says: 'the Serverless cluster used a third of its range or less: cap it just above the peak',
+        },
+        // Test 11: "peaked at ~30 of 64, tail latencies stayed": minimum raised from 0.5 to 5.
+        {
+          id: 'cold-start',
+          when: [
+            { figure: 'acuPeakShareOfMax', below: 0.6 },
+            { figure: 'acuPeakOverMin', above: 20 },
+          ],
+          propose: { kind: 'acu-min-share-of-peak', share: 0.15 },
+          says: 'the Serverless cluster climbed far from a near-zero floor to a peak well inside its range: start it warm',
+        },
+      ],
+    },
     alarms: {
       // Seed test10: capacity "flatlining exactly at the maximum"; 15 minutes is longer than
       // any scaling step, so it is a ceiling, not a spike.

@@ -22,6 +22,8 @@ const perMinute = z
   .int()
   .positive({ error: (iss) => `${String(iss.input)} per minute is not valid (valid: a whole number above 0)` });
 
+const threshold = z.number().nonnegative({ error: (iss) => `${String(iss.input)} is not a threshold (valid: a number at or above 0)` });
+
 /** A condition that must hold for `minutes` consecutive one-minute periods. */
 const sustained = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...shape, minutes });
 
@@ -32,9 +34,92 @@ const names = z.strictObject({
 });
 const alarmEmails = z.array(z.email({ error: (iss) => `"${String(iss.input)}" is not an email address (valid: name@domain)` })).readonly();
 
+/**
+ * The figures a FOLIO report proposes its next phase from (lib/commands/report/proposals.ts),
+ * each from the window's CloudWatch metrics or Performance Insights.
+ */
+const FOLIO_FIGURES = [
+  /** The provisioned writer's peak CPU, %. */
+  'primaryCpuPeakPercent',
+  /** The offload writer's peak CPU, %. */
+  'offloadCpuPeakPercent',
+  /** Serverless v2: the peak ACU as a share of the configured maximum. */
+  'acuPeakShareOfMax',
+  /** Serverless v2: the share of the window spent at the ceiling. */
+  'acuShareOfWindowAtCeiling',
+  /** Serverless v2: the peak ACU over the configured minimum (how far it had to climb). */
+  'acuPeakOverMin',
+  /** The offload writer's database load in I/O wait events, as a share of all its load (Performance Insights). */
+  'offloadIoWaitShare',
+] as const;
+export type FolioFigure = (typeof FOLIO_FIGURES)[number];
+
+const folioFigure = z.enum(FOLIO_FIGURES, {
+  error: (iss) => `"${String(iss.input)}" is not a figure the report computes (valid: ${FOLIO_FIGURES.join(', ')})`,
+});
+const folioCondition = z
+  .strictObject({ figure: folioFigure, above: threshold.optional(), below: threshold.optional() })
+  .refine((c) => (c.above === undefined) !== (c.below === undefined), { error: (iss) => `${JSON.stringify(iss.input)} needs exactly one of above or below` });
+
+/** What a proposal changes of the phase the window ran. */
+const change = z.discriminatedUnion(
+  'kind',
+  [
+    /** The provisioned writer `steps` sizes up (positive) or down (negative) in its family. */
+    z.strictObject({
+      kind: z.literal('writer-size'),
+      steps: z
+        .number()
+        .int()
+        .refine((n) => n !== 0, { error: 'steps: not 0' }),
+    }),
+    /** Serverless v2's maximum times `factor`, rounded up to a whole ACU. */
+    z.strictObject({
+      kind: z.literal('acu-max-times'),
+      factor: z.number().gt(1, { error: (iss) => `factor ${String(iss.input)} is not a raise (valid: above 1)` }),
+    }),
+    /** Serverless v2's maximum cut to the power of two at or above the peak times `headroom`. */
+    z.strictObject({ kind: z.literal('acu-max-to-peak'), headroom: z.number().min(1) }),
+    /** Serverless v2's minimum raised to `share` of the peak (whole ACUs): the cluster starts warm. */
+    z.strictObject({ kind: z.literal('acu-min-share-of-peak'), share: z.number().gt(0).lt(1) }),
+    /** The next routable module not yet on the offload cluster, moved there. */
+    z.strictObject({ kind: z.literal('route-next-module') }),
+    /** Nothing to change in the phase: the rule's words say where to look instead. */
+    z.strictObject({ kind: z.literal('none') }),
+  ],
+  {
+    error: (iss) =>
+      `proposal kind ${JSON.stringify((iss.input as { kind?: unknown })?.kind)} is not valid (valid: writer-size, acu-max-times, acu-max-to-peak, acu-min-share-of-peak, route-next-module, none)`,
+  },
+);
+const proposalRule = z.strictObject({
+  /** The rule's name, in the proposal and its tests. */
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: (iss) => `"${String(iss.input)}" is not a rule id (valid: lowercase words joined by hyphens)` }),
+  /** Every condition must hold. */
+  when: z.array(folioCondition).min(1).readonly(),
+  propose: change,
+  /** Why, in the report's words; the figures are cited beside it. */
+  says: z.string().min(1),
+});
+export type FolioProposalRule = z.output<typeof proposalRule>;
+export type FolioCondition = z.output<typeof folioCondition>;
+
 export const folioObservabilitySchema = z.strictObject({
   ...names.shape,
   alarmEmails,
+  /**
+   * What the report proposes next: the first rule whose conditions hold (one change at a time,
+   * as PTF's phases went), and only from a window long and whole enough to judge.
+   */
+  proposals: z.strictObject({
+    minimumMinutes: z
+      .number()
+      .int()
+      .min(5, { error: (iss) => `${String(iss.input)} minutes is too short to judge a phase (valid: at least 5)` }),
+    /** Every series a figure comes from must have at least this share of its expected points. */
+    minimumCoverage: z.number().gt(0).max(1),
+    rules: z.array(proposalRule).min(1).readonly(),
+  }),
   alarms: z.strictObject({
     /** Serverless v2 pinned at its ceiling (seed test10: "flatlining exactly at the maximum"). */
     serverlessAtCeiling: sustained({ percentOfMax: percent }),
@@ -80,7 +165,6 @@ export type BottleneckComponent = (typeof BOTTLENECK_COMPONENTS)[number];
 const figure = z.enum(BOTTLENECK_FIGURES, {
   error: (iss) => `"${String(iss.input)}" is not a figure the report computes (valid: ${BOTTLENECK_FIGURES.join(', ')})`,
 });
-const threshold = z.number().nonnegative({ error: (iss) => `${String(iss.input)} is not a threshold (valid: a number at or above 0)` });
 /** `figure above x` or `figure below x`: exactly one of the two. */
 const condition = z
   .strictObject({ figure, above: threshold.optional(), below: threshold.optional() })

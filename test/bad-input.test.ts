@@ -728,6 +728,18 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/spending.budget.dailyUsd: 0 USD a day is not a budget \(valid: above 0\)/],
   ),
   config(
+    'a proposal rule on a figure the report does not compute',
+    { scenario: 'test10' },
+    editedCatalog((c) => (c.folio.environment.observability.proposals.rules[0].when[0].figure = 'acuPeak')),
+    [/"acuPeak" is not a figure the report computes \(valid: primaryCpuPeakPercent, offloadCpuPeakPercent, /],
+  ),
+  config(
+    'a proposal that raises the ceiling by a factor of 1',
+    { scenario: 'test10' },
+    editedCatalog((c) => (c.folio.environment.observability.proposals.rules.find((r: any) => r.id === 'ceiling-flat').propose.factor = 1)),
+    [/factor 1 is not a raise \(valid: above 1\)/],
+  ),
+  config(
     'alarm address that is not an email',
     { scenario: 'test10' },
     editedCatalog((c) => (c.folio.environment.observability.alarmEmails = ['perf-team'])),
@@ -1025,7 +1037,18 @@ const BAD_INPUTS: readonly BadInput[] = [
     ['--check', join(work, 'NO-README.md')],
     [/^error: --check ".*NO-README.md": cannot read it \(no such file or directory\)$/],
   ),
-  spawned('plan: no target scenario', 'plan.ts', ['--from', 'test11'], [/^error: required option '--to <scenario>' not specified$/]),
+  spawned(
+    'plan: no target scenario',
+    'plan.ts',
+    ['--from', 'test11'],
+    [/^error: no target: pass --to <scenario>, or --proposal <report.json> for the phase a report proposed$/],
+  ),
+  command(
+    'plan: a proposal that is not a report',
+    'plan.ts',
+    ['--from', 'test10', '--proposal', 'package.json'],
+    [/^error: --proposal "package.json" is not a report \(valid: a report.json written by the report command, schemaVersion 1\)$/],
+  ),
   command(
     'plan: misspelled scenario',
     'plan.ts',

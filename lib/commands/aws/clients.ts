@@ -6,6 +6,7 @@ import { DSQLClient } from '@aws-sdk/client-dsql';
 import { ECRClient } from '@aws-sdk/client-ecr';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { IAMClient } from '@aws-sdk/client-iam';
+import { PIClient } from '@aws-sdk/client-pi';
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { RDSClient } from '@aws-sdk/client-rds';
 import { Route53Client } from '@aws-sdk/client-route-53';
@@ -44,6 +45,8 @@ const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clien
 const ecrClient = (target: AwsTarget) => new ECRClient(clientConfig(target));
 const iamClient = (target: AwsTarget) => new IAMClient(clientConfig(target));
 const ssmClient = (target: AwsTarget) => new SSMClient(clientConfig(target));
+/** Performance Insights: where a writer's load waited. @public loaded lazily with require(), which knip does not follow */
+const piClient = (target: AwsTarget) => new PIClient(clientConfig(target));
 
 /**
  * Every client a command makes, by service: a run function takes them injected, so that a test
@@ -59,6 +62,7 @@ export const AWS_CLIENTS = {
   iam: iamClient,
   logs: logsClient,
   pricing: pricingClient,
+  pi: piClient,
   rds: rdsClient,
   route53: route53Client,
   serviceQuotas: serviceQuotasClient,

@@ -1,20 +1,48 @@
+import { CATALOG, ConfigError } from '../../../config';
+import type { CatalogInput } from '../../../config/catalog-schema';
+import type { FolioPhaseInput } from '../../../config/folio-schema';
 import { type CommandOutput, EXIT_UNSAFE } from '../shared/cli';
+import { readReport } from '../shared/report-file';
 import { planTransition, renderPlan } from './transition-plan';
 
 /* `npm run plan`: what deploying one scenario over another would do; exits EXIT_UNSAFE when something stateful would be replaced. */
 
 export interface PlanOptions {
   readonly from: string;
-  readonly to: string;
+  /** The scenario to deploy next; or, with `proposal`, the phase a FOLIO report proposed. */
+  readonly to?: string;
+  /** A FOLIO report.json whose "What to try next" proposed a phase: plan the switch to it. */
+  readonly proposal?: string;
   readonly envName?: string;
   readonly json?: boolean;
 }
 
 export async function runPlan(o: PlanOptions): Promise<CommandOutput> {
-  const plan = planTransition(o.from, o.to, { envName: o.envName });
+  const { to, catalog } = target(o);
+  const plan = planTransition(o.from, to, { envName: o.envName, catalog });
   const exitCode = plan.unsafe.length ? EXIT_UNSAFE : 0;
   if (!o.json) return { stdout: renderPlan(plan), exitCode };
   const stacks = plan.stacks.map((s) => ({ stackName: s.stackName, changes: s.changes }));
   const data = { from: plan.from.name, to: plan.to.name, stacks, unsafe: plan.unsafe.length, ...(plan.moves ? { moves: plan.moves } : {}) };
   return { stdout: `${JSON.stringify(data, null, 2)}\n`, exitCode };
+}
+
+/** The scenario to plan to: --to, or the phase a report proposed, added to the catalog for this plan only. */
+function target(o: PlanOptions): { to: string; catalog: CatalogInput } {
+  if (o.to !== undefined && o.proposal !== undefined) throw new ConfigError('--to and --proposal both name where to go (valid: one of them)');
+  if (o.proposal === undefined) {
+    if (o.to === undefined) throw new ConfigError('no target: pass --to <scenario>, or --proposal <report.json> for the phase a report proposed');
+    return { to: o.to, catalog: CATALOG };
+  }
+  const report = readReport(o.proposal, '--proposal');
+  const phase = report.family === 'folio' ? (report.proposal?.next?.phase as FolioPhaseInput | undefined) : undefined;
+  if (!phase)
+    throw new ConfigError(
+      `--proposal "${o.proposal}" proposes no phase (${report.family === 'folio' ? `its proposal: ${report.proposal?.status ?? 'none, an older report'}` : 'a Temporal report'}) (valid: a FOLIO report.json whose "What to try next" proposes a change)`,
+    );
+  if (report.scenario !== o.from)
+    throw new ConfigError(`--proposal "${o.proposal}" proposes what follows ${report.scenario}, not --from ${o.from} (valid: --from ${report.scenario})`);
+  const catalog = structuredClone(CATALOG) as CatalogInput;
+  (catalog.folio.phases as FolioPhaseInput[]).push(phase);
+  return { to: phase.name, catalog };
 }

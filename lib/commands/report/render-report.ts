@@ -85,6 +85,54 @@ function folio(r: FolioReport): string[] {
       ]),
     ),
     '',
+    ...waitLines(r.waits),
+    ...proposalLines(r),
+  ];
+}
+
+/** Where the offload writer's load waited, or why that is not known. */
+function waitLines(w: FolioReport['waits']): string[] {
+  if (!w.offload) return ['## Where the offload writer waited', '', `Not read: ${w.unread ?? 'no load in the window'}.`, ''];
+  return [
+    '## Where the offload writer waited',
+    '',
+    `Database load by wait event (Performance Insights); I/O waits: ${pct(w.offload.ioShare)} of it.`,
+    '',
+    markdownTable(
+      ['Wait event', 'Type', 'Share of load'],
+      w.offload.top.map((e) => [e.name, e.type, pct(e.share)]),
+    ),
+    '',
+  ];
+}
+
+/** The proposal: what to deploy next and why, each reason a figure against its threshold. */
+function proposalLines(r: FolioReport): string[] {
+  const p = r.proposal;
+  const lead =
+    p.status === 'proposed' || p.status === 'blocked'
+      ? `**${p.rule}**: ${p.says}.`
+      : p.status === 'unchanged'
+        ? `Nothing to change: ${p.says}.`
+        : `No proposal: ${p.says}.`;
+  return [
+    '## What to try next',
+    '',
+    lead,
+    '',
+    ...(p.evidence.length ? [`From: ${p.evidence.join('; ')}.`, ''] : []),
+    ...p.caveats.map((c) => `Caveat: ${c}.`),
+    ...(p.caveats.length ? [''] : []),
+    ...(p.next
+      ? [
+          `As a phase: \`proposal.next.phase\` in report.json, named \`${p.next.phase.name}\` (\`npm run plan -- --from ${r.scenario} --proposal <this report.json>\` shows what deploying it does; add it to \`config/folio-phases.ts\` to deploy it). What it changes:`,
+          '',
+          '```text',
+          ...p.next.diff,
+          '```',
+          '',
+        ]
+      : []),
   ];
 }
 

@@ -15,6 +15,7 @@ import { compareReports } from './compare-reports';
 import { renderMarkdown } from './render-report';
 import type { ResumeReading } from './resumes';
 import type { ServerView } from './server-view';
+import type { WaitReading } from './wait-events';
 import { summarize } from './summarize';
 import { reportWindow, type WindowOptions } from './window';
 
@@ -137,11 +138,23 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
     if (resumes.unread) io.note(`note: RDS events: not read: ${resumes.unread}`);
   }
 
+  // Where the offload writer's load waited: Performance Insights, which an emulator does not serve.
+  let waits: WaitReading | undefined;
+  if (scenario.family === 'folio') {
+    if (o.endpointUrl !== undefined)
+      waits = { offload: null, unread: '--endpoint-url points the AWS calls at an emulator, which serves no Performance Insights API' };
+    else {
+      const { readWaitEvents } = require('./wait-events') as typeof import('./wait-events');
+      waits = await readWaitEvents(aws.rds(target), aws.pi(target), writerInstanceIdentifier(scenario.environment.names.offloadCluster), window, deps.now);
+    }
+    if (waits.unread) io.note(`note: Performance Insights: not read: ${waits.unread}`);
+  }
+
   // Said once, beside the report: a hibernated environment publishes nothing from then on.
   const hibernated = await hibernatedNow(aws, target, scenario);
   if (hibernated) io.note(`note: ${hibernated}`);
 
-  const report = summarize(scenario, catalog, points, window, server, resumes);
+  const report = summarize(scenario, catalog, points, window, server, resumes, waits);
   const subtitle = `${scenario.name}, ${report.window.start} to ${report.window.end}`;
   const charts = [
     ...renderCharts(catalog, points, window, subtitle),

@@ -5,6 +5,8 @@ import type { PeakAverage, Points } from './fetch';
 import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlenecks';
 import type { ServerView } from './server-view';
 import type { Resume, ResumeReading } from './resumes';
+import type { WaitReading } from './wait-events';
+import { type Proposal, proposeNext } from './proposals';
 import { type BenchmarkOutcome, type ReportWindow, wholeInRun } from './window';
 
 /*
@@ -78,6 +80,10 @@ export interface FolioReport extends ReportBase {
     readonly freeableMemoryLowestBytes: Readonly<Record<ClusterRole, number | null>>;
     readonly dbLoad: Readonly<Record<ClusterRole, PeakAverage>>;
   };
+  /** Where the offload writer's load waited (Performance Insights), or why that was not read. */
+  readonly waits: WaitReading;
+  /** What to try next, from the rules in config (proposals.ts). */
+  readonly proposal: Proposal;
 }
 
 interface ServiceUsage {
@@ -145,9 +151,11 @@ export function summarize(
   window: ReportWindow,
   server?: ServerView,
   resumes?: ResumeReading,
+  waits?: WaitReading,
 ): Report {
   const ctx = new Context(catalog, points, window);
-  if (scenario.family === 'folio') return summarizeFolio(scenario, ctx, resumes);
+  if (scenario.family === 'folio')
+    return summarizeFolio(scenario, ctx, resumes, waits ?? { offload: null, unread: 'Performance Insights was not asked for this report' });
   if (!server) throw new Error('a Temporal report needs the server view (unreadServer() when it could not be read)');
   return summarizeTemporal(scenario, ctx, server);
 }
@@ -251,7 +259,7 @@ function base(scenario: Scenario, ctx: Context): Omit<ReportBase, 'coverage' | '
   };
 }
 
-function summarizeFolio(scenario: FolioScenario, ctx: Context, resumes: ResumeReading | undefined): FolioReport {
+function summarizeFolio(scenario: FolioScenario, ctx: Context, resumes: ResumeReading | undefined, waits: WaitReading): FolioReport {
   const { phase, routes } = scenario;
   const { percentOfMax } = scenario.environment.observability.alarms.serverlessAtCeiling;
   const range = phase.offload.serverless;
@@ -263,7 +271,7 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context, resumes: ResumeRe
     freeableMemoryLowestBytes: both((k) => ctx.lowest(`freeableMemory${k}`)),
     dbLoad: both((k) => ctx.gauge(`dbLoad${k}`)),
   };
-  return {
+  const report: Omit<FolioReport, 'proposal'> = {
     family: 'folio',
     ...base(scenario, ctx),
     configured: {
@@ -273,9 +281,11 @@ function summarizeFolio(scenario: FolioScenario, ctx: Context, resumes: ResumeRe
       routedToOffload: routes.filter((r) => r.cluster === 'offload').map((r) => r.module),
     },
     metrics,
+    waits,
     coverage: ctx.coverage,
     missing: ctx.missing(),
   };
+  return { ...report, proposal: proposeNext(report, scenario) };
 }
 
 /** A Serverless v2 offload cluster's capacity over the window, against its ceiling. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXIT_UNSAFE } from '../../../../lib/commands/shared/cli';
 import { runPlan } from '../../../../lib/commands/plan/run-plan';
 
@@ -12,4 +15,43 @@ test('--json returns the transition as data, and a safe switch exits 0', async (
 test('a switch between Temporal stores is refused by name', async () => {
   await expect(runPlan({ from: 'temporal-150wps', to: 'temporal-aurora-150wps' })).rejects.toThrow(/keeps its store for life/);
   expect(EXIT_UNSAFE).toBe(3);
+});
+
+describe('--proposal: the phase a FOLIO report proposed, planned without adding it to config', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-proposal-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, report: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(report));
+    return path;
+  };
+  const example = JSON.parse(readFileSync('docs/report-example/test10/report.json', 'utf8'));
+
+  test("the report example's proposal (test10's ceiling doubled): one property of the Serverless cluster, in place", async () => {
+    expect(example.proposal).toMatchObject({ status: 'proposed', rule: 'ceiling-flat', next: { diff: ['offload.serverless.max: 32 -> 64'] } });
+    const r = await runPlan({ from: 'test10', proposal: write('report.json', example), json: true });
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ from: 'test10', to: 'test10-next', unsafe: 0 });
+    const data = plan.stacks.find((s: { stackName: string }) => s.stackName === 'FolioHybridAurora');
+    expect(data.changes).toEqual([
+      expect.objectContaining({
+        type: 'AWS::RDS::DBCluster',
+        properties: [expect.objectContaining({ name: 'ServerlessV2ScalingConfiguration', to: { MinCapacity: 0.5, MaxCapacity: 64 } })],
+      }),
+    ]);
+  });
+
+  test.each([
+    [{ to: 'test11' }, '--to and --proposal both name where to go (valid: one of them)'],
+    [{ from: 'test9' }, /^--proposal ".*" proposes what follows test10, not --from test9 \(valid: --from test10\)$/],
+  ])('refused: %j', async (extra, message) => {
+    await expect(runPlan({ from: 'test10', proposal: write('r.json', example), ...extra })).rejects.toThrow(message);
+  });
+
+  test('a report that proposes nothing is refused, with what its proposal was', async () => {
+    const unchanged = { ...example, proposal: { status: 'unchanged', says: 'no rule holds', evidence: [], caveats: [] } };
+    await expect(runPlan({ from: 'test10', proposal: write('u.json', unchanged) })).rejects.toThrow(
+      /^--proposal ".*u\.json" proposes no phase \(its proposal: unchanged\) \(valid: a FOLIO report\.json whose "What to try next" proposes a change\)$/,
+    );
+  });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, GetMetricDataCommand, type MetricDataQuery } from '@aws-sdk/client-cloudwatch';
-import { DescribeDBClustersCommand, RDSClient } from '@aws-sdk/client-rds';
+import { DescribeDimensionKeysCommand, PIClient } from '@aws-sdk/client-pi';
+import { DescribeDBClustersCommand, DescribeDBInstancesCommand, RDSClient } from '@aws-sdk/client-rds';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { runReport } from '../../../../lib/commands/report/run-report';
@@ -19,6 +20,7 @@ import { recordingIO } from '../../../support/command-io';
 const cloudWatch = mockClient(CloudWatchClient);
 const cfn = mockClient(CloudFormationClient);
 const rds = mockClient(RDSClient);
+const pi = mockClient(PIClient);
 /** Both FOLIO clusters at `status` (available, or stopped while hibernated). */
 const clusters = (status: string) => rds.on(DescribeDBClustersCommand).resolves({ DBClusters: [{ Status: status }] });
 let dir: string;
@@ -27,7 +29,16 @@ beforeEach(() => {
   cloudWatch.reset();
   cfn.reset();
   rds.reset();
+  pi.reset();
   clusters('available');
+  // The offload writer's load by wait event: mostly CPU, some reads.
+  rds.on(DescribeDBInstancesCommand).resolves({ DBInstances: [{ DbiResourceId: 'db-OFFLOAD', PerformanceInsightsEnabled: true }] });
+  pi.on(DescribeDimensionKeysCommand).resolves({
+    Keys: [
+      { Dimensions: { 'db.wait_event.name': 'CPU', 'db.wait_event.type': 'CPU' }, Total: 3 },
+      { Dimensions: { 'db.wait_event.name': 'IO:DataFileRead', 'db.wait_event.type': 'IO' }, Total: 1 },
+    ],
+  });
   dir = mkdtempSync(join(tmpdir(), 'run-report-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,6 +72,16 @@ test('a FOLIO phase: metrics read, report.md, report.json and charts written, th
   expect(io.notes.at(-1)).toMatch(/^wrote .*report\.md, report\.json and \d+ charts$/);
   expect(io.statuses[0]).toMatch(/^GetMetricData: \d+ series, batch 1\/1, page 1$/);
   expect(cfn.calls()).toHaveLength(0);
+  // Performance Insights asked for the offload writer's wait events over the window.
+  expect(pi.commandCalls(DescribeDimensionKeysCommand)[0].args[0].input).toMatchObject({
+    ServiceType: 'RDS',
+    Identifier: 'db-OFFLOAD',
+    Metric: 'db.load.avg',
+    GroupBy: { Group: 'db.wait_event', Limit: 10 },
+    StartTime: new Date(START),
+    EndTime: new Date(END),
+  });
+  expect(r.stdout).toContain('| IO:DataFileRead | IO | 25% |');
 });
 
 test('a window without one datapoint: the report is written and returned, and the outcome is EXIT_NO_DATA', async () => {
