@@ -181,9 +181,37 @@ const bottleneckRule = z.strictObject({
 export type BottleneckRule = z.output<typeof bottleneckRule>;
 export type BottleneckCondition = z.output<typeof condition>;
 
+/** What a Temporal report proposes for the component that held a run back most (proposals.ts). */
+const factor = z.number().gt(1, { error: (iss) => `factor ${String(iss.input)} is not a raise (valid: above 1)` });
+const remedy = z.discriminatedUnion(
+  'kind',
+  [
+    /** A service's replicas (a Temporal role's, or the benchmark workers') times `factor`, rounded up. */
+    z.strictObject({ kind: z.literal('replicas'), service: z.enum(['history', 'matching', 'frontend', 'worker', 'benchmark-workers']), factor }),
+    /** Numeric dynamic-config keys times `factor` (task-queue partitions, rate limits). */
+    z.strictObject({ kind: z.literal('dynamic-config'), keys: z.array(z.string().min(1)).min(1).readonly(), factor }),
+    /** Every role's connection pool (maxConns and maxIdleConns) times `factor`. */
+    z.strictObject({ kind: z.literal('pools'), factor }),
+    /** The load generator's vCPU and memory times `factor`. */
+    z.strictObject({ kind: z.literal('generator'), factor }),
+  ],
+  { error: (iss) => `remedy kind ${JSON.stringify((iss.input as { kind?: unknown })?.kind)} is not valid (valid: replicas, dynamic-config, pools, generator)` },
+);
+export type TemporalRemedy = z.output<typeof remedy>;
+
 export const temporalObservabilitySchema = z.strictObject({
   ...names.shape,
   alarmEmails,
+  /**
+   * What the report proposes next: the remedy for the component the bottleneck rules rank first,
+   * applied to the preset and checked by config (packing and headroom), from a window long enough.
+   */
+  proposals: z.strictObject({
+    minimumMinutes: z.number().min(1, { error: (iss) => `${String(iss.input)} minutes is too short to judge a run (valid: at least 1)` }),
+    remedies: z.strictObject(
+      Object.fromEntries(BOTTLENECK_COMPONENTS.map((c) => [c, remedy])) as Record<(typeof BOTTLENECK_COMPONENTS)[number], typeof remedy>,
+    ),
+  }),
   /** How often each task's collector scrapes its task's metrics; the report's rates span four scrapes. */
   prometheus: z.strictObject({
     scrapeInterval: goDuration.refine((d) => durationSeconds(d) >= 1 && Number.isInteger(durationSeconds(d)), {

@@ -151,6 +151,22 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
       limiterThrottles: { perMinute: 1, minutes: 5 },
     },
     prometheus: { scrapeInterval: '15s' },
+    // What the report proposes for the component its bottleneck rules rank first; config then
+    // checks the preset it writes (the pools' packing, DSQL connections and vCPUs against headroom).
+    proposals: {
+      // A bench run is 5 minutes; one under 3 says little.
+      minimumMinutes: 3,
+      remedies: {
+        // The reference's ~1,170/s run: every worker slot busy, tasks waiting ~53 s for one.
+        workers: { kind: 'replicas', service: 'benchmark-workers', factor: 1.5 },
+        // The reference's 400/s attempt: pollers starved while workers had slots free.
+        matching: { kind: 'dynamic-config', keys: ['matching.numTaskqueueReadPartitions', 'matching.numTaskqueueWritePartitions'], factor: 2 },
+        history: { kind: 'replicas', service: 'history', factor: 1.5 },
+        // Pool waits: more connections per task (within DSQL's connection limit, which config checks).
+        store: { kind: 'pools', factor: 1.5 },
+        generator: { kind: 'generator', factor: 2 },
+      },
+    },
     bottlenecks: [
       // The reference's ~1,170/s run: workers took tasks after ~53 s (P50) with every slot busy.
       {

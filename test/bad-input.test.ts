@@ -740,6 +740,12 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/factor 1 is not a raise \(valid: above 1\)/],
   ),
   config(
+    'a Temporal remedy of an unknown kind',
+    { scenario: 'temporal-150wps' },
+    editedCatalog((c) => ((c.temporal.environment.observability.proposals.remedies as any).history = { kind: 'bigger', factor: 2 })),
+    [/remedy kind "bigger" is not valid \(valid: replicas, dynamic-config, pools, generator\)/],
+  ),
+  config(
     'alarm address that is not an email',
     { scenario: 'test10' },
     editedCatalog((c) => (c.folio.environment.observability.alarmEmails = ['perf-team'])),

@@ -1,6 +1,7 @@
 import { CATALOG, ConfigError } from '../../../config';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import type { FolioPhaseInput } from '../../../config/folio-schema';
+import type { TemporalScenarioInput } from '../../../config/temporal-schema';
 import { type CommandOutput, EXIT_UNSAFE } from '../shared/cli';
 import { readReport } from '../shared/report-file';
 import { planTransition, renderPlan } from './transition-plan';
@@ -11,7 +12,7 @@ export interface PlanOptions {
   readonly from: string;
   /** The scenario to deploy next; or, with `proposal`, the phase a FOLIO report proposed. */
   readonly to?: string;
-  /** A FOLIO report.json whose "What to try next" proposed a phase: plan the switch to it. */
+  /** A report.json whose "What to try next" proposed a phase or preset: plan the switch to it. */
   readonly proposal?: string;
   readonly envName?: string;
   readonly json?: boolean;
@@ -35,14 +36,16 @@ function target(o: PlanOptions): { to: string; catalog: CatalogInput } {
     return { to: o.to, catalog: CATALOG };
   }
   const report = readReport(o.proposal, '--proposal');
-  const phase = report.family === 'folio' ? (report.proposal?.next?.phase as FolioPhaseInput | undefined) : undefined;
-  if (!phase)
+  const next = report.proposal?.next?.phase;
+  if (!next)
     throw new ConfigError(
-      `--proposal "${o.proposal}" proposes no phase (${report.family === 'folio' ? `its proposal: ${report.proposal?.status ?? 'none, an older report'}` : 'a Temporal report'}) (valid: a FOLIO report.json whose "What to try next" proposes a change)`,
+      `--proposal "${o.proposal}" proposes no ${report.family === 'folio' ? 'phase' : 'preset'} (its proposal: ${report.proposal?.status ?? 'none, an older report'}) (valid: a report.json whose "What to try next" proposes a change)`,
     );
   if (report.scenario !== o.from)
     throw new ConfigError(`--proposal "${o.proposal}" proposes what follows ${report.scenario}, not --from ${o.from} (valid: --from ${report.scenario})`);
   const catalog = structuredClone(CATALOG) as CatalogInput;
-  (catalog.folio.phases as FolioPhaseInput[]).push(phase);
+  if (report.family === 'folio') (catalog.folio.phases as FolioPhaseInput[]).push(next as FolioPhaseInput);
+  else (catalog.temporal.scenarios as TemporalScenarioInput[]).push(next as TemporalScenarioInput);
+  const phase = next;
   return { to: phase.name, catalog };
 }

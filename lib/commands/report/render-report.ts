@@ -107,7 +107,7 @@ function waitLines(w: FolioReport['waits']): string[] {
 }
 
 /** The proposal: what to deploy next and why, each reason a figure against its threshold. */
-function proposalLines(r: FolioReport): string[] {
+function proposalLines(r: Report): string[] {
   const p = r.proposal;
   const lead =
     p.status === 'proposed' || p.status === 'blocked'
@@ -125,7 +125,7 @@ function proposalLines(r: FolioReport): string[] {
     ...(p.caveats.length ? [''] : []),
     ...(p.next
       ? [
-          `As a phase: \`proposal.next.phase\` in report.json, named \`${p.next.phase.name}\` (\`npm run plan -- --from ${r.scenario} --proposal <this report.json>\` shows what deploying it does; add it to \`config/folio-phases.ts\` to deploy it). What it changes:`,
+          `As a ${r.family === 'folio' ? 'phase' : 'preset'}: \`proposal.next.phase\` in report.json, named \`${p.next.phase.name}\` (\`npm run plan -- --from ${r.scenario} --proposal <this report.json>\` shows what deploying it does; add it to \`config/${r.family === 'folio' ? 'folio-phases' : 'temporal-scenarios'}.ts\` to deploy it). What it changes:`,
           '',
           '```text',
           ...p.next.diff,
@@ -245,6 +245,7 @@ function temporal(r: TemporalReport): string[] {
       : []),
     ...serverSections(r),
     ...bottleneckSection(r),
+    ...proposalLines(r),
   ];
 }
 

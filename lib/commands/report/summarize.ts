@@ -6,7 +6,7 @@ import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlene
 import type { ServerView } from './server-view';
 import type { Resume, ResumeReading } from './resumes';
 import type { WaitReading } from './wait-events';
-import { type Proposal, proposeNext } from './proposals';
+import { type Proposal, proposeNext, proposeNextPreset } from './proposals';
 import { type BenchmarkOutcome, type ReportWindow, wholeInRun } from './window';
 
 /*
@@ -136,6 +136,8 @@ export interface TemporalReport extends ReportBase {
   /** Where the servers' metrics were read, and why not when they were not. */
   readonly server: { readonly source: string; readonly stepSeconds: number; readonly unread: string | null };
   readonly bottlenecks: Bottlenecks;
+  /** What to try next: the remedy for the component ranked first (proposals.ts). */
+  readonly proposal: Proposal;
 }
 
 export type Report = FolioReport | TemporalReport;
@@ -426,7 +428,7 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: Ser
     // Waits and conflicts come from the load: per minute of the run, when the window is a run's (its edges are idle).
     minutes: ctx.window.run ? (ctx.window.run.end.getTime() - ctx.window.run.start.getTime()) / 60_000 : ctx.minutes,
   });
-  return {
+  const report: Omit<TemporalReport, 'proposal'> = {
     family: 'temporal',
     ...head,
     notes: [...head.notes, ...notes],
@@ -445,4 +447,5 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: Ser
     coverage: ctx.coverage,
     missing: ctx.missing(),
   };
+  return { ...report, proposal: proposeNextPreset(report, scenario) };
 }

@@ -51,7 +51,7 @@ describe('--proposal: the phase a FOLIO report proposed, planned without adding 
   test('a report that proposes nothing is refused, with what its proposal was', async () => {
     const unchanged = { ...example, proposal: { status: 'unchanged', says: 'no rule holds', evidence: [], caveats: [] } };
     await expect(runPlan({ from: 'test10', proposal: write('u.json', unchanged) })).rejects.toThrow(
-      /^--proposal ".*u\.json" proposes no phase \(its proposal: unchanged\) \(valid: a FOLIO report\.json whose "What to try next" proposes a change\)$/,
+      /^--proposal ".*u\.json" proposes no phase \(its proposal: unchanged\) \(valid: a report\.json whose "What to try next" proposes a change\)$/,
     );
   });
 });
