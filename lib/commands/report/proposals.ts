@@ -1,4 +1,4 @@
-import { CATALOG, ConfigError, type FolioScenario, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../../config';
+import { CATALOG, ConfigError, describeOffload, type FolioScenario, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../../config';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import type { BottleneckComponent, FolioCondition, FolioFigure, FolioProposalRule, TemporalRemedy } from '../../../config/observability-schema';
 import type { FolioPhaseInput } from '../../../config/folio-schema';
@@ -91,14 +91,13 @@ export function proposeNext(report: ProposalInput, scenario: FolioScenario, cata
   if (report.scenario !== scenario.name)
     return unjudged(`the window is ${report.scenario}'s, not ${scenario.name}'s: it proposes nothing for ${scenario.name}`);
   const ran = report.configured;
+  // The offload cluster in words says its kind and size: a Serverless range, or a provisioned class and readers.
   const now = {
     primary: scenario.phase.primaryInstanceClass,
-    offload: report.configured.offload,
+    offload: describeOffload(scenario.phase.offload),
     routed: scenario.routes.filter((r) => r.cluster === 'offload').map((r) => r.module),
   };
-  const range = scenario.phase.offload.serverless;
-  const sameRange = (ran.acu === null) === (range === undefined) && (!range || (ran.acu?.min === range.min && ran.acu?.max === range.max));
-  if (ran.primaryInstanceClass !== now.primary || !sameRange || ran.routedToOffload.join() !== now.routed.join())
+  if (ran.primaryInstanceClass !== now.primary || ran.offload !== now.offload || ran.routedToOffload.join() !== now.routed.join())
     return unjudged(
       `the window ran another configuration than ${scenario.name} has now (writer ${ran.primaryInstanceClass}, offload ${ran.offload}, routed ${ran.routedToOffload.length}): its figures say nothing about the phase as configured`,
     );

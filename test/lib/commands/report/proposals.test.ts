@@ -175,6 +175,18 @@ describe('never more certain than the data', () => {
     });
   });
 
+  test('a window of part3 before its provisioned offload cluster changed class proposes nothing for part3 as it is now', () => {
+    const report = reportOf('part3', { primaryCpu: 30, offloadCpu: 50, waits: cpuOnly });
+    expect(report.proposal.rule).toBe('writer-oversized');
+    const changed = editedCatalog((c) => (c.folio.phases.find((p: any) => p.name === 'part3').offload.provisioned.instanceClass = 'db.r8g.4xlarge'));
+    const now = resolveScenario({ scenario: 'part3' }, changed) as FolioScenario;
+    const { proposeNext } = require('../../../../lib/commands/report/proposals') as typeof import('../../../../lib/commands/report/proposals');
+    expect(proposeNext(report, now, changed)).toMatchObject({
+      status: 'unjudged',
+      says: expect.stringMatching(/^the window ran another configuration than part3 has now/),
+    });
+  });
+
   test('Performance Insights not read: the proposal stands, with the caveat that I/O was not ruled out', () => {
     const { proposal } = reportOf('test10', { primaryCpu: 60, offloadCpu: 80, acuPeak: 32, minutesAtPeak: 35 });
     expect(proposal.status).toBe('proposed');
