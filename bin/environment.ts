@@ -22,7 +22,7 @@ const action = (name: EnvironmentCommand) => (o: EnvironmentOptions) => runComma
 
 subcommand('status', 'print whether the environment is hibernated, and what runs', '1m').action(action('status'));
 subcommand('hibernate', 'stop everything but the data, in order, and keep it so across deploys', '60m')
-  .option('--force', 'hibernate even while a load generator runs (its run is lost)')
+  .option('--force', 'hibernate even while a load generator runs: it is stopped first (its run is lost)')
   .action(action('hibernate'));
 subcommand('wake', "bring back the deployed scenario's sizes, in start order, and wait until every service is healthy", '60m').action(action('wake'));
 

@@ -5,7 +5,7 @@ import {
   UpdateAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling';
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, StopTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import type { RDSClient } from '@aws-sdk/client-rds';
 import { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../config';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../contract/physical-names';
@@ -102,6 +102,8 @@ async function startService(c: TemporalClients, cluster: string, service: string
           text: `${describeCounts(now)}; ${health.unhealthy} task(s) failed their health check (ECS replaces them; see the service's events)`,
         };
       // A task with no health status yet is starting; the roles' task definitions all declare a health check.
+      // None listed while the counts say running: an emulator that keeps service counts without
+      // tasks (moto). ECS lists a task as soon as it counts it, so on AWS this is the health check's path.
       const healthy = health.listed === 0 || health.healthy === health.listed;
       return { done: now.running === count && now.pending === 0 && healthy, text: `${describeCounts(now)}; ${health.healthy} of ${health.listed} healthy` };
     },
@@ -155,10 +157,16 @@ export async function hibernateTemporal(
   const { taskArns } = await c.ecs.send(new ListTasksCommand({ cluster: t.cluster, family: BENCHMARK_GENERATOR_FAMILY, desiredStatus: 'RUNNING' }));
   if (taskArns?.length && !o.force)
     throw new CommandFailure(
-      `a benchmark run is in progress (${taskArns.length} load generator task(s) running in ${t.cluster}); wait for it to end, or pass --force to stop it with the cluster`,
+      `a benchmark run is in progress (${taskArns.length} load generator task(s) running in ${t.cluster}); wait for it to end, or pass --force to stop it first (its run is lost)`,
       EXIT_FAILED,
     );
   const lines: string[] = [];
+  // --force: the generator is stopped before the workers it loads, so no start meets a draining cluster.
+  for (const task of taskArns ?? []) {
+    await c.ecs.send(new StopTaskCommand({ cluster: t.cluster, task, reason: 'npm run hibernate --force' }));
+    lines.push(`load generator ${task.split('/').pop()}: stopped (--force)`);
+    io.note(lines.at(-1)!);
+  }
   for (const service of [BENCHMARK_WORKER_SERVICE, ...TEMPORAL_STOP_ORDER.map(temporalServiceName)]) {
     lines.push(await stopService(c, t.cluster, service, w));
     io.note(lines.at(-1)!);

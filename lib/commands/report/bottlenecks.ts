@@ -56,11 +56,17 @@ export function bottleneckFigures(server: ServerView, cw: CloudWatchFigures): Re
   };
 }
 
-const holds = (c: BottleneckCondition, v: number) => (c.above !== undefined ? v > c.above : v < c.below!);
+/** A threshold a figure passes: above it, or below it (bottleneck and proposal rules alike). */
+type Threshold = { readonly above?: number; readonly below?: number };
+
+export const holds = (c: Threshold, v: number) => (c.above !== undefined ? v > c.above : v < c.below!);
 const severity = (c: BottleneckCondition, v: number) =>
   c.above !== undefined ? (c.above > 0 ? v / c.above : v + 1) : v > 0 ? c.below! / v : Number.POSITIVE_INFINITY;
-const describe = (c: BottleneckCondition, v: number) => `${c.figure} ${round(v)} (${c.above !== undefined ? `above ${c.above}` : `below ${c.below}`})`;
-const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v).toString() : Number(v.toPrecision(3)).toString());
+/** A figure as evidence: its name, its value and the threshold it passed. */
+export const cite = (c: Threshold & { readonly figure: string }, v: number) =>
+  `${c.figure} ${round(v)} (${c.above !== undefined ? `above ${c.above}` : `below ${c.below}`})`;
+/** Three significant figures, whole numbers from 100, ∞ for a ratio over nothing. */
+export const round = (v: number) => (!Number.isFinite(v) ? '∞' : Math.abs(v) >= 100 ? Math.round(v).toString() : Number(v.toPrecision(3)).toString());
 
 export function findBottlenecks(rules: readonly BottleneckRule[], figures: Readonly<Record<BottleneckFigure, number | null>>): Bottlenecks {
   const unjudged = new Set<BottleneckFigure>();
@@ -71,7 +77,7 @@ export function findBottlenecks(rules: readonly BottleneckRule[], figures: Reado
     missing.forEach((c) => unjudged.add(c.figure));
     if (missing.length || !conditions.every((c) => holds(c, figures[c.figure]!))) continue;
     const s = severity(rule.when, figures[rule.when.figure]!);
-    const finding: Finding = { component: rule.component, severity: s, says: rule.says, evidence: conditions.map((c) => describe(c, figures[c.figure]!)) };
+    const finding: Finding = { component: rule.component, severity: s, says: rule.says, evidence: conditions.map((c) => cite(c, figures[c.figure]!)) };
     const prior = best.get(rule.component);
     if (!prior || s > prior.severity) best.set(rule.component, finding);
   }

@@ -1,10 +1,11 @@
 import { CATALOG, ConfigError, describeOffload, type FolioScenario, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../../config';
 import type { CatalogInput } from '../../../config/catalog-schema';
-import type { BottleneckComponent, FolioCondition, FolioFigure, FolioProposalRule, TemporalRemedy } from '../../../config/observability-schema';
+import type { BottleneckComponent, FolioFigure, FolioProposalRule, TemporalRemedy } from '../../../config/observability-schema';
 import type { FolioPhaseInput } from '../../../config/folio-schema';
 import { type TemporalScenarioInput, temporalScenarioSchema } from '../../../config/temporal-schema';
 import { planPool, temporalPoolSpecs } from '../../../config/packing';
 import type { WaitReading } from './wait-events';
+import { cite, holds, round } from './bottlenecks';
 
 /*
  * "What to try next" for a FOLIO window: the rules in config (observability.proposals) applied
@@ -80,10 +81,6 @@ const SERIES: Readonly<Record<FolioFigure, readonly string[]>> = {
   acuPeakOverMin: ['acu'],
   offloadIoWaitShare: [],
 };
-
-const holds = (c: FolioCondition, v: number) => (c.above !== undefined ? v > c.above : v < c.below!);
-const round = (v: number) => (!Number.isFinite(v) ? '∞' : Math.abs(v) >= 100 ? Math.round(v).toString() : Number(v.toPrecision(3)).toString());
-const cite = (c: FolioCondition, v: number) => `${c.figure} ${round(v)} (${c.above !== undefined ? `above ${c.above}` : `below ${c.below}`})`;
 
 export function proposeNext(report: ProposalInput, scenario: FolioScenario, catalog: CatalogInput = CATALOG): Proposal {
   const config = scenario.environment.observability.proposals;

@@ -1,11 +1,12 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient, DescribeStacksCommand, type StackStatus, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
-import { DescribeServicesCommand, DescribeTasksCommand, ECSClient, ListTasksCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { DescribeServicesCommand, DescribeTasksCommand, ECSClient, ListTasksCommand, StopTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import { DescribeDBClustersCommand, RDSClient, StartDBClusterCommand, StopDBClusterCommand } from '@aws-sdk/client-rds';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { runEnvironment } from '../../../../lib/commands/environment/run-environment';
 import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/shared/cli';
+import { BENCHMARK_GENERATOR_FAMILY } from '../../../../lib/contract/physical-names';
 import { TEMPORAL_OUTPUTS as O } from '../../../../lib/contract/stack-outputs';
 import { recordingIO } from '../../../support/command-io';
 import { fakeTime } from '../../../support/fake-time';
@@ -51,7 +52,7 @@ describe('hibernate refuses before any change', () => {
     ecs.on(ListTasksCommand).resolves({ taskArns: ['arn:aws:ecs:eu-west-1:1:task/temporal-dsql/abc'] });
     await expect(runEnvironment('hibernate', options('temporal-150wps'), { io: recordingIO(), ...fakeTime() })).rejects.toThrow(
       new CommandFailure(
-        'a benchmark run is in progress (1 load generator task(s) running in temporal-dsql); wait for it to end, or pass --force to stop it with the cluster',
+        'a benchmark run is in progress (1 load generator task(s) running in temporal-dsql); wait for it to end, or pass --force to stop it first (its run is lost)',
         EXIT_FAILED,
       ),
     );
@@ -168,6 +169,13 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
     expect(out.stdout).toMatch(
       /Aurora starts a stopped cluster after 7 days; this environment's idle rule stops the store again after 60 minutes without a connection\.\n$/,
     );
+  });
+
+  test('hibernate --force stops a running load generator before the workers it loads', async () => {
+    ecs.on(ListTasksCommand, { family: BENCHMARK_GENERATOR_FAMILY }).resolves({ taskArns: ['arn:aws:ecs:eu-west-1:1:task/temporal-dsql/gen1'] });
+    ecs.on(StopTaskCommand).callsFake((i) => void log.push(`stop ${i.task.split('/').pop()}`));
+    await runEnvironment('hibernate', { ...options('temporal-aurora-150wps'), force: true }, { io: recordingIO(), ...fakeTime() });
+    expect(log.slice(0, 2)).toEqual(['stop gen1', 'benchmark-worker -> 0']);
   });
 
   test('wake', async () => {
