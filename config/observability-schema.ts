@@ -102,7 +102,6 @@ const proposalRule = z.strictObject({
   says: z.string().min(1),
 });
 export type FolioProposalRule = z.output<typeof proposalRule>;
-export type FolioCondition = z.output<typeof folioCondition>;
 
 export const folioObservabilitySchema = z.strictObject({
   ...names.shape,
