@@ -211,6 +211,24 @@ export const temporalObservabilitySchema = z.strictObject({
       Object.fromEntries(BOTTLENECK_COMPONENTS.map((c) => [c, remedy])) as Record<(typeof BOTTLENECK_COMPONENTS)[number], typeof remedy>,
     ),
   }),
+  /**
+   * `bench ladder`: how long each rate is offered, at most how many rates, and when a step held
+   * (lib/commands/bench/ladder.ts judges each step by these, and says which failed).
+   */
+  ladder: z.strictObject({
+    step: goDuration.refine((d) => durationSeconds(d) >= 10, {
+      error: (iss) => `"${String(iss.input)}" is too short a step (valid: at least 10s, e.g. 5m)`,
+    }),
+    maxSteps: z.number().int().min(2).max(20),
+    held: z.strictObject({
+      /** Workflows completed over workflows offered (start errors count as not completed). */
+      completedShareMin: z.number().gt(0).max(1),
+      /** The step's start-to-close P99. */
+      p99MaxMs: z.number().positive(),
+      /** Open workflows' growth over the step's second half, as a share of the starts in it: a backlog building. */
+      openGrowthShareMax: z.number().min(0).lt(1),
+    }),
+  }),
   /** How often each task's collector scrapes its task's metrics; the report's rates span four scrapes. */
   prometheus: z.strictObject({
     scrapeInterval: goDuration.refine((d) => durationSeconds(d) >= 1 && Number.isInteger(durationSeconds(d)), {
@@ -230,3 +248,5 @@ export const temporalObservabilitySchema = z.strictObject({
     limiterThrottles: sustained({ perMinute }),
   }),
 });
+/** How `bench ladder` steps and judges (lib/commands/bench/ladder.ts). */
+export type LadderConfig = z.output<typeof temporalObservabilitySchema>['ladder'];

@@ -151,6 +151,10 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
       limiterThrottles: { perMinute: 1, minutes: 5 },
     },
     prometheus: { scrapeInterval: '15s' },
+    // bench ladder: each rate for as long as a bench run, until a step does not hold. A step
+    // holds when 99% of what it offered completed, under 4x the reference's 259 ms P99 at
+    // 150/s, and the open workflows grew by under 5% of the starts in the step's second half.
+    ladder: { step: '5m', maxSteps: 8, held: { completedShareMin: 0.99, p99MaxMs: 1000, openGrowthShareMax: 0.05 } },
     // What the report proposes for the component its bottleneck rules rank first; config then
     // checks the preset it writes (the pools' packing, DSQL connections and vCPUs against headroom).
     proposals: {

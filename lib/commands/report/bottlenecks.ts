@@ -1,4 +1,5 @@
 import type { BottleneckComponent, BottleneckCondition, BottleneckFigure, BottleneckRule } from '../../../config/observability-schema';
+import { round } from '../shared/figure';
 import type { ServerView } from './server-view';
 
 /*
@@ -65,8 +66,6 @@ const severity = (c: BottleneckCondition, v: number) =>
 /** A figure as evidence: its name, its value and the threshold it passed. */
 export const cite = (c: Threshold & { readonly figure: string }, v: number) =>
   `${c.figure} ${round(v)} (${c.above !== undefined ? `above ${c.above}` : `below ${c.below}`})`;
-/** Three significant figures, whole numbers from 100, ∞ for a ratio over nothing. */
-export const round = (v: number) => (!Number.isFinite(v) ? '∞' : Math.abs(v) >= 100 ? Math.round(v).toString() : Number(v.toPrecision(3)).toString());
 
 export function findBottlenecks(rules: readonly BottleneckRule[], figures: Readonly<Record<BottleneckFigure, number | null>>): Bottlenecks {
   const unjudged = new Set<BottleneckFigure>();

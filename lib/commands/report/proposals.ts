@@ -5,7 +5,8 @@ import type { FolioPhaseInput } from '../../../config/folio-schema';
 import { type TemporalScenarioInput, temporalScenarioSchema } from '../../../config/temporal-schema';
 import { planPool, temporalPoolSpecs } from '../../../config/packing';
 import type { WaitReading } from './wait-events';
-import { cite, holds, round } from './bottlenecks';
+import { round } from '../shared/figure';
+import { cite, holds } from './bottlenecks';
 
 /*
  * "What to try next" for a FOLIO window: the rules in config (observability.proposals) applied

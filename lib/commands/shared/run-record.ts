@@ -23,6 +23,63 @@ const generatorSeriesSchema = z.object({
   latencyP99Ms: counts,
 });
 
+/** The generator's result JSON (its results package), the fields the run record keeps. */
+const generatorResultSchema = z.object({
+  results: z.object({
+    workflowsOffered: z.number().optional(),
+    workflowsStarted: z.number(),
+    workflowsCompleted: z.number(),
+    workflowsFailed: z.number(),
+    workflowsTimedOut: z.number().optional(),
+    startErrors: z.number().optional(),
+    startErrorsByCause: z.record(z.string(), z.number()).optional(),
+    actualRate: z.number(),
+    latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
+  }),
+  /** lastStart: when the last start was offered; after it the generator only waits for results. */
+  window: z.object({ start: z.iso.datetime({ offset: true }), lastStart: z.iso.datetime({ offset: true }).optional() }).optional(),
+  series: generatorSeriesSchema.optional(),
+  passed: z.boolean().optional(),
+  failureReasons: z.array(z.string()).nullish(),
+});
+export type GeneratorResult = z.infer<typeof generatorResultSchema>;
+
+const figure = z.number().nullable();
+/** One step of a ladder (lib/commands/bench/ladder.ts): what was offered, what came back, and the judgement. */
+const ladderStepSchema = z.object({
+  rate: z.number().positive(),
+  start: z.iso.datetime({ offset: true }),
+  end: z.iso.datetime({ offset: true }),
+  taskArn: z.string().optional(),
+  exitCode: z.number().int().nullable(),
+  result: generatorResultSchema.nullable(),
+  held: z.boolean(),
+  /** Each rule the step broke (or could not be judged on), with its figure: empty when it held. */
+  failed: z.array(z.string()),
+  figures: z.object({
+    offered: figure,
+    completed: figure,
+    completedShare: figure,
+    completedPerSecond: figure,
+    p99Ms: figure,
+    openGrowthShare: figure,
+  }),
+});
+export type LadderStep = z.infer<typeof ladderStepSchema>;
+
+/** `bench ladder`'s part of a run record: the rules it judged by, the rates planned, every step offered. */
+const ladderSchema = z.object({
+  step: z.string(),
+  held: z.object({ completedShareMin: z.number(), p99MaxMs: z.number(), openGrowthShareMax: z.number() }),
+  rates: z.array(z.number().positive()).min(1),
+  steps: z.array(ladderStepSchema),
+  /** The highest rate whose step held, below the first that did not; null when the first failed. */
+  highestHeld: figure,
+  /** The first rate that did not hold; null when every planned step held (the cap was reached). */
+  firstFailed: figure,
+});
+export type Ladder = z.infer<typeof ladderSchema>;
+
 /**
  * What `bench run` records and the report reads with `--run`: the scenario and the window
  * of one benchmark run.
@@ -45,27 +102,10 @@ const benchRunSchema = z.object({
     .nullish(),
   /** The store round trip bench run measured from a server task before the load (ms). */
   storeRoundTrip: z.object({ medianMs: z.number(), p99Ms: z.number() }).nullish(),
+  /** A ladder's steps (bench ladder): the window spans them all. */
+  ladder: ladderSchema.optional(),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
-
-/** The generator's result JSON (its results package), the fields the run record keeps. */
-const generatorResultSchema = z.object({
-  results: z.object({
-    workflowsStarted: z.number(),
-    workflowsCompleted: z.number(),
-    workflowsFailed: z.number(),
-    workflowsTimedOut: z.number().optional(),
-    startErrors: z.number().optional(),
-    startErrorsByCause: z.record(z.string(), z.number()).optional(),
-    actualRate: z.number(),
-    latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
-  }),
-  window: z.object({ start: z.iso.datetime({ offset: true }) }).optional(),
-  series: generatorSeriesSchema.optional(),
-  passed: z.boolean().optional(),
-  failureReasons: z.array(z.string()).nullish(),
-});
-export type GeneratorResult = z.infer<typeof generatorResultSchema>;
 
 /** The benchmark program's probe result (BENCHMARK_PROBE_ONLY): SELECT 1 round trips from a server's network position. */
 export const probeResultSchema = z.object({
