@@ -4,7 +4,7 @@ import { type BenchCommand, type BenchOptions, runBench } from '../lib/commands/
 import { entryPoint, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
 
 const program = newCommand('bench').description(
-  'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, and run the load generator.\n' +
+  'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, run the load generator, or climb a ladder of rates.\n' +
     `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
 );
 
@@ -46,5 +46,18 @@ subcommand(
   .option('--ramp-up <duration>', "time to reach the rate (default: the preset's rampUp)")
   .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-<start>.json)')
   .action(action('run'));
+
+subcommand(
+  'ladder',
+  'offer rising rates a step at a time until one does not hold (observability.ladder), and write one run record with every step',
+  undefined,
+  'how long each wait may take, a Go duration (default: a step plus 20m, for placing the task and draining)',
+)
+  .option('--rates <list>', 'the rates to offer, rising, separated by commas (e.g. 150,300,600)')
+  .option('--from <wps>', "the first rate, doubled each step (default: the preset's targetRate)")
+  .option('--up-to <wps>', 'the highest rate a doubling ladder offers (default: as many steps as observability.ladder.maxSteps)')
+  .option('--step <duration>', 'how long each rate is offered (default: observability.ladder.step)')
+  .option('-o, --out <file>', 'where to write the run record (default: reports/runs/<scenario>-ladder-<start>.json)')
+  .action(action('ladder'));
 
 entryPoint(() => program.parse());

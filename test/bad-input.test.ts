@@ -746,6 +746,12 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/remedy kind "bigger" is not valid \(valid: replicas, dynamic-config, pools, generator\)/],
   ),
   config(
+    'a ladder step too short to judge',
+    { scenario: 'temporal-150wps' },
+    editedCatalog((c) => (c.temporal.environment.observability.ladder.step = '5s')),
+    [/observability.ladder.step/, /"5s" is too short a step \(valid: at least 10s, e\.g\. 5m\)/],
+  ),
+  config(
     'alarm address that is not an email',
     { scenario: 'test10' },
     editedCatalog((c) => (c.folio.environment.observability.alarmEmails = ['perf-team'])),
@@ -930,6 +936,38 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/^error: --timeout "30" is not valid \(valid: a duration with a unit/],
   ),
   command('wake: --force, which only hibernate takes', 'environment.ts', ['wake', '--scenario', 'test12', '--force'], [/^error: unknown option '--force'/]),
+  command(
+    'bench ladder: rates that do not rise',
+    'bench.ts',
+    ['ladder', '--scenario', 'temporal-150wps', '--rates', '150,300,300'],
+    [/^error: --rates 150,300,300: 300 does not rise above 300 \(valid: rising rates, e\.g\. 100,200,400\)$/],
+  ),
+  command(
+    'bench ladder: a rate that is not a number',
+    'bench.ts',
+    ['ladder', '--scenario', 'temporal-150wps', '--rates', '150,3e2'],
+    [
+      /^error: --rates "3e2" is not valid \(valid: rates separated by commas \(here "150,3e2"\), each a whole number of workflows per second from 1 to 100000\)$/,
+    ],
+  ),
+  command(
+    'bench ladder: --rates with --from',
+    'bench.ts',
+    ['ladder', '--scenario', 'temporal-150wps', '--rates', '150,300', '--from', '100'],
+    [/^error: --rates cannot be combined with --from or --up-to \(valid: --rates <list>, or --from <wps> \[--up-to <wps>\]\)$/],
+  ),
+  command(
+    'bench ladder: a cap below the first rate',
+    'bench.ts',
+    ['ladder', '--scenario', 'temporal-150wps', '--up-to', '100'],
+    [/^error: --up-to 100 is below --from 150 \(valid: a cap at or above the first rate\)$/],
+  ),
+  command(
+    'bench ladder: a step too short to judge',
+    'bench.ts',
+    ['ladder', '--scenario', 'temporal-150wps', '--step', '5s'],
+    [/^error: --step "5s" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 10 s\)$/],
+  ),
   command(
     'bench: a FOLIO phase',
     'bench.ts',

@@ -21,6 +21,8 @@ export interface RunSettings {
   /** Go durations, as the generator reads them. */
   readonly duration: string;
   readonly rampUp: string;
+  /** false: no store probe before this run (a ladder probes before its first step only). */
+  readonly probe?: boolean;
 }
 
 async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
@@ -118,9 +120,12 @@ export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings,
     );
 
   // The store's round trip first, on a quiet cluster: the floor under every persistence call.
-  const probe = t.probe
-    ? await probeStore(c, t, t.probe, s, w)
-    : { storeRoundTrip: null, storeRoundTripNote: 'the stack has no store probe (deployed by an older version)' };
+  const probe =
+    s.probe === false
+      ? { storeRoundTrip: null, storeRoundTripNote: 'not probed before this run' }
+      : t.probe
+        ? await probeStore(c, t, t.probe, s, w)
+        : { storeRoundTrip: null, storeRoundTripNote: 'the stack has no store probe (deployed by an older version)' };
   const now = w.now ?? Date.now;
   const requested = new Date(now());
   const taskArn = await startGenerator(c, t, s);

@@ -93,7 +93,7 @@ export function judgeStep(rate: number, stepSeconds: number, result: GeneratorRe
 /** What one step's run gives back, however it was run. */
 export type StepRun = Omit<LadderStep, keyof StepJudgement | 'rate'>;
 
-export function ladderOutcome(steps: readonly LadderStep[]): Pick<Ladder, 'highestHeld' | 'firstFailed'> {
+function ladderOutcome(steps: readonly LadderStep[]): Pick<Ladder, 'highestHeld' | 'firstFailed'> {
   const failing = steps.findIndex((s) => !s.held);
   const heldSteps = failing < 0 ? steps : steps.slice(0, failing);
   return { highestHeld: heldSteps.at(-1)?.rate ?? null, firstFailed: failing < 0 ? null : steps[failing].rate };

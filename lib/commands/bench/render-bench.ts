@@ -1,7 +1,8 @@
 import type { TemporalScenario } from '../../../config';
 import { markdownTable } from '../shared/markdown-table';
 import type { FleetStatus } from './fleet';
-import type { RunRecord } from '../shared/run-record';
+import { round } from '../shared/figure';
+import type { LadderRecord, RunRecord } from '../shared/run-record';
 import type { BenchTargets } from './targets';
 
 /** `bench status`: the workers' tasks and the benchmark ASG's instances. */
@@ -48,12 +49,46 @@ export function renderRun(r: RunRecord, file: string): string {
     );
     if (r.result.passed === false) rows.push(['Thresholds', `failed: ${(r.result.failureReasons ?? []).join('; ')}`]);
   }
-  const rt = r.storeRoundTrip;
-  rows.push([
-    'Store Round Trip (median / P99)',
-    rt
-      ? `${rt.medianMs} / ${rt.p99Ms} ms (${rt.queries} × SELECT 1 from the servers' network to ${rt.host})`
-      : `not measured: ${r.storeRoundTripNote ?? 'no probe result'}`,
-  ]);
+  rows.push(['Store Round Trip (median / P99)', roundTrip(r)]);
   return `${markdownTable(['Metric', 'Value'], rows)}\n\nRun record: ${file}\nReport: npm run report -- --scenario ${r.scenario} --run ${file}\n`;
+}
+
+/** The store probe's line, or why there is none. */
+const roundTrip = (r: Pick<RunRecord, 'storeRoundTrip' | 'storeRoundTripNote'>) =>
+  r.storeRoundTrip
+    ? `${r.storeRoundTrip.medianMs} / ${r.storeRoundTrip.p99Ms} ms (${r.storeRoundTrip.queries} × SELECT 1 from the servers' network to ${r.storeRoundTrip.host})`
+    : `not measured: ${r.storeRoundTripNote ?? 'no probe result'}`;
+
+const figure = (v: number | null, unit = '') => (v === null ? '-' : `${round(v)}${unit}`);
+
+/** `bench ladder`: each step offered, what it completed, its P99 and the judgement; then the highest rate held. */
+export function renderLadder(r: LadderRecord, file: string): string {
+  const l = r.ladder;
+  const rows = l.steps.map((x) => [
+    String(x.rate),
+    figure(x.figures.completedPerSecond),
+    x.figures.completedShare === null ? '-' : `${round(x.figures.completedShare * 100)}%`,
+    figure(x.figures.p99Ms),
+    x.figures.openGrowthShare === null ? '-' : `${round(x.figures.openGrowthShare * 100)}%`,
+    x.held ? 'held' : `did not hold: ${x.failed.join('; ')}`,
+  ]);
+  const first = l.steps.find((x) => !x.held);
+  const outcome =
+    l.firstFailed === null
+      ? `Every step held, up to ${l.highestHeld}/s, the last rate planned (${l.rates.join(', ')}): the limit is higher.`
+      : l.highestHeld === null
+        ? `The first step, ${l.firstFailed}/s, did not hold: start lower (--from or --rates).`
+        : `Highest rate held: ${l.highestHeld}/s. First that did not: ${l.firstFailed}/s (${first!.failed.join('; ')}).`;
+  const rules = `A step held when at least ${l.held.completedShareMin * 100}% of what it offered completed, its P99 stayed at or under ${l.held.p99MaxMs} ms, and the open workflows grew by at most ${l.held.openGrowthShareMax * 100}% of its second half's starts (observability.ladder).`;
+  return [
+    markdownTable(['Offered (wps)', 'Completed (wps)', 'Completed of offered', 'P99 (ms)', 'Open growth', 'Step'], rows),
+    '',
+    outcome,
+    rules,
+    `Each step: ${l.step}. Store round trip before the first (median / P99): ${roundTrip(r)}.`,
+    '',
+    `Run record: ${file}`,
+    `Report (the steps charted, the bottleneck at the first that did not hold): npm run report -- --scenario ${r.scenario} --run ${file}`,
+    '',
+  ].join('\n');
 }

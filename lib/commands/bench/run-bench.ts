@@ -8,16 +8,18 @@ import { shownPath, writableDir, writableFile, writeOutput } from '../shared/fil
 import { commandWaiting, type Waiting } from '../shared/waiting';
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
 import { benchRun } from './generator-task';
-import { renderRun, renderStatus } from './render-bench';
+import { climbLadder, ladderRates } from './ladder';
+import { renderLadder, renderRun, renderStatus } from './render-bench';
+import type { Ladder, LadderRecord, RunRecord } from '../shared/run-record';
 import { benchClients, benchTargets } from './targets';
 
 /*
- * `npm run bench -- <status|down|up|run>`: the benchmark fleet of a deployed Temporal preset.
+ * `npm run bench -- <status|down|up|run|ladder>`: the benchmark fleet of a deployed Temporal preset.
  * Every argument is checked before the first AWS call; `up` and `run` act only on the preset
  * the stack was deployed with, whose pool and task sizes it has.
  */
 
-export type BenchCommand = 'status' | 'down' | 'up' | 'run';
+export type BenchCommand = 'status' | 'down' | 'up' | 'run' | 'ladder';
 
 export interface BenchOptions {
   readonly scenario: string;
@@ -35,6 +37,11 @@ export interface BenchOptions {
   readonly duration?: string;
   readonly rampUp?: string;
   readonly out?: string;
+  /** ladder: the rates given, or doubling from --from up to --up-to; each offered for --step. */
+  readonly rates?: string;
+  readonly from?: string;
+  readonly upTo?: string;
+  readonly step?: string;
 }
 
 /** With a clock and a sleep: waits without real time passing (tests). */
@@ -102,26 +109,44 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
     }
     case 'run':
       return run(scenario, o, deps, io);
+    case 'ladder':
+      return ladder(scenario, o, deps, io);
   }
 }
 
+const RATE = { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' };
+
+/** The default timeout (each wait: the step, plus placing the task and draining), or the one given, which must outlast a step. */
+function stepTimeout(o: BenchOptions, option: string, value: string, runSeconds: number): string {
+  if (o.timeout !== undefined && durationOption('--timeout', o.timeout) <= runSeconds)
+    throw new ConfigError(
+      `--timeout ${o.timeout} is not longer than the run (${option} ${value}); the wait would give up while the load still runs (valid: more than ${value}, or leave it out: the run plus 20m)`,
+    );
+  return o.timeout ?? `${runSeconds + 20 * 60}s`;
+}
+
+/** Where the run record goes, checked before the run starts: a run costs money. */
+function recordFile(o: BenchOptions): (name: string) => string {
+  if (o.out) {
+    const file = writableFile('--out', o.out);
+    return () => file;
+  }
+  const dir = writableDir('--out', join('reports', 'runs'));
+  return (name) => join(dir, name);
+}
+
+const stamp = (iso: string) => iso.replace(/[-:]|\.\d+/g, '');
+
 async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
   const b = scenario.preset.benchmark;
-  const rate = numberOption('--rate', o.rate, { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' }) ?? b.targetRate;
+  const rate = numberOption('--rate', o.rate, RATE) ?? b.targetRate;
   const duration = o.duration ?? b.duration;
   const rampUp = o.rampUp ?? b.rampUp;
   const runSeconds = durationOption('--duration', duration);
   if (durationOption('--ramp-up', rampUp, 0) >= runSeconds)
     throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
-  // Default timeout: the run, plus time for the task to be placed (possibly on a new instance) and to drain.
-  const timeout = o.timeout ?? `${runSeconds + 20 * 60}s`;
-  if (o.timeout !== undefined && durationOption('--timeout', o.timeout) <= runSeconds)
-    throw new ConfigError(
-      `--timeout ${o.timeout} is not longer than the run (--duration ${duration}); the wait would give up while the load still runs (valid: more than ${duration}, or leave it out: the run plus 20m)`,
-    );
-  // Where the record goes is checked before the run starts: a run costs money.
-  const outDir = o.out ? undefined : writableDir('--out', join('reports', 'runs'));
-  const outFile = o.out ? writableFile('--out', o.out) : undefined;
+  const timeout = stepTimeout(o, '--duration', duration, runSeconds);
+  const outFile = recordFile(o);
   const { clients, targets, waiting } = await deployed(scenario, o, deps, io, timeout, true);
   let generator: string | undefined;
   io.onInterrupt(() =>
@@ -142,7 +167,7 @@ async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps,
     },
   );
   io.status.done();
-  const out = outFile ?? join(outDir!, `${scenario.name}-${record.start.replace(/[-:]|\.\d+/g, '')}.json`);
+  const out = outFile(`${scenario.name}-${stamp(record.start)}.json`);
   writeOutput(out, `${JSON.stringify(record, null, 2)}\n`);
   const failed = record.exitCode !== 0 || !record.result;
   return {
@@ -151,6 +176,83 @@ async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps,
       failure: new CommandFailure(
         `the generator ${record.exitCode === null ? 'stopped without an exit code' : `exited ${record.exitCode}`}${record.stoppedReason ? ` (${record.stoppedReason})` : ''}` +
           `${record.result ? '' : '; no result found in its log'}; the record is in ${shownPath(out)}`,
+        EXIT_FAILED,
+      ),
+    }),
+  };
+}
+
+/**
+ * `bench ladder`: the rates offered one step at a time (generator tasks, as `bench run` starts
+ * them), each judged by observability.ladder.held, until a step does not hold. The record is
+ * rewritten after every step, so an interrupted ladder keeps the steps it finished.
+ */
+async function ladder(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
+  const config = scenario.environment.observability.ladder;
+  if (o.rates !== undefined && (o.from !== undefined || o.upTo !== undefined))
+    throw new ConfigError('--rates cannot be combined with --from or --up-to (valid: --rates <list>, or --from <wps> [--up-to <wps>])');
+  const list = o.rates
+    ?.split(',')
+    .map((r) =>
+      numberOption('--rates', r.trim(), { ...RATE, what: `rates separated by commas (here "${o.rates}"), each a whole number of workflows per second` })!,
+    );
+  const rates = ladderRates({
+    rates: list,
+    from: numberOption('--from', o.from, RATE) ?? scenario.preset.benchmark.targetRate,
+    upTo: numberOption('--up-to', o.upTo, RATE),
+    maxSteps: config.maxSteps,
+  });
+  const step = o.step ?? config.step;
+  const stepSeconds = durationOption('--step', step, 10);
+  const timeout = stepTimeout(o, '--step', step, stepSeconds);
+  const outFile = recordFile(o);
+  const { clients, targets, waiting } = await deployed(scenario, o, deps, io, timeout, true);
+  let generator: string | undefined;
+  let out: string | undefined;
+  io.onInterrupt(() =>
+    generator
+      ? `the load generator task ${generator} still runs in cluster ${targets.cluster}; stop it: aws ecs stop-task --cluster ${targets.cluster} --task ${generator}${out ? `; the steps finished are in ${shownPath(out)}` : ''}`
+      : undefined,
+  );
+  let probe: Pick<RunRecord, 'storeRoundTrip' | 'storeRoundTripNote'> = { storeRoundTrip: null };
+  const record = (l: Ladder): LadderRecord => ({
+    scenario: scenario.name,
+    start: l.steps[0].start,
+    end: l.steps.at(-1)!.end,
+    workflowsCompleted: l.steps.reduce((n, x) => n + (x.result?.results.workflowsCompleted ?? 0), 0),
+    ...probe,
+    ladder: l,
+  });
+  const climbed = await climbLadder(
+    rates,
+    { step, held: config.held },
+    async (rate, i) => {
+      io.note(`step ${i + 1} of ${rates.length}: ${rate} workflows/s for ${step}`);
+      const r = await benchRun(
+        clients,
+        targets,
+        // The store's round trip once, before the first step, on a quiet cluster.
+        { scenario: scenario.name, rate, duration: step, rampUp: '0s', probe: i === 0 },
+        { ...waiting, onStarted: (arn) => (generator = arn) },
+      );
+      if (i === 0) probe = { storeRoundTrip: r.storeRoundTrip, ...(r.storeRoundTripNote && { storeRoundTripNote: r.storeRoundTripNote }) };
+      generator = undefined;
+      return { start: r.start, end: r.end, taskArn: r.taskArn, exitCode: r.exitCode, result: r.result };
+    },
+    (l) => {
+      out ??= outFile(`${scenario.name}-ladder-${stamp(l.steps[0].start)}.json`);
+      writeOutput(out, `${JSON.stringify(record(l), null, 2)}\n`);
+      const last = l.steps.at(-1)!;
+      io.note(`${last.rate}/s: ${last.held ? 'held' : `did not hold: ${last.failed.join('; ')}`}`);
+    },
+  );
+  io.status.done();
+  const broken = climbed.steps.find((x) => !x.result);
+  return {
+    stdout: renderLadder(record(climbed), shownPath(out!)),
+    ...(broken && {
+      failure: new CommandFailure(
+        `the generator at ${broken.rate}/s ${broken.exitCode === null ? 'stopped without an exit code' : `exited ${broken.exitCode}`} with no result in its log: the ladder measured a broken run, not a limit; the record is in ${shownPath(out!)}`,
         EXIT_FAILED,
       ),
     }),

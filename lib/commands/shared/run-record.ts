@@ -135,6 +135,11 @@ export interface RunRecord extends BenchRun {
   readonly storeRoundTripNote?: string;
 }
 
+/** What `bench ladder` writes: the steps' span, their completions, the probe before the first, and the ladder. */
+export interface LadderRecord extends Omit<BenchRun, 'storeRoundTrip' | 'ladder'>, Pick<RunRecord, 'storeRoundTrip' | 'storeRoundTripNote'> {
+  readonly ladder: Ladder;
+}
+
 /**
  * The last result JSON in the generator's output: one event holding the whole object, or
  * an indented object over several events (awslogs makes one event per line).

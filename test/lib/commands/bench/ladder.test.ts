@@ -1,6 +1,6 @@
 import { ConfigError } from '../../../../config';
 import { climbLadder, judgeStep, ladderRates, openGrowthShare } from '../../../../lib/commands/bench/ladder';
-import type { GeneratorResult } from '../../../../lib/commands/shared/run-record';
+import { generatorResult } from '../../../support/generator-result';
 
 /*
  * The ladder's arithmetic: the rates it offers, each rule that judges a step (each met by a
@@ -11,34 +11,7 @@ import type { GeneratorResult } from '../../../../lib/commands/shared/run-record
 const RULES = { completedShareMin: 0.99, p99MaxMs: 1000, openGrowthShareMax: 0.05 };
 const START = '2026-11-26T10:00:00Z';
 
-/**
- * A generator result for `rate` offered over `seconds`, against a cluster that completes at
- * most `capacity` a second after a second's latency (what it cannot complete stays open).
- */
-function step(rate: number, seconds: number, o: { capacity?: number; p99?: number; series?: boolean; offered?: number } = {}): GeneratorResult {
-  const started = Array.from({ length: seconds }, () => rate);
-  const completed: number[] = [0];
-  let open = 0;
-  for (let i = 0; i < seconds - 1; i++) {
-    open += started[i];
-    const done = Math.min(open, o.capacity ?? Number.POSITIVE_INFINITY);
-    completed.push(done);
-    open -= done;
-  }
-  const total = completed.reduce((a, b) => a + b, 0);
-  return {
-    results: {
-      workflowsOffered: o.offered ?? rate * seconds,
-      workflowsStarted: rate * seconds,
-      workflowsCompleted: total + (o.capacity === undefined ? rate : 0),
-      workflowsFailed: 0,
-      actualRate: rate,
-      latency: { p50: 100, p95: 150, p99: o.p99 ?? 200, max: 400 },
-    },
-    window: { start: START, lastStart: new Date(Date.parse(START) + seconds * 1000).toISOString() },
-    ...(o.series !== false && { series: { intervalSeconds: 1, started, startErrors: started.map(() => 0), completed, latencyP99Ms: started.map(() => 200) } }),
-  };
-}
+const step = generatorResult;
 
 describe('ladderRates', () => {
   test('the rates given, when they rise', () => {

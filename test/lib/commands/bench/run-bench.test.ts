@@ -1,13 +1,27 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { DescribeServicesCommand, ECSClient, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DSQLClient, GetClusterCommand } from '@aws-sdk/client-dsql';
+import {
+  DescribeServicesCommand,
+  DescribeTaskDefinitionCommand,
+  DescribeTasksCommand,
+  ECSClient,
+  RunTaskCommand,
+  UpdateServiceCommand,
+} from '@aws-sdk/client-ecs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { benchOutputKeys } from '../../../../lib/commands/bench/targets';
 import { runBench } from '../../../../lib/commands/bench/run-bench';
 import { CommandFailure, EXIT_FAILED } from '../../../../lib/commands/shared/cli';
+import { readRunRecord } from '../../../../lib/commands/shared/run-record';
 import { recordingIO } from '../../../support/command-io';
 import { fakeTime } from '../../../support/fake-time';
+import { generatorResult } from '../../../support/generator-result';
 
 /*
  * The bench command's flow, called as its entry point calls it: the deployed stack's outputs
@@ -18,6 +32,8 @@ import { fakeTime } from '../../../support/fake-time';
 const cfn = mockClient(CloudFormationClient);
 const ecs = mockClient(ECSClient);
 const asg = mockClient(AutoScalingClient);
+const dsql = mockClient(DSQLClient);
+const logs = mockClient(CloudWatchLogsClient);
 
 const deployedAs = (scenario: string, hibernated = 'false') => {
   const outputs = benchOutputKeys('dsql').required.map((key) => ({
@@ -55,7 +71,7 @@ const fleet = (desired: number, running: number, instances: number) => {
 const options = { scenario: 'temporal-150wps', interval: '10s' };
 
 beforeEach(() => {
-  for (const m of [cfn, ecs, asg]) m.reset();
+  for (const m of [cfn, ecs, asg, dsql, logs]) m.reset();
 });
 
 test('status reads the stack and the fleet and returns the table', async () => {
@@ -105,4 +121,84 @@ test('run refuses a ramp-up as long as the run, and a timeout shorter than it, b
   await expect(runBench('run', { ...options, duration: '5m', rampUp: '5m' })).rejects.toThrow('--ramp-up 5m is not shorter than --duration 5m');
   await expect(runBench('run', { ...options, duration: '5m', timeout: '4m' })).rejects.toThrow(/^--timeout 4m is not longer than the run/);
   expect(cfn.calls()).toHaveLength(0);
+});
+
+describe('bench ladder', () => {
+  /**
+   * A deployed preset whose cluster completes at most `capacity` workflows a second: each
+   * generator task's log holds the result of its own rate (the rate read from its overrides).
+   */
+  function cluster(capacity: number) {
+    deployedAs('temporal-150wps');
+    fleet(6, 6, 2);
+    dsql.on(GetClusterCommand).resolves({ status: 'ACTIVE' });
+    const rates = new Map<string, number>();
+    ecs.on(RunTaskCommand).callsFake((input) => {
+      const id = `task${rates.size + 1}`;
+      rates.set(id, Number(input.overrides.containerOverrides[0].environment.find((e: any) => e.name === 'BENCHMARK_TARGET_RATE').value));
+      return { tasks: [{ taskArn: `arn:aws:ecs:eu-west-1:1:task/temporal-dsql/${id}` }] };
+    });
+    ecs.on(DescribeTasksCommand).callsFake((input) => ({
+      tasks: [
+        {
+          taskArn: input.tasks[0],
+          lastStatus: 'STOPPED',
+          startedAt: new Date('2026-11-26T10:00:00Z'),
+          executionStoppedAt: new Date('2026-11-26T10:01:10Z'),
+          containers: [{ name: 'Generator', exitCode: 0 }],
+        },
+      ],
+    }));
+    ecs.on(DescribeTaskDefinitionCommand).resolves({
+      taskDefinition: {
+        containerDefinitions: [
+          { name: 'Generator', logConfiguration: { logDriver: 'awslogs', options: { 'awslogs-group': 'g', 'awslogs-stream-prefix': 'generator' } } },
+        ],
+      },
+    });
+    logs.on(GetLogEventsCommand).callsFake((input) => {
+      const rate = rates.get(input.logStreamName.split('/').pop())!;
+      return { events: [{ message: JSON.stringify(generatorResult(rate, 60, rate > capacity ? { capacity } : {})) }], nextForwardToken: 'end' };
+    });
+  }
+  const out = () => join(mkdtempSync(join(tmpdir(), 'ladder-')), 'ladder.json');
+
+  test('climbs until a step does not hold, one generator task a step, and writes every step in one record report can read', async () => {
+    cluster(400);
+    const file = out();
+    const io = recordingIO();
+    const r = await runBench('ladder', { ...options, rates: '100,200,400,800,1600', step: '1m', out: file }, { io, ...fakeTime() });
+    const offered = ecs.commandCalls(RunTaskCommand).map((c) => c.args[0].input.overrides!.containerOverrides![0].environment);
+    expect(offered).toEqual(
+      [100, 200, 400, 800].map((rate) => [
+        { name: 'BENCHMARK_TARGET_RATE', value: String(rate) },
+        { name: 'BENCHMARK_DURATION', value: '1m' },
+        { name: 'BENCHMARK_RAMP_UP', value: '0s' },
+      ]),
+    );
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    expect(record.ladder).toMatchObject({ rates: [100, 200, 400, 800, 1600], highestHeld: 400, firstFailed: 800, step: '1m' });
+    expect(record.ladder.steps.map((x: any) => x.held)).toEqual([true, true, true, false]);
+    expect(record.ladder.steps[3].failed[0]).toMatch(/^completed \d+ of 48000 offered/);
+    expect(record).toMatchObject({ scenario: 'temporal-150wps', start: '2026-11-26T10:00:00.000Z', end: '2026-11-26T10:01:10.000Z' });
+    expect(readRunRecord(file).ladder?.highestHeld).toBe(400);
+    expect(r.stdout).toContain('Highest rate held: 400/s. First that did not: 800/s (completed ');
+    expect(r.stdout).toMatch(/^\| 800 \| 39\d \| 49.\d% \| 200 \| \d+% \| did not hold: /m);
+    expect(r.failure).toBeUndefined();
+    expect(io.notes.slice(0, 2)).toEqual(['step 1 of 5: 100 workflows/s for 1m', '100/s: held']);
+    expect(io.notes.at(-1)).toBe(`800/s: did not hold: ${record.ladder.steps[3].failed.join('; ')}`);
+  });
+
+  test('a generator with no result stops the ladder as a failure: a broken run is not a limit', async () => {
+    cluster(10_000);
+    logs.on(GetLogEventsCommand).resolves({ events: [{ message: 'panic: lost' }], nextForwardToken: 'end' });
+    const r = await runBench('ladder', { ...options, rates: '100,200', step: '1m', out: out() }, { io: recordingIO(), ...fakeTime() });
+    expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(1);
+    expect(r.failure?.message).toMatch(/^the generator at 100\/s exited 0 with no result in its log: the ladder measured a broken run, not a limit/);
+  });
+
+  test('refuses a timeout a step would outlast, before reading the stack', async () => {
+    await expect(runBench('ladder', { ...options, step: '5m', timeout: '5m' })).rejects.toThrow(/^--timeout 5m is not longer than the run \(--step 5m\)/);
+    expect(cfn.calls()).toHaveLength(0);
+  });
 });
