@@ -6,6 +6,7 @@ import type { Points } from './fetch';
 import { pointsOf } from './summarize';
 import type { GeneratorSeries } from '../shared/run-record';
 import type { ReportWindow } from './window';
+import type { LadderView } from './ladder-view';
 import type { ServerView } from './server-view';
 
 // Without a canvas, ECharts guesses text widths narrower than common sans fonts draw them, and
@@ -212,5 +213,94 @@ export function renderGeneratorCharts(series: GeneratorSeries, window: { start: 
       // An interval without a completion has no latency: a gap, not a zero.
       { name: 'P99', points: { t: t.filter((_, i) => series.completed[i] > 0), v: series.latencyP99Ms.filter((_, i) => series.completed[i] > 0) } },
     ]),
+  ];
+}
+
+/**
+ * A ladder's steps against the rate each offered: what completed (beside the offered line,
+ * where a cluster that keeps up sits) and the P99 (under its bound). A step that did not hold
+ * is drawn in the limit colour; the highest rate held is marked on both.
+ */
+export function renderLadderCharts(ladder: LadderView, subtitle: string): Chart[] {
+  const top = Math.max(...ladder.steps.map((s) => s.rate));
+  const point = (s: LadderView['steps'][number], v: number | null) => ({
+    value: [s.rate, v],
+    itemStyle: { color: s.held ? PERCENTILE_COLORS[0] : LIMIT_COLOR },
+  });
+  const held =
+    ladder.highestHeld === null
+      ? []
+      : [
+          {
+            xAxis: ladder.highestHeld,
+            label: { formatter: `highest held ${ladder.highestHeld}/s`, color: PERCENTILE_COLORS[0] },
+            lineStyle: { color: PERCENTILE_COLORS[0] },
+          },
+        ];
+  const draw = (id: string, title: string, unit: string, series: object[], yMax?: number): Chart => {
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 400 });
+    chart.setOption({
+      animation: false,
+      backgroundColor: '#ffffff',
+      title: { text: title, subtext: subtitle, left: 'center' },
+      legend: { bottom: 4, left: 'center', textStyle: { fontSize: 12 } },
+      grid: { left: 70, right: 40, top: 70, bottom: 100 },
+      xAxis: { type: 'value', min: 0, max: niceCeiling(top * 1.1), name: 'offered (workflows/s)', nameLocation: 'middle', nameGap: 28 },
+      yAxis: { type: 'value', min: 0, name: unit, max: yMax === undefined ? undefined : (v: { max: number }) => niceCeiling(Math.max(v.max, yMax) * 1.1) },
+      series,
+    });
+    const svg = stableIds(chart.renderToSVGString());
+    chart.dispose();
+    return { file: `${id}.svg`, title, svg };
+  };
+  const steps = ladder.steps;
+  return [
+    draw('ladderThroughput', 'Ladder: completed against offered rate', 'completed (workflows/s)', [
+      {
+        name: 'completed/s (red: the step did not hold)',
+        type: 'line',
+        symbol: 'circle',
+        symbolSize: 9,
+        color: PERCENTILE_COLORS[0],
+        data: steps.map((s) => point(s, s.figures.completedPerSecond)),
+        markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', width: 2 }, data: held },
+      },
+      {
+        name: 'offered (a cluster that keeps up)',
+        type: 'line',
+        showSymbol: false,
+        color: '#888888',
+        lineStyle: { type: 'dotted' },
+        data: [
+          [0, 0],
+          [top, top],
+        ],
+      },
+    ]),
+    draw(
+      'ladderLatency',
+      'Ladder: P99 latency against offered rate',
+      'ms',
+      [
+        {
+          name: 'P99 (red: the step did not hold)',
+          type: 'line',
+          symbol: 'circle',
+          symbolSize: 9,
+          color: PERCENTILE_COLORS[2],
+          data: steps.map((s) => point(s, s.figures.p99Ms)),
+          markLine: {
+            silent: true,
+            symbol: 'none',
+            lineStyle: { type: 'dashed', width: 2 },
+            data: [
+              ...held,
+              { yAxis: ladder.held.p99MaxMs, label: { formatter: `bound ${ladder.held.p99MaxMs} ms`, color: LIMIT_COLOR }, lineStyle: { color: LIMIT_COLOR } },
+            ],
+          },
+        },
+      ],
+      ladder.held.p99MaxMs,
+    ),
   ];
 }

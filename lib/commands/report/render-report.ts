@@ -1,6 +1,8 @@
 import { markdownTable } from '../shared/markdown-table';
 import type { FolioReport, PeakAverage, Report, TemporalReport } from './summarize';
 import type { Percentiles } from './server-view';
+import type { Bottlenecks } from './bottlenecks';
+import type { LadderView } from './ladder-view';
 import { pointLength } from './window';
 
 /** Markdown tables in the shape of the seed reports. Deterministic: no clock, no locale. */
@@ -244,6 +246,7 @@ function temporal(r: TemporalReport): string[] {
         ]
       : []),
     ...serverSections(r),
+    ...(r.ladder ? ladderSection(r.ladder) : []),
     ...bottleneckSection(r),
     ...proposalLines(r),
   ];
@@ -363,10 +366,11 @@ function serverSections(r: TemporalReport): string[] {
 
 /** The ranked components that held the run back, with the figures behind each. */
 function bottleneckSection(r: TemporalReport): string[] {
-  const b = r.bottlenecks;
+  return ['## Where the bottleneck was', '', ...bottleneckTable(r.bottlenecks, 'this run'), ''];
+}
+
+function bottleneckTable(b: Bottlenecks, what: string): string[] {
   return [
-    '## Where the bottleneck was',
-    '',
     ...(b.ranked.length
       ? [
           markdownTable(
@@ -375,10 +379,51 @@ function bottleneckSection(r: TemporalReport): string[] {
           ),
         ]
       : [
-          'None: no rule in config (observability.bottlenecks) held for this run; workers, matching, history, the store and the generator each stayed within its thresholds.',
+          `None: no rule in config (observability.bottlenecks) held for ${what}; workers, matching, history, the store and the generator each stayed within its thresholds.`,
         ]),
     ...(b.unjudged.length ? ['', `Not judged (no data): ${b.unjudged.join(', ')}.`] : []),
+  ];
+}
+
+/** A ladder: each step against its rate, the highest rate held, and where the first that did not hold was held back. */
+function ladderSection(l: LadderView): string[] {
+  const at = l.atFirstFailed;
+  const first = l.steps.find((s) => !s.held);
+  return [
+    '## The ladder',
     '',
+    `Each rate offered for ${l.step}. A step held when at least ${pct(l.held.completedShareMin)} of what it offered completed, its P99 stayed at or under ${l.held.p99MaxMs} ms, and the open workflows grew by at most ${pct(l.held.openGrowthShareMax)} of its second half's starts (observability.ladder).`,
+    '',
+    markdownTable(
+      ['Offered (wps)', 'Completed (wps)', 'Completed of offered', 'P99', 'Open growth', 'Step'],
+      l.steps.map((s) => [
+        num(s.rate, 0),
+        num(s.figures.completedPerSecond, 1),
+        pct(s.figures.completedShare),
+        ms(s.figures.p99Ms),
+        pct(s.figures.openGrowthShare),
+        s.held ? 'held' : `did not hold: ${s.failed.join('; ')}`,
+      ]),
+    ),
+    '',
+    l.firstFailed === null
+      ? `**Every step held**, up to ${l.highestHeld}/s, the last rate planned: the limit is higher (climb again from ${l.highestHeld}/s).`
+      : l.highestHeld === null
+        ? `**No step held**: the first, ${l.firstFailed}/s, did not. Start lower.`
+        : `**Highest rate held: ${l.highestHeld}/s.** The first that did not: ${l.firstFailed}/s.`,
+    '',
+    ...(first
+      ? [
+          `### Where ${first.rate}/s was held back (its step alone, ${first.start} to ${first.end})`,
+          '',
+          ...(at === null
+            ? ["Not judged: the servers' metrics over the step were not read."]
+            : at.unread
+              ? [`Not judged: the servers' metrics over the step were not read (${at.unread}).`]
+              : bottleneckTable(at.bottlenecks, 'this step')),
+          '',
+        ]
+      : []),
   ];
 }
 

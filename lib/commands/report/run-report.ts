@@ -14,6 +14,7 @@ import { runScenario } from '../shared/run-record';
 import { compareReports } from './compare-reports';
 import { renderMarkdown } from './render-report';
 import type { ResumeReading } from './resumes';
+import { firstFailedWindow } from './ladder-view';
 import type { ServerView } from './server-view';
 import type { WaitReading } from './wait-events';
 import { summarize } from './summarize';
@@ -91,7 +92,7 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   // Loaded once the arguments are valid: the SDK clients and echarts are most of the start-up.
   const aws = (deps.aws ?? loadAwsClients)();
   const { fetchMetrics } = require('./fetch') as typeof import('./fetch');
-  const { renderCharts, renderGeneratorCharts, renderServerCharts } = require('./charts') as typeof import('./charts');
+  const { renderCharts, renderGeneratorCharts, renderLadderCharts, renderServerCharts } = require('./charts') as typeof import('./charts');
   let dsqlClusterId = o.dsqlClusterId;
   // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
   if (scenario.family === 'temporal' && scenario.preset.store.engine === 'dsql' && dsqlClusterId === undefined)
@@ -106,6 +107,7 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   for (const m of messages) io.note(`note: CloudWatch: ${m}`);
 
   let server: ServerView | undefined;
+  let failedStep: ServerView | undefined;
   if (scenario.family === 'temporal') {
     const { PrometheusReader, workspaceEndpoint, isLoopback } = require('./prometheus-reader') as typeof import('./prometheus-reader');
     const { readServerView, unreadServer } = require('./server-view') as typeof import('./server-view');
@@ -124,7 +126,11 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
             await stackOutput(aws.cloudFormation(target), scenario.stackName, TEMPORAL_OUTPUTS.prometheusWorkspaceId, '--prometheus-url <url>'),
           );
       io.status.update(`Prometheus: query_range at ${endpoint.url}`);
-      server = (await readServerView(scenario, new PrometheusReader(endpoint), window, scrapeSeconds)).view;
+      const reader = new PrometheusReader(endpoint);
+      server = (await readServerView(scenario, reader, window, scrapeSeconds)).view;
+      // A ladder: the servers' metrics over its first failing step alone, where it was held back.
+      const failed = window.ladder && firstFailedWindow(window.ladder);
+      if (failed) failedStep = (await readServerView(scenario, reader, failed, scrapeSeconds)).view;
       io.status.done();
     }
     if (server.unread) io.note(`note: Prometheus: not read: ${server.unread}`);
@@ -154,12 +160,13 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   const hibernated = await hibernatedNow(aws, target, scenario);
   if (hibernated) io.note(`note: ${hibernated}`);
 
-  const report = summarize(scenario, catalog, points, window, server, resumes, waits);
+  const report = summarize(scenario, catalog, points, window, server, resumes, waits, failedStep);
   const subtitle = `${scenario.name}, ${report.window.start} to ${report.window.end}`;
   const charts = [
     ...renderCharts(catalog, points, window, subtitle),
     ...(window.generatorSeries ? renderGeneratorCharts(window.generatorSeries, window, subtitle) : []),
     ...(server && !server.unread ? renderServerCharts(server, window, subtitle) : []),
+    ...(report.family === 'temporal' && report.ladder ? renderLadderCharts(report.ladder, subtitle) : []),
   ];
   for (const c of charts) writeOutput(join(out, 'charts', c.file), c.svg);
   const markdown = renderMarkdown(

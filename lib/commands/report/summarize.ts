@@ -4,6 +4,9 @@ import type { HistoryStore } from '../../../config/temporal-schema';
 import type { PeakAverage, Points } from './fetch';
 import { type Bottlenecks, bottleneckFigures, findBottlenecks } from './bottlenecks';
 import type { ServerView } from './server-view';
+import { firstFailedWindow, type LadderView, ladderView } from './ladder-view';
+import type { BottleneckRule } from '../../../config/observability-schema';
+import type { Ladder } from '../shared/run-record';
 import type { Resume, ResumeReading } from './resumes';
 import type { WaitReading } from './wait-events';
 import { type Proposal, proposeNext, proposeNextPreset } from './proposals';
@@ -136,7 +139,9 @@ export interface TemporalReport extends ReportBase {
   /** Where the servers' metrics were read, and why not when they were not. */
   readonly server: { readonly source: string; readonly stepSeconds: number; readonly unread: string | null };
   readonly bottlenecks: Bottlenecks;
-  /** What to try next: the remedy for the component ranked first (proposals.ts). */
+  /** A ladder's steps and the bottleneck at its first failing step, when the window is a ladder's (`--run`). */
+  readonly ladder?: LadderView;
+  /** What to try next: the remedy for the component ranked first (proposals.ts); for a ladder, at its first failing step. */
   readonly proposal: Proposal;
 }
 
@@ -144,7 +149,8 @@ export type Report = FolioReport | TemporalReport;
 
 /**
  * `server`: a Temporal report's view from the servers' own metrics (required for a Temporal
- * scenario); `resumes`: a FOLIO offload cluster's resumes from 0 ACU, where it may pause.
+ * scenario); `resumes`: a FOLIO offload cluster's resumes from 0 ACU, where it may pause;
+ * `failedStep`: for a ladder's run record, the servers' view over its first step that did not hold.
  */
 export function summarize(
   scenario: Scenario,
@@ -154,12 +160,13 @@ export function summarize(
   server?: ServerView,
   resumes?: ResumeReading,
   waits?: WaitReading,
+  failedStep?: ServerView,
 ): Report {
   const ctx = new Context(catalog, points, window);
   if (scenario.family === 'folio')
     return summarizeFolio(scenario, ctx, resumes, waits ?? { offload: null, unread: 'Performance Insights was not asked for this report' });
   if (!server) throw new Error('a Temporal report needs the server view (unreadServer() when it could not be read)');
-  return summarizeTemporal(scenario, ctx, server);
+  return summarizeTemporal(scenario, ctx, server, failedStep);
 }
 
 /** Series lookups over one window; differences are computed here, point by point. */
@@ -215,6 +222,12 @@ class Context {
     return Object.entries(this.coverage)
       .filter(([, c]) => c.points === 0)
       .map(([id]) => id);
+  }
+
+  /** The values of the points that overlap [start, end): a stretch inside the window (a ladder's step). */
+  within(id: string, start: Date, end: Date): number[] {
+    const { t, v } = pointsOf(this.catalog, this.fetched, id);
+    return v.filter((_, i) => t[i] + this.window.periodSeconds * 1000 > start.getTime() && t[i] < end.getTime());
   }
 
   /** A count series as a rate per minute, over the periods that have a point. */
@@ -344,7 +357,7 @@ export function pausedStretches(
   return { minutes: stretches.reduce((n, x) => n + x.minutes, 0), stretches };
 }
 
-function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: ServerView): TemporalReport {
+function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: ServerView, failedStep?: ServerView): TemporalReport {
   const { preset, environment } = scenario;
   const workflows = ctx.window.workflows ?? null;
   const dsql = preset.store.engine === 'dsql';
@@ -428,6 +441,7 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: Ser
     // Waits and conflicts come from the load: per minute of the run, when the window is a run's (its edges are idle).
     minutes: ctx.window.run ? (ctx.window.run.end.getTime() - ctx.window.run.start.getTime()) / 60_000 : ctx.minutes,
   });
+  const ladder = ctx.window.ladder && temporalLadder(ctx, ctx.window.ladder, environment.observability.bottlenecks, failedStep);
   const report: Omit<TemporalReport, 'proposal'> = {
     family: 'temporal',
     ...head,
@@ -444,8 +458,30 @@ function summarizeTemporal(scenario: TemporalScenario, ctx: Context, server: Ser
     metrics: { transactions, commitLatencyMs, services, ...storeMetrics, server: { persistence: server.persistence, run: server.run } },
     server: { source: server.source, stepSeconds: server.stepSeconds, unread: server.unread },
     bottlenecks: findBottlenecks(environment.observability.bottlenecks, figures),
+    ...(ladder && { ladder }),
     coverage: ctx.coverage,
     missing: ctx.missing(),
   };
-  return { ...report, proposal: proposeNextPreset(report, scenario) };
+  // A ladder's next preset comes from the step it could not hold, judged on that step alone.
+  const at = ladder?.atFirstFailed;
+  const judged = at
+    ? { ...report, bottlenecks: at.bottlenecks, window: { ...report.window, run: { start: at.start, end: at.end } }, server: { unread: at.unread } }
+    : report;
+  return { ...report, proposal: proposeNextPreset(judged, scenario) };
+}
+
+/** The ladder's steps, and the bottleneck rules on its first failing step: the servers' view over it, CloudWatch's points inside it. */
+function temporalLadder(ctx: Context, ladder: Ladder, rules: readonly BottleneckRule[], failedStep: ServerView | undefined): LadderView {
+  const w = firstFailedWindow(ladder);
+  if (!w || !failedStep) return ladderView(ladder, rules, null);
+  const cpu = ctx.within('cpuHistory', w.start, w.end);
+  const commit = ctx.within('commitLatency', w.start, w.end);
+  return ladderView(ladder, rules, {
+    server: failedStep,
+    cloudWatch: {
+      historyCpuPeakPercent: cpu.length ? Math.max(...cpu) : null,
+      commitLatencyMs: commit.length ? mean(commit) : null,
+      minutes: (w.end.getTime() - w.start.getTime()) / 60_000,
+    },
+  });
 }

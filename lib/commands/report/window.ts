@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../../config';
 import { durationSeconds } from '../../../config/fields';
-import { type GeneratorSeries, readRunRecord } from '../shared/run-record';
+import { type GeneratorSeries, type Ladder, readRunRecord } from '../shared/run-record';
 
 /**
  * The time range a report covers, and the period its points are aggregated over. `start` and
@@ -28,6 +28,8 @@ export interface ReportWindow {
   readonly benchmark?: BenchmarkOutcome;
   /** The generator's second-by-second counts, when the run's result has them. */
   readonly generatorSeries?: GeneratorSeries;
+  /** A ladder's steps, when the run record is bench ladder's. */
+  readonly ladder?: Ladder;
 }
 
 /** A run's outcome as the report shows it: throughput, latency, and the store's round trip. */
@@ -103,10 +105,11 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   let benchmarkLatencyMs: ReportWindow['benchmarkLatencyMs'];
   let benchmark: BenchmarkOutcome | undefined;
   let generatorSeries: GeneratorSeries | undefined;
+  let ladder: Ladder | undefined;
   if (o.run) {
     const run = readRunRecord(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
-    [start, end, workflows] = [new Date(run.start), new Date(run.end), run.workflowsCompleted];
+    [start, end, workflows, ladder] = [new Date(run.start), new Date(run.end), run.workflowsCompleted, run.ladder];
     benchmarkLatencyMs = run.result?.results.latency;
     const r = run.result?.results;
     if (run.result?.series && run.result.window) generatorSeries = { ...run.result.series, start: new Date(run.result.window.start) };
@@ -237,5 +240,6 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     ...(benchmarkLatencyMs ? { benchmarkLatencyMs: { p50: benchmarkLatencyMs.p50, p95: benchmarkLatencyMs.p95, p99: benchmarkLatencyMs.p99 } } : {}),
     ...(benchmark ? { benchmark } : {}),
     ...(generatorSeries ? { generatorSeries } : {}),
+    ...(ladder ? { ladder } : {}),
   };
 }

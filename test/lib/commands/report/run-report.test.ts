@@ -132,6 +132,47 @@ test('a DSQL preset reads its cluster id from the stack; with an emulator endpoi
   );
 });
 
+test("a ladder's run record: the steps, the highest rate held and both ladder charts; with the servers unread, no step is judged", async () => {
+  answer(1000);
+  cfn.on(DescribeStacksCommand).resolves({
+    Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kq' }] }],
+  });
+  const step = (rate: number, from: number, held: boolean) => ({
+    rate,
+    start: new Date(Date.parse(START) + from * 60_000).toISOString(),
+    end: new Date(Date.parse(START) + (from + 5) * 60_000).toISOString(),
+    exitCode: 0,
+    result: null,
+    held,
+    failed: held ? [] : ['P99 4000 ms (above 1000 ms)'],
+    figures: { offered: rate * 300, completed: rate * 300, completedShare: 1, completedPerSecond: rate, p99Ms: held ? 200 : 4000, openGrowthShare: 0 },
+  });
+  const file = join(dir, 'ladder.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      scenario: 'temporal-150wps',
+      start: START,
+      end: END,
+      workflowsCompleted: 135_000,
+      storeRoundTrip: null,
+      ladder: {
+        step: '5m',
+        held: { completedShareMin: 0.99, p99MaxMs: 1000, openGrowthShareMax: 0.05 },
+        rates: [150, 300, 600],
+        steps: [step(150, 0, true), step(300, 5, false)],
+        highestHeld: 150,
+        firstFailed: 300,
+      },
+    }),
+  );
+  const r = await runReport({ run: file, out: join(dir, 'l'), endpointUrl: 'http://127.0.0.1:5000' }, { io: recordingIO(), now: NOW });
+  expect(r.stdout).toContain('**Highest rate held: 150/s.** The first that did not: 300/s.');
+  expect(r.stdout).toContain("Not judged: the servers' metrics over the step were not read.");
+  expect(readdirSync(join(dir, 'l', 'charts'))).toEqual(expect.arrayContaining(['ladderThroughput.svg', 'ladderLatency.svg']));
+  expect(JSON.parse(readFileSync(join(dir, 'l', 'report.json'), 'utf8')).ladder).toMatchObject({ highestHeld: 150, firstFailed: 300, atFirstFailed: null });
+});
+
 test('bad arguments are refused before any call, and no directory is made', async () => {
   const aws = () => {
     throw new Error('no client for a refused argument');
