@@ -1,9 +1,11 @@
 /*
  * The benchmark ladder on this machine: the project's benchmark against a local Temporal
- * cluster started from the stack's rendering (test/integration/support), at increasing rates
- * until P99 passes the limit or completions fall behind; then the same ladder against
- * Temporal's stock development config on the same PostgreSQL. Prints seed 001's table for
- * each, and the ratio of their best rows. A measurement, not a test: nothing here asserts.
+ * cluster started from the stack's rendering (test/integration/support), climbing the same
+ * ladder `bench ladder` climbs on AWS (harness/local-ladder.ts: each step judged by config's
+ * observability.ladder.held, the ladder stopping at the first that does not hold); then the
+ * same ladder against Temporal's stock development config on the same PostgreSQL. Prints
+ * seed 001's table for each, and the ratio of their best rows. A measurement, not a test:
+ * nothing here asserts.
  *
  *   npm run setup:integration && npm run bench:local -- --rates 10,20,40,80,160 --step 30s
  */
@@ -11,25 +13,26 @@ import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { ConfigError, type TemporalScenario, resolveScenario } from '../config';
 import { durationSeconds } from '../config/fields';
+import { ladderRates } from '../lib/commands/bench/ladder';
 import { runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
-import { type GeneratorRun, runGenerator, startWorker } from '../harness/benchmark';
+import type { Ladder, LadderStep } from '../lib/commands/shared/run-record';
+import { runGenerator, startWorker } from '../harness/benchmark';
+import { localLadder } from '../harness/local-ladder';
 import { startCluster, startStockServer } from '../harness/temporal-cluster';
 import { freePort } from '../harness/ports';
 import { startPostgres } from '../harness/postgres';
 
-interface Step {
-  readonly rate: number;
-  readonly run: GeneratorRun;
-  readonly verdict: string;
-}
-
 const program = new Command('bench:local')
   .description('Benchmark ladder against a local Temporal cluster: the rendered config and the stock development config')
   .option('--scenario <name>', 'Temporal preset whose rendering is started', 'temporal-150wps')
-  .option('--rates <list>', 'offered workflow starts per second, in order (the ladder stops at the first bad step)', '10,20,30,40,50,60,80,100,120,160,200')
+  .option(
+    '--rates <list>',
+    'offered workflow starts per second, rising (the ladder stops at the first step that does not hold)',
+    '10,20,30,40,50,60,80,100,120,160,200',
+  )
   .option('--step <duration>', 'how long each rate is offered (Go duration)', '30s')
-  .option('--p99-limit <ms>', 'stop the ladder once P99 latency passes this', '1000')
+  .option('--p99-limit <ms>', "a step's P99 bound (default: config's observability.ladder.held.p99MaxMs)")
   .option('--shards <n>', 'history shards for both clusters (the rendered 4,096 scaled down)', '16')
   .option('--workflow <type>', 'workflow type', 'simple')
   .option('--out <file>', 'also write the tables to this markdown file');
@@ -41,30 +44,17 @@ function positiveNumbers(flag: string, raw: string): number[] {
   return values;
 }
 
-function fmt(n: number | undefined): string {
-  return n === undefined ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
-}
-
-/** A step is good while every offered start completed, at 90% of the rate, under the P99 limit. */
-function judge(rate: number, run: GeneratorRun, p99Limit: number): string {
-  const x = run.raw?.results;
-  if (!x) return `no result (exit ${run.exitCode})`;
-  const behind = x.workflowsStarted - x.workflowsCompleted;
-  if (x.startErrors > 0 || behind > 0) return `${x.startErrors + behind} of ${x.workflowsOffered} did not complete`;
-  const perSecond = x.workflowsCompleted / run.raw!.window.durationSeconds;
-  if (perSecond < 0.9 * rate) return `completions fell behind (${fmt(perSecond)}/s)`;
-  if (x.latency.p99 > p99Limit) return `P99 ${fmt(x.latency.p99)} ms > ${p99Limit} ms`;
-  return 'ok';
+function fmt(n: number | null | undefined): string {
+  return n === undefined || n === null ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
 async function ladder(
   label: string,
   frontendAddress: string,
   scenario: TemporalScenario,
-  o: { rates: number[]; step: string; p99Limit: number; workflow: string },
-): Promise<Step[]> {
+  o: { rates: number[]; step: string; held: Ladder['held']; workflow: string },
+): Promise<Ladder> {
   const worker = startWorker(scenario.preset, frontendAddress, await freePort(), { BENCHMARK_WORKFLOW_TYPE: o.workflow });
-  const steps: Step[] = [];
   try {
     // Unreported, as the fault suite does: the namespace registered, every shard owned and the
     // task queues loaded before the first measured step (a cold four-process cluster took
@@ -76,48 +66,36 @@ async function ladder(
       { BENCHMARK_TARGET_RATE: '5', BENCHMARK_DURATION: '5s', BENCHMARK_RAMP_UP: '0s', BENCHMARK_WORKFLOW_TYPE: o.workflow },
       120_000,
     );
-    for (const rate of o.rates) {
-      process.stderr.write(`${label}: ${rate} workflows/s for ${o.step} ...\n`);
-      const run = await runGenerator(
-        scenario.preset,
-        frontendAddress,
-        await freePort(),
-        {
-          BENCHMARK_TARGET_RATE: String(rate),
-          BENCHMARK_DURATION: o.step,
-          BENCHMARK_RAMP_UP: '0s',
-          BENCHMARK_WORKFLOW_TYPE: o.workflow,
-          BENCHMARK_COMPLETION_TIMEOUT: '30s',
-        },
-        (durationSeconds(o.step) + 90) * 1000,
-      );
-      const verdict = judge(rate, run, o.p99Limit);
-      steps.push({ rate, run, verdict });
-      process.stderr.write(`${label}: ${rate}/s ${verdict}\n`);
-      if (verdict !== 'ok') break;
-    }
+    process.stderr.write(`${label}: ${o.rates.join(', ')} workflows/s, ${o.step} each ...\n`);
+    return await localLadder(scenario, frontendAddress, {
+      ...o,
+      onStep: (l) => {
+        const s = l.steps.at(-1)!;
+        process.stderr.write(`${label}: ${s.rate}/s ${verdict(s)}\n`);
+      },
+    });
   } finally {
     await worker.stop();
   }
-  return steps;
 }
 
-function table(steps: readonly Step[]): string {
-  const rows = steps.map(({ rate, run, verdict }) => {
-    const x = run.raw?.results;
-    const l = x?.latency;
-    const seconds = run.raw?.window.durationSeconds;
+const verdict = (s: LadderStep) => (s.held ? 'held' : `did not hold: ${s.failed.join('; ')}`);
+
+function table(l: Ladder): string {
+  const rows = l.steps.map((s) => {
+    const x = s.result?.results;
+    const lat = x?.latency;
     return [
-      String(rate),
-      fmt(l?.avg),
-      fmt(l?.p50),
-      fmt(l?.p90),
-      fmt(l?.p95),
-      fmt(l?.p99),
-      fmt(l?.max),
-      fmt(seconds === undefined ? undefined : seconds * 1000),
-      fmt(x && seconds ? x.workflowsCompleted / seconds : undefined),
-      verdict,
+      String(s.rate),
+      fmt(lat?.avg),
+      fmt(lat?.p50),
+      fmt(lat?.p90),
+      fmt(lat?.p95),
+      fmt(lat?.p99),
+      fmt(lat?.max),
+      fmt(s.result?.window?.durationSeconds === undefined ? undefined : s.result.window.durationSeconds * 1000),
+      fmt(s.figures.completedPerSecond),
+      verdict(s),
     ];
   });
   return markdownTable(
@@ -126,43 +104,53 @@ function table(steps: readonly Step[]): string {
   );
 }
 
-/** The fastest step that stayed good, or undefined. */
-function best(steps: readonly Step[]): Step | undefined {
-  return steps.filter((s) => s.verdict === 'ok').at(-1);
-}
+/** The step at the highest rate held, or undefined. */
+const best = (l: Ladder) => l.steps.find((s) => s.rate === l.highestHeld);
 
-const completedRate = (s: Step) => s.run.raw!.results.workflowsCompleted / s.run.raw!.window.durationSeconds;
-
-/** Each ladder's best good rate, and the latencies at the highest rate both held. */
-function ratios(rendered: readonly Step[], stock: readonly Step[]): string {
+/** Each ladder's highest rate held, and the latencies at the highest rate both held. */
+function ratios(rendered: Ladder, stock: Ladder): string {
   const a = best(rendered);
   const b = best(stock);
-  if (!a || !b) return 'No comparison: one of the ladders has no good step.';
-  const rows = [['best good rate (workflows/s)', fmt(completedRate(a)), fmt(completedRate(b)), fmt(completedRate(a) / completedRate(b))]];
-  const shared = rendered.filter((s) => s.verdict === 'ok' && stock.some((t) => t.rate === s.rate && t.verdict === 'ok')).at(-1);
+  if (!a || !b) return 'No comparison: one of the ladders held no step.';
+  const rows = [
+    [
+      'highest rate held: completed (workflows/s)',
+      fmt(a.figures.completedPerSecond),
+      fmt(b.figures.completedPerSecond),
+      fmt(a.figures.completedPerSecond! / b.figures.completedPerSecond!),
+    ],
+  ];
+  const shared = rendered.steps.filter((s) => s.held && stock.steps.some((t) => t.rate === s.rate && t.held)).at(-1);
   if (shared) {
-    const x = shared.run.raw!.results.latency;
-    const y = stock.find((t) => t.rate === shared.rate)!.run.raw!.results.latency;
+    const x = shared.result!.results.latency;
+    const y = stock.steps.find((t) => t.rate === shared.rate)!.result!.results.latency;
     for (const p of ['p50', 'p95', 'p99'] as const)
       rows.push([`${p} at ${shared.rate}/s, the highest rate both held (ms)`, fmt(x[p]), fmt(y[p]), fmt(x[p] / y[p])]);
   }
   return markdownTable(['', 'rendered', 'stock', 'rendered ÷ stock'], rows);
 }
 
+const outcome = (l: Ladder) =>
+  l.firstFailed === null
+    ? `Every step held, up to ${l.highestHeld}/s.`
+    : `Highest rate held: ${l.highestHeld ?? 'none'}/s; the first that did not: ${l.firstFailed}/s.`;
+
 runCommand(async () => {
   program.parse();
   const o = program.opts();
-  const rates = positiveNumbers('--rates', o.rates);
-  if (!(durationSeconds(o.step) > 0)) throw new ConfigError(`--step "${o.step}" is not valid (valid: a Go duration with a unit, e.g. 30s)`);
-  const [p99Limit] = positiveNumbers('--p99-limit', o.p99Limit);
-  const [shards] = positiveNumbers('--shards', o.shards);
   const scenario = resolveScenario({ scenario: o.scenario }) as TemporalScenario;
   if (scenario.family !== 'temporal') throw new ConfigError(`--scenario "${o.scenario}" is a FOLIO phase (valid: a Temporal preset)`);
-  const settings = { rates, step: o.step, p99Limit, workflow: o.workflow };
+  const config = scenario.environment.observability.ladder;
+  // Rising, as bench ladder takes them; a local ladder climbs from lower rates, so up to the 20 steps config allows at most.
+  const rates = ladderRates({ rates: positiveNumbers('--rates', o.rates), maxSteps: 20 });
+  if (!(durationSeconds(o.step) >= 10)) throw new ConfigError(`--step "${o.step}" is not valid (valid: a Go duration of at least 10s, e.g. 30s)`);
+  const held = { ...config.held, ...(o.p99Limit !== undefined && { p99MaxMs: positiveNumbers('--p99-limit', o.p99Limit)[0] }) };
+  const [shards] = positiveNumbers('--shards', o.shards);
+  const settings = { rates, step: o.step, held, workflow: o.workflow };
 
   const pg = await startPostgres({ maxConnections: 600 });
-  let rendered: Step[] = [];
-  let stock: Step[] = [];
+  let rendered: Ladder | undefined;
+  let stock: Ladder | undefined;
   try {
     const cluster = await startCluster({ postgres: pg, scenario: scenario.name, numHistoryShards: shards, databasePrefix: 'rendered' });
     try {
@@ -184,14 +172,19 @@ runCommand(async () => {
     `# Local benchmark ladder (${scenario.name} rendering vs stock development config)`,
     '',
     `${o.workflow} workflows, each rate offered open-loop for ${o.step}; ${shards} history shards; PostgreSQL ${pg.bin.split('/').at(-2)} on loopback; this machine only.`,
+    `A step held when at least ${held.completedShareMin * 100}% of what it offered completed, its P99 stayed at or under ${held.p99MaxMs} ms, and the open workflows grew by at most ${held.openGrowthShareMax * 100}% of its second half's starts (observability.ladder, as bench ladder judges).`,
     '',
     `## Rendered config (four processes, ${scenario.name}'s static and dynamic config)`,
     '',
     table(rendered),
     '',
+    outcome(rendered),
+    '',
     '## Stock development config (one process, development-postgres12.yaml)',
     '',
     table(stock),
+    '',
+    outcome(stock),
     '',
     '## Rendered against stock',
     '',

@@ -34,10 +34,12 @@ const generatorResultSchema = z.object({
     startErrors: z.number().optional(),
     startErrorsByCause: z.record(z.string(), z.number()).optional(),
     actualRate: z.number(),
-    latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
+    latency: z.object({ avg: z.number().optional(), p50: z.number(), p90: z.number().optional(), p95: z.number(), p99: z.number(), max: z.number() }),
   }),
-  /** lastStart: when the last start was offered; after it the generator only waits for results. */
-  window: z.object({ start: z.iso.datetime({ offset: true }), lastStart: z.iso.datetime({ offset: true }).optional() }).optional(),
+  /** lastStart: when the last start was offered; after it the generator only waits for results (until durationSeconds from start). */
+  window: z
+    .object({ start: z.iso.datetime({ offset: true }), lastStart: z.iso.datetime({ offset: true }).optional(), durationSeconds: z.number().optional() })
+    .optional(),
   series: generatorSeriesSchema.optional(),
   passed: z.boolean().optional(),
   failureReasons: z.array(z.string()).nullish(),

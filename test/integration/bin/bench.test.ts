@@ -72,11 +72,15 @@ describe('bench against moto on loopback', () => {
     expect(parked.stdout).toMatch(/^parked: tasks 0 running, 0 pending, 0 desired; instances 0 in service, 0 starting, 0 stopping \(ASG desired 0, max 4\)/);
   }, 60_000);
 
-  test('run checks the DSQL cluster, then refuses to run without workers (exit 5)', async () => {
-    const out = await bench('run');
-    expect(out.status).toBe(5);
-    expect(out.stderr.trim()).toBe('error: no benchmark worker is running (0 desired); run `npm run bench -- up --scenario temporal-150wps` first');
-  }, 30_000);
+  test.each(['run', 'ladder'])(
+    '%s checks the DSQL cluster, then refuses to run without workers (exit 5)',
+    async (command) => {
+      const out = await bench(command);
+      expect(out.status).toBe(5);
+      expect(out.stderr.trim()).toBe('error: no benchmark worker is running (0 desired); run `npm run bench -- up --scenario temporal-150wps` first');
+    },
+    30_000,
+  );
 
   test('run refuses a DSQL cluster that is gone (exit 5)', async () => {
     await dsql.send(new DeleteDsqlClusterCommand({ identifier: dsqlClusterId }));
@@ -85,7 +89,7 @@ describe('bench against moto on loopback', () => {
     expect(out.stderr.trim()).toBe(`error: Aurora DSQL cluster ${dsqlClusterId} (the stack's DsqlClusterId output) does not exist: deleted outside the stack?`);
   }, 30_000);
 
-  test.each([['up'], ['run', '--duration', '1m']])(
+  test.each([['up'], ['run', '--duration', '1m'], ['ladder', '--step', '1m']])(
     '%j on a stack deployed as another preset is refused before anything changes (exit 1)',
     async (...args) => {
       const out = await runCli('bench.ts', [...args, '--scenario', 'temporal-100wps', '--endpoint-url', moto.endpoint]);

@@ -135,7 +135,9 @@ test('a DSQL preset reads its cluster id from the stack; with an emulator endpoi
 test("a ladder's run record: the steps, the highest rate held and both ladder charts; with the servers unread, no step is judged", async () => {
   answer(1000);
   cfn.on(DescribeStacksCommand).resolves({
-    Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kq' }] }],
+    Stacks: [
+      { StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'DsqlClusterId', OutputValue: 'kq' }] },
+    ],
   });
   const step = (rate: number, from: number, held: boolean) => ({
     rate,
