@@ -197,6 +197,8 @@ export interface PoolEnvironment {
   readonly awsvpcTrunking: boolean;
   readonly ecsReservedMemoryMiB: number;
   readonly schemaSetupTask: Sized;
+  /** The Temporal Web UI's task, on the main pool where a preset runs it: memory and an awsvpc slot, no CPU. */
+  readonly ui: { readonly memoryGiB: number };
 }
 
 /** What the model reads of a Temporal preset. */
@@ -208,6 +210,7 @@ export interface PoolPreset {
     readonly benchmark: { readonly instanceType: string; readonly maxInstances: number };
   };
   readonly services: Readonly<Record<TemporalRole, Service>>;
+  readonly ui: boolean;
   readonly benchmark: { readonly workers: Service; readonly generator: Sized };
 }
 
@@ -229,7 +232,10 @@ export function temporalPoolSpecs(env: PoolEnvironment, preset: PoolPreset): [Po
       instanceType: EC2_INSTANCE_TYPES[main.instanceType],
       instances: main.instances,
       ...common,
-      services: TEMPORAL_ROLES.map((r) => rolling(r, preset.services[r])),
+      services: [
+        ...TEMPORAL_ROLES.map((r) => rolling(r, preset.services[r])),
+        ...(preset.ui ? [rolling('temporal-ui', { vcpu: 0, memoryGiB: env.ui.memoryGiB, replicas: 1 })] : []),
+      ],
       oneShots: [{ name: 'schema-setup', task: shape(env.schemaSetupTask) }],
     },
     {

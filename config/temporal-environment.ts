@@ -134,7 +134,13 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     // The project's own worker and load generator: build it from benchmark/ (docs/temporal.md,
     // "Bring it up") and push it here, or set { asset: 'benchmark' }.
     benchmark: { ecr: { repository: 'temporal-dsql-bench', tag: '1.0.0' }, user: '1000:1000' },
+    // The Temporal Web UI (its ui-server, which embeds the UI), as Temporal publishes it; the
+    // local tests build the same release from the Go module proxy (scripts/setup-integration.sh).
+    // It runs as its image's own user, temporal (uid 1000).
+    ui: { registry: 'docker.io/temporalio/ui:2.58.1', user: '1000:1000' },
   },
+  // One UI task on the main pool: it only answers the person forwarding a port to it.
+  ui: { memoryGiB: 0.5, port: 8080 },
   logRetentionDays: 14,
   observability: {
     stackName: 'TemporalDsqlObservability',

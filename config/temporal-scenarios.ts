@@ -79,6 +79,7 @@ const SEED_150WPS: TemporalScenarioInput = {
   pools: SEED_POOLS,
   dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
   visibility: VISIBILITY,
+  ui: true,
   benchmark: {
     fleet: 'external',
     workers: { replicas: 6, vcpu: 2, memoryGiB: 4 },
@@ -113,6 +114,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 1, vcpu: 2, memoryGiB: 4 },
@@ -138,6 +140,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 2, vcpu: 2, memoryGiB: 4 },
@@ -163,6 +166,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 3, vcpu: 2, memoryGiB: 4 },
@@ -188,6 +192,8 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     pools: SEED_POOLS,
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    // No UI: the pool's 18 awsvpc task slots are full while history rolls; a 7th instance would hold it.
+    ui: false,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 4, vcpu: 2, memoryGiB: 4 },
@@ -227,6 +233,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
       'system.enableActivityEagerExecution': true,
     },
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 12, vcpu: 2, memoryGiB: 4 },
@@ -260,6 +267,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     deployment: { maximumPercent: 110 },
     dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
@@ -302,6 +310,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     deployment: { maximumPercent: 110 },
     dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
@@ -343,6 +352,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     deployment: { maximumPercent: 110 },
     dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
+    ui: true,
     benchmark: {
       fleet: 'external',
       // As many as the vCPU quota leaves (limits.ec2VcpuQuota): the reference's 30 were its

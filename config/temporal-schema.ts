@@ -265,7 +265,14 @@ export const temporalEnvironmentSchema = z.strictObject({
       for (const problem of shutdownProblems(d)) ctx.addIssue({ code: 'custom', message: problem });
     }),
   visibility: z.strictObject({ engineVersion: z.string().regex(/^OpenSearch_\d+\.\d+$/), index: physicalName(/^[a-z][a-z0-9_]{0,99}$/, 'index name') }),
-  images: z.strictObject({ server: taskImageSchema, collector: taskImageSchema, benchmark: taskImageSchema }),
+  images: z.strictObject({ server: taskImageSchema, collector: taskImageSchema, benchmark: taskImageSchema, ui: taskImageSchema }),
+  /**
+   * The Temporal Web UI (temporalio/ui), where a preset runs it: one task on the main pool,
+   * talking to the frontend as the benchmark does, reached only by port forwarding (npm run ui).
+   * It reserves memory and no CPU: it idles but for the person looking, and a reservation
+   * would take the CPU the servers' rolling deploys are packed into.
+   */
+  ui: z.strictObject({ memoryGiB: taskSize().memoryGiB, port }),
   logRetentionDays: z.union(
     [1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)),
     {
@@ -356,6 +363,8 @@ export const temporalScenarioSchema = z.strictObject({
     instances: z.number().int().min(1).max(80),
     volumeGiB: z.number().int().min(10).max(16384),
   }),
+  /** Whether the preset runs the Temporal Web UI (environment.ui): on for every preset here; false leaves it out. */
+  ui: z.boolean(),
   benchmark: z.strictObject({
     /**
      * running: every deploy sets the worker service to its replicas; parked: to 0 (and the

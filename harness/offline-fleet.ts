@@ -3,7 +3,7 @@ import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudf
 import { CreateClusterCommand as CreateDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
 import { resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../config';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../lib/contract/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../lib/contract/physical-names';
 import { HIBERNATED_PARAMETER, TEMPORAL_OUTPUTS as O } from '../lib/contract/stack-outputs';
 
 /*
@@ -36,21 +36,18 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
       desiredCount: 0,
     }),
   );
-  const { preset } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
-  for (const role of TEMPORAL_ROLES) {
-    const { taskDefinition: roleTask } = await ecs.send(
-      new RegisterTaskDefinitionCommand({
-        family: temporalServiceName(role),
-        containerDefinitions: [{ name: role, image: 'server:1', memory: 1024, cpu: 512 }],
-      }),
+  const { preset, environment } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  // The four roles and the Web UI, at the preset's counts.
+  const services: [string, number][] = [
+    ...TEMPORAL_ROLES.map((r): [string, number] => [temporalServiceName(r), preset.services[r].replicas]),
+    [TEMPORAL_UI_SERVICE, 1],
+  ];
+  for (const [name, count] of services) {
+    const { taskDefinition: serviceTask } = await ecs.send(
+      new RegisterTaskDefinitionCommand({ family: name, containerDefinitions: [{ name: 'Server', image: 'server:1', memory: 1024, cpu: 512 }] }),
     );
     await ecs.send(
-      new CreateServiceCommand({
-        cluster: 'temporal-dsql',
-        serviceName: temporalServiceName(role),
-        taskDefinition: roleTask!.taskDefinitionArn,
-        desiredCount: preset.services[role].replicas,
-      }),
+      new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: name, taskDefinition: serviceTask!.taskDefinitionArn, desiredCount: count }),
     );
   }
   const asg = new AutoScalingClient(config);
@@ -84,6 +81,7 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
     [O.benchmarkWorkerService]: BENCHMARK_WORKER_SERVICE,
     [O.benchmarkAsgName]: 'bench-asg',
     [O.mainAsgName]: 'main-asg',
+    [O.uiAddress]: `ui.${environment.names.serviceNamespace}:${environment.ui.port}`,
     [O.benchmarkCapacityProvider]: 'bench-cp',
     [O.generatorTaskDefinition]: `${BENCHMARK_GENERATOR_FAMILY}:1`,
     [O.benchmarkSecurityGroupId]: 'sg-0123456789abcdef0',

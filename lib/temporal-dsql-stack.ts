@@ -15,6 +15,7 @@ import { SchemaSetup } from './constructs/schema-setup';
 import { ServiceNetwork } from './constructs/service-network';
 import { TemporalSecurityGroups } from './constructs/stack-scoped/temporal-security-groups';
 import { TemporalServices } from './constructs/stack-scoped/temporal-services';
+import { TemporalUi } from './constructs/temporal-ui';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { idleRules } from './contract/idle-rule';
 import { containerImage } from './contract/images';
@@ -45,6 +46,8 @@ export class TemporalDsqlStack extends Stack {
   readonly services: TemporalServices;
   /** The benchmark worker service, load generator and store probe, on their own pool. */
   readonly fleet: BenchmarkFleet;
+  /** The Temporal Web UI: in every environment, running where the preset says so. */
+  readonly ui: TemporalUi;
   private readonly azs: readonly string[];
 
   constructor(scope: Construct, id: string, props: TemporalDsqlStackProps) {
@@ -179,6 +182,27 @@ export class TemporalDsqlStack extends Stack {
       after: this.schema.resource,
     });
 
+    // The Web UI, on the main pool beside the servers, reached by port forwarding only. Every
+    // preset has its resources, so a switch never adds or deletes them: `ui` sets its task count.
+    this.ui = new TemporalUi(this, 'WebUi', {
+      environment: e,
+      preset,
+      vpc,
+      cluster,
+      capacityProvider: this.capacity.main,
+      subnets,
+      image: containerImage(this, 'UiImage', e.images.ui),
+      user: e.images.ui.user,
+      frontendAddress,
+      servers,
+      instances: { securityGroup: this.capacity.instanceSecurityGroup, group: this.capacity.main.autoScalingGroup },
+      logRetention: retention,
+      stopTimeout,
+      maximumPercent,
+      hibernation,
+    });
+    this.ui.service.service.node.addDependency(this.services.last);
+
     // The benchmark fleet, on its own pool. `fleet` decides who owns the worker count.
     this.fleet = new BenchmarkFleet(this, {
       environment: e,
@@ -233,6 +257,7 @@ export class TemporalDsqlStack extends Stack {
     out(O.benchmarkWorkerService, this.fleet.worker.service.serviceName);
     out(O.benchmarkAsgName, this.capacity.benchmark.autoScalingGroup.autoScalingGroupName);
     out(O.mainAsgName, this.capacity.main.autoScalingGroup.autoScalingGroupName, "The Temporal servers' pool (0 instances while hibernated)");
+    out(O.uiAddress, this.ui.address, 'The Temporal Web UI inside the VPC: npm run ui prints how to forward a port to it');
     out(O.benchmarkCapacityProvider, this.capacity.benchmark.capacityProviderName);
     out(O.generatorTaskDefinition, this.fleet.generator.taskDefinitionArn);
     out(O.benchmarkSecurityGroupId, clients.securityGroupId);

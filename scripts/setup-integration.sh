@@ -6,6 +6,7 @@
 #     release, and the one the upgrade test starts from), from the Go module proxy, cached by
 #     version (about 4 minutes each on 2 cores the first time); Go
 #     fetches the toolchain the release's go.mod asks for from the same proxy (GOTOOLCHAIN=auto);
+#   - the Temporal Web UI's server at config's images.ui release, from the same proxy, cached;
 #   - the project's benchmark (benchmark/), rebuilt on every run (Go's cache makes it quick).
 # Build outputs go to $DB_BENCH_CACHE (default ~/.cache/db-bench-infra).
 set -euo pipefail
@@ -34,6 +35,20 @@ for version in $releases; do
   fi
 done
 
+# The Web UI's server (it embeds the UI) at config's images.ui release (harness/ui-server pins
+# it and its go.sum), with the image's own config template (config/docker.yaml, which reads
+# the environment the stack renders).
+ui_version=$(node --import tsx scripts/temporal-release.ts --ui)
+ui="$cache/temporal-ui-$ui_version"
+if [ ! -x "$ui/ui-server" ] || [ ! -f "$ui/config/docker.yaml" ]; then
+  echo "setup-integration: building github.com/temporalio/ui-server/v2@$ui_version (cached in $ui)"
+  tmp="$ui.tmp"; rm -rf "$tmp"; mkdir -p "$tmp/config"
+  (cd harness/ui-server && go build -trimpath -o "$tmp/ui-server" github.com/temporalio/ui-server/v2/cmd/server)
+  source_dir=$(cd harness/ui-server && go list -m -f '{{.Dir}}' github.com/temporalio/ui-server/v2)
+  cp "$source_dir/config/docker.yaml" "$tmp/config/docker.yaml"
+  rm -rf "$ui"; mv "$tmp" "$ui"
+fi
+
 echo "setup-integration: building the benchmark (benchmark/)"
 (cd benchmark && go build -trimpath -o "$cache/benchmark/benchmark" .)
-echo "setup-integration: ready (temporal $(echo $releases | tr '\n' ' '), $(ls -d /usr/lib/postgresql/*/bin | tail -n1))"
+echo "setup-integration: ready (temporal $(echo $releases | tr '\n' ' '), ui $ui_version, $(ls -d /usr/lib/postgresql/*/bin | tail -n1))"

@@ -969,6 +969,24 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/^error: --step "5s" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 10 s\)$/],
   ),
   command(
+    'ui: a preset that runs no UI',
+    'ui.ts',
+    ['--scenario', 'temporal-100wps'],
+    [/^error: temporal-100wps runs no Web UI \(ui: false in config\/temporal-scenarios.ts\) \(valid: a preset with ui: true, or set it and deploy\)$/],
+  ),
+  command(
+    'ui: a privileged local port',
+    'ui.ts',
+    ['--scenario', 'temporal-150wps', '--local-port', '80'],
+    [/^error: --local-port "80" is not valid \(valid: a port on this machine from 1024 to 65535\)$/],
+  ),
+  config(
+    'a preset with no word on the UI',
+    { scenario: 'temporal-150wps' },
+    preset('temporal-150wps', (p) => delete p.ui),
+    [/\(ui\): missing field "ui" \(valid: true or false\)/],
+  ),
+  command(
     'bench: a FOLIO phase',
     'bench.ts',
     ['status', '--scenario', 'test4'],

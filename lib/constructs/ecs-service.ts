@@ -4,7 +4,8 @@ import { acknowledgeNag } from './lint-acknowledgements';
 
 interface ServiceSize {
   readonly replicas: number;
-  readonly vcpu: number;
+  /** undefined: the task reserves no CPU (it shares what the instance has free). */
+  readonly vcpu: number | undefined;
   readonly memoryGiB: number;
 }
 
@@ -27,6 +28,8 @@ export interface EcsServiceProps {
   readonly ports: Record<string, number>;
   /** TCP port the container health check probes; none for containers without a server. */
   readonly healthCheckPort?: number;
+  /** A shell command for the health check instead (an HTTP probe, for an image without nc). */
+  readonly healthCheckCommand?: string;
   readonly entryPoint?: string[];
   readonly command?: string[];
   readonly environment: Record<string, string>;
@@ -71,10 +74,10 @@ export class EcsService extends Construct {
       secrets: props.secrets,
       portMappings: Object.entries(props.ports).map(([name, port]) => ({ name, containerPort: port })),
       healthCheck:
-        props.healthCheckPort === undefined
+        props.healthCheckPort === undefined && props.healthCheckCommand === undefined
           ? undefined
           : {
-              command: ['CMD-SHELL', `nc -z 127.0.0.1 ${props.healthCheckPort} || exit 1`],
+              command: ['CMD-SHELL', `${props.healthCheckCommand ?? `nc -z 127.0.0.1 ${props.healthCheckPort}`} || exit 1`],
               interval: Duration.seconds(15),
               timeout: Duration.seconds(5),
               retries: 4,
@@ -138,7 +141,8 @@ export function addTaskContainer(
 
 export interface TaskSizeProps {
   readonly family?: string;
-  readonly vcpu: number;
+  /** undefined: no task-level CPU (on EC2 a task may leave it out, and reserves none). */
+  readonly vcpu: number | undefined;
   readonly memoryGiB: number;
   readonly taskRole: iam.IRole;
   readonly executionRole: iam.IRole;
@@ -153,7 +157,7 @@ export function arm64TaskDefinition(scope: Construct, id: string, props: TaskSiz
     family: props.family,
     compatibility: ecs.Compatibility.EC2,
     networkMode: ecs.NetworkMode.AWS_VPC,
-    cpu: String(props.vcpu * 1024),
+    cpu: props.vcpu === undefined ? undefined : String(props.vcpu * 1024),
     memoryMiB: String(props.memoryGiB * 1024),
     placementConstraints: [ecs.PlacementConstraint.memberOf('attribute:ecs.cpu-architecture == arm64')],
     taskRole: props.taskRole,

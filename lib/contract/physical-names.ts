@@ -14,6 +14,9 @@ export const temporalServiceName = (role: TemporalRole): string => `temporal-${r
 /** ECS service name (and task family) of the benchmark workers. */
 export const BENCHMARK_WORKER_SERVICE = 'benchmark-worker';
 
+/** ECS service name (and task family) of the Temporal Web UI; also its Cloud Map name (`ui.<namespace>`). */
+export const TEMPORAL_UI_SERVICE = 'temporal-ui';
+
 /** Task family of the load generator; also its collector's Prometheus job, as the workers' is their service name. */
 export const BENCHMARK_GENERATOR_FAMILY = 'benchmark-generator';
 

@@ -22,6 +22,7 @@ export const TEMPORAL_OUTPUTS = {
   benchmarkWorkerService: 'BenchmarkWorkerService',
   benchmarkAsgName: 'BenchmarkAsgName',
   mainAsgName: 'MainAsgName',
+  uiAddress: 'UiAddress',
   benchmarkCapacityProvider: 'BenchmarkCapacityProvider',
   generatorTaskDefinition: 'GeneratorTaskDefinition',
   benchmarkSecurityGroupId: 'BenchmarkSecurityGroupId',

@@ -258,6 +258,26 @@ export function benchmarkEnvironment(preset: TemporalPreset, mode: BenchmarkMode
 }
 
 /**
+ * The Temporal Web UI's environment (temporalio/ui's config/docker.yaml template reads these):
+ * the frontend as the benchmark reaches it, the benchmark's namespace first, plain HTTP (it is
+ * only reached through a forwarded port on the user's own machine, so its CSRF cookie cannot
+ * be Secure-only), and no calls out to the internet for news.
+ */
+export function uiEnvironment(environment: TemporalEnvironment, preset: TemporalPreset, o: { frontendAddress: string }): Record<string, string> {
+  return {
+    TEMPORAL_ADDRESS: o.frontendAddress,
+    TEMPORAL_UI_PORT: String(environment.ui.port),
+    TEMPORAL_DEFAULT_NAMESPACE: preset.benchmark.namespace,
+    TEMPORAL_CSRF_COOKIE_INSECURE: 'true',
+    TEMPORAL_DISABLE_NEWS_FETCH: 'true',
+    TEMPORAL_NOTIFY_ON_NEW_VERSION: 'false',
+  };
+}
+
+/** The UI's container health check: its own /healthz, with the busybox wget of its Alpine image. */
+export const uiHealthCheck = (port: number) => `wget -q -O /dev/null http://127.0.0.1:${port}/healthz`;
+
+/**
  * The server container's command: take the task's IP from the ECS task metadata endpoint as
  * the membership broadcast address (ringpop dials peers on it), write both config files,
  * then start one role. Needs only a POSIX shell, tr, grep, cut, sed and wget (busybox in the Alpine image).

@@ -9,6 +9,7 @@ import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvi
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, runGenerator, startWorker, warmUp } from '../../harness/benchmark';
 import { localLadder } from '../../harness/local-ladder';
+import { startUi } from '../../harness/local-ui';
 import { binaries } from '../../harness/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
 import { type LocalPrometheus, startPrometheus } from './support/prometheus';
@@ -44,6 +45,8 @@ let prometheus: LocalPrometheus;
 /** The steady run's window, as the report would be given it (bench run's record). */
 let runWindow: { start: Date; end: Date } | undefined;
 let runCompleted = 0;
+/** The steady run's workflow ids begin with this (the generator's own prefix for the run). */
+let runPrefix: string | undefined;
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
 const WORKER_METRICS = scenario.environment.ports.metrics + 10;
 const GENERATOR_METRICS = scenario.environment.ports.metrics + 11;
@@ -119,6 +122,7 @@ test(`the benchmark runs at ${RATE} workflows/s for ${DURATION}: every workflow 
   );
   runWindow = { start, end: new Date() };
   runCompleted = run.result?.results.workflowsCompleted ?? 0;
+  runPrefix = run.raw?.config?.workflowIdPrefix;
   const r = run.result;
   if (!r) throw new Error(`no result from the generator (exit ${run.exitCode}):\n${run.lines.slice(-30).join('\n')}\nworker:\n${worker.output().slice(-3000)}`);
   const x = r.results;
@@ -154,6 +158,32 @@ test('the multi-activity workflow type runs too', async () => {
   expect(run.result?.results).toMatchObject({ workflowsStarted: 100, workflowsCompleted: 100, workflowsFailed: 0 });
   expect(run.exitCode).toBe(0);
 }, 180_000);
+
+test('the Web UI, started from the rendered environment, lists the workflows the benchmark ran, from the frontend as the benchmark reaches it', async () => {
+  if (!runPrefix) throw new Error('the steady run did not finish');
+  const ui = await startUi(scenario, cluster.frontendAddress);
+  try {
+    // The page itself: the UI the release embeds.
+    expect(await (await fetch(`${ui.url}/`)).text()).toMatch(/<html/i);
+    const api = (path: string) => fetch(`${ui.url}/api/v1/namespaces/${scenario.preset.benchmark.namespace}${path}`).then((r) => r.json() as Promise<any>);
+    const query = encodeURIComponent(`WorkflowId STARTS_WITH "${runPrefix}"`);
+    const count = await api(`/workflow-count?query=${query}`);
+    expect(Number(count.count)).toBe(runCompleted);
+    const page = await api(`/workflows?query=${query}&pageSize=20`);
+    expect(page.executions).toHaveLength(20);
+    for (const x of page.executions) {
+      expect(x.execution.workflowId.startsWith(runPrefix)).toBe(true);
+      expect(x.status).toBe('WORKFLOW_EXECUTION_STATUS_COMPLETED');
+    }
+    // One workflow's history, as its page shows it.
+    const one = page.executions[0].execution;
+    const history = await api(`/workflows/${encodeURIComponent(one.workflowId)}/history?execution.runId=${one.runId}`);
+    expect(history.history.events[0].eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_STARTED');
+    expect(history.history.events.at(-1).eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+  } finally {
+    await ui.stop();
+  }
+}, 120_000);
 
 /** The report's own reader on the local Prometheus (unsigned: loopback), over a window, once the last scrape is in. */
 async function serverView(window: { start: Date; end: Date }) {

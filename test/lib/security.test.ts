@@ -31,8 +31,9 @@ function statements(t: Template) {
 
 /**
  * Actions AWS documents without resource-level permissions ("Resource": "*" is the only
- * form): the ECS container agent's calls, the ECR registry token, and the agent's log calls
- * on instance roles (the awslogs driver names streams at run time).
+ * form): the ECS container agent's calls, the ECR registry token, the agent's log calls
+ * on instance roles (the awslogs driver names streams at run time), and the SSM agent's
+ * Session Manager channels (the Service Authorization Reference lists no resource type for them).
  */
 const NO_RESOURCE_LEVEL = new Set([
   'ecr:GetAuthorizationToken',
@@ -41,6 +42,10 @@ const NO_RESOURCE_LEVEL = new Set([
   'ecs:StartTelemetrySession',
   'logs:CreateLogStream',
   'logs:PutLogEvents',
+  'ssmmessages:CreateControlChannel',
+  'ssmmessages:CreateDataChannel',
+  'ssmmessages:OpenControlChannel',
+  'ssmmessages:OpenDataChannel',
 ]);
 
 const roleNamed = (t: Template, pathSuffix: string) =>

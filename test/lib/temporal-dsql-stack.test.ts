@@ -135,7 +135,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
   });
 });
 
-test("a stopped server gets the rendered stopTimeout, longer than its role's drain; the frontends' DNS records the rendered TTL", () => {
+test("a stopped server gets the rendered stopTimeout, longer than its role's drain; the frontends' and the UI's DNS records the rendered TTL", () => {
   const { json } = synth('temporal-150wps');
   const d = env.deployment;
   for (const role of TEMPORAL_ROLES) {
@@ -144,7 +144,10 @@ test("a stopped server gets the rendered stopTimeout, longer than its role's dra
   }
   expect(d.stopTimeout).toBe('60s');
   const services = Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::ServiceDiscovery::Service');
-  expect(services.map((r) => r.Properties.DnsConfig.DnsRecords)).toEqual([[{ Type: 'A', TTL: 10 }]]);
+  expect(services.map((r) => [r.Properties.Name, r.Properties.DnsConfig.DnsRecords])).toEqual([
+    ['frontend', [{ Type: 'A', TTL: 10 }]],
+    ['ui', [{ Type: 'A', TTL: 10 }]],
+  ]);
 });
 
 const DSQL_PRESETS = TEMPORAL_SCENARIO_NAMES.filter((n) => catalog.temporal.scenarios.find((s) => s.name === n)!.store.engine === 'dsql');

@@ -156,6 +156,7 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
     store = 'available';
     const out = await runEnvironment('hibernate', options('temporal-aurora-150wps'), { io: recordingIO(), ...fakeTime() });
     expect(log).toEqual([
+      'temporal-ui -> 0',
       'benchmark-worker -> 0',
       'temporal-worker -> 0',
       'temporal-frontend -> 0',
@@ -175,7 +176,7 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
     ecs.on(ListTasksCommand, { family: BENCHMARK_GENERATOR_FAMILY }).resolves({ taskArns: ['arn:aws:ecs:eu-west-1:1:task/temporal-dsql/gen1'] });
     ecs.on(StopTaskCommand).callsFake((i) => void log.push(`stop ${i.task.split('/').pop()}`));
     await runEnvironment('hibernate', { ...options('temporal-aurora-150wps'), force: true }, { io: recordingIO(), ...fakeTime() });
-    expect(log.slice(0, 2)).toEqual(['stop gen1', 'benchmark-worker -> 0']);
+    expect(log.slice(0, 2)).toEqual(['stop gen1', 'temporal-ui -> 0']);
   });
 
   test('wake', async () => {
@@ -195,6 +196,7 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
       'temporal-matching -> 6',
       'temporal-frontend -> 4',
       'temporal-worker -> 2',
+      'temporal-ui -> 1',
       'Hibernated=false',
     ]);
   });

@@ -114,7 +114,7 @@ describe('environment states: running, fleet parked, hibernated (npm run hiberna
     expect(problems).toEqual([]);
   });
 
-  test('running -> hibernated changes exactly the counts: five services to 0 tasks and the main pool to a minimum of 0', () => {
+  test('running -> hibernated changes exactly the counts: six services (the four roles, the UI, the workers) to 0 tasks and the main pool to a minimum of 0', () => {
     const changed = resourceChanges(states.running, states.hibernated).map((c) => [
       c.type,
       c.properties.map((p) => `${p.name}: ${JSON.stringify(p.from)} -> ${JSON.stringify(p.to)}`),
@@ -124,9 +124,10 @@ describe('environment states: running, fleet parked, hibernated (npm run hiberna
         ['AWS::AutoScaling::AutoScalingGroup', ['MinSize: "10" -> "0"']],
         ['AWS::ECS::Service', ['DesiredCount: 8 -> 0']],
         ['AWS::ECS::Service', ['DesiredCount: 6 -> 0']],
+        ['AWS::ECS::Service', ['DesiredCount: 1 -> 0']],
       ]),
     );
-    expect(changed).toHaveLength(6);
+    expect(changed).toHaveLength(7);
   });
 
   test('the check can fail: a hibernation that dropped the history service would be a destruction', () => {
