@@ -227,13 +227,18 @@ async function ladder(scenario: TemporalScenario, o: BenchOptions, deps: BenchDe
     rates,
     { step, held: config.held },
     async (rate, i) => {
-      io.note(`step ${i + 1} of ${rates.length}: ${rate} workflows/s for ${step}`);
       const r = await benchRun(
         clients,
         targets,
         // The store's round trip once, before the first step, on a quiet cluster.
         { scenario: scenario.name, rate, duration: step, rampUp: '0s', probe: i === 0 },
-        { ...waiting, onStarted: (arn) => (generator = arn) },
+        {
+          ...waiting,
+          onStarted: (arn) => {
+            generator = arn;
+            io.note(`step ${i + 1} of ${rates.length}: ${rate} workflows/s for ${step}`);
+          },
+        },
       );
       if (i === 0) probe = { storeRoundTrip: r.storeRoundTrip, ...(r.storeRoundTripNote && { storeRoundTripNote: r.storeRoundTripNote }) };
       generator = undefined;
