@@ -15,7 +15,7 @@ import { benchClients, benchTargets } from './targets';
 
 /*
  * `npm run bench -- <status|down|up|run|ladder>`: the benchmark fleet of a deployed Temporal preset.
- * Every argument is checked before the first AWS call; `up` and `run` act only on the preset
+ * Every argument is checked before the first AWS call; `up`, `run` and `ladder` act only on the preset
  * the stack was deployed with, whose pool and task sizes it has.
  */
 
