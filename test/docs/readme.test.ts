@@ -94,7 +94,7 @@ test("the manual's counts are the code's", () => {
   const samePairs = engines.reduce((n, e) => n + engines.filter((x) => x === e).length - 1, 0);
   const presets = catalog.temporal.scenarios.length;
   expect(page('docs/testing.md')).toContain(
-    `all ${phases * (phases - 1)} ordered pairs of phases and all ${samePairs} pairs of Temporal presets that share a store (the other ${presets * (presets - 1) - samePairs}, between stores, \`plan\` refuses)`,
+    `all ${(phases * (phases - 1)) / 2} pairs of phases and all ${samePairs / 2} pairs of Temporal presets that share a store (the other ${presets * (presets - 1) - samePairs} ordered pairs, between stores, \`plan\` refuses)`,
   );
   // The admin secret and one per module.
   expect(page('docs/cost-and-capacity.md')).toContain(`per secret (${1 + catalog.folio.modules.length} secrets)`);
