@@ -100,7 +100,7 @@ const CDK_OWN_CONTEXT_KEYS = ['cli-telemetry', 'acknowledged-issue-numbers'];
 
 /** Validates the whole catalog; every problem is listed in one ConfigError line. */
 export function loadCatalog(input: CatalogInput = CATALOG): Catalog {
-  const parsed = catalogSchema.safeParse(input);
+  const parsed = parseCatalog(input);
   if (parsed.success) return deepFreeze(parsed.data);
   throw new ConfigError(describeIssues(parsed.error.issues, input, catalogSchema));
 }
@@ -315,7 +315,7 @@ function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | und
  * left out and the scenario resolves. Undefined: no scenario of that name.
  */
 function catalogForScenario(name: string | undefined, input: CatalogInput): Catalog | undefined {
-  const parsed = catalogSchema.safeParse(input);
+  const parsed = parseCatalog(input);
   if (parsed.success) return deepFreeze(parsed.data);
   const issues = parsed.error.issues;
   const family = (['folio', 'temporal'] as const).find((f) => rowsOf(input, f).some((r) => r?.name === name));
@@ -338,6 +338,22 @@ function catalogForScenario(name: string | undefined, input: CatalogInput): Cata
   if (!again.success) throw new ConfigError(describeIssues(again.error.issues, pruned, catalogSchema, { family, name: name! }));
   // The other family is not checked and is never read for this scenario.
   return deepFreeze(again.data) as unknown as Catalog;
+}
+
+const parsedCatalogs = new WeakMap<CatalogInput, ReturnType<typeof catalogSchema.safeParse>>();
+
+/**
+ * The catalog schema's verdict on an input, once per input object: a command or a test
+ * resolves many scenarios from one catalog, and the whole check (packing included) costs
+ * milliseconds each time. The input is frozen on first sight, so the verdict cannot go stale.
+ */
+function parseCatalog(input: CatalogInput): ReturnType<typeof catalogSchema.safeParse> {
+  let parsed = parsedCatalogs.get(input);
+  if (!parsed) {
+    parsed = catalogSchema.safeParse(deepFreeze(input));
+    parsedCatalogs.set(input, parsed);
+  }
+  return parsed;
 }
 
 function deepFreeze<T>(o: T): T {

@@ -12,7 +12,9 @@ import { synthSources } from './support/synth-cache';
  */
 const ROOT = join(__dirname, '..');
 /** dependency-cruiser's own cache, by file content: a run with few changed files reads the rest. */
-const CACHE = ['--cache', join(ROOT, 'node_modules/.cache/db-bench-infra/depcruise'), '--cache-strategy', 'content'];
+/** A cache per set of options: dependency-cruiser drops its cache when the options differ from the last run's. */
+const cache = (name: string) => ['--cache', join(ROOT, 'node_modules/.cache/db-bench-infra', name), '--cache-strategy', 'content'];
+const CACHE = cache('depcruise');
 
 /** dependency-cruiser's JSON result (it exits non-zero when it finds violations, and still prints them). */
 async function depcruise(args: readonly string[], cwd = ROOT): Promise<any> {
@@ -99,9 +101,11 @@ test.concurrent(
 test.concurrent(
   'knip finds no unused export or exported type',
   async () => {
-    const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/knip'), ['--reporter', 'compact', '--no-progress'], { cwd: ROOT }).catch(
-      (e) => e,
-    );
+    const { stdout, stderr } = await promisify(execFile)(
+      join(ROOT, 'node_modules/.bin/knip'),
+      ['--reporter', 'compact', '--no-progress', '--cache', '--cache-location', join(ROOT, 'node_modules/.cache/db-bench-infra/knip')],
+      { cwd: ROOT },
+    ).catch((e) => e);
     expect(`${stdout}${stderr}`.trim()).toBe('');
   },
   60_000,
@@ -138,7 +142,11 @@ test.concurrent(
   "the synth cache's key covers every module bin/app.ts loads",
   async () => {
     const loaded = (
-      (await depcruise(['bin/app.ts', '--do-not-follow', 'node_modules'])).modules as { source: string; coreModule?: boolean; couldNotResolve?: boolean }[]
+      (await depcruise(['bin/app.ts', '--do-not-follow', 'node_modules', ...cache('depcruise-app')])).modules as {
+        source: string;
+        coreModule?: boolean;
+        couldNotResolve?: boolean;
+      }[]
     )
       .map((m) => m.source)
       .filter((m) => !m.startsWith('node_modules/') && /\.(ts|js)$/.test(m));
