@@ -199,6 +199,8 @@ export interface PoolEnvironment {
   readonly schemaSetupTask: Sized;
   /** The Temporal Web UI's task, on the main pool where a preset runs it: memory and an awsvpc slot, no CPU. */
   readonly ui: { readonly memoryGiB: number };
+  /** Grafana's task, likewise. */
+  readonly dashboards: { readonly memoryGiB: number };
 }
 
 /** What the model reads of a Temporal preset. */
@@ -211,6 +213,7 @@ export interface PoolPreset {
   };
   readonly services: Readonly<Record<TemporalRole, Service>>;
   readonly ui: boolean;
+  readonly dashboards: boolean;
   readonly benchmark: { readonly workers: Service; readonly generator: Sized };
 }
 
@@ -235,6 +238,7 @@ export function temporalPoolSpecs(env: PoolEnvironment, preset: PoolPreset): [Po
       services: [
         ...TEMPORAL_ROLES.map((r) => rolling(r, preset.services[r])),
         ...(preset.ui ? [rolling('temporal-ui', { vcpu: 0, memoryGiB: env.ui.memoryGiB, replicas: 1 })] : []),
+        ...(preset.dashboards ? [rolling('temporal-grafana', { vcpu: 0, memoryGiB: env.dashboards.memoryGiB, replicas: 1 })] : []),
       ],
       oneShots: [{ name: 'schema-setup', task: shape(env.schemaSetupTask) }],
     },

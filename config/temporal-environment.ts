@@ -138,9 +138,14 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     // local tests build the same release from the Go module proxy (scripts/setup-integration.sh).
     // It runs as its image's own user, temporal (uid 1000).
     ui: { registry: 'docker.io/temporalio/ui:2.58.1', user: '1000:1000' },
+    // Grafana OSS, as Grafana Labs publishes it, for the live dashboard; it runs as its image's
+    // own user, grafana (uid 472).
+    grafana: { registry: 'docker.io/grafana/grafana:13.2.3', user: '472' },
   },
   // One UI task on the main pool: it only answers the person forwarding a port to it.
   ui: { memoryGiB: 0.5, port: 8080 },
+  // One Grafana task on the main pool, likewise; the dashboard refreshes itself this often.
+  dashboards: { memoryGiB: 0.5, port: 3000, refresh: '10s' },
   logRetentionDays: 14,
   observability: {
     stackName: 'TemporalDsqlObservability',

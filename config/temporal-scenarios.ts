@@ -80,6 +80,7 @@ const SEED_150WPS: TemporalScenarioInput = {
   dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
   visibility: VISIBILITY,
   ui: true,
+  dashboards: true,
   benchmark: {
     fleet: 'external',
     workers: { replicas: 6, vcpu: 2, memoryGiB: 4 },
@@ -115,6 +116,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 1, vcpu: 2, memoryGiB: 4 },
@@ -141,6 +143,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 2, vcpu: 2, memoryGiB: 4 },
@@ -167,6 +170,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     dynamicConfig: BENCHMARK_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 3, vcpu: 2, memoryGiB: 4 },
@@ -194,6 +198,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     visibility: VISIBILITY,
     // No UI: the pool's 18 awsvpc task slots are full while history rolls; a 7th instance would hold it.
     ui: false,
+    dashboards: false,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 4, vcpu: 2, memoryGiB: 4 },
@@ -234,6 +239,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     },
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 12, vcpu: 2, memoryGiB: 4 },
@@ -268,6 +274,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
@@ -311,6 +318,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       workers: { replicas: 30, vcpu: 4, memoryGiB: 8 },
@@ -353,6 +361,7 @@ export const TEMPORAL_SCENARIOS: readonly TemporalScenarioInput[] = [
     dynamicConfig: REFERENCE_DYNAMIC_CONFIG,
     visibility: VISIBILITY,
     ui: true,
+    dashboards: true,
     benchmark: {
       fleet: 'external',
       // As many as the vCPU quota leaves (limits.ec2VcpuQuota): the reference's 30 were its

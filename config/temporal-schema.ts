@@ -265,7 +265,7 @@ export const temporalEnvironmentSchema = z.strictObject({
       for (const problem of shutdownProblems(d)) ctx.addIssue({ code: 'custom', message: problem });
     }),
   visibility: z.strictObject({ engineVersion: z.string().regex(/^OpenSearch_\d+\.\d+$/), index: physicalName(/^[a-z][a-z0-9_]{0,99}$/, 'index name') }),
-  images: z.strictObject({ server: taskImageSchema, collector: taskImageSchema, benchmark: taskImageSchema, ui: taskImageSchema }),
+  images: z.strictObject({ server: taskImageSchema, collector: taskImageSchema, benchmark: taskImageSchema, ui: taskImageSchema, grafana: taskImageSchema }),
   /**
    * The Temporal Web UI (temporalio/ui), where a preset runs it: one task on the main pool,
    * talking to the frontend as the benchmark does, reached only by port forwarding (npm run ui).
@@ -273,6 +273,17 @@ export const temporalEnvironmentSchema = z.strictObject({
    * would take the CPU the servers' rolling deploys are packed into.
    */
   ui: z.strictObject({ memoryGiB: taskSize().memoryGiB, port }),
+  /**
+   * Grafana with the live dashboard of the servers' and workers' own metrics (generated from
+   * the report's query catalog), reading the Managed Prometheus workspace with SigV4, where a
+   * preset runs it: one task on the main pool like the UI, no CPU reserved, reached only by
+   * port forwarding (npm run ui). `refresh` is the dashboard's own refresh interval.
+   */
+  dashboards: z.strictObject({
+    memoryGiB: taskSize().memoryGiB,
+    port,
+    refresh: z.enum(['5s', '10s', '30s', '1m'], { error: 'valid: 5s, 10s, 30s, 1m' }),
+  }),
   logRetentionDays: z.union(
     [1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)),
     {
@@ -365,6 +376,8 @@ export const temporalScenarioSchema = z.strictObject({
   }),
   /** Whether the preset runs the Temporal Web UI (environment.ui): on for every preset here; false leaves it out. */
   ui: z.boolean(),
+  /** Whether the preset runs Grafana with the live dashboard (environment.dashboards): on wherever the UI is. */
+  dashboards: z.boolean(),
   benchmark: z.strictObject({
     /**
      * running: every deploy sets the worker service to its replicas; parked: to 0 (and the

@@ -16,6 +16,7 @@ import { ServiceNetwork } from './constructs/service-network';
 import { TemporalSecurityGroups } from './constructs/stack-scoped/temporal-security-groups';
 import { TemporalServices } from './constructs/stack-scoped/temporal-services';
 import { TemporalUi } from './constructs/temporal-ui';
+import { TemporalGrafana } from './constructs/temporal-grafana';
 import { VisibilityDomain } from './constructs/visibility-domain';
 import { idleRules } from './contract/idle-rule';
 import { containerImage } from './contract/images';
@@ -48,6 +49,7 @@ export class TemporalDsqlStack extends Stack {
   readonly fleet: BenchmarkFleet;
   /** The Temporal Web UI: in every environment, running where the preset says so. */
   readonly ui: TemporalUi;
+  readonly grafana: TemporalGrafana;
   private readonly azs: readonly string[];
 
   constructor(scope: Construct, id: string, props: TemporalDsqlStackProps) {
@@ -202,6 +204,24 @@ export class TemporalDsqlStack extends Stack {
       hibernation,
     });
     this.ui.service.service.node.addDependency(this.services.last);
+    // Grafana with the live dashboard, likewise: `dashboards` sets its task count.
+    this.grafana = new TemporalGrafana(this, 'Dashboards', {
+      environment: e,
+      preset,
+      vpc,
+      cluster,
+      capacityProvider: this.capacity.main,
+      subnets,
+      image: containerImage(this, 'GrafanaImage', e.images.grafana),
+      user: e.images.grafana.user,
+      prometheus: this.prometheus,
+      instanceSecurityGroup: this.capacity.instanceSecurityGroup,
+      logRetention: retention,
+      stopTimeout,
+      maximumPercent,
+      hibernation,
+    });
+    this.grafana.service.service.node.addDependency(this.services.last);
 
     // The benchmark fleet, on its own pool. `fleet` decides who owns the worker count.
     this.fleet = new BenchmarkFleet(this, {
@@ -258,6 +278,7 @@ export class TemporalDsqlStack extends Stack {
     out(O.benchmarkAsgName, this.capacity.benchmark.autoScalingGroup.autoScalingGroupName);
     out(O.mainAsgName, this.capacity.main.autoScalingGroup.autoScalingGroupName, "The Temporal servers' pool (0 instances while hibernated)");
     out(O.uiAddress, this.ui.address, 'The Temporal Web UI inside the VPC: npm run ui prints how to forward a port to it');
+    out(O.grafanaAddress, this.grafana.address, 'Grafana with the live dashboard inside the VPC: npm run ui prints how to forward a port to it');
     out(O.benchmarkCapacityProvider, this.capacity.benchmark.capacityProviderName);
     out(O.generatorTaskDefinition, this.fleet.generator.taskDefinitionArn);
     out(O.benchmarkSecurityGroupId, clients.securityGroupId);

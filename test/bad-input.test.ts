@@ -980,6 +980,26 @@ const BAD_INPUTS: readonly BadInput[] = [
     ['--scenario', 'temporal-150wps', '--local-port', '80'],
     [/^error: --local-port "80" is not valid \(valid: a port on this machine from 1024 to 65535\)$/],
   ),
+  command(
+    'ui --dashboards: a preset that runs no Grafana',
+    'ui.ts',
+    ['--scenario', 'temporal-100wps', '--dashboards'],
+    [
+      /^error: temporal-100wps runs no Grafana \(dashboards: false in config\/temporal-scenarios.ts\) \(valid: a preset with dashboards: true, or set it and deploy\)$/,
+    ],
+  ),
+  config(
+    'a preset with no word on the dashboards',
+    { scenario: 'temporal-150wps' },
+    preset('temporal-150wps', (p) => delete p.dashboards),
+    [/\(dashboards\): missing field "dashboards" \(valid: true or false\)/],
+  ),
+  config(
+    'a dashboard refresh Grafana is not given',
+    { scenario: 'temporal-150wps' },
+    editedCatalog((c) => (c.temporal.environment.dashboards.refresh = '1s')),
+    [/temporal\.environment\.dashboards\.refresh: valid: 5s, 10s, 30s, 1m \(got "1s"\)/],
+  ),
   config(
     'a preset with no word on the UI',
     { scenario: 'temporal-150wps' },

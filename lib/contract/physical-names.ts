@@ -17,6 +17,9 @@ export const BENCHMARK_WORKER_SERVICE = 'benchmark-worker';
 /** ECS service name (and task family) of the Temporal Web UI; also its Cloud Map name (`ui.<namespace>`). */
 export const TEMPORAL_UI_SERVICE = 'temporal-ui';
 
+/** ECS service name (and task family) of Grafana with the live dashboard; its Cloud Map name is `grafana.<namespace>`. */
+export const TEMPORAL_GRAFANA_SERVICE = 'temporal-grafana';
+
 /** Task family of the load generator; also its collector's Prometheus job, as the workers' is their service name. */
 export const BENCHMARK_GENERATOR_FAMILY = 'benchmark-generator';
 

@@ -23,6 +23,7 @@ export const TEMPORAL_OUTPUTS = {
   benchmarkAsgName: 'BenchmarkAsgName',
   mainAsgName: 'MainAsgName',
   uiAddress: 'UiAddress',
+  grafanaAddress: 'GrafanaAddress',
   benchmarkCapacityProvider: 'BenchmarkCapacityProvider',
   generatorTaskDefinition: 'GeneratorTaskDefinition',
   benchmarkSecurityGroupId: 'BenchmarkSecurityGroupId',

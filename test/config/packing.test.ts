@@ -13,14 +13,15 @@ test('an m7g.2xlarge runs 3 awsvpc tasks without ENI trunking and 40 with it', (
   expect(instanceCapacity(type, true, 256).tasks).toBe(40);
 });
 
-test("the seed's 20 server tasks and the Web UI fit its 10 main instances, which is also the fewest that fit", () => {
+test("the seed's 20 server tasks, the Web UI and Grafana fit its 10 main instances, which is also the fewest that fit", () => {
   const plan = planPool(main);
   expect(plan.fits).toBe(true);
   expect(plan.smallestFitting).toBe(10);
   const tasks = plan.steady.instances.flatMap((i) => i.tasks);
-  expect(tasks).toHaveLength(21);
+  expect(tasks).toHaveLength(22);
   expect(tasks.filter((t) => t === 'temporal-ui')).toHaveLength(1);
-  // It reserves no CPU: the pool's CPU is what the servers alone reserve.
+  expect(tasks.filter((t) => t === 'temporal-grafana')).toHaveLength(1);
+  // Neither reserves CPU: the pool's CPU is what the servers alone reserve.
   expect(plan.steady.instances.reduce((n, i) => n + i.cpu, 0)).toBe((8 * 4 + 6 * 1 + 4 * 2 + 2 * 0.5) * 1024);
   expect(plan.peak.during).toBe('a rolling deploy of history');
 });

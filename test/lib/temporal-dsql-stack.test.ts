@@ -135,7 +135,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
   });
 });
 
-test("a stopped server gets the rendered stopTimeout, longer than its role's drain; the frontends' and the UI's DNS records the rendered TTL", () => {
+test("a stopped server gets the rendered stopTimeout, longer than its role's drain; the frontends', the UI's and Grafana's DNS records the rendered TTL", () => {
   const { json } = synth('temporal-150wps');
   const d = env.deployment;
   for (const role of TEMPORAL_ROLES) {
@@ -147,6 +147,7 @@ test("a stopped server gets the rendered stopTimeout, longer than its role's dra
   expect(services.map((r) => [r.Properties.Name, r.Properties.DnsConfig.DnsRecords])).toEqual([
     ['frontend', [{ Type: 'A', TTL: 10 }]],
     ['ui', [{ Type: 'A', TTL: 10 }]],
+    ['grafana', [{ Type: 'A', TTL: 10 }]],
   ]);
 });
 

@@ -2,7 +2,7 @@ import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeServicesCommand } from '@aws-sdk/client-ecs';
 import type { RDSClient } from '@aws-sdk/client-rds';
 import { ConfigError, resolveScenario, TEMPORAL_ROLES, type FolioScenario, type TemporalScenario } from '../../../config';
-import { BENCHMARK_WORKER_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../contract/physical-names';
+import { BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../contract/physical-names';
 import { folioClusterStatus } from '../aws/cluster-status';
 import { loadAwsClients } from '../aws/load-clients';
 import { deployedStack, isHibernated } from '../aws/read-stack-outputs';
@@ -79,7 +79,7 @@ async function temporal(
 }
 
 async function temporalStatus(scenario: TemporalScenario, c: TemporalClients, t: ReturnType<typeof temporalTargets>, hibernated: boolean): Promise<string[]> {
-  const names = [...TEMPORAL_ROLES.map(temporalServiceName), TEMPORAL_UI_SERVICE, BENCHMARK_WORKER_SERVICE];
+  const names = [...TEMPORAL_ROLES.map(temporalServiceName), TEMPORAL_UI_SERVICE, TEMPORAL_GRAFANA_SERVICE, BENCHMARK_WORKER_SERVICE];
   const { services } = await c.ecs.send(new DescribeServicesCommand({ cluster: t.cluster, services: names }));
   const { AutoScalingGroups } = await c.autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [t.mainAsg, t.benchmarkAsg] }));
   const rows = [

@@ -8,7 +8,7 @@ import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, StopTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import type { RDSClient } from '@aws-sdk/client-rds';
 import { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../config';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../contract/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../contract/physical-names';
 import { TEMPORAL_OUTPUTS as O } from '../../contract/stack-outputs';
 import { clustersTo } from '../aws/cluster-status';
 import { type DeployedStack, pickOutputs } from '../aws/read-stack-outputs';
@@ -167,8 +167,8 @@ export async function hibernateTemporal(
     lines.push(`load generator ${task.split('/').pop()}: stopped (--force)`);
     io.note(lines.at(-1)!);
   }
-  // The clients first (the UI, the benchmark workers), then the roles in stop order.
-  for (const service of [TEMPORAL_UI_SERVICE, BENCHMARK_WORKER_SERVICE, ...TEMPORAL_STOP_ORDER.map(temporalServiceName)]) {
+  // The clients first (the UI, Grafana, the benchmark workers), then the roles in stop order.
+  for (const service of [TEMPORAL_UI_SERVICE, TEMPORAL_GRAFANA_SERVICE, BENCHMARK_WORKER_SERVICE, ...TEMPORAL_STOP_ORDER.map(temporalServiceName)]) {
     lines.push(await stopService(c, t.cluster, service, w));
     io.note(lines.at(-1)!);
   }
@@ -219,8 +219,12 @@ export async function wakeTemporal(c: TemporalClients, scenario: TemporalScenari
     lines.push(await startService(c, t.cluster, temporalServiceName(role), preset.services[role].replicas, w));
     io.note(lines.at(-1)!);
   }
-  if (preset.ui) {
-    lines.push(await startService(c, t.cluster, TEMPORAL_UI_SERVICE, 1, w));
+  for (const [service, runs] of [
+    [TEMPORAL_UI_SERVICE, preset.ui],
+    [TEMPORAL_GRAFANA_SERVICE, preset.dashboards],
+  ] as const) {
+    if (!runs) continue;
+    lines.push(await startService(c, t.cluster, service, 1, w));
     io.note(lines.at(-1)!);
   }
   if (scenario.fleet === 'running') {

@@ -1,7 +1,7 @@
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../../../config';
 import type { PeakAverage, Points } from './fetch';
 import { PrometheusError, type PrometheusReader, type RangeSeries, rangeStep } from './prometheus-reader';
-import { type ServerQuery, serverQueries } from './server-queries';
+import { type ServerQuery, serverQueries } from '../../contract/server-queries';
 
 /*
  * The servers' and workers' own view of a run, from their Prometheus metrics: seed 000's

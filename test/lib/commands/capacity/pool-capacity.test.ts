@@ -36,7 +36,7 @@ describe('temporal-150wps', () => {
   test('renders how full each pool is', () => {
     const md = renderCapacity(report);
     expect(md).toContain(
-      '| main | 10 × m7g.2xlarge | 8 vCPU, 30.6 GiB, 3 tasks | 47 / 80 vCPU (59%) | 94.5 / 306.3 GiB (31%) | 21 / 30 (70%) | yes; tightest: a rolling deploy of history | 10 × m7g.2xlarge ($87.31/day) | 8 × m7g.2xlarge ($69.85/day) | $87.31 |',
+      '| main | 10 × m7g.2xlarge | 8 vCPU, 30.6 GiB, 3 tasks | 47 / 80 vCPU (59%) | 95.0 / 306.3 GiB (31%) | 22 / 30 (73%) | yes; tightest: a rolling deploy of history | 10 × m7g.2xlarge ($87.31/day) | 8 × m7g.2xlarge ($69.85/day) | $87.31 |',
     );
     expect(md).toContain('| 1 | 2 × history, 1 × temporal-ui | 8 vCPU | 16.5 GiB | 3/3 |');
   });

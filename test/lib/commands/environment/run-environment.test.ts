@@ -157,6 +157,7 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
     const out = await runEnvironment('hibernate', options('temporal-aurora-150wps'), { io: recordingIO(), ...fakeTime() });
     expect(log).toEqual([
       'temporal-ui -> 0',
+      'temporal-grafana -> 0',
       'benchmark-worker -> 0',
       'temporal-worker -> 0',
       'temporal-frontend -> 0',
@@ -197,6 +198,7 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
       'temporal-frontend -> 4',
       'temporal-worker -> 2',
       'temporal-ui -> 1',
+      'temporal-grafana -> 1',
       'Hibernated=false',
     ]);
   });

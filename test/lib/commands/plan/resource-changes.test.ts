@@ -139,7 +139,7 @@ describe('environment states: running, fleet parked, hibernated (npm run hiberna
     expect(problems).toEqual([]);
   });
 
-  test('running -> hibernated changes exactly the counts: six services (the four roles, the UI, the workers) to 0 tasks and the main pool to a minimum of 0', () => {
+  test('running -> hibernated changes exactly the counts: seven services (the four roles, the UI, Grafana, the workers) to 0 tasks and the main pool to a minimum of 0', () => {
     const changed = resourceChanges(states.running, states.hibernated).map((c) => [
       c.type,
       c.properties.map((p) => `${p.name}: ${JSON.stringify(p.from)} -> ${JSON.stringify(p.to)}`),
@@ -152,7 +152,7 @@ describe('environment states: running, fleet parked, hibernated (npm run hiberna
         ['AWS::ECS::Service', ['DesiredCount: 1 -> 0']],
       ]),
     );
-    expect(changed).toHaveLength(7);
+    expect(changed).toHaveLength(8);
   });
 
   test('the check can fail: a hibernation that dropped the history service would be a destruction', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../../../config';
 import { editedCatalog } from '../../../../harness/catalog';
 import { type Fetch, PrometheusError, PrometheusReader, isLoopback, rangeStep, workspaceEndpoint } from '../../../../lib/commands/report/prometheus-reader';
-import { metricNames, serverQueries } from '../../../../lib/commands/report/server-queries';
+import { metricNames, serverQueries } from '../../../../lib/contract/server-queries';
 import { histogramQuantile, queriesFor, readServerView, summarizeServer } from '../../../../lib/commands/report/server-view';
 import { bottleneckFigures, findBottlenecks } from '../../../../lib/commands/report/bottlenecks';
 import { renderMarkdown } from '../../../../lib/commands/report/render-report';

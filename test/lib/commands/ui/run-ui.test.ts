@@ -8,14 +8,15 @@ import { TEMPORAL_OUTPUTS as O } from '../../../../lib/contract/stack-outputs';
 
 /*
  * `npm run ui` on recorded answers: the session command through an instance in service of the
- * main pool, to the address the stack outputs; and each refusal (hibernated, another preset
- * deployed, an older stack, no instance in service) before it prints a command that cannot work.
+ * main pool, to the address the stack outputs (the Web UI's, or with --dashboards Grafana's);
+ * and each refusal (hibernated, another preset deployed, an older stack, no instance in
+ * service, a preset that runs no Grafana) before it prints a command that cannot work.
  */
 
 const cfn = mockClient(CloudFormationClient);
 const asg = mockClient(AutoScalingClient);
 
-const stack = (o: { hibernated?: string; scenario?: string; ui?: boolean } = {}) =>
+const stack = (o: { hibernated?: string; scenario?: string; ui?: boolean; grafana?: boolean } = {}) =>
   cfn.on(DescribeStacksCommand).resolves({
     Stacks: [
       {
@@ -26,6 +27,7 @@ const stack = (o: { hibernated?: string; scenario?: string; ui?: boolean } = {})
           { OutputKey: O.scenario, OutputValue: o.scenario ?? 'temporal-150wps' },
           { OutputKey: O.mainAsgName, OutputValue: 'main-asg' },
           ...(o.ui === false ? [] : [{ OutputKey: O.uiAddress, OutputValue: 'ui.temporal.internal:8080' }]),
+          ...(o.grafana === false ? [] : [{ OutputKey: O.grafanaAddress, OutputValue: 'grafana.temporal.internal:3000' }]),
         ],
         Parameters: [{ ParameterKey: 'Hibernated', ParameterValue: o.hibernated ?? 'false' }],
       },
@@ -66,6 +68,38 @@ test.each([
   stack(state);
   pool(['i-0c', 'InService']);
   await expect(runUi({ scenario: 'temporal-150wps' })).rejects.toThrow(error);
+});
+
+test('--dashboards: the same session to Grafana, opening the live dashboard', async () => {
+  stack();
+  pool(['i-0c', 'InService']);
+  const out = await runUi({ scenario: 'temporal-150wps', dashboards: true });
+  expect(out.stdout).toMatch(
+    /^Grafana with the live dashboard of TemporalDsql \(temporal-150wps\) answers at grafana.temporal.internal:3000, inside the VPC only/,
+  );
+  expect(out.stdout).toContain(`--parameters '{"host":["grafana.temporal.internal"],"portNumber":["3000"],"localPortNumber":["3000"]}'`);
+  expect(out.stdout).toContain('then open http://localhost:3000/d/temporal-run');
+});
+
+test.each([
+  [{ grafana: false }, new ConfigError('stack "TemporalDsql" has no output "GrafanaAddress" (deployed by an older version: deploy this one first)')],
+  [
+    { hibernated: 'true' },
+    new CommandFailure('TemporalDsql is hibernated: Grafana does not run (npm run wake -- --scenario temporal-150wps brings it back)', EXIT_FAILED),
+  ],
+])('--dashboards refuses a stack %j', async (state, error) => {
+  stack(state);
+  pool(['i-0c', 'InService']);
+  await expect(runUi({ scenario: 'temporal-150wps', dashboards: true })).rejects.toThrow(error);
+});
+
+test('--dashboards refuses a preset that runs no Grafana, before asking AWS anything', async () => {
+  await expect(runUi({ scenario: 'temporal-100wps', dashboards: true })).rejects.toThrow(
+    new ConfigError(
+      'temporal-100wps runs no Grafana (dashboards: false in config/temporal-scenarios.ts) (valid: a preset with dashboards: true, or set it and deploy)',
+    ),
+  );
+  expect(cfn.calls()).toHaveLength(0);
 });
 
 test('a pool with no instance in service has nothing to forward through', async () => {

@@ -1,5 +1,5 @@
-import type { HistoryStore } from '../../../config/temporal-schema';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../contract/physical-names';
+import type { HistoryStore } from '../../config/temporal-schema';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from './physical-names';
 
 /*
  * What the report asks the servers' and workers' own metrics (Prometheus), one range query per
@@ -7,10 +7,13 @@ import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../cont
  * the code that emits it defines: test/fixtures/temporal-metrics/contract.json records each
  * with file and line, per store, and the tests hold these queries to that record.
  *
- * Counters are read as `increase(x[step])` at each step, so the points of a query are the
- * counts of consecutive, non-overlapping steps: their sum is the window's total. Histograms
- * are read the same way per bucket, so that the report can add the buckets up over the
- * window and take percentiles of the whole run, and per step for the charts.
+ * For the report, counters are read as `increase(x[step])` at each step, so the points of a
+ * query are the counts of consecutive, non-overlapping steps: their sum is the window's total.
+ * Histograms are read the same way per bucket, so that the report can add the buckets up over
+ * the window and take percentiles of the whole run, and per step for the charts.
+ *
+ * The live dashboards (dashboards.ts) ask the same queries per second instead:
+ * `rate(x[$__rate_interval])`, Grafana's range for the zoom a panel is drawn at.
  */
 
 type QueryShape = 'gauge' | 'count' | 'histogram';
@@ -23,12 +26,14 @@ export interface ServerQuery {
   readonly store?: HistoryStore;
 }
 
-export interface QueryContext {
+interface QueryScope {
   readonly store: HistoryStore;
   /** The benchmark's namespace: server metrics of the system namespace are left out. */
   readonly namespace: string;
-  readonly stepSeconds: number;
 }
+
+/** The report's: counts per step of this many seconds. A dashboard's (`live`): rates per second over Grafana's interval. */
+export type QueryContext = QueryScope & ({ readonly stepSeconds: number } | { readonly live: true });
 
 /** The metric names in a query: every identifier directly followed by `{`. */
 export function metricNames(promql: string): string[] {
@@ -36,7 +41,9 @@ export function metricNames(promql: string): string[] {
 }
 
 export function serverQueries(c: QueryContext): ServerQuery[] {
-  const r = `[${c.stepSeconds}s]`;
+  const live = 'live' in c;
+  const r = live ? '[$__rate_interval]' : `[${c.stepSeconds}s]`;
+  const counter = live ? 'rate' : 'increase';
   const ns = `namespace="${c.namespace}"`;
   const main = 'db_kind="main"';
   const worker = `job="${BENCHMARK_WORKER_SERVICE}"`;
@@ -44,13 +51,13 @@ export function serverQueries(c: QueryContext): ServerQuery[] {
   const count = (id: string, metric: string, by: string, store?: HistoryStore): ServerQuery => ({
     id,
     shape: 'count',
-    promql: `sum by (${by}) (increase(${metric}${r}))`,
+    promql: `sum by (${by}) (${counter}(${metric}${r}))`,
     store,
   });
   const histogram = (id: string, metric: string, by: string[] = []): ServerQuery => ({
     id,
     shape: 'histogram',
-    promql: `sum by (${[...by, 'le'].join(', ')}) (increase(${metric}${r}))`,
+    promql: `sum by (${[...by, 'le'].join(', ')}) (${counter}(${metric}${r}))`,
   });
   const queries: ServerQuery[] = [
     // Connection pools, per role: every server's SQL handle reports them (upstream's reporter, in both stores).
