@@ -27,6 +27,10 @@ const temporalCostAssumptionsSchema = z.strictObject({
   prometheusSamplesPerDay: nonNegative,
   prometheusStorageGb: nonNegative,
   rateLimiterWritesPerDay: nonNegative,
+  /** Hours a day someone has the live dashboard open (it refreshes itself while open). */
+  dashboardHoursPerDay: z.number().min(0).max(24),
+  /** Samples one refresh of the live dashboard reads, per server task and minute of its time range. */
+  dashboardSamplesPerTaskMinute: nonNegative,
 });
 
 export type TemporalCostAssumptions = z.output<typeof temporalCostAssumptionsSchema>;
@@ -47,4 +51,9 @@ export const TEMPORAL_COST_ASSUMPTIONS: TemporalCostAssumptions = temporalCostAs
   // The limiter takes one conditional write per new connection; pools are pre-warmed, so
   // writes come from lifetime expiry (55 min) and restarts: about 1,000 × 24 × a few.
   rateLimiterWritesPerDay: 14_000,
+  // A working day of watching runs.
+  dashboardHoursPerDay: 8,
+  // Measured by the integration suite: every panel over a 1-minute run of the local cluster's
+  // 4 server tasks read 81,964 samples (test/integration/temporal-local.test.ts, "live dashboard").
+  dashboardSamplesPerTaskMinute: 81_964 / 4,
 });

@@ -94,7 +94,7 @@ const offline = npmRuns.filter((e) => {
 const PRINTS: Record<string, string> = {
   'npm run plan -- --from test11 --to test12':
     'ServerlessV2ScalingConfiguration: {"MaxCapacity":64,"MinCapacity":0.5} -> {"MaxCapacity":64,"MinCapacity":5} (update in place)',
-  'npm run cost -- --scenario temporal-150wps': '| **Total** | **$247.17** |',
+  'npm run cost -- --scenario temporal-150wps': '| **Total** | **$250.71** |',
   'npm run capacity -- --scenario temporal-150wps': '| benchmark | 4 × m7g.2xlarge |',
   'npm run engine-versions -- --region us-east-1': '| 16.8 | 0-256 ACU (pauses) | r6g, r6i, r7g, r7i, r8g, t4g |',
 };

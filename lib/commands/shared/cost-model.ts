@@ -1,5 +1,5 @@
 import type { AuroraStorageType } from '../../../config/fields';
-import { ConfigError, type FolioScenario, type Scenario, type TemporalPreset, type TemporalScenario } from '../../../config';
+import { ConfigError, type FolioScenario, type Scenario, TEMPORAL_ROLES, type TemporalPreset, type TemporalScenario } from '../../../config';
 import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../config/cost-assumptions';
 import { type PriceFile, priceOf } from '../../../config/prices';
 import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../contract/endpoints';
@@ -9,6 +9,8 @@ import { BUDGET_MONTH_DAYS } from '../../../config/spending-schema';
 import { idleRules } from '../../contract/idle-rule';
 import { catalogFor } from '../../contract/metrics';
 import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from './money';
+import { DASHBOARD_RANGE_MINUTES } from '../../contract/dashboards';
+import { durationSeconds } from '../../../config/fields';
 
 /*
  * The daily cost of a scenario, line by line, in the shape of seed 000's "Daily Cost
@@ -191,6 +193,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
 
   const samples = p.usd('prometheus:samples');
   const ampStorage = p.usd('prometheus:storage');
+  const dashboard = preset.dashboards ? dashboardQueries(scenario, p, a, notes) : [];
   const prometheus = section(
     'Prometheus',
     'Amazon Managed Prometheus',
@@ -198,6 +201,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     [
       line('Metric Samples', `${count(a.prometheusSamplesPerDay / 1e6)}M/day`, `${unitPrice(samples)}/10M`, (a.prometheusSamplesPerDay / 1e7) * samples),
       line('Storage', `${a.prometheusStorageGb} GB`, `${unitPrice(ampStorage)}/GB-month`, perDayFromMonthly(a.prometheusStorageGb * ampStorage)),
+      ...dashboard,
     ],
   );
 
@@ -268,7 +272,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const lineCost = (label: string) => sections.flatMap((x) => x.lines).find((l) => l.cells[0] === label)?.usdPerDay ?? 0;
   const mainInstances = compute.lines[0].usdPerDay + main.instances * monitoringPerInstance;
   // An Aurora store is stopped too: its writer's hours go (what idle left of them), its storage stays.
-  const gone = ['Log Ingestion', 'Metrics', 'Metric Samples', 'DynamoDB (rate limiter)', 'Writer', 'Writer, at the floor'];
+  const gone = ['Log Ingestion', 'Metrics', 'Metric Samples', DASHBOARD_QUERIES, 'DynamoDB (rate limiter)', 'Writer', 'Writer, at the floor'];
   const hibernated = idle - mainInstances - gone.reduce((x, label) => x + lineCost(label), 0);
   notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
   const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
@@ -529,6 +533,36 @@ function auroraSection(writer: AuroraWriter, p: Pricer, a: TemporalCostAssumptio
     section: { ...s, subtotal: s.subtotal - floor.usdPerDay, subtotalLabel: 'Subtotal (writer at the ceiling)' },
     loadOnly: ceiling.usdPerDay - floor.usdPerDay,
   };
+}
+
+const DASHBOARD_QUERIES = 'Live Dashboard Queries';
+
+/**
+ * What the live dashboard costs: the samples its refreshes read, while someone has it open.
+ * Grafana itself is a task on the main pool (memory, no CPU reserved): no instance, no line.
+ * Amazon Managed Grafana would bill per user on top of the same queries: the note says how much.
+ */
+function dashboardQueries(scenario: TemporalScenario, p: Pricer, a: TemporalCostAssumptions, notes: string[]): CostLine[] {
+  const { preset, environment: env } = scenario;
+  const tasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
+  const perRefresh = a.dashboardSamplesPerTaskMinute * tasks * DASHBOARD_RANGE_MINUTES;
+  const refreshes = (a.dashboardHoursPerDay * 3600) / durationSeconds(env.dashboards.refresh);
+  const qsp = p.usd('prometheus:query-samples');
+  const editor = p.usd('grafana:editor');
+  const viewer = p.usd('grafana:viewer');
+  notes.push(
+    `The live dashboard runs in Grafana on the main pool (${env.dashboards.memoryGiB} GiB, no CPU reserved), so it adds no instance; its cost is the queries it reads while open. ` +
+      `Amazon Managed Grafana would add ${unitPrice(editor)} per active editor-month (${usd(perDayFromMonthly(editor))}/day each) or ${unitPrice(viewer)} per viewer-month (${usd(perDayFromMonthly(viewer))}/day), ` +
+      'for the same queries, and needs IAM Identity Center or SAML in the account.',
+  );
+  return [
+    line(
+      DASHBOARD_QUERIES,
+      `${a.dashboardHoursPerDay} h/day open, every ${env.dashboards.refresh}: ${count(perRefresh / 1e6)}M samples a refresh (${tasks} server tasks, ${DASHBOARD_RANGE_MINUTES} min)`,
+      `${unitPrice(qsp)}/billion`,
+      ((perRefresh * refreshes) / 1e9) * qsp,
+    ),
+  ];
 }
 
 function line(item: string, estimate: string, price: string, usdPerDay: number): CostLine {

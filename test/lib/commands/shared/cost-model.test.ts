@@ -19,10 +19,31 @@ describe("temporal-150wps with the seed's inputs", () => {
 
   // The seed's instances ran without detailed monitoring, which this stack turns on (CT.EC2.PR.10).
   const monitoring = () => lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay;
+  // Nor had it a live dashboard reading Prometheus.
+  const dashboard = () => lineOf(e, 'Amazon Managed Prometheus', 'Live Dashboard Queries').usdPerDay;
 
-  test('reproduces the daily total within 2%, but for the detailed monitoring the seed did without', () => {
-    expect(Math.abs(e.total - monitoring() - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
-    expect(e.total).toBeCloseTo(247.17, 2);
+  test('reproduces the daily total within 2%, but for the detailed monitoring and the live dashboard the seed did without', () => {
+    expect(Math.abs(e.total - monitoring() - dashboard() - SEED_TOTAL) / SEED_TOTAL).toBeLessThan(0.02);
+    expect(e.total).toBeCloseTo(250.71, 2);
+  });
+
+  test("the live dashboard's queries: the measured samples per server task and minute, over its 30 minutes, at every refresh of 8 hours a day", () => {
+    // 81,964 / 4 samples a task-minute × 20 server tasks × 30 min = 12.3M a refresh; 8 h every 10 s = 2,880 refreshes; $0.10 a billion.
+    const perRefresh = (81_964 / 4) * 20 * 30;
+    expect(lineOf(e, 'Amazon Managed Prometheus', 'Live Dashboard Queries').cells).toEqual([
+      'Live Dashboard Queries',
+      '8 h/day open, every 10s: 12M samples a refresh (20 server tasks, 30 min)',
+      '$0.10/billion',
+      '$3.54',
+    ]);
+    expect(dashboard()).toBeCloseTo(((perRefresh * 2880) / 1e9) * 0.1, 6);
+    // Amazon Managed Grafana, the alternative, by the user.
+    expect(e.notes.join('\n')).toContain(
+      'Amazon Managed Grafana would add $9.00 per active editor-month ($0.30/day each) or $5.00 per viewer-month ($0.16/day)',
+    );
+    // A preset without Grafana has no such line, nor a hibernated cluster (no one watches it).
+    const off = temporalCost(resolveScenario({ scenario: 'temporal-100wps' }) as TemporalScenario, eu);
+    expect(off.sections.flatMap((x) => x.lines.map((l) => l.cells[0]))).not.toContain('Live Dashboard Queries');
   });
 
   test("reproduces the seed's lines where the seed's arithmetic holds", () => {
@@ -92,8 +113,8 @@ describe("temporal-150wps with the seed's inputs", () => {
     ])
       expect(md).toContain(`\n${h}\n`);
     expect(md).toContain('| **Subtotal** |  |  |  | **$122.24** |');
-    expect(md).toContain('| **Total** | **$247.17** |');
-    expect(md).toContain('| Benchmark fleet parked | $211.97 | -$35.20 |');
+    expect(md).toContain('| **Total** | **$250.71** |');
+    expect(md).toContain('| Benchmark fleet parked | $215.51 | -$35.20 |');
   });
 });
 
@@ -104,11 +125,11 @@ describe('cost per million workflows', () => {
     expect(m.workflowsPerDay).toBeCloseTo(136.74 * 86_400, 6);
     expect(m.usd).toBeCloseTo(temporalCost(temporal, eu).total / 11.814336, 6);
     // The seed: $242.13 a day at about 137 workflows/s is about $20.5 per million (without the
-    // detailed monitoring it did not have).
+    // detailed monitoring and the live dashboard it did not have).
     const e = temporalCost(temporal, eu);
-    const monitoring = lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay;
-    expect(Math.abs(m.usd - monitoring / 11.814336 - 20.5) / 20.5).toBeLessThan(0.02);
-    expect(renderCost(temporalCost(temporal, eu))).toContain('| 136.74 (recorded) | 11.81M | **$20.92** |');
+    const extra = lineOf(e, 'CloudWatch', 'EC2 detailed monitoring').usdPerDay + lineOf(e, 'Amazon Managed Prometheus', 'Live Dashboard Queries').usdPerDay;
+    expect(Math.abs(m.usd - extra / 11.814336 - 20.5) / 20.5).toBeLessThan(0.02);
+    expect(renderCost(temporalCost(temporal, eu))).toContain('| 136.74 (recorded) | 11.81M | **$21.22** |');
   });
 
   test('a preset with no recorded run counts at its target rate; fewer hours under load, fewer workflows a day', () => {
@@ -178,10 +199,10 @@ describe('hibernated and the budget', () => {
 
   test("the budget against a day running and a day hibernated, from the environment's config", () => {
     expect(temporalCost(temporal, eu).notes.at(-1)).toBe(
-      'Budget (config, AWS Budgets, no charge without budget actions): $300.00 a day and $9000.00 a month forecast; a day running ($247.17) is within it; a day hibernated, $18.03.',
+      'Budget (config, AWS Budgets, no charge without budget actions): $300.00 a day and $9000.00 a month forecast; a day running ($250.71) is within it; a day hibernated, $18.03.',
     );
     const big = temporalCost(resolveScenario({ scenario: 'temporal-800wps' }) as TemporalScenario, eu);
-    expect(big.notes.at(-1)).toMatch(/a day running \(\$970\.34\) passes it: the alarm topic is told on such a day/);
+    expect(big.notes.at(-1)).toMatch(/a day running \(\$978\.13\) passes it: the alarm topic is told on such a day/);
   });
 });
 
