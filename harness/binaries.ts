@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TEMPORAL_ENVIRONMENT } from '../config/temporal-environment';
+import type { TaskImage } from '../config/fields';
 
 /*
  * Where scripts/setup-integration.sh puts what it builds: one cache directory, keyed by the
@@ -29,8 +30,7 @@ export interface Binaries {
 }
 
 /** The Web UI release the stack deploys: the tag of config's images.ui, which the local build must match. */
-export function uiRelease(): string {
-  const ref = TEMPORAL_ENVIRONMENT.images.ui;
+export function uiRelease(ref: TaskImage = TEMPORAL_ENVIRONMENT.images.ui): string {
   const tag = 'registry' in ref ? /^docker\.io\/temporalio\/ui:(\d+\.\d+\.\d+)$/.exec(ref.registry)?.[1] : undefined;
   if (!tag) throw new Error(`images.ui ${JSON.stringify(ref)} is not docker.io/temporalio/ui:<release>: the local tests build that release's ui-server`);
   return tag;

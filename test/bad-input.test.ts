@@ -825,6 +825,41 @@ const BAD_INPUTS: readonly BadInput[] = [
   ]),
   reportWindowRow('report: run file missing', { run: join(work, 'nope.json') }, [/^error: --run ".*nope.json": cannot read it \(no such file or directory\)$/]),
   reportWindowRow('report: run file is a directory', { run: work }, [/^error: --run ".*": cannot read it \(a directory, not a file\)$/]),
+  reportWindowRow(
+    'report: a ladder record whose verdicts its own results do not bear out',
+    {
+      run: file(
+        'edited-ladder.json',
+        JSON.stringify({
+          scenario: 'test10',
+          start: '2026-11-20T10:00:00Z',
+          end: '2026-11-20T10:05:00Z',
+          ladder: {
+            step: '5m',
+            held: { completedShareMin: 0.99, p99MaxMs: 1000, openGrowthShareMax: 0.05 },
+            rates: [150],
+            steps: [
+              {
+                rate: 150,
+                start: '2026-11-20T10:00:00Z',
+                end: '2026-11-20T10:05:00Z',
+                exitCode: 0,
+                result: null,
+                held: true,
+                failed: [],
+                figures: { offered: null, completed: null, completedShare: null, completedPerSecond: null, p99Ms: null, openGrowthShare: null },
+              },
+            ],
+            highestHeld: 150,
+            firstFailed: null,
+          },
+        }),
+      ),
+    },
+    [
+      /^error: --run ".*edited-ladder.json": the step at 150\/s says held, but its own result gives not held \(no result from the generator\) by the record's rules: .*\(valid: a record bench ladder wrote; run the ladder again\)$/,
+    ],
+  ),
   reportWindowRow('report: run file not JSON', { run: file('bad.json', '{') }, [
     /^error: --run ".*bad.json": not JSON \(.*\) \(valid: the JSON file that bench run writes\)$/,
   ]),

@@ -25,3 +25,11 @@ test('each replaced requirement is named and is a patch apart from what the rele
   for (const [, path, major, minor] of replaces)
     expect(goMod).toMatch(new RegExp(`^\\t${path.replace(/\./g, '\\.')} v${major}\\.${minor}\\.\\d+ // indirect$`, 'm'));
 });
+
+test.each([
+  [{ registry: 'docker.io/temporalio/ui:latest', user: '1000:1000' }],
+  [{ registry: 'ghcr.io/temporalio/ui:2.58.1', user: '1000:1000' }],
+  [{ ecr: { repository: 'temporal-ui', tag: '2.58.1' }, user: '1000:1000' }],
+])('an images.ui that names no temporalio/ui release is refused, before any build: %j', (ref) => {
+  expect(() => uiRelease(ref)).toThrow(/^images\.ui .* is not docker\.io\/temporalio\/ui:<release>: the local tests build that release's ui-server$/);
+});

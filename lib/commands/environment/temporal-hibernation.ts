@@ -8,7 +8,13 @@ import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, StopTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import type { RDSClient } from '@aws-sdk/client-rds';
 import { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../config';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../contract/physical-names';
+import {
+  BENCHMARK_GENERATOR_FAMILY,
+  BENCHMARK_WORKER_SERVICE,
+  TEMPORAL_GRAFANA_SERVICE,
+  TEMPORAL_UI_SERVICE,
+  temporalServiceName,
+} from '../../contract/physical-names';
 import { TEMPORAL_OUTPUTS as O } from '../../contract/stack-outputs';
 import { clustersTo } from '../aws/cluster-status';
 import { type DeployedStack, pickOutputs } from '../aws/read-stack-outputs';

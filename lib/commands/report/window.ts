@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../../config';
 import { durationSeconds } from '../../../config/fields';
+import { rejudgeLadder } from '../shared/ladder-judgement';
 import { type GeneratorSeries, type Ladder, readRunRecord } from '../shared/run-record';
 
 /**
@@ -110,6 +111,8 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     const run = readRunRecord(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows, ladder] = [new Date(run.start), new Date(run.end), run.workflowsCompleted, run.ladder];
+    // A ladder's verdicts are reported only as its own results bear them out.
+    if (ladder) rejudgeLadder(ladder, `--run "${o.run}"`);
     benchmarkLatencyMs = run.result?.results.latency;
     const r = run.result?.results;
     if (run.result?.series && run.result.window) generatorSeries = { ...run.result.series, start: new Date(run.result.window.start) };
