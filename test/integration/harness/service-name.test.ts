@@ -1,5 +1,5 @@
 import { type AddressInfo, type Server, type Socket, connect, createServer } from 'node:net';
-import { ServiceName } from '../../harness/service-name';
+import { ServiceName } from '../../../harness/service-name';
 
 /*
  * The Cloud Map stand-in every local client call crosses adds about nothing to a call: a small
