@@ -186,40 +186,34 @@ export class TemporalDsqlStack extends Stack {
 
     // The Web UI, on the main pool beside the servers, reached by port forwarding only. Every
     // preset has its resources, so a switch never adds or deletes them: `ui` sets its task count.
-    this.ui = new TemporalUi(this, 'WebUi', {
+    const mainPool = {
       environment: e,
       preset,
       vpc,
       cluster,
       capacityProvider: this.capacity.main,
       subnets,
+      logRetention: retention,
+      stopTimeout,
+      maximumPercent,
+      hibernation,
+    };
+    this.ui = new TemporalUi(this, 'WebUi', {
+      ...mainPool,
       image: containerImage(this, 'UiImage', e.images.ui),
       user: e.images.ui.user,
       frontendAddress,
       servers,
       instances: { securityGroup: this.capacity.instanceSecurityGroup, group: this.capacity.main.autoScalingGroup },
-      logRetention: retention,
-      stopTimeout,
-      maximumPercent,
-      hibernation,
     });
     this.ui.service.service.node.addDependency(this.services.last);
     // Grafana with the live dashboard, likewise: `dashboards` sets its task count.
     this.grafana = new TemporalGrafana(this, 'Dashboards', {
-      environment: e,
-      preset,
-      vpc,
-      cluster,
-      capacityProvider: this.capacity.main,
-      subnets,
+      ...mainPool,
       image: containerImage(this, 'GrafanaImage', e.images.grafana),
       user: e.images.grafana.user,
       prometheus: this.prometheus,
       instanceSecurityGroup: this.capacity.instanceSecurityGroup,
-      logRetention: retention,
-      stopTimeout,
-      maximumPercent,
-      hibernation,
     });
     this.grafana.service.service.node.addDependency(this.services.last);
 

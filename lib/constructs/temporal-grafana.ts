@@ -1,31 +1,18 @@
-import { Duration, Stack, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import { Stack, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { TemporalEnvironment, TemporalPreset } from '../../config';
-import { durationSeconds } from '../../config/fields';
-import { rollingDeployment } from '../../config/packing';
 import { TEMPORAL_GRAFANA_SERVICE } from '../contract/physical-names';
 import { grafanaEnvironment, grafanaHealthCheck, grafanaStartCommand } from '../contract/grafana';
-import { EcsService, executionRole } from './ecs-service';
-import type { HibernationSwitch } from './hibernation-switch';
+import type { EcsService } from './ecs-service';
+import { type MainPoolPlacement, portForwardedService } from './port-forwarded-service';
 import type { Prometheus } from './prometheus';
 
-export interface TemporalGrafanaProps {
-  readonly environment: TemporalEnvironment;
-  readonly preset: TemporalPreset;
-  readonly vpc: ec2.IVpc;
-  readonly cluster: ecs.ICluster;
-  readonly capacityProvider: ecs.AsgCapacityProvider;
-  readonly subnets: ec2.SubnetSelection;
+export interface TemporalGrafanaProps extends MainPoolPlacement {
   readonly image: ecs.ContainerImage;
   readonly user: string;
   /** The workspace the collectors write: Grafana reads it. */
   readonly prometheus: Prometheus;
   /** The main pool's instances, where a Session Manager port forward starts: only they reach Grafana. */
   readonly instanceSecurityGroup: ec2.ISecurityGroup;
-  readonly logRetention: logs.RetentionDays;
-  readonly stopTimeout: Duration;
-  readonly maximumPercent: number;
-  readonly hibernation: HibernationSwitch;
 }
 
 /**
@@ -45,17 +32,6 @@ export class TemporalGrafana extends Construct {
   constructor(scope: Construct, id: string, props: TemporalGrafanaProps) {
     super(scope, id);
     const { environment: e } = props;
-    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
-      vpc: props.vpc,
-      description: 'Grafana: in from the container instances (port forwarding) only; out to HTTPS (Managed Prometheus queries) only',
-      allowAllOutbound: false,
-    });
-    this.securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS: Managed Prometheus queries, through NAT');
-    this.securityGroup.connections.allowFrom(
-      props.instanceSecurityGroup,
-      ec2.Port.tcp(e.dashboards.port),
-      'Session Manager port forwarding from a container instance',
-    );
     const taskRole = new iam.Role(this, 'TaskRole', {
       assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
       description: "Grafana: query the environment's Managed Prometheus workspace, nothing else",
@@ -66,32 +42,30 @@ export class TemporalGrafana extends Construct {
         resources: [props.prometheus.workspace.attrArn],
       }),
     );
-    this.service = new EcsService(this, 'Grafana', {
-      cluster: props.cluster,
-      capacityProvider: props.capacityProvider,
-      subnets: props.subnets,
+    ({
       securityGroup: this.securityGroup,
+      service: this.service,
+      address: this.address,
+    } = portForwardedService(this, {
+      ...props,
       name: TEMPORAL_GRAFANA_SERVICE,
-      image: props.image,
-      user: props.user,
+      serviceId: 'Grafana',
+      dnsName: 'grafana',
+      who: 'Grafana',
+      groupDescription: 'Grafana: in from the container instances (port forwarding) only; out to HTTPS (Managed Prometheus queries) only',
+      port: e.dashboards.port,
+      memoryGiB: e.dashboards.memoryGiB,
+      runs: props.preset.dashboards,
+      egress: { peer: ec2.Peer.anyIpv4(), port: ec2.Port.tcp(443), description: 'HTTPS: Managed Prometheus queries, through NAT' },
       taskRole,
-      executionRole: executionRole(this, 'TaskExecutionRole', 'Grafana'),
-      size: { replicas: 1, vcpu: undefined, memoryGiB: e.dashboards.memoryGiB },
-      desiredCount: props.preset.dashboards ? props.hibernation.count(1) : 0,
-      deployment: rollingDeployment(1, e.deployment.minimumHealthyPercent, props.maximumPercent),
-      ports: { http: e.dashboards.port },
-      healthCheckCommand: grafanaHealthCheck(e.dashboards.port),
-      entryPoint: ['sh', '-c'],
-      command: [grafanaStartCommand()],
-      environment: grafanaEnvironment(e, props.preset, {
+      containerEnvironment: grafanaEnvironment(e, props.preset, {
         prometheusUrl: props.prometheus.workspace.attrPrometheusEndpoint,
         region: Stack.of(this).region,
         scrapeInterval: e.observability.prometheus.scrapeInterval,
       }),
-      logRetention: props.logRetention,
-      stopTimeout: props.stopTimeout,
-      dns: { name: 'grafana', ttl: Duration.seconds(durationSeconds(e.deployment.dnsTtl)) },
-    });
-    this.address = `grafana.${e.names.serviceNamespace}:${e.dashboards.port}`;
+      healthCheckCommand: grafanaHealthCheck(e.dashboards.port),
+      entryPoint: ['sh', '-c'],
+      command: [grafanaStartCommand()],
+    }));
   }
 }

@@ -1,21 +1,12 @@
-import { Duration, Stack, type aws_autoscaling as autoscaling, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import { Stack, type aws_autoscaling as autoscaling, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { TemporalEnvironment, TemporalPreset } from '../../config';
-import { durationSeconds } from '../../config/fields';
-import { rollingDeployment } from '../../config/packing';
 import { TEMPORAL_UI_SERVICE } from '../contract/physical-names';
 import { uiEnvironment, uiHealthCheck } from '../contract/temporal-config';
-import { EcsService, executionRole } from './ecs-service';
+import type { EcsService } from './ecs-service';
 import { acknowledgeNag, nagResource } from './lint-acknowledgements';
-import type { HibernationSwitch } from './hibernation-switch';
+import { type MainPoolPlacement, portForwardedService } from './port-forwarded-service';
 
-export interface TemporalUiProps {
-  readonly environment: TemporalEnvironment;
-  readonly preset: TemporalPreset;
-  readonly vpc: ec2.IVpc;
-  readonly cluster: ecs.ICluster;
-  readonly capacityProvider: ecs.AsgCapacityProvider;
-  readonly subnets: ec2.SubnetSelection;
+export interface TemporalUiProps extends MainPoolPlacement {
   readonly image: ecs.ContainerImage;
   readonly user: string;
   readonly frontendAddress: string;
@@ -23,10 +14,6 @@ export interface TemporalUiProps {
   readonly servers: ec2.ISecurityGroup;
   /** The main pool's instances: a Session Manager port forward starts on one, and only they reach the UI. */
   readonly instances: { readonly securityGroup: ec2.ISecurityGroup; readonly group: autoscaling.AutoScalingGroup };
-  readonly logRetention: logs.RetentionDays;
-  readonly stopTimeout: Duration;
-  readonly maximumPercent: number;
-  readonly hibernation: HibernationSwitch;
 }
 
 /**
@@ -44,47 +31,34 @@ export class TemporalUi extends Construct {
   constructor(scope: Construct, id: string, props: TemporalUiProps) {
     super(scope, id);
     const { environment: e } = props;
-    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
-      vpc: props.vpc,
-      description: 'Temporal Web UI: in from the container instances (port forwarding) only; out to the frontend gRPC only',
-      allowAllOutbound: false,
-    });
-    // Egress inline (to the VPC's range, on the one port), so the group's rules replace EC2's
-    // default allow-all; the frontend admits the group itself.
     const grpc = ec2.Port.tcp(e.ports.frontend.grpc);
-    this.securityGroup.addEgressRule(ec2.Peer.ipv4(props.vpc.vpcCidrBlock), grpc, 'Temporal frontend gRPC, inside the VPC');
-    props.servers.addIngressRule(this.securityGroup, grpc, 'Temporal frontend gRPC from the Web UI');
-    this.securityGroup.connections.allowFrom(
-      props.instances.securityGroup,
-      ec2.Port.tcp(e.ui.port),
-      'Session Manager port forwarding from a container instance',
-    );
-    allowSessionManager(props.instances.group);
     const taskRole = new iam.Role(this, 'TaskRole', {
       assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
       description: 'Temporal Web UI: no AWS permission (it only talks to the Temporal frontend)',
     });
-    this.service = new EcsService(this, 'Ui', {
-      cluster: props.cluster,
-      capacityProvider: props.capacityProvider,
-      subnets: props.subnets,
+    ({
       securityGroup: this.securityGroup,
+      service: this.service,
+      address: this.address,
+    } = portForwardedService(this, {
+      ...props,
       name: TEMPORAL_UI_SERVICE,
-      image: props.image,
-      user: props.user,
+      serviceId: 'Ui',
+      dnsName: 'ui',
+      who: 'Temporal Web UI',
+      groupDescription: 'Temporal Web UI: in from the container instances (port forwarding) only; out to the frontend gRPC only',
+      port: e.ui.port,
+      memoryGiB: e.ui.memoryGiB,
+      runs: props.preset.ui,
+      // To the VPC's range, on the one port; the frontend admits the group itself.
+      egress: { peer: ec2.Peer.ipv4(props.vpc.vpcCidrBlock), port: grpc, description: 'Temporal frontend gRPC, inside the VPC' },
+      instanceSecurityGroup: props.instances.securityGroup,
       taskRole,
-      executionRole: executionRole(this, 'TaskExecutionRole', 'Temporal Web UI'),
-      size: { replicas: 1, vcpu: undefined, memoryGiB: e.ui.memoryGiB },
-      desiredCount: props.preset.ui ? props.hibernation.count(1) : 0,
-      deployment: rollingDeployment(1, e.deployment.minimumHealthyPercent, props.maximumPercent),
-      ports: { http: e.ui.port },
+      containerEnvironment: uiEnvironment(e, props.preset, { frontendAddress: props.frontendAddress }),
       healthCheckCommand: uiHealthCheck(e.ui.port),
-      environment: uiEnvironment(e, props.preset, { frontendAddress: props.frontendAddress }),
-      logRetention: props.logRetention,
-      stopTimeout: props.stopTimeout,
-      dns: { name: 'ui', ttl: Duration.seconds(durationSeconds(e.deployment.dnsTtl)) },
-    });
-    this.address = `ui.${e.names.serviceNamespace}:${e.ui.port}`;
+    }));
+    props.servers.addIngressRule(this.securityGroup, grpc, 'Temporal frontend gRPC from the Web UI');
+    allowSessionManager(props.instances.group);
   }
 }
 
