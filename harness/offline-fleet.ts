@@ -3,7 +3,13 @@ import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudf
 import { CreateClusterCommand as CreateDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
 import { CreateClusterCommand, CreateServiceCommand, ECSClient, RegisterTaskDefinitionCommand } from '@aws-sdk/client-ecs';
 import { resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../config';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../lib/contract/physical-names';
+import {
+  BENCHMARK_GENERATOR_FAMILY,
+  BENCHMARK_WORKER_SERVICE,
+  TEMPORAL_GRAFANA_SERVICE,
+  TEMPORAL_UI_SERVICE,
+  temporalServiceName,
+} from '../lib/contract/physical-names';
 import { HIBERNATED_PARAMETER, TEMPORAL_OUTPUTS as O } from '../lib/contract/stack-outputs';
 
 /*
@@ -37,10 +43,11 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
     }),
   );
   const { preset, environment } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
-  // The four roles and the Web UI, at the preset's counts.
+  // The four roles, the Web UI and Grafana, at the preset's counts.
   const services: [string, number][] = [
     ...TEMPORAL_ROLES.map((r): [string, number] => [temporalServiceName(r), preset.services[r].replicas]),
     [TEMPORAL_UI_SERVICE, 1],
+    [TEMPORAL_GRAFANA_SERVICE, 1],
   ];
   for (const [name, count] of services) {
     const { taskDefinition: serviceTask } = await ecs.send(
@@ -82,6 +89,7 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
     [O.benchmarkAsgName]: 'bench-asg',
     [O.mainAsgName]: 'main-asg',
     [O.uiAddress]: `ui.${environment.names.serviceNamespace}:${environment.ui.port}`,
+    [O.grafanaAddress]: `grafana.${environment.names.serviceNamespace}:${environment.dashboards.port}`,
     [O.benchmarkCapacityProvider]: 'bench-cp',
     [O.generatorTaskDefinition]: `${BENCHMARK_GENERATOR_FAMILY}:1`,
     [O.benchmarkSecurityGroupId]: 'sg-0123456789abcdef0',

@@ -1036,6 +1036,12 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/temporal\.environment\.dashboards\.refresh: valid: 5s, 10s, 30s, 1m \(got "1s"\)/],
   ),
   config(
+    'a data source plugin that is not a release',
+    { scenario: 'temporal-150wps' },
+    editedCatalog((c) => (c.temporal.environment.dashboards.pluginVersion = 'latest')),
+    [/temporal\.environment\.dashboards\.pluginVersion: valid: a plugin release, e\.g\. 3\.3\.5 \(got "latest"\)/],
+  ),
+  config(
     'a preset with no word on the UI',
     { scenario: 'temporal-150wps' },
     preset('temporal-150wps', (p) => delete p.ui),

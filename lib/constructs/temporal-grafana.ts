@@ -56,7 +56,11 @@ export class TemporalGrafana extends Construct {
       port: e.dashboards.port,
       memoryGiB: e.dashboards.memoryGiB,
       runs: props.preset.dashboards,
-      egress: { peer: ec2.Peer.anyIpv4(), port: ec2.Port.tcp(443), description: 'HTTPS: Managed Prometheus queries, through NAT' },
+      egress: {
+        peer: ec2.Peer.anyIpv4(),
+        port: ec2.Port.tcp(443),
+        description: "HTTPS: Managed Prometheus queries, and the data source plugin's download at start, through NAT",
+      },
       taskRole,
       containerEnvironment: grafanaEnvironment(e, props.preset, {
         prometheusUrl: props.prometheus.workspace.attrPrometheusEndpoint,
@@ -65,7 +69,7 @@ export class TemporalGrafana extends Construct {
       }),
       healthCheckCommand: grafanaHealthCheck(e.dashboards.port),
       entryPoint: ['sh', '-c'],
-      command: [grafanaStartCommand()],
+      command: [grafanaStartCommand(e.dashboards.pluginVersion)],
     }));
   }
 }

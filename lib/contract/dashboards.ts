@@ -13,8 +13,12 @@ import { type ServerQuery, serverQueries } from './server-queries';
  * catalog without a place here fails this module's test.
  */
 
-/** The Prometheus data source's uid in Grafana: provisioned with it (temporal-grafana.ts), named by every panel. */
-export const PROMETHEUS_DATASOURCE_UID = 'amp';
+/**
+ * The workspace as a Grafana data source, named by every panel: Grafana's Amazon Managed
+ * Service for Prometheus plugin (SigV4 in the core Prometheus data source is deprecated, and
+ * Grafana 13 moves such sources to this plugin at startup), provisioned with this uid (grafana.ts).
+ */
+export const PROMETHEUS_DATASOURCE = { type: 'grafana-amazonprometheus-datasource', uid: 'amp' } as const;
 
 /** The dashboard's uid: its address in Grafana is /d/<uid>, the same after every deploy. */
 export const DASHBOARD_UID = 'temporal-run';
@@ -125,7 +129,7 @@ export function temporalDashboard(store: HistoryStore, namespace: string, refres
   const queries = new Map(serverQueries({ store, namespace, live: true }).map((q) => [q.id, q]));
   const unplaced = [...queries.keys()].filter((id) => !PANEL_IDS.includes(id));
   if (unplaced.length) throw new Error(`the dashboard has no panel for the catalog's ${unplaced.join(', ')}: add each to a row in lib/contract/dashboards.ts`);
-  const datasource = { type: 'prometheus', uid: PROMETHEUS_DATASOURCE_UID };
+  const datasource = { ...PROMETHEUS_DATASOURCE };
   const dashboard = new DashboardBuilder('Temporal: servers and workers, live')
     .uid(DASHBOARD_UID)
     .description(`The report's own queries (namespace ${namespace}), per second, while a run goes on.`)

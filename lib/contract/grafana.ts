@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { TemporalEnvironment, TemporalPreset } from '../../config';
-import { PROMETHEUS_DATASOURCE_UID, temporalDashboard } from './dashboards';
+import { PROMETHEUS_DATASOURCE, temporalDashboard } from './dashboards';
 
 /*
  * What the Grafana container is given: its settings as GF_* variables, and its provisioning
@@ -22,15 +22,18 @@ const FILES = {
 } as const;
 
 /**
- * The container's command: write each provisioning file from its variable, then hand over to
- * the image's own start script. POSIX sh and mkdir only (the Alpine image's busybox).
+ * The container's command: write each provisioning file from its variable, install the data
+ * source's plugin at the configured version (Grafana's own CLI, from grafana.com through NAT;
+ * Grafana checks the plugin's signature when it loads it), then hand over to the image's own
+ * start script. POSIX sh and mkdir only, beside Grafana's CLI (the Alpine image's busybox).
  */
-export function grafanaStartCommand(): string {
+export function grafanaStartCommand(pluginVersion: string): string {
   const dirs = [...new Set(Object.values(FILES).map((f) => f.slice(0, f.lastIndexOf('/'))))];
   return [
     'set -eu',
     `mkdir -p ${dirs.join(' ')} ${HOME}/data ${HOME}/plugins ${HOME}/logs`,
     ...Object.entries(FILES).map(([variable, file]) => `printf '%s\\n' "$${variable}" > ${file}`),
+    `grafana cli --pluginsDir ${HOME}/plugins plugins install ${PROMETHEUS_DATASOURCE.type} ${pluginVersion}`,
     'exec /run.sh',
   ].join('\n');
 }
@@ -46,8 +49,9 @@ export interface GrafanaEndpoints {
 /**
  * Grafana's environment. Nobody signs in: anonymous visitors are viewers who may explore and
  * edit a panel for themselves (nothing is saved), there is no login form and no admin user, so
- * no password exists to leak. Nothing is fetched from the internet: no plugins preinstalled,
- * no update checks, no news, no usage reports.
+ * no password exists to leak. Nothing is fetched from the internet but the data source's plugin
+ * (the start command's one install): no plugins preinstalled, no update checks, no news, no
+ * usage reports.
  */
 export function grafanaEnvironment(environment: TemporalEnvironment, preset: TemporalPreset, endpoints: GrafanaEndpoints): Record<string, string> {
   const d = environment.dashboards;
@@ -85,8 +89,8 @@ export function grafanaProvisioning(environment: TemporalEnvironment, preset: Te
       datasources: [
         {
           name: 'Managed Prometheus',
-          uid: PROMETHEUS_DATASOURCE_UID,
-          type: 'prometheus',
+          uid: PROMETHEUS_DATASOURCE.uid,
+          type: PROMETHEUS_DATASOURCE.type,
           access: 'proxy',
           url: endpoints.prometheusUrl,
           isDefault: true,

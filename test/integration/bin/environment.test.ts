@@ -4,7 +4,7 @@ import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { CreateDBClusterCommand, RDSClient } from '@aws-sdk/client-rds';
 import { resolveScenario, TEMPORAL_ROLES, type FolioScenario, type TemporalScenario } from '../../../config';
 import { runEnvironment } from '../../../lib/commands/environment/run-environment';
-import { BENCHMARK_WORKER_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../../lib/contract/physical-names';
+import { BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../../lib/contract/physical-names';
 import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
 import { seedTemporalFleet } from '../../../harness/offline-fleet';
 import { runCli } from '../../support/cli';
@@ -26,7 +26,8 @@ const region = 'eu-west-1';
 let ecs: ECSClient;
 let asg: AutoScalingClient;
 let cfn: CloudFormationClient;
-const preset = (resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario).preset;
+const temporal = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+const { preset } = temporal;
 const folio = resolveScenario({ scenario: 'test11' }) as FolioScenario;
 
 beforeAll(async () => {
@@ -47,7 +48,7 @@ afterAll(() => moto?.stop());
 
 const flow = (scenario: string) => ({ scenario, timeout: '30s', interval: '1s', endpointUrl: moto.endpoint });
 const counts = async () => {
-  const names = [...TEMPORAL_ROLES.map(temporalServiceName), TEMPORAL_UI_SERVICE, BENCHMARK_WORKER_SERVICE];
+  const names = [...TEMPORAL_ROLES.map(temporalServiceName), TEMPORAL_UI_SERVICE, TEMPORAL_GRAFANA_SERVICE, BENCHMARK_WORKER_SERVICE];
   const { services } = await ecs.send(new DescribeServicesCommand({ cluster: 'temporal-dsql', services: names }));
   return Object.fromEntries(names.map((n) => [n, services!.find((s) => s.serviceName === n)!.desiredCount]));
 };
@@ -61,12 +62,13 @@ const hibernatedParameter = async () => {
 };
 
 describe('a Temporal environment', () => {
-  test('hibernate: the UI and the benchmark workers, then worker, frontend, matching and history to 0; both groups to 0; Hibernated=true', async () => {
+  test('hibernate: the UI, Grafana and the benchmark workers, then worker, frontend, matching and history to 0; both groups to 0; Hibernated=true', async () => {
     expect(await groups()).toEqual({ 'main-asg': [10, 10], 'bench-asg': [0, 0] });
     const io = recordingIO();
     const out = await runEnvironment('hibernate', flow('temporal-150wps'), { io });
     expect(io.notes).toEqual([
       'temporal-ui: 1 -> 0 tasks',
+      'temporal-grafana: 1 -> 0 tasks',
       'benchmark-worker: 0 -> 0 tasks',
       'temporal-worker: 2 -> 0 tasks',
       'temporal-frontend: 4 -> 0 tasks',
@@ -76,7 +78,7 @@ describe('a Temporal environment', () => {
       'main-asg: 10 -> 0 instances',
     ]);
     expect(out.stdout).toMatch(/TemporalDsql: Hibernated=true recorded; a deploy keeps it hibernated until npm run wake\n$/);
-    expect(Object.values(await counts())).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(Object.values(await counts())).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(await groups()).toEqual({ 'main-asg': [0, 0], 'bench-asg': [0, 0] });
     expect(await hibernatedParameter()).toBe('true');
   }, 120_000);
@@ -93,13 +95,14 @@ describe('a Temporal environment', () => {
     expect(out.stdout).toContain('Hibernated=true (already recorded)');
   }, 60_000);
 
-  test('wake: the main group to the preset, then history, matching, frontend and worker at their counts, then the UI; the fleet left parked; Hibernated=false', async () => {
+  test('wake: the main group to the preset, then history, matching, frontend and worker at their counts, then the UI and Grafana; the fleet left parked; Hibernated=false', async () => {
     const io = recordingIO();
     const out = await runEnvironment('wake', flow('temporal-150wps'), { io });
     expect(io.notes).toEqual([
       'main-asg: 10 instances in service',
       ...TEMPORAL_ROLES.map((r) => `temporal-${r}: ${preset.services[r].replicas} task(s), healthy`),
       'temporal-ui: 1 task(s), healthy',
+      'temporal-grafana: 1 task(s), healthy',
     ]);
     expect(out.stdout).toContain('benchmark-worker: left at 0 (fleet: external); npm run bench -- up brings it');
     expect(await counts()).toEqual({
@@ -108,11 +111,24 @@ describe('a Temporal environment', () => {
       'temporal-frontend': 4,
       'temporal-worker': 2,
       'temporal-ui': 1,
+      'temporal-grafana': 1,
       'benchmark-worker': 0,
     });
     expect((await groups())['main-asg']).toEqual([10, 10]);
     expect(await hibernatedParameter()).toBe('false');
   }, 120_000);
+
+  test('once awake, ui prints the port forward through an instance in service of the main group: to the Web UI, and with --dashboards to Grafana', async () => {
+    const ui = await runCli('ui.ts', ['--scenario', 'temporal-150wps', '--endpoint-url', moto.endpoint]);
+    const grafana = await runCli('ui.ts', ['--scenario', 'temporal-150wps', '--dashboards', '--endpoint-url', moto.endpoint]);
+    for (const out of [ui, grafana]) {
+      expect(out.status).toBe(0);
+      expect(out.stdout).toMatch(/--target i-[0-9a-f]+ --document-name AWS-StartPortForwardingSessionToRemoteHost/);
+    }
+    expect(ui.stdout).toContain(`"host":["ui.${temporal.environment.names.serviceNamespace}"],"portNumber":["8080"]`);
+    expect(grafana.stdout).toContain(`"host":["grafana.${temporal.environment.names.serviceNamespace}"],"portNumber":["3000"]`);
+    expect(grafana.stdout).toContain('then open http://localhost:3000/d/temporal-run');
+  }, 60_000);
 
   test('wake and hibernate refuse a preset other than the one deployed, before touching anything (exit 1)', async () => {
     const out = await runCli('environment.ts', ['wake', '--scenario', 'temporal-400wps', '--endpoint-url', moto.endpoint]);

@@ -1,4 +1,4 @@
-import { DASHBOARD_UID, PANEL_IDS, PROMETHEUS_DATASOURCE_UID, QUANTILES, panelTargets, temporalDashboard } from '../../../lib/contract/dashboards';
+import { DASHBOARD_UID, PANEL_IDS, PROMETHEUS_DATASOURCE, QUANTILES, panelTargets, temporalDashboard } from '../../../lib/contract/dashboards';
 import { serverQueries } from '../../../lib/contract/server-queries';
 
 /*
@@ -8,7 +8,13 @@ import { serverQueries } from '../../../lib/contract/server-queries';
  */
 
 const STORES = ['dsql', 'aurora-postgresql'] as const;
-type Panel = { title: string; type: string; gridPos: { x: number; y: number; w: number; h: number }; datasource?: { uid: string }; targets?: any[] };
+type Panel = {
+  title: string;
+  type: string;
+  gridPos: { x: number; y: number; w: number; h: number };
+  datasource?: { type: string; uid: string };
+  targets?: any[];
+};
 const panelsOf = (store: (typeof STORES)[number]) => temporalDashboard(store, 'benchmark', '10s').panels as Panel[];
 
 test.each(STORES)('%s: one panel per catalog query of the store, asking exactly that query (a histogram per quantile)', (store) => {
@@ -57,8 +63,8 @@ test('a stable address, one data source for every panel and target, and panels t
   expect(d.refresh).toBe('10s');
   const charts = (d.panels as Panel[]).filter((p) => p.type === 'timeseries');
   for (const p of charts) {
-    expect(p.datasource?.uid).toBe(PROMETHEUS_DATASOURCE_UID);
-    for (const t of p.targets!) expect(t.datasource.uid).toBe(PROMETHEUS_DATASOURCE_UID);
+    expect(p.datasource).toEqual({ type: 'grafana-amazonprometheus-datasource', uid: 'amp' });
+    for (const t of p.targets!) expect(t.datasource).toEqual(PROMETHEUS_DATASOURCE);
   }
   const cells = new Set<string>();
   for (const p of d.panels as Panel[]) {

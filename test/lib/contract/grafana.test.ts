@@ -1,27 +1,30 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { resolveScenario, type TemporalScenario } from '../../../config';
-import { PROMETHEUS_DATASOURCE_UID, temporalDashboard } from '../../../lib/contract/dashboards';
+import { PROMETHEUS_DATASOURCE, temporalDashboard } from '../../../lib/contract/dashboards';
 import { grafanaEnvironment, grafanaProvisioning, grafanaStartCommand } from '../../../lib/contract/grafana';
 
 /*
  * Grafana's start command, run in a real POSIX shell against a temporary directory in place of
- * /tmp/grafana and a stand-in for the image's /run.sh: it writes the three provisioning files
- * from their variables, and stops before starting Grafana when one is missing.
+ * /tmp/grafana, with stand-ins for Grafana's CLI and the image's /run.sh: it writes the three
+ * provisioning files from their variables, installs the data source's plugin at config's
+ * release, and stops before starting Grafana when a variable is missing or the install fails.
  */
 
 const { environment, preset } = resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario;
 const endpoints = { prometheusUrl: 'https://aps-workspaces.eu-west-1.amazonaws.com/workspaces/ws-1/', region: 'eu-west-1', scrapeInterval: '15s' };
 const env = grafanaEnvironment(environment, preset, endpoints);
 
-function start(vars: Record<string, string>): { status: number | null; home: string; stderr: string } {
+function start(vars: Record<string, string>, cli: 'installs' | 'fails' = 'installs'): { status: number | null; home: string; stderr: string } {
   const home = mkdtempSync(join(tmpdir(), 'grafana-'));
+  mkdirSync(join(home, 'bin'));
   writeFileSync(join(home, 'run.sh'), `#!/bin/sh\necho started > ${home}/started\n`, { mode: 0o755 });
-  const command = grafanaStartCommand().replaceAll('/tmp/grafana', home).replace('exec /run.sh', `exec ${home}/run.sh`);
-  const r = spawnSync('sh', ['-c', command], { env: { PATH: process.env.PATH, ...vars }, encoding: 'utf8' });
+  writeFileSync(join(home, 'bin/grafana'), `#!/bin/sh\necho "$@" > ${home}/cli\n${cli === 'fails' ? 'exit 1\n' : ''}`, { mode: 0o755 });
+  const command = grafanaStartCommand(environment.dashboards.pluginVersion).replaceAll('/tmp/grafana', home).replace('exec /run.sh', `exec ${home}/run.sh`);
+  const r = spawnSync('sh', ['-c', command], { env: { PATH: `${home}/bin:${process.env.PATH}`, ...vars }, encoding: 'utf8' });
   return { status: r.status, home, stderr: r.stderr };
 }
 
@@ -30,11 +33,12 @@ test('it writes the data source, the provider and the dashboard from their varia
   try {
     expect(status).toBe(0);
     expect(readFileSync(join(home, 'started'), 'utf8')).toBe('started\n');
+    expect(readFileSync(join(home, 'cli'), 'utf8')).toBe(`cli --pluginsDir ${home}/plugins plugins install grafana-amazonprometheus-datasource 3.3.5\n`);
     const datasources = parse(readFileSync(join(home, 'provisioning/datasources/prometheus.yaml'), 'utf8'));
     expect(datasources.datasources).toEqual([
       expect.objectContaining({
-        uid: PROMETHEUS_DATASOURCE_UID,
-        type: 'prometheus',
+        uid: PROMETHEUS_DATASOURCE.uid,
+        type: 'grafana-amazonprometheus-datasource',
         url: endpoints.prometheusUrl,
         jsonData: expect.objectContaining({ sigV4Auth: true, sigV4AuthType: 'default', sigV4Region: 'eu-west-1', timeInterval: '15s' }),
       }),
@@ -63,6 +67,16 @@ test.each(Object.keys(grafanaProvisioning(environment, preset, endpoints)))('the
   }
 });
 
+test('the check can fail: a plugin that does not install stops it, and Grafana never starts', () => {
+  const { status, home } = start(env, 'fails');
+  try {
+    expect(status).not.toBe(0);
+    expect(() => readFileSync(join(home, 'started'))).toThrow();
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test('the command needs only a POSIX shell: dash parses it', () => {
-  expect(() => execFileSync('dash', ['-n', '-c', grafanaStartCommand()])).not.toThrow();
+  expect(() => execFileSync('dash', ['-n', '-c', grafanaStartCommand('3.3.5')])).not.toThrow();
 });
