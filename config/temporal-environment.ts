@@ -145,8 +145,9 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   // One UI task on the main pool: it only answers the person forwarding a port to it.
   ui: { memoryGiB: 0.5, port: 8080 },
   // One Grafana task on the main pool, likewise; the dashboard refreshes itself this often. It
-  // reads the workspace through Grafana's Amazon Managed Service for Prometheus plugin, this release.
-  dashboards: { memoryGiB: 0.5, port: 3000, refresh: '10s', pluginVersion: '3.3.5' },
+  // reads the workspace through Grafana's Amazon Managed Service for Prometheus plugin, this
+  // release: test/fixtures/grafana/contract.json records what it and this Grafana expect.
+  dashboards: { memoryGiB: 0.5, port: 3000, refresh: '10s', pluginVersion: '3.2.0' },
   logRetentionDays: 14,
   observability: {
     stackName: 'TemporalDsqlObservability',

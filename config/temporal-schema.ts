@@ -284,7 +284,7 @@ export const temporalEnvironmentSchema = z.strictObject({
     port,
     refresh: z.enum(['5s', '10s', '30s', '1m'], { error: 'valid: 5s, 10s, 30s, 1m' }),
     /** The Amazon Managed Service for Prometheus data source plugin's release, installed at each start. */
-    pluginVersion: z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'valid: a plugin release, e.g. 3.3.5' }),
+    pluginVersion: z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'valid: a plugin release, e.g. 3.2.0' }),
   }),
   logRetentionDays: z.union(
     [1, 3, 5, 7, 14, 30, 60, 90, 180, 365].map((n) => z.literal(n)),

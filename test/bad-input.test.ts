@@ -1039,7 +1039,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'a data source plugin that is not a release',
     { scenario: 'temporal-150wps' },
     editedCatalog((c) => (c.temporal.environment.dashboards.pluginVersion = 'latest')),
-    [/temporal\.environment\.dashboards\.pluginVersion: valid: a plugin release, e\.g\. 3\.3\.5 \(got "latest"\)/],
+    [/temporal\.environment\.dashboards\.pluginVersion: valid: a plugin release, e\.g\. 3\.2\.0 \(got "latest"\)/],
   ),
   config(
     'a preset with no word on the UI',

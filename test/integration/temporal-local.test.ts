@@ -207,14 +207,17 @@ test("every panel of the live dashboard asks a query the real Prometheus accepts
   // The store that runs here: upstream's PostgreSQL plugin, as the aurora-postgresql presets run it.
   // The DSQL plugin's own panels are held to its code by the catalog's contract test instead.
   const dashboard = temporalDashboard('aurora-postgresql', scenario.preset.benchmark.namespace, scenario.environment.dashboards.refresh);
-  // What Grafana puts for $__rate_interval at this zoom: four scrape intervals.
-  const rateInterval = `${4 * prometheus.scrapeSeconds}s`;
+  // What the plugin puts for $__rate_interval when a panel steps by the scrape interval, by its
+  // recorded rule: max(step + scrape interval, multiplier × scrape interval).
+  const { multiplier } = JSON.parse(readFileSync(join(__dirname, '../fixtures/grafana/contract.json'), 'utf8')).plugin.rateInterval;
+  const step = prometheus.scrapeSeconds;
+  const rateInterval = `${Math.max(step + prometheus.scrapeSeconds, multiplier * prometheus.scrapeSeconds)}s`;
   const params = (expr: string) =>
     new URLSearchParams({
       query: expr.replaceAll('$__rate_interval', rateInterval),
       start: String(runWindow!.start.getTime() / 1000),
       end: String(runWindow!.end.getTime() / 1000),
-      step: String(prometheus.scrapeSeconds),
+      step: String(step),
       stats: 'all',
     });
   const empty: string[] = [];

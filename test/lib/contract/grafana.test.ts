@@ -33,7 +33,9 @@ test('it writes the data source, the provider and the dashboard from their varia
   try {
     expect(status).toBe(0);
     expect(readFileSync(join(home, 'started'), 'utf8')).toBe('started\n');
-    expect(readFileSync(join(home, 'cli'), 'utf8')).toBe(`cli --pluginsDir ${home}/plugins plugins install grafana-amazonprometheus-datasource 3.3.5\n`);
+    expect(readFileSync(join(home, 'cli'), 'utf8')).toBe(
+      `cli --pluginsDir ${home}/plugins plugins install grafana-amazonprometheus-datasource ${environment.dashboards.pluginVersion}\n`,
+    );
     const datasources = parse(readFileSync(join(home, 'provisioning/datasources/prometheus.yaml'), 'utf8'));
     expect(datasources.datasources).toEqual([
       expect.objectContaining({
@@ -78,5 +80,5 @@ test('the check can fail: a plugin that does not install stops it, and Grafana n
 });
 
 test('the command needs only a POSIX shell: dash parses it', () => {
-  expect(() => execFileSync('dash', ['-n', '-c', grafanaStartCommand('3.3.5')])).not.toThrow();
+  expect(() => execFileSync('dash', ['-n', '-c', grafanaStartCommand(environment.dashboards.pluginVersion)])).not.toThrow();
 });
