@@ -41,6 +41,10 @@ test('the image and the plugin are the releases this record was read at', () => 
   expect(datasource.type).toBe(contract.plugin.id);
 });
 
+test('the plugin release has a backend for the arm64 instances every task here runs on', () => {
+  expect(contract.plugin.backendPlatforms).toContain('linux_arm64');
+});
+
 test("the plugin release supports the image's Grafana", () => {
   expect(satisfies(contract.grafana.version, contract.plugin.grafanaDependency)).toBe(true);
   // The check can fail: a Grafana the plugin leaves out.
