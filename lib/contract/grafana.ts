@@ -47,9 +47,10 @@ export interface GrafanaEndpoints {
 }
 
 /**
- * Grafana's environment. Nobody signs in: anonymous visitors are viewers who may explore and
- * edit a panel for themselves (nothing is saved), there is no login form and no admin user, so
- * no password exists to leak. Nothing is fetched from the internet but the data source's plugin
+ * Grafana's environment. Nobody signs in: anonymous visitors are viewers, who see and inspect the
+ * dashboard (Explore needs an editor since Grafana 12, and an editor could save alert rules whose
+ * queries the workspace bills), there is no login form and no admin user, so no password exists
+ * to leak. Nothing is fetched from the internet but the data source's plugin
  * (the start command's one install): no plugins preinstalled, no update checks, no news, no
  * usage reports.
  */
@@ -63,7 +64,6 @@ export function grafanaEnvironment(environment: TemporalEnvironment, preset: Tem
     GF_PATHS_PROVISIONING: PROVISIONING,
     GF_AUTH_ANONYMOUS_ENABLED: 'true',
     GF_AUTH_ANONYMOUS_ORG_ROLE: 'Viewer',
-    GF_USERS_VIEWERS_CAN_EDIT: 'true',
     GF_AUTH_DISABLE_LOGIN_FORM: 'true',
     GF_AUTH_BASIC_ENABLED: 'false',
     GF_SECURITY_DISABLE_INITIAL_ADMIN_CREATION: 'true',

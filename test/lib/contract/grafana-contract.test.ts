@@ -53,6 +53,9 @@ test("the plugin release supports the image's Grafana", () => {
 
 test('every GF_ variable names a setting Grafana reads', () => {
   expect(unknownSettings(env)).toEqual([]);
+  // A setting Grafana 12 removed is not one it reads, however long it was in defaults.ini.
+  const removed = contract.settings.removed.map(variableOf);
+  expect(unknownSettings(Object.fromEntries(removed.map((v: string) => [v, 'true'])))).toEqual(removed);
   // The check can fail: one letter short, or a section Grafana does not have.
   expect(unknownSettings({ ...env, GF_AUTH_ANONYMOUS_ENABLE: 'true', GF_ANONYMOUS_ENABLED: 'true' })).toEqual([
     'GF_AUTH_ANONYMOUS_ENABLE',
