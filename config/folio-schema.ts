@@ -209,6 +209,48 @@ export function describeOffload(offload: FolioPhase['offload']): string {
   return `provisioned ${instanceClass}${readers ? ` + ${readers} reader${readers > 1 ? 's' : ''}` : ''}`;
 }
 
+/** An instance class as titles write it: db.r7g.2xlarge as "r7g.2xl". */
+const shortClass = (instanceClass: string) => instanceClass.replace(/^db\./, '').replace(/xlarge$/, 'xl');
+
+/** "a", "a and b", "a, b and c". */
+const listed = (xs: readonly string[]) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+/**
+ * A phase's title, from what it deploys and runs: writer, routed modules (by short name, or a
+ * count past five), offload cluster, Data Import ramp-up, sidecar, tenants and load; then the
+ * phase's own note. Never written by hand, so it cannot disagree with the fields.
+ */
+export function phaseTitle(phase: Omit<FolioPhaseInput, 'title' | 'crossSchemaAcks'>, shortName: (module: string) => string, note?: string): string {
+  const { serverless, provisioned } = phase.offload;
+  const routed = phase.routedToOffload;
+  const offload = serverless ? `${serverless.min}-${serverless.max} ACU` : `provisioned ${shortClass(provisioned!.instanceClass)} offload`;
+  const parts = [
+    routed.length
+      ? `${shortClass(phase.primaryInstanceClass)}, ${routed.length > 5 ? `${routed.length} modules` : listed(routed.map(shortName))} -> ${offload}`
+      : `${shortClass(phase.primaryInstanceClass)} provisioned only`,
+    ...(phase.dataImportRampUpSeconds ? [`Data Import ramp-up ${phase.dataImportRampUpSeconds} s`] : []),
+    ...(phase.sidecar.authorizationCacheFix ? ['sidecar CICO fix'] : phase.sidecar.build ? [`sidecar ${phase.sidecar.build}`] : []),
+    `${phase.tenants} tenants${phase.loadFactor === 1 ? '' : `, ${phase.loadFactor}x load`}`,
+  ];
+  return `${parts.join(', ')}${note ? ` (${note})` : ''}`;
+}
+
+/** The acknowledgements of exactly the reads a routing splits, for the modules that accept them (others stay refused). */
+export function splitReadAcks(
+  modules: readonly FolioModuleInput[],
+  routed: readonly string[],
+  accepting: readonly string[],
+  reason: string,
+): CrossSchemaAckInput[] {
+  const offload = new Set(routed);
+  return modules
+    .filter((m) => accepting.includes(m.name))
+    .flatMap((m) => {
+      const readsFrom = (m.readsSchemasOf ?? []).filter((r) => offload.has(r) !== offload.has(m.name));
+      return readsFrom.length ? [{ module: m.name, readsFrom, reason }] : [];
+    });
+}
+
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
 export function checkFolio(
   folio: { environment: { region: string; database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] },

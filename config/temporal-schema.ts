@@ -407,6 +407,12 @@ export const temporalScenarioSchema = z.strictObject({
     .optional(),
 });
 
+/** A preset's title: its rate and store, then its own note. Never written by hand, so it cannot disagree with the fields. */
+export function presetTitle(preset: Omit<TemporalScenarioInput, 'title'>, note?: string): string {
+  const store = preset.store.engine === 'dsql' ? 'Aurora DSQL' : 'Aurora PostgreSQL';
+  return `${preset.benchmark.targetRate.toLocaleString('en-US')} workflows/s on ${store}${note ? `: ${note}` : ''}`;
+}
+
 export type TemporalEnvironmentInput = z.input<typeof temporalEnvironmentSchema>;
 export type TemporalEnvironment = z.output<typeof temporalEnvironmentSchema>;
 export type TemporalScenarioInput = z.input<typeof temporalScenarioSchema>;

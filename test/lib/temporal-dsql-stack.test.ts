@@ -6,6 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';
 import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../config';
 import { resourceChanges } from '../../lib/commands/plan/resource-changes';
+import { switchSnapshot } from '../support/switch-snapshot';
 import { buildApp, editedCatalog, hibernatable, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const catalog = loadCatalog();
@@ -340,8 +341,8 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
     expect(serviceOf(json, 'benchmark-worker').resource.Properties.DesiredCount).toBeUndefined();
   });
 
-  test('snapshot', () => {
-    expect(json).toMatchSnapshot();
+  test('snapshot (the whole template for the first preset, else the switch from its predecessor)', () => {
+    expect(switchSnapshot(name, json)).toMatchSnapshot();
   });
 });
 
@@ -663,8 +664,8 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
     expect(changes.filter((c) => c.unsafe)).toEqual([]);
   });
 
-  test('snapshot', () => {
-    expect(json).toMatchSnapshot();
+  test('snapshot: the switch from temporal-150wps', () => {
+    expect(switchSnapshot('temporal-aurora-150wps', json)).toMatchSnapshot();
   });
 });
 

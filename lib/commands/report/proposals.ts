@@ -1,4 +1,5 @@
 import { CATALOG, ConfigError, describeOffload, type FolioScenario, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../../config';
+import { leafDiff } from '../shared/leaf-diff';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import type { BottleneckComponent, FolioFigure, FolioProposalRule, TemporalRemedy } from '../../../config/observability-schema';
 import type { FolioPhaseInput } from '../../../config/folio-schema';
@@ -197,7 +198,7 @@ function accepted<T extends FolioPhaseInput | TemporalScenarioInput>(
   }
   // What a reader compares: the settings, not the scenario's own name, words and record.
   const bookkeeping = /^(name|title|observation|recorded)(\.|:)/;
-  return { phase: next, diff: diffLines(ran, next).filter((l) => !bookkeeping.test(l)) };
+  return { phase: next, diff: leafDiff(ran, next).filter((l) => !bookkeeping.test(l)) };
 }
 
 /** What a proposal reads of a Temporal report (summarize.ts's TemporalReport has it all). */
@@ -312,13 +313,4 @@ function resolvedShape(preset: TemporalScenarioInput): TemporalScenario['preset'
   const parsed = temporalScenarioSchema.safeParse(preset);
   if (!parsed.success) throw new ConfigError(`the proposed preset is not valid: ${parsed.error.issues[0].message}`);
   return parsed.data;
-}
-
-/** `path: before -> after` for every leaf that differs (arrays as wholes). */
-function diffLines(a: unknown, b: unknown, path = ''): string[] {
-  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-  if (isObject(a) && isObject(b)) return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((k) => diffLines(a[k], b[k], path ? `${path}.${k}` : k));
-  return JSON.stringify(a) === JSON.stringify(b)
-    ? []
-    : [`${path}: ${a === undefined ? '(none)' : JSON.stringify(a)} -> ${b === undefined ? '(none)' : JSON.stringify(b)}`];
 }
