@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import type { Command } from 'commander';
 import { type BenchCommand, type BenchOptions, runBench } from '../lib/commands/bench/run-bench';
-import { entryPoint, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
-const program = newCommand('bench').description(
-  'The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, run the load generator, or climb a ladder of rates.\n' +
-    `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} the fleet or the run failed.`,
-);
+const program = newCommand('bench', {
+  aws: true,
+  [EXIT_TIMEOUT]: 'a wait ran past --timeout (nothing is undone; run it again to go on)',
+  [EXIT_FAILED]: 'the fleet or the run failed (the line says why)',
+}).description('The benchmark fleet of a deployed Temporal preset: park it, bring it back, see it, run the load generator, or climb a ladder of rates.');
 
 const subcommand = (
   name: BenchCommand,
@@ -17,11 +18,11 @@ const subcommand = (
   program
     .command(name)
     .description(description)
-    .requiredOption('-s, --scenario <name>', 'the Temporal preset deployed (its stack and its defaults)')
-    .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+    .addOption(sharedOption.scenario('the Temporal preset deployed (its stack and its defaults)').makeOptionMandatory())
+    .addOption(sharedOption.envName())
     .option('--timeout <duration>', timeoutText, timeout)
     .option('--interval <duration>', 'how often to poll', '10s')
-    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl);
+    .addOption(sharedOption.endpointUrl());
 
 const action = (name: BenchCommand) => (o: BenchOptions) => runCommand(() => runBench(name, o));
 

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 import { type CapacityOptions, runCapacity } from '../lib/commands/capacity/run-capacity';
-import { entryPoint, endpointUrl, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
-const program = newCommand('capacity')
+const program = newCommand('capacity', { aws: true })
   .description(
     "Packs a Temporal preset's tasks (CPU, memory, awsvpc ENI slots with and without ENI trunking) onto its capacity providers'\n" +
       'instances: how full each ASG is, the smallest ASG that fits with room for a rolling deploy, and what it costs per day.\n' +
       'The same model refuses an undersized preset at synth time. Offline.',
   )
-  .option('-s, --scenario <name>', 'a Temporal preset')
-  .option('--env-name <name>', 'the envName the stacks are deployed with, if any')
+  .addOption(sharedOption.scenario('a Temporal preset'))
+  .addOption(sharedOption.envName())
   .option('--quota-from-aws', "read the account's On-Demand standard vCPU quota from Service Quotas (servicequotas:GetServiceQuota) instead of config")
-  .option('--endpoint-url <url>', 'an AWS-compatible endpoint for --quota-from-aws (a local emulator)', endpointUrl)
-  .option('--json', 'print the plan as JSON')
+  .addOption(sharedOption.endpointUrl('an AWS-compatible endpoint for --quota-from-aws (a local emulator)'))
+  .addOption(sharedOption.json('print the plan as JSON'))
   .addHelpText('after', '\nExample:\n  npm run capacity -- --scenario temporal-150wps');
 
 entryPoint(() => runCommand(() => runCapacity(program.parse().opts<CapacityOptions>())));

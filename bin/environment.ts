@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 import type { Command } from 'commander';
 import { type EnvironmentCommand, type EnvironmentOptions, runEnvironment } from '../lib/commands/environment/run-environment';
-import { entryPoint, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
-const program = newCommand('environment').description(
-  'A whole environment down to what its data costs, and back: Temporal services and both pools to 0 (kept so by every deploy until woken), or FOLIO clusters stopped.\n' +
-    `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out (run it again to go on), ${EXIT_FAILED} refused or failed (the line says why).`,
+const program = newCommand('environment', {
+  aws: true,
+  [EXIT_TIMEOUT]: 'a wait ran past --timeout (nothing is undone; run it again to go on)',
+  [EXIT_FAILED]: 'refused or failed (the line says why)',
+}).description(
+  'A whole environment down to what its data costs, and back: Temporal services and both pools to 0 (kept so by every deploy until woken), or FOLIO clusters stopped.',
 );
 
 const subcommand = (name: EnvironmentCommand, description: string, timeout: string): Command =>
   program
     .command(name)
     .description(description)
-    .requiredOption('-s, --scenario <name>', 'the scenario the environment was deployed with (its family, stacks and sizes)')
-    .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+    .addOption(sharedOption.scenario('the scenario the environment was deployed with (its family, stacks and sizes)').makeOptionMandatory())
+    .addOption(sharedOption.envName())
     .option('--timeout <duration>', 'how long to wait, a Go duration such as 30m', timeout)
     .option('--interval <duration>', 'how often to poll', '15s')
-    .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl);
+    .addOption(sharedOption.endpointUrl());
 
 const action = (name: EnvironmentCommand) => (o: EnvironmentOptions) => runCommand(() => runEnvironment(name, o));
 

@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 import { type MoveOptions, runMove } from '../lib/commands/move/run-move';
-import { entryPoint, endpointUrl, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
-const program = newCommand('move')
+const program = newCommand('move', {
+  aws: true,
+  [EXIT_TIMEOUT]: 'a wait ran past --timeout (nothing is undone; run it again to go on)',
+  [EXIT_FAILED]: 'a move failed (the source is untouched; run it again)',
+})
   .description(
     "Moves FOLIO modules' schemas between the two Aurora clusters with the stack's mover task: before a phase switch's deploy (stop the modules first), or one module by hand.\n" +
-      "With --online the modules keep running while their schemas replicate; at the switch this command points the modules' routes (DNS names) at their new cluster, and writes pause only until the routes lead there.\n" +
-      `Exit codes: 0 done, 1 bad input, 2 AWS error, ${EXIT_TIMEOUT} a wait timed out, ${EXIT_FAILED} a move failed (the source is untouched; run it again).`,
+      "With --online the modules keep running while their schemas replicate; at the switch this command points the modules' routes (DNS names) at their new cluster, and writes pause only until the routes lead there.",
   )
   .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
   .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: primary or offload')
   .option('--module <name>', 'move one module (with --to <cluster>)')
-  .option('-s, --scenario <phase>', "with --module: the phase deployed now (default: the stack's Phase output)")
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .addOption(sharedOption.scenario("with --module: the phase deployed now (default: the stack's Phase output)"))
+  .addOption(sharedOption.envName())
   .option('--dry-run', 'print what would move and run nothing')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')
   .option('--force', 'move although sessions on the source still use a schema')
@@ -23,7 +26,7 @@ const program = newCommand('move')
   )
   .option('--timeout <duration>', 'how long each module may take, a Go duration', '2h')
   .option('--interval <duration>', 'how often to poll the task and its log (default 10s; 1s with --online, whose switch waits on it)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl);
+  .addOption(sharedOption.endpointUrl());
 
 program.action((o: MoveOptions) => runCommand(() => runMove(o)));
 

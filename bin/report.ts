@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 import { type ReportOptions, runReport } from '../lib/commands/report/run-report';
-import { entryPoint, endpointUrl, EXIT_NO_DATA, newCommand, runCommand } from '../lib/commands/shared/cli';
+import { entryPoint, EXIT_NO_DATA, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
-const program = newCommand('report')
+const program = newCommand('report', { aws: true, [EXIT_NO_DATA]: 'not one datapoint in the window (the report, written anyway, says so)' })
   .description(
-    "Fetch a scenario's CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n" +
-      `Or compare two report JSONs. Exits ${EXIT_NO_DATA} when the window holds no datapoint at all (the report, written anyway, says so).`,
+    "Fetch a scenario's CloudWatch metrics over a time window and write the report: markdown tables, JSON and SVG charts.\n" + 'Or compare two report JSONs.',
   )
-  .option('-s, --scenario <name>', 'the scenario the window ran (a FOLIO phase or a Temporal preset; with --run, the record names it)')
-  .option('--env-name <name>', 'the envName the stacks were deployed with, if any')
+  .addOption(sharedOption.scenario('the scenario the window ran (a FOLIO phase or a Temporal preset; with --run, the record names it)'))
+  .addOption(sharedOption.envName())
   .option('--start <time>', 'window start, ISO 8601 with a zone (with --end)')
   .option('--end <time>', 'window end, ISO 8601 with a zone (with --start)')
   .option('--last <duration>', 'the window that ends now, e.g. 30m, 2h')
@@ -17,7 +16,7 @@ const program = newCommand('report')
   .option('--workflows <count>', 'workflows the run completed (Temporal): gives transactions per workflow')
   .option('--dsql-cluster-id <id>', "the DSQL cluster id (Temporal; default: the data stack's DsqlClusterId output)")
   .option('-o, --out <dir>', 'where to write report.md, report.json and the charts (default: reports/<scenario>-<start>)')
-  .option('--endpoint-url <url>', 'an AWS-API-compatible endpoint instead of AWS (a local emulator)', endpointUrl)
+  .addOption(sharedOption.endpointUrl())
   .option(
     '--prometheus-url <url>',
     "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)",

@@ -36,8 +36,9 @@ const PART3: Record<string, [string, number, Record<string, number>]> = {
   'part3-3x': ['db.r8g.2xlarge', 3, { checkInSec: 2.4, checkOutSec: 3.5, dataImportMin: 57 }],
 };
 
-test('the phases are baseline and test1..test13, then Part 3 and the proposed next step, in order', () => {
-  expect(catalog.folio.phases.map((p) => p.name)).toEqual([...Object.keys(SEED), ...Object.keys(PART3), 'part3-3x-4xl']);
+test('the phases begin with baseline and test1..test13, then Part 3 and the proposed next step, in order', () => {
+  const seeded = [...Object.keys(SEED), ...Object.keys(PART3), 'part3-3x-4xl'];
+  expect(catalog.folio.phases.map((p) => p.name).slice(0, seeded.length)).toEqual(seeded);
 });
 
 describe.each(Object.entries(PART3))('%s', (name, [offloadClass, loadFactor, recorded]) => {

@@ -89,12 +89,9 @@ test("the manual's counts are the code's", () => {
   const catalog = loadCatalog();
   const rows = readFileSync(join(__dirname, '../bad-input.test.ts'), 'utf8').match(/^ {2}(config|command|spawned|synth|reportWindowRow)\(/gm)!.length;
   expect(page('docs/testing.md')).toContain(`(\`test/bad-input.test.ts\`, ${rows} rows)`);
-  const phases = catalog.folio.phases.length;
-  const engines = catalog.temporal.scenarios.map((s) => s.store.engine);
-  const samePairs = engines.reduce((n, e) => n + engines.filter((x) => x === e).length - 1, 0);
-  const presets = catalog.temporal.scenarios.length;
+  // Counted in the code, never on the page: a new scenario changes no count written here.
   expect(page('docs/testing.md')).toContain(
-    `all ${(phases * (phases - 1)) / 2} pairs of phases and all ${samePairs / 2} pairs of Temporal presets that share a store (the other ${presets * (presets - 1) - samePairs} ordered pairs, between stores, \`plan\` refuses)`,
+    'every pair of phases and every pair of Temporal presets that share a store (pairs between stores, `plan` refuses)',
   );
   // The admin secret and one per module.
   expect(page('docs/cost-and-capacity.md')).toContain(`per secret (${1 + catalog.folio.modules.length} secrets)`);

@@ -359,15 +359,22 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     // worker the rules name is the data's: worker-bound with its slots busy, or, as 1.32.2's
     // matching often leaves the two slots idle over a backlog spread across the rendered 32
     // partitions (the few pollers two slots allow find one partition at a time), poller-starved.
-    expect(b.figures.workerScheduleToStartP50Ms).toBeGreaterThan(1000);
+    // Where the wait shows follows the side: worker-bound, in the worker's own schedule-to-start;
+    // poller-starved, in the backlog's age, while the tasks matched at once to an idle poller keep
+    // the worker's median near a second (937 ms in one CI run, over a backlog 29 s old).
     for (const c of ['history', 'generator']) expect(b.ranked.map((f) => f.component)).not.toContain(c);
     expect(['workers', 'matching']).toContain(b.ranked[0]?.component);
     // The store may follow, never lead: a backlog of tens of thousands of tasks is written to the
     // store while it waits, and once a pool peaked at 94% in use (the rule's bound is 90%).
     const store = b.ranked.find((f) => f.component === 'store');
     if (store) expect(store.severity).toBeLessThan(b.ranked[0].severity / 10);
-    if (b.ranked[0]?.component === 'workers') expect(b.figures.workerSlotsFreeLowestShare).toBeLessThan(0.1);
-    else expect(b.figures.matchingBacklogPeak).toBeGreaterThan(1000);
+    if (b.ranked[0]?.component === 'workers') {
+      expect(b.figures.workerSlotsFreeLowestShare).toBeLessThan(0.1);
+      expect(b.figures.workerScheduleToStartP50Ms).toBeGreaterThan(1000);
+    } else {
+      expect(b.figures.matchingBacklogPeak).toBeGreaterThan(1000);
+      expect(b.figures.matchingBacklogAgePeakSeconds).toBeGreaterThan(5);
+    }
     expect(renderLadderCharts(reading, 'local').map((c) => c.file)).toEqual(['ladderThroughput.svg', 'ladderLatency.svg']);
     await worker.stop();
     worker = undefined;

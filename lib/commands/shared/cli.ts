@@ -1,4 +1,6 @@
-import { Command, InvalidArgumentError, type Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError } from '../../../config';
 import { forDisplay } from '../../../config/errors';
 import { durationSeconds } from '../../../config/fields';
@@ -69,9 +71,47 @@ function refuseRepeats(c: Command, given: Map<Option, string>): void {
   for (const sub of c.commands) refuseRepeats(sub, given);
 }
 
-export function newCommand(name: string): Command {
-  return new CliCommand(name).configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) });
+const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')).version;
+
+/** The codes a command exits with beyond 0 and 1, each with what it means for that command. */
+export interface ExitCodes {
+  /** Whether it calls AWS, so that 2 (AWS said no) can end it. */
+  readonly aws: boolean;
+  readonly [EXIT_UNSAFE]?: string;
+  readonly [EXIT_TIMEOUT]?: string;
+  readonly [EXIT_FAILED]?: string;
+  readonly [EXIT_NO_DATA]?: string;
 }
+
+/**
+ * A companion command: its parse errors shown as its own are, `--version`, and its exit codes at
+ * the end of its help, in one form for every command (docs/commands.md has the table).
+ */
+export function newCommand(name: string, exits: ExitCodes): Command {
+  const codes: [number, string][] = [
+    [0, 'done'],
+    [EXIT_USAGE, 'bad input: a scenario, an option or a file, named with what is valid'],
+    ...(exits.aws ? [[EXIT_AWS, 'AWS said no: credentials, permissions, throttling past the retries, a connection'] as [number, string]] : []),
+    ...[EXIT_UNSAFE, EXIT_TIMEOUT, EXIT_FAILED, EXIT_NO_DATA].flatMap((c) =>
+      exits[c as keyof ExitCodes] ? [[c, String(exits[c as keyof ExitCodes])] as [number, string]] : [],
+    ),
+  ];
+  return new CliCommand(name)
+    .version(PACKAGE_VERSION, '--version', 'print the version of db-bench-infra')
+    .configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) })
+    .addHelpText('afterAll', `\nExit codes:\n${codes.map(([c, what]) => `  ${c}  ${what}`).join('\n')}`);
+}
+
+/**
+ * The options most commands share, declared here once: which deployed environment a command is
+ * about, where its AWS calls go, and JSON output.
+ */
+export const sharedOption = {
+  scenario: (what: string) => new Option('-s, --scenario <name>', what),
+  envName: () => new Option('--env-name <name>', 'the envName the stacks are deployed with, if any'),
+  endpointUrl: (what = 'an AWS-API-compatible endpoint instead of AWS (a local emulator)') => new Option('--endpoint-url <url>', what).argParser(endpointUrl),
+  json: (what = 'print it as JSON') => new Option('--json', what),
+};
 
 /**
  * What a command's run function returns: what it prints, and how it ends when that is not a
@@ -201,7 +241,7 @@ export const NO_CREDENTIALS =
  * --endpoint-url, as commander parses it: an http(s) URL with a host. Anything else is commander's
  * one-line refusal of the argument (exit 1), wherever the command calls parse.
  */
-export function endpointUrl(raw: string): string {
+function endpointUrl(raw: string): string {
   let url: URL | undefined;
   try {
     url = new URL(raw);

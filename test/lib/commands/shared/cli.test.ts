@@ -86,7 +86,7 @@ test('an AWS error message is one line even when the service sends more', async 
 
 test('a value option given twice is refused, naming both values, with a default and in a subcommand too; one given once is not', () => {
   const program = () =>
-    newCommand('x')
+    newCommand('x', { aws: false })
       .exitOverride()
       .configureOutput({ writeErr: () => undefined })
       .option('-s, --scenario <name>')

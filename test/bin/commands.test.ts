@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCliInProcess } from '../support/cli';
+
+/* The companion commands as one program: the same --version, exit codes in every help, the shared options declared once. */
+
+const BIN = join(__dirname, '../../bin');
+const COMMANDS = readdirSync(BIN).filter((f) => f.endsWith('.ts') && !['app.ts', 'preload.ts'].includes(f));
+const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
+
+test('every command is here', () => {
+  expect(COMMANDS.length).toBeGreaterThanOrEqual(11);
+});
+
+test.each(COMMANDS)('%s --version prints the package version', async (script) => {
+  const r = await runCliInProcess(script, ['--version']);
+  expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 0, stdout: `${version}\n` });
+});
+
+test.each(COMMANDS)('%s --help ends with its exit codes, 0 and 1 first, 2 where it calls AWS', async (script) => {
+  const r = await runCliInProcess(script, ['--help']);
+  expect(r.status).toBe(0);
+  const codes = r.stdout.slice(r.stdout.lastIndexOf('\nExit codes:\n')).split('\n').slice(2).filter(Boolean);
+  expect(codes.slice(0, 2)).toEqual(['  0  done', '  1  bad input: a scenario, an option or a file, named with what is valid']);
+  // A command whose run function reaches AWS clients must list 2; one that never does must not.
+  const source = readFileSync(join(BIN, script), 'utf8');
+  const runModule = /from '(\.\.\/lib\/commands\/[^']+\/run-[^']+)'/.exec(source)![1];
+  const run = readFileSync(join(BIN, `${runModule}.ts`), 'utf8');
+  expect({ script, aws: codes.some((c) => c.startsWith('  2  ')) }).toEqual({ script, aws: /load-clients|CommandDeps/.test(run) });
+});
+
+test('the shared options are declared once, in lib/commands/shared/cli.ts, and nowhere in bin/', () => {
+  for (const script of COMMANDS) {
+    const source = readFileSync(join(BIN, script), 'utf8');
+    expect({ script, declared: source.match(/'(-s, )?--(scenario|env-name|endpoint-url|json)\b/g) }).toEqual({ script, declared: null });
+  }
+});
