@@ -305,7 +305,11 @@ export function checkFolio(
     phase.routedToOffload.forEach((name, i) => {
       if (!modules.has(name)) issue(at('routedToOffload', i), unknownModule(name, known), name);
       else if (!modules.get(name)!.routable)
-        issue(at('routedToOffload', i), `"${name}" stays on the primary cluster; routable modules: ${routable.join(', ')}`, name);
+        issue(
+          at('routedToOffload', i),
+          `"${name}" stays on the primary cluster (routable: false in config/folio-modules.ts); routable modules: ${routable.join(', ')}`,
+          name,
+        );
       else routed.add(name);
     });
     const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'offload' : 'primary');
