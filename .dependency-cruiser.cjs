@@ -1,16 +1,22 @@
 /*
  * The project's structure as rules (npm run lint:deps, and test/structure.test.ts):
- *   config/         what a scenario means: data, validation, the packing model; imports nothing of ours
- *   lib/contract/   what the stacks and the commands agree on: names, outputs, metrics, rendered config
- *   lib/constructs/ one construct per concern; read the contract, never a stack
- *   lib/*-stack.ts  stacks that wire constructs
- *   lib/assembly/   the app: which stacks a scenario gets; the only place that imports the stacks
- *   lib/commands/   the companion commands, one folder each (run-<command>.ts is its flow), with
- *                   shared/ (what two commands use) and aws/ (the SDK clients); they read the app,
- *                   never the reverse
- *   harness/        real servers and emulators on loopback, for the tests and the measurement scripts
- *   bin/            entry points only
+ *   config/              what a scenario means: data, validation, the packing model; imports nothing of ours
+ *   lib/platform/        what every family shares: constructs/, contract/, and family.ts (the Family interface)
+ *   lib/<family>/        one family (folio/, temporal/): its constructs/, contract/, commands/ and <family>-family.ts,
+ *                        the one object the registry holds; no family imports another
+ *   lib/families.ts      the registry: the only module that imports a family's <family>-family.ts
+ *   lib/*-stack.ts       stacks that wire: a data stack from its own family's folder, the observability stack from platform/
+ *   lib/assembly/        the app: which stacks a scenario gets (through the registry)
+ *   lib/commands/        what every family's commands share, one folder per command (run-<command>.ts is its flow),
+ *                        with shared/ (what two commands use) and aws/ (the SDK clients); they reach a family
+ *                        only through the registry
+ *   lib/<family>/commands/  the commands only that family has, and its part of the shared ones
+ *   harness/             real servers and emulators on loopback, for the tests and the measurement scripts
+ *   bin/                 entry points only
+ * In every folder, contract/ holds no constructs and neither imports a command or a stack.
  */
+/** A family's folder: any folder of lib/ but the shared ones. */
+const FAMILY = '(?!platform/|commands/|assembly/)[^/]+';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -29,25 +35,67 @@ module.exports = {
       to: { path: '^(lib|bin|test|scripts)/' },
     },
     {
+      name: 'families-stay-apart',
+      severity: 'error',
+      comment: 'One family never reads another: what both need belongs in lib/platform/ (or lib/commands/ for a command).',
+      from: { path: `^lib/(${FAMILY})/` },
+      to: { path: `^lib/${FAMILY}/`, pathNot: ['^lib/$1/'] },
+    },
+    {
+      name: 'the-platform-knows-no-family',
+      severity: 'error',
+      comment: "lib/platform/ is under every family; a family, the registry or a stack above it would make it one family's.",
+      from: { path: '^lib/platform/' },
+      to: { path: [`^lib/${FAMILY}/`, '^lib/families\\.ts$', '^lib/[^/]+-stack\\.ts$', '^lib/assembly/'] },
+    },
+    {
+      name: 'shared-code-reaches-a-family-through-the-registry',
+      severity: 'error',
+      comment: 'The app, the observability stack and the shared commands ask lib/families.ts for a family; importing one would branch on it again.',
+      from: { path: ['^lib/(commands|assembly)/', '^lib/observability-stack\\.ts$'] },
+      to: { path: `^lib/${FAMILY}/` },
+    },
+    {
+      name: 'only-the-registry-imports-a-family',
+      severity: 'error',
+      comment: "A family's <family>-family.ts is the registry's entry; everything else reads the family through lib/families.ts.",
+      from: { pathNot: ['^lib/families\\.ts$', '^test/'] },
+      to: { path: `^lib/${FAMILY}/[^/]+-family\\.ts$` },
+    },
+    {
+      name: 'a-data-stack-wires-its-own-family',
+      severity: 'error',
+      comment: "Each data stack wires one family: FOLIO's hybrid Aurora stack, or Temporal's.",
+      from: { path: '^lib/hybrid-aurora-stack\\.ts$' },
+      to: { path: `^lib/${FAMILY}/`, pathNot: ['^lib/folio/'] },
+    },
+    {
+      name: 'the-temporal-stack-wires-temporal',
+      severity: 'error',
+      comment: "Each data stack wires one family: FOLIO's hybrid Aurora stack, or Temporal's.",
+      from: { path: '^lib/temporal-dsql-stack\\.ts$' },
+      to: { path: `^lib/${FAMILY}/`, pathNot: ['^lib/temporal/'] },
+    },
+    {
       name: 'the-app-never-imports-commands',
       severity: 'error',
-      comment: 'A deploy must not depend on a companion command (or its SDK clients).',
-      from: { path: '^lib/(contract/|constructs/|assembly/|[^/]+-stack\\.ts$)' },
-      to: { path: '^lib/commands/' },
+      comment: 'Constructs, contracts and stacks are what a deploy runs; a companion command (or its SDK clients) must not be part of it.',
+      from: { path: ['^lib/(contract|constructs|[^/]+/contract|[^/]+/constructs)/', '^lib/[^/]+-stack\\.ts$'] },
+      to: { path: ['^lib/(commands|[^/]+/commands)/', '^lib/families\\.ts$', `^lib/${FAMILY}/[^/]+-family\\.ts$`] },
     },
     {
       name: 'helpers-never-import-stacks',
       severity: 'error',
       comment: 'The contract and the constructs are what stacks are built from; a stack is built on them, never under them.',
-      from: { path: '^lib/(contract|constructs)/' },
+      from: { path: '^lib/(contract|constructs|[^/]+/contract|[^/]+/constructs)/' },
       to: { path: '^lib/([^/]+-stack\\.ts$|assembly/)' },
     },
     {
       name: 'the-contract-holds-no-constructs',
       severity: 'error',
       comment: 'Names and rendered config are read by the commands too; they must not pull in CDK constructs.',
-      from: { path: '^lib/contract/' },
-      to: { path: '^lib/constructs/' },
+      from: { path: '^lib/(contract|[^/]+/contract)/' },
+      to: { path: '^lib/(constructs|[^/]+/constructs)/' },
     },
     {
       name: 'stacks-never-import-the-assembly',
@@ -87,18 +135,26 @@ module.exports = {
     {
       name: 'entry-points-only-declare',
       comment:
-        "bin/<command>.ts declares the command's options and calls its run function (lib/commands/<command>/run-<command>.ts); the flow lives there, where a test calls it.",
+        "bin/<command>.ts declares the command's options and calls its run function (lib/commands/<command>/run-<command>.ts, or lib/<family>/commands/<command>/ for a family's own); the flow lives there, where a test calls it.",
       severity: 'error',
       from: { path: '^bin/(?!app\\.ts$|preload\\.ts$)' },
-      to: { path: '^(lib|config)/', pathNot: ['^lib/commands/[^/]+/run-[^/]+\\.ts$', '^lib/commands/shared/cli\\.ts$'] },
+      to: { path: '^(lib|config)/', pathNot: ['^lib/(commands|[^/]+/commands)/[^/]+/run-[^/]+\\.ts$', '^lib/commands/shared/cli\\.ts$'] },
     },
     {
       name: 'commands-share-through-shared',
       comment:
-        "A command imports its own folder, shared/ and aws/. What two commands need (a scenario's cost, a move's plan, waiting, money, the run record) belongs in lib/commands/shared/.",
+        "A command imports its own folder, shared/ and aws/. What two commands need (a scenario's cost, waiting, money, the run record) belongs in lib/commands/shared/.",
       severity: 'error',
       from: { path: '^lib/commands/(?!shared/|aws/)([^/]+)/' },
       to: { path: '^lib/commands/', pathNot: ['^lib/commands/($1|shared|aws)/'] },
+    },
+    {
+      name: 'a-family-command-shares-through-shared',
+      comment:
+        "A family's part of a command imports its own folder, that command's shared modules, its family's commands/shared/, shared/ and aws/; another command's parts are reached through a shared/.",
+      severity: 'error',
+      from: { path: `^lib/(${FAMILY})/commands/([^/]+)/` },
+      to: { path: ['^lib/commands/', `^lib/$1/commands/`], pathNot: ['^lib/commands/($2|shared|aws)/', '^lib/$1/commands/($2|shared)/'] },
     },
     {
       name: 'shared-runs-no-command',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { App } from 'aws-cdk-lib';
-import { exitOnConfigError, resolveScenario, validatesTemplates } from '../config';
+import { exitOnConfigError, validatesTemplates } from '../config';
 import { addScenarioStacks } from '../lib/assembly/scenario-stacks';
+import { resolveScenario } from '../lib/families';
 
 const app = new App();
 const context = app.node.getAllContext();

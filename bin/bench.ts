@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import type { Command } from 'commander';
-import { type BenchCommand, type BenchOptions, runBench } from '../lib/commands/bench/run-bench';
+import { type BenchCommand, type BenchOptions, runBench } from '../lib/temporal/commands/bench/run-bench';
 import { entryPoint, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
 const program = newCommand('bench', {

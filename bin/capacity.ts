@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { type CapacityOptions, runCapacity } from '../lib/commands/capacity/run-capacity';
+import { type CapacityOptions, runCapacity } from '../lib/temporal/commands/capacity/run-capacity';
 import { entryPoint, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
 const program = newCommand('capacity', { aws: true })

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { type MoveOptions, runMove } from '../lib/commands/move/run-move';
+import { type MoveOptions, runMove } from '../lib/folio/commands/move/run-move';
 import { entryPoint, EXIT_FAILED, EXIT_TIMEOUT, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
 const program = newCommand('move', {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { type UiOptions, runUi } from '../lib/commands/ui/run-ui';
+import { type UiOptions, runUi } from '../lib/temporal/commands/ui/run-ui';
 import { entryPoint, EXIT_FAILED, newCommand, runCommand, sharedOption } from '../lib/commands/shared/cli';
 
 const program = newCommand('ui', { aws: true, [EXIT_FAILED]: 'nothing to forward to (hibernated, or no instance in service)' })

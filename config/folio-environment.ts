@@ -46,7 +46,7 @@ export const FOLIO_ENVIRONMENT: FolioEnvironmentInput = {
   // checks them against the schemas it finds on the source cluster).
   tenants: Array.from({ length: 60 }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`),
   offloadPopulation:
-    'Populated by the schema mover (`npm run move`, lib/constructs/schema-mover): before each deploy that ' +
+    'Populated by the schema mover (`npm run move`, lib/folio/constructs/schema-mover): before each deploy that ' +
     'routes a module to the other cluster, the module is stopped and its schema in every tenant is copied ' +
     'there and verified row by row; the source copy stays until a separate --drop-source. A module that ' +
     'reads schemas across the split (acknowledged in crossSchemaAcks) gets a reference copy of them on its ' +

@@ -133,7 +133,7 @@ export const folioEnvironmentSchema = z
 /**
  * What the offload cluster is in a phase: Serverless v2 with an ACU range (PERF-1229), or
  * provisioned instances (PERF-1334's dedicated offload cluster). One cluster either way: a
- * switch changes its writer's class in place (lib/constructs/aurora-pair.ts).
+ * switch changes its writer's class in place (lib/folio/constructs/aurora-pair.ts).
  */
 const offloadSchema = z
   .strictObject({

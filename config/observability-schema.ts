@@ -35,7 +35,7 @@ const names = z.strictObject({
 const alarmEmails = z.array(z.email({ error: (iss) => `"${String(iss.input)}" is not an email address (valid: name@domain)` })).readonly();
 
 /**
- * The figures a FOLIO report proposes its next phase from (lib/commands/report/proposals.ts),
+ * The figures a FOLIO report proposes its next phase from (lib/folio/commands/report/folio-proposals.ts),
  * each from the window's CloudWatch metrics or Performance Insights.
  */
 const FOLIO_FIGURES = [
@@ -128,7 +128,7 @@ export const folioObservabilitySchema = z.strictObject({
 });
 
 /**
- * The figures the report computes for "Where the bottleneck was" (lib/commands/report/bottlenecks.ts),
+ * The figures the report computes for "Where the bottleneck was" (lib/temporal/commands/report/bottlenecks.ts),
  * from the servers' and workers' own metrics (Prometheus) and CloudWatch.
  */
 const BOTTLENECK_FIGURES = [
@@ -180,7 +180,7 @@ const bottleneckRule = z.strictObject({
 export type BottleneckRule = z.output<typeof bottleneckRule>;
 export type BottleneckCondition = z.output<typeof condition>;
 
-/** What a Temporal report proposes for the component that held a run back most (proposals.ts). */
+/** What a Temporal report proposes for the component that held a run back most (lib/temporal/commands/report/temporal-proposals.ts). */
 const factor = z.number().gt(1, { error: (iss) => `factor ${String(iss.input)} is not a raise (valid: above 1)` });
 const remedy = z.discriminatedUnion(
   'kind',
@@ -213,7 +213,7 @@ export const temporalObservabilitySchema = z.strictObject({
   }),
   /**
    * `bench ladder`: how long each rate is offered, at most how many rates, and when a step held
-   * (lib/commands/bench/ladder.ts judges each step by these, and says which failed).
+   * (lib/temporal/commands/bench/ladder.ts judges each step by these, and says which failed).
    */
   ladder: z.strictObject({
     step: goDuration.refine((d) => durationSeconds(d) >= 10, {
@@ -248,5 +248,5 @@ export const temporalObservabilitySchema = z.strictObject({
     limiterThrottles: sustained({ perMinute }),
   }),
 });
-/** How `bench ladder` steps and judges (lib/commands/bench/ladder.ts). */
+/** How `bench ladder` steps and judges (lib/temporal/commands/bench/ladder.ts). */
 export type LadderConfig = z.output<typeof temporalObservabilitySchema>['ladder'];

@@ -49,7 +49,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   },
   persistence: {
     // Static: the server keeps the value it first persisted. Never change it for a cluster
-    // that holds data; a deploy that tries is refused (see lib/constructs/schema-setup.ts).
+    // that holds data; a deploy that tries is refused (see lib/temporal/constructs/schema-setup.ts).
     numHistoryShards: 4096,
     pluginName: 'dsql',
     network: 'privatelink',

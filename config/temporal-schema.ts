@@ -359,7 +359,7 @@ export type FleetState = (typeof FLEET_STATES)[number];
 export const temporalScenarioSchema = z.strictObject({
   name: scenarioName,
   title: z.string().min(1),
-  /** Fixed for the life of an environment: a deploy that changes it is refused (lib/constructs/history-store-guard.ts). */
+  /** Fixed for the life of an environment: a deploy that changes it is refused (lib/temporal/constructs/history-store-guard.ts). */
   store: historyStoreSchema,
   capacity: z.strictObject({
     main: z.strictObject({ instanceType: z.string(), instances: z.number().int().min(1).max(100) }),

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { TemporalPreset } from '../config';
 import { type GeneratorResult, findResult } from '../lib/commands/shared/run-record';
-import { type BenchmarkMode, benchmarkEnvironment } from '../lib/contract/temporal-config';
+import { type BenchmarkMode, benchmarkEnvironment } from '../lib/temporal/contract/temporal-config';
 import { stopProcess } from './processes';
 import { binaries } from './binaries';
 import { freePort } from './ports';

@@ -1,4 +1,4 @@
-import { schemaName } from '../lib/commands/shared/move-plan';
+import { schemaName } from '../lib/folio/commands/move/move-plan';
 
 /*
  * FOLIO-shaped data for the mover's tests and benchmark, per tenant: RMB schemas owned by a

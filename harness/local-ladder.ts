@@ -1,13 +1,13 @@
 import type { TemporalScenario } from '../config';
 import { durationSeconds } from '../config/fields';
 import type { LadderConfig } from '../config/observability-schema';
-import { climbLadder } from '../lib/commands/bench/ladder';
+import { climbLadder } from '../lib/temporal/commands/bench/ladder';
 import type { Ladder } from '../lib/commands/shared/run-record';
 import { runGenerator } from './benchmark';
 import { freePort } from './ports';
 
 /*
- * `bench ladder` on this machine: the same climb and the same judgement (lib/commands/bench/ladder.ts),
+ * `bench ladder` on this machine: the same climb and the same judgement (lib/temporal/commands/bench/ladder.ts),
  * each step the benchmark's generator as a local process against a local cluster instead of a
  * task on ECS. bench:local and the integration suite climb with it.
  */

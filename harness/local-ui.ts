@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { TemporalScenario } from '../config';
-import { uiEnvironment } from '../lib/contract/temporal-config';
+import { uiEnvironment } from '../lib/temporal/contract/temporal-config';
 import { binaries } from './binaries';
 import { freePort } from './ports';
 import { stopProcess } from './processes';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Postgres } from './postgres';
 
 /*
- * The schema mover's own script (lib/constructs/schema-mover/move.sh), run against two local
+ * The schema mover's own script (lib/folio/constructs/schema-mover/move.sh), run against two local
  * servers as the stack's task runs it against the two clusters: for the tests and the benches.
  */
 
-export const MOVER_SCRIPT_FILE = join(__dirname, '../lib/constructs/schema-mover/move.sh');
+export const MOVER_SCRIPT_FILE = join(__dirname, '../lib/folio/constructs/schema-mover/move.sh');
 
 /** The task's environment for two local servers: `primary` as the primary cluster, `offload` as the offload one. */
 export function moverEnv(primary: Postgres, offload: Postgres, database: string, extra: Record<string, string> = {}): Record<string, string> {

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { join } from 'node:path';
 import type { TemporalScenario } from '../config';
-import type { RangeSeries } from '../lib/commands/report/prometheus-reader';
-import { queriesFor, summarizeServer } from '../lib/commands/report/server-view';
+import type { RangeSeries } from '../lib/temporal/commands/report/prometheus-reader';
+import { queriesFor, summarizeServer } from '../lib/temporal/commands/report/server-view';
 
 /*
  * Recorded query_range answers of a real run (test/fixtures/query-range): the local cluster's

@@ -18,8 +18,8 @@ import {
   serverEnvironment,
   startCommand,
   staticConfig,
-} from '../lib/contract/temporal-config';
-import { temporalServiceName } from '../lib/contract/physical-names';
+} from '../lib/temporal/contract/temporal-config';
+import { temporalServiceName } from '../lib/platform/contract/physical-names';
 import { freePort, listening } from './ports';
 import { ServiceName } from './service-name';
 import { stopProcess } from './processes';

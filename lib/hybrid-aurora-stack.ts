@@ -1,15 +1,15 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FolioScenario } from '../config';
-import { AuroraPair } from './constructs/aurora-pair';
-import { IdleClusterStop } from './constructs/idle-parking';
-import { LogEncryption } from './constructs/log-encryption';
-import { ModuleRouting } from './constructs/module-routing';
-import { Network } from './constructs/network';
-import { SchemaMover } from './constructs/schema-mover';
-import { containerImage } from './contract/images';
-import { idleRules } from './contract/idle-rule';
-import { FOLIO_OUTPUTS } from './contract/stack-outputs';
+import { AuroraPair } from './folio/constructs/aurora-pair';
+import { IdleClusterStop } from './platform/constructs/idle-parking';
+import { LogEncryption } from './platform/constructs/log-encryption';
+import { ModuleRouting } from './folio/constructs/module-routing';
+import { Network } from './platform/constructs/network';
+import { SchemaMover } from './folio/constructs/schema-mover';
+import { containerImage } from './platform/contract/images';
+import { folioIdleRules } from './folio/contract/folio-idle-rule';
+import { FOLIO_OUTPUTS } from './platform/contract/stack-outputs';
 
 export interface HybridAuroraStackProps extends StackProps {
   readonly scenario: FolioScenario;
@@ -78,7 +78,7 @@ export class HybridAuroraStack extends Stack {
     });
 
     // Both clusters without a client for the configured time are stopped, and the alarm topic told.
-    for (const rule of idleRules(scenario))
+    for (const rule of folioIdleRules(scenario))
       new IdleClusterStop(this, 'IdleStop', {
         rule,
         alarmName: `${e.observability.dashboard}-${rule.id}`,

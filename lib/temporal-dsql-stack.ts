@@ -1,13 +1,13 @@
 import { Stack, type StackProps, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { TemporalScenario } from '../config';
-import { BenchmarkFleet } from './constructs/stack-scoped/benchmark-fleet';
-import { HistoryStore } from './constructs/stack-scoped/history-store';
-import { addIdleAlarms } from './constructs/stack-scoped/temporal-idle-alarms';
-import { addTemporalOutputs } from './constructs/stack-scoped/temporal-outputs';
-import { TemporalPlatform } from './constructs/stack-scoped/temporal-platform';
-import { TemporalServers } from './constructs/stack-scoped/temporal-servers';
-import { TemporalTools } from './constructs/stack-scoped/temporal-tools';
+import { BenchmarkFleet } from './temporal/constructs/stack-scoped/benchmark-fleet';
+import { HistoryStore } from './temporal/constructs/stack-scoped/history-store';
+import { addIdleAlarms } from './temporal/constructs/stack-scoped/temporal-idle-alarms';
+import { addTemporalOutputs } from './temporal/constructs/stack-scoped/temporal-outputs';
+import { TemporalPlatform } from './temporal/constructs/stack-scoped/temporal-platform';
+import { TemporalServers } from './temporal/constructs/stack-scoped/temporal-servers';
+import { TemporalTools } from './temporal/constructs/stack-scoped/temporal-tools';
 
 export interface TemporalDsqlStackProps extends StackProps {
   readonly scenario: TemporalScenario;

@@ -10,8 +10,8 @@ import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
 import { runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
-import { planPhaseSwitch } from '../lib/commands/shared/move-plan';
-import { renderMovePlan } from '../lib/commands/shared/render-move-plan';
+import { planPhaseSwitch } from '../lib/folio/commands/move/move-plan';
+import { renderMovePlan } from '../lib/folio/commands/move/render-move-plan';
 import { planTransition, renderPlan } from '../lib/commands/plan/transition-plan';
 import { editedCatalog } from '../harness/catalog';
 

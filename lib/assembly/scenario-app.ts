@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { CATALOG, resolveScenario, type Scenario, validatesTemplates } from '../../config';
+import { CATALOG, type Scenario, validatesTemplates } from '../../config';
+import { resolveScenario } from '../families';
 import type { CatalogInput } from '../../config/catalog-schema';
 import { addScenarioStacks, type ScenarioStacks } from './scenario-stacks';
 

@@ -1,10 +1,9 @@
 import { type App, Aspects, type Stack, Tags } from 'aws-cdk-lib';
 import type { Scenario } from '../../config';
-import { HybridAuroraStack } from '../hybrid-aurora-stack';
-import { AcknowledgeCdkDependsOn, AcknowledgeShortLogRetention, CheckovSkips } from '../constructs/lint-acknowledgements';
+import { familyOf } from '../families';
+import { AcknowledgeCdkDependsOn, AcknowledgeShortLogRetention, CheckovSkips } from '../platform/constructs/lint-acknowledgements';
 import { ObservabilityStack } from '../observability-stack';
-import { TemporalDsqlStack } from '../temporal-dsql-stack';
-import { ENVIRONMENT_TAG } from '../contract/physical-names';
+import { ENVIRONMENT_TAG } from '../platform/contract/physical-names';
 
 /** A scenario's stacks: the family's data stack, and its dashboards and alarms beside it. */
 export interface ScenarioStacks {
@@ -17,24 +16,15 @@ export interface ScenarioStacks {
  * scenario, so the next phase updates the same stacks in place.
  */
 export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks {
-  const observabilityProps = { scenario, env: scenario.env };
-  let stacks: ScenarioStacks;
-  switch (scenario.family) {
-    case 'folio': {
-      const data = new HybridAuroraStack(app, scenario.stackName, { scenario, env: scenario.env });
-      stacks = { data, observability: new ObservabilityStack(app, scenario.environment.observability.stackName, observabilityProps) };
-      break;
-    }
-    case 'temporal': {
-      const data = new TemporalDsqlStack(app, scenario.stackName, { scenario, env: scenario.env });
-      const observability = new ObservabilityStack(app, scenario.environment.observability.stackName, {
-        ...observabilityProps,
-        dsqlClusterId: data.historyStore.dsql?.identifier,
-      });
-      stacks = { data, observability };
-      break;
-    }
-  }
+  const family = familyOf(scenario);
+  const { stack: data, deployed } = family.addDataStack(app, scenario);
+  const observability = new ObservabilityStack(app, scenario.environment.observability.stackName, {
+    scenario,
+    env: scenario.env,
+    catalog: family.metricCatalog(scenario, deployed),
+    header: family.dashboardHeader(scenario),
+  });
+  const stacks: ScenarioStacks = { data, observability };
   stacks.observability.addStackDependency(stacks.data, 'graphs and alarms name resources of the data stack');
   const checkov = new CheckovSkips();
   for (const stack of [stacks.data, stacks.observability]) {

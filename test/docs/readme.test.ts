@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { loadCatalog, resolveScenario } from '../../config';
 import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenarios/scenario-table';
-import { CONTROL_TOWER_RULES } from '../../lib/constructs/lint-acknowledgements';
+import { CONTROL_TOWER_RULES } from '../../lib/platform/constructs/lint-acknowledgements';
 import { SUPPORTED_NODE_MAJORS } from '../support/node-versions';
 import { anchors, MANUAL, page, PAGES, README, section } from '../support/manual';
 
@@ -123,7 +123,7 @@ test("every path in the layout exists, nested paths included", () => {
   const block = /^```\n([\s\S]*?)```/m.exec(page('docs/layout.md'))![1];
   const paths = layoutPaths(block);
   expect(paths.length).toBeGreaterThan(40);
-  expect(paths).toContain('lib/constructs/stack-scoped/history-store.ts');
+  expect(paths).toContain('lib/temporal/constructs/stack-scoped/history-store.ts');
   expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
   expect(layoutPaths('lib/\n  gone.ts   a file that is not there\n')).toEqual(['lib/', 'lib/gone.ts']);
 });

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { schemaName } from '../../lib/commands/shared/move-plan';
+import { schemaName } from '../../lib/folio/commands/move/move-plan';
 import { folioSeedSql } from '../../harness/folio-data';
 import { MOVER_SCRIPT_FILE, type MoverRun as Run, Routes, moverEnv, runMover as runScript } from '../../harness/mover-script';
 import { type Postgres, startPostgres } from '../../harness/postgres';

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { type FolioScenario, resolveScenario } from '../../config';
-import { type MoveFlags, type MovePlan, moverEnvironment, planPhaseSwitch, schemaName } from '../../lib/commands/shared/move-plan';
+import { type MoveFlags, type MovePlan, moverEnvironment, planPhaseSwitch, schemaName } from '../../lib/folio/commands/move/move-plan';
 import { editedCatalog } from '../../harness/catalog';
 import { folioSeedSql } from '../../harness/folio-data';
 import { type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover-script';

@@ -3,7 +3,7 @@ import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../co
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, PROBE_PASSWORD_VARIABLE, probeEnvironment } from '../../lib/contract/temporal-config';
+import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, PROBE_PASSWORD_VARIABLE, probeEnvironment } from '../../lib/temporal/contract/temporal-config';
 import { probeResultSchema } from '../../lib/commands/shared/run-record';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';

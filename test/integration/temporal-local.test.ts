@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
 import { BENCHMARK_WORKFLOW_TYPES } from '../../config/temporal-schema';
-import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvironment } from '../../lib/contract/temporal-config';
+import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvironment } from '../../lib/temporal/contract/temporal-config';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, runGenerator, startWorker, warmUp } from '../../harness/benchmark';
 import { localLadder } from '../../harness/local-ladder';
@@ -13,16 +13,16 @@ import { startUi } from '../../harness/local-ui';
 import { binaries } from '../../harness/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
 import { type LocalPrometheus, startPrometheus } from './support/prometheus';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/contract/physical-names';
-import { PrometheusReader } from '../../lib/commands/report/prometheus-reader';
-import { type ServerView, readServerView } from '../../lib/commands/report/server-view';
-import { bottleneckFigures, findBottlenecks } from '../../lib/commands/report/bottlenecks';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/platform/contract/physical-names';
+import { PrometheusReader } from '../../lib/temporal/commands/report/prometheus-reader';
+import { type ServerView, readServerView } from '../../lib/temporal/commands/report/server-view';
+import { bottleneckFigures, findBottlenecks } from '../../lib/temporal/commands/report/bottlenecks';
 import { recordQueryRange } from '../../harness/query-range-fixture';
-import { renderLadderCharts } from '../../lib/commands/report/charts';
-import { firstFailedWindow, ladderView } from '../../lib/commands/report/ladder-view';
+import { renderLadderCharts } from '../../lib/temporal/commands/report/temporal-charts';
+import { firstFailedWindow, ladderView } from '../../lib/temporal/commands/report/ladder-view';
 import { readRunRecord } from '../../lib/commands/shared/run-record';
-import { QUANTILES, temporalDashboard } from '../../lib/contract/dashboards';
-import { serverQueries } from '../../lib/contract/server-queries';
+import { QUANTILES, temporalDashboard } from '../../lib/temporal/contract/dashboards';
+import { serverQueries } from '../../lib/temporal/contract/server-queries';
 
 /*
  * A real Temporal cluster (upstream server, four processes) started from the stack's own
@@ -30,7 +30,7 @@ import { serverQueries } from '../../lib/contract/server-queries';
  * temporal-150wps starts on ECS, less the two stores that only exist on AWS.
  */
 
-/** The result JSON in the recorded generator log that test/lib/commands/bench reads. */
+/** The result JSON in the recorded generator log that test/lib/temporal/commands/bench reads. */
 const recorded = (() => {
   const pages = JSON.parse(readFileSync(join(__dirname, '../fixtures/bench/generator-log.json'), 'utf8')).pages;
   const lines: string[] = pages.flatMap((p: any) => p.events.map((e: any) => e.message));

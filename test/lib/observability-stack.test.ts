@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { loadCatalog, resolveScenario } from '../../config';
-import { catalogFor, metricsOf } from '../../lib/contract/metrics';
+import { catalogFor } from '../../lib/families';
+import { metricsOf } from '../../lib/platform/contract/metrics';
 import { FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES, editedCatalog, synthObservability, synthScenario } from '../support/synth';
 
 /*

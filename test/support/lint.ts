@@ -3,7 +3,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONTROL_TOWER_METADATA, CONTROL_TOWER_RULES, type ControlTowerAcknowledgement, loadCheckovSkips } from '../../lib/constructs/lint-acknowledgements';
+import {
+  CONTROL_TOWER_METADATA,
+  CONTROL_TOWER_RULES,
+  type ControlTowerAcknowledgement,
+  loadCheckovSkips,
+} from '../../lib/platform/constructs/lint-acknowledgements';
 import { CACHED_VARIANTS } from './synth';
 import { cachedAssembly, cachedStacks } from './synth-cache';
 

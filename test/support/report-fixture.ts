@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { CloudWatchClient, GetMetricDataCommand, type GetMetricDataCommandOutput } from '@aws-sdk/client-cloudwatch';
 import type { AwsStub } from 'aws-sdk-client-mock';
 import { resolveScenario } from '../../config';
-import { type MetricSeries, catalogFor } from '../../lib/contract/metrics';
+import { catalogFor } from '../../lib/families';
+import type { MetricSeries } from '../../lib/platform/contract/metrics';
 import { fetchMetrics } from '../../lib/commands/report/fetch';
-import { summarize } from '../../lib/commands/report/summarize';
+import { summarizeFolio } from '../../lib/folio/commands/report/folio-summary';
+import { summarizeTemporal } from '../../lib/temporal/commands/report/temporal-summary';
 import type { ReportWindow } from '../../lib/commands/report/window';
 import { fixtureServerView } from '../../harness/query-range-fixture';
 
@@ -40,5 +42,6 @@ export async function fixtureReport(cw: CloudWatchStub, name: string, scenarioNa
   const { points } = await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, w);
   // The servers' own metrics: the recorded query_range answers of a real local run, moved to this window.
   const server = scenario.family === 'temporal' ? fixtureServerView(scenario, w.start) : undefined;
-  return { scenario, catalog, points, window: w, server, report: summarize(scenario, catalog, points, w, server) };
+  const report = scenario.family === 'temporal' ? summarizeTemporal(scenario, catalog, points, w, server!) : summarizeFolio(scenario, catalog, points, w);
+  return { scenario, catalog, points, window: w, server, report };
 }

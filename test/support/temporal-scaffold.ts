@@ -1,8 +1,8 @@
 import { App, Stack, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
 import { resolveScenario, type TemporalScenario } from '../../config';
-import { EcsCapacity } from '../../lib/constructs/ecs-capacity';
-import { HistoryStore } from '../../lib/constructs/stack-scoped/history-store';
-import { Prometheus } from '../../lib/constructs/prometheus';
+import { EcsCapacity } from '../../lib/temporal/constructs/ecs-capacity';
+import { HistoryStore } from '../../lib/temporal/constructs/stack-scoped/history-store';
+import { Prometheus } from '../../lib/temporal/constructs/prometheus';
 
 /**
  * What the Temporal constructs are built on, in a bare stack: a preset resolved from config, a

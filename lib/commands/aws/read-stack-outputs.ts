@@ -1,6 +1,6 @@
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ConfigError } from '../../../config';
-import { HIBERNATED_PARAMETER } from '../../contract/stack-outputs';
+import { HIBERNATED_PARAMETER } from '../../platform/contract/stack-outputs';
 
 /**
  * The outputs of a deployed stack. A stack that does not exist is the user's problem (not

@@ -1,10 +1,11 @@
-import { ConfigError, describeOffload, resolveScenario } from '../../../config';
+import { ConfigError } from '../../../config';
+import { costOf, familyOf, resolveScenario } from '../../families';
 import { loadPrices, pricedRegions, savePrices } from '../../../config/prices';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandOutput, numberOption, processIO, today, type CommandDeps } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
 import { readReport } from '../shared/report-file';
-import { costOf } from '../shared/cost-model';
+import type { CostInputs } from '../shared/cost-model';
 import { refreshPrices } from './price-list';
 import { renderCost } from './render-cost';
 
@@ -68,15 +69,19 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
   if (o.region) throw new ConfigError("--region applies to --refresh-prices only; a scenario's region comes from its config");
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
   const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName }, undefined, '--scenario');
-  const temporalOnly = { '--tx-rate': o.txRate, '--load-hours': o.loadHours };
-  const folioOnly = { '--observed-acu': o.observedAcu };
-  const [kind, own, other] = scenario.family === 'folio' ? ['FOLIO phase', folioOnly, temporalOnly] : ['Temporal preset', temporalOnly, folioOnly];
-  const misplaced = Object.entries(other).find(([, v]) => v !== undefined);
-  if (misplaced) throw new ConfigError(`${misplaced[0]} does not apply to ${scenario.name} (a ${kind}; valid here: ${Object.keys(own).join(', ')})`);
+  const family = familyOf(scenario);
+  const given = { '--tx-rate': o.txRate, '--load-hours': o.loadHours, '--observed-acu': o.observedAcu };
+  const misplaced = Object.entries(given).find(([k, v]) => v !== undefined && !family.costOptions.includes(k));
+  if (misplaced)
+    throw new ConfigError(
+      `${misplaced[0]} does not apply to ${scenario.name} (a ${family.kind}; valid here: ${family.costOptions.join(', ') || 'none of --tx-rate, --load-hours, --observed-acu'})`,
+    );
 
-  let transactionsPerSecond = numberOption('--tx-rate', o.txRate, { min: 0, max: 1_000_000 });
-  let observedAverageAcu = numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 });
-  let observedFrom = observedAverageAcu === undefined ? undefined : '--observed-acu';
+  let inputs: CostInputs = {
+    transactionsPerSecond: numberOption('--tx-rate', o.txRate, { min: 0, max: 1_000_000 }),
+    observedAverageAcu: numberOption('--observed-acu', o.observedAcu, { min: 0, max: 256 }),
+    ...(o.observedAcu === undefined ? {} : { observedFrom: '--observed-acu' }),
+  };
   if (o.report) {
     // The report's figure and a figure given by hand would be two answers to one question.
     const byHand = Object.entries({ '--tx-rate': o.txRate, '--observed-acu': o.observedAcu }).find(([, v]) => v !== undefined);
@@ -88,34 +93,12 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
       throw new ConfigError(
         `${o.report} is a report of ${report.scenario}, not of ${scenario.name}: its load is another phase's (valid: --scenario ${report.scenario}, or a report of ${scenario.name})`,
       );
-    if (report.family === 'temporal' && transactionsPerSecond === undefined) {
-      const perMinute = report.metrics.transactions.totalPerMinute.average;
-      if (perMinute === null) throw new ConfigError(`${o.report} has no DSQL transaction rate (no data in its window)`);
-      transactionsPerSecond = perMinute / 60;
-    }
-    if (report.family === 'folio' && observedAverageAcu === undefined && scenario.family === 'folio' && scenario.phase.offload.serverless) {
-      if (report.metrics.acu?.average == null) throw new ConfigError(`${o.report} has no Serverless v2 capacity (no data in its window)`);
-      observedAverageAcu = report.metrics.acu!.average!;
-      observedFrom = `${report.scenario}, ${[report.window.start, report.window.end].map((t) => t.replace(/\.000Z$/, 'Z')).join(' to ')}`;
-    }
+    inputs = family.loadFromReport(report, scenario, o.report, inputs);
   }
-  if (scenario.family === 'folio' && observedAverageAcu !== undefined) {
-    const range = scenario.phase.offload.serverless;
-    if (!range)
-      throw new ConfigError(
-        `--observed-acu applies to a Serverless v2 offload cluster; ${scenario.name}'s is ${describeOffload(scenario.phase.offload)} (valid: a phase whose offload is serverless)`,
-      );
-    const { min, max } = range;
-    if (observedAverageAcu < min || observedAverageAcu > max)
-      throw new ConfigError(
-        `${observedFrom === '--observed-acu' ? '--observed-acu' : `the average ACU of ${o.report}`} ${observedAverageAcu} is outside ${scenario.name}'s range (valid: ${min}-${max} ACU, the phase's Serverless v2 range)`,
-      );
-  }
+  family.checkCostInputs(scenario, inputs, inputs.observedFrom === '--observed-acu' || !o.report ? '--observed-acu' : `the average ACU of ${o.report}`);
   const loadHoursPerDay = numberOption('--load-hours', o.loadHours, { min: 0, max: 24 });
   const estimate = costOf(scenario, loadPrices(scenario.env.region), {
-    transactionsPerSecond,
-    observedAverageAcu,
-    observedFrom,
+    ...inputs,
     ...(loadHoursPerDay === undefined ? {} : { assumptions: { loadHoursPerDay } }),
   });
   return { stdout: o.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderCost(estimate) };

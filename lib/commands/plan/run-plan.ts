@@ -1,7 +1,6 @@
 import { CATALOG, ConfigError } from '../../../config';
 import type { CatalogInput } from '../../../config/catalog-schema';
-import type { FolioPhaseInput } from '../../../config/folio-schema';
-import type { TemporalScenarioInput } from '../../../config/temporal-schema';
+import { familyOf } from '../../families';
 import { type CommandOutput, EXIT_UNSAFE } from '../shared/cli';
 import { readReport } from '../shared/report-file';
 import { planTransition, renderPlan } from './transition-plan';
@@ -24,7 +23,7 @@ export async function runPlan(o: PlanOptions): Promise<CommandOutput> {
   const exitCode = plan.unsafe.length ? EXIT_UNSAFE : 0;
   if (!o.json) return { stdout: renderPlan(plan), exitCode };
   const stacks = plan.stacks.map((s) => ({ stackName: s.stackName, changes: s.changes }));
-  const data = { from: plan.from.name, to: plan.to.name, stacks, unsafe: plan.unsafe.length, ...(plan.moves ? { moves: plan.moves } : {}) };
+  const data = { from: plan.from.name, to: plan.to.name, stacks, unsafe: plan.unsafe.length, ...(plan.notes.moves ? { moves: plan.notes.moves.json } : {}) };
   return { stdout: `${JSON.stringify(data, null, 2)}\n`, exitCode };
 }
 
@@ -39,13 +38,12 @@ function target(o: PlanOptions): { to: string; catalog: CatalogInput } {
   const next = report.proposal?.next?.phase;
   if (!next)
     throw new ConfigError(
-      `--proposal "${o.proposal}" proposes no ${report.family === 'folio' ? 'phase' : 'preset'} (its proposal: ${report.proposal?.status ?? 'none, an older report'}) (valid: a report.json whose "What to try next" proposes a change)`,
+      `--proposal "${o.proposal}" proposes no ${familyOf(report).noun} (its proposal: ${report.proposal?.status ?? 'none, an older report'}) (valid: a report.json whose "What to try next" proposes a change)`,
     );
   if (report.scenario !== o.from)
     throw new ConfigError(`--proposal "${o.proposal}" proposes what follows ${report.scenario}, not --from ${o.from} (valid: --from ${report.scenario})`);
   const catalog = structuredClone(CATALOG) as CatalogInput;
-  if (report.family === 'folio') (catalog.folio.phases as FolioPhaseInput[]).push(next as FolioPhaseInput);
-  else (catalog.temporal.scenarios as TemporalScenarioInput[]).push(next as TemporalScenarioInput);
+  familyOf(report).addProposed(catalog, next);
   const phase = next;
   return { to: phase.name, catalog };
 }

@@ -1,12 +1,11 @@
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
-import { CATALOG, ConfigError, describeOffload, FAMILY_NAME, type FolioScenario, resolveScenario, type Scenario } from '../../../config';
+import { CATALOG, ConfigError, type Scenario } from '../../../config';
+import { costOf, familyOf, resolveScenario } from '../../families';
 import { loadPrices } from '../../../config/prices';
-import { costOf } from '../shared/cost-model';
 import { usd } from '../shared/money';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import { markdownTable } from '../shared/markdown-table';
-import { type MovePlan, planPhaseSwitch } from '../shared/move-plan';
-import { renderMovePlan } from '../shared/render-move-plan';
+import type { SwitchNotes } from '../../platform/family';
 import { scenarioTemplates } from '../../assembly/scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './resource-changes';
 
@@ -28,8 +27,8 @@ export interface Plan {
   readonly stacks: readonly StackPlan[];
   /** Stateful resources that would be replaced, destroyed or orphaned. */
   readonly unsafe: readonly ResourceChange[];
-  /** FOLIO: the schemas the switch moves between the clusters (`npm run move`), and what to restart. */
-  readonly moves?: MovePlan;
+  /** What the switch means beyond its resources (FOLIO: the schemas it moves between the clusters, `npm run move`). */
+  readonly notes: SwitchNotes;
 }
 
 export interface TransitionOptions {
@@ -45,14 +44,10 @@ export function planTransition(from: string, to: string, options: TransitionOpti
   const [a, b] = [resolveScenario(context(from), catalog, '--from'), resolveScenario(context(to), catalog, '--to')];
   if (a.family !== b.family)
     throw new ConfigError(
-      `"${a.name}" is a ${familyName(a)} and "${b.name}" a ${familyName(b)}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`,
+      `"${a.name}" is a ${familyOf(a).kind} and "${b.name}" a ${familyOf(b).kind}: a plan compares two scenarios of one family (valid: two FOLIO phases, or two Temporal presets)`,
     );
   if (a.name === b.name) throw new ConfigError(`--from and --to are both "${a.name}": name two different scenarios`);
-  if (a.family === 'temporal' && b.family === 'temporal' && a.preset.store.engine !== b.preset.store.engine)
-    throw new ConfigError(
-      `"${a.name}" keeps Temporal's history in ${a.preset.store.engine} and "${b.name}" in ${b.preset.store.engine}: an environment keeps its store for life ` +
-        `(the switch would orphan the history, and its deploy is refused); deploy "${b.name}" as a second environment: -c envName=<name>`,
-    );
+  familyOf(a).checkSwitch(a, b);
 
   return comparePlans(a, b, scenarioTemplates(a, context(from)), scenarioTemplates(b, context(to)));
 }
@@ -60,12 +55,8 @@ export function planTransition(from: string, to: string, options: TransitionOpti
 /** The plan between two sets of templates, by stack name (a stack only in `after` is all new). */
 export function comparePlans(from: Scenario, to: Scenario, before: ReadonlyMap<string, CfnTemplate>, after: ReadonlyMap<string, CfnTemplate>): Plan {
   const stacks = [...after.keys()].map((stackName) => ({ stackName, changes: resourceChanges(before.get(stackName) ?? {}, after.get(stackName)!) }));
-  const moves = from.family === 'folio' && to.family === 'folio' ? planPhaseSwitch(from, to) : undefined;
-  return { from, to, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)), ...(moves ? { moves } : {}) };
+  return { from, to, stacks, unsafe: stacks.flatMap((s) => s.changes.filter((c) => c.unsafe)), notes: familyOf(from).switchNotes(from, to) };
 }
-
-const titleOf = (s: Scenario) => (s.family === 'folio' ? s.phase.title : s.preset.title);
-const familyName = (s: Scenario) => FAMILY_NAME[s.family];
 
 const ACTION: Readonly<Record<ResourceImpact, string>> = {
   [ResourceImpact.WILL_CREATE]: 'add',
@@ -93,28 +84,6 @@ function values(from: unknown, to: unknown): string {
   return a.length + b.length <= 120 ? `: ${a} -> ${b}` : `: changed (${a.length + b.length} characters of values; \`npx cdk diff\` shows them)`;
 }
 
-/** What a FOLIO switch does to the offload cluster's kind and to the tenant count the phase was measured with. */
-function offloadNotes(from: FolioScenario, to: FolioScenario): string[] {
-  const out: string[] = [];
-  const [a, b] = [from.phase.offload, to.phase.offload];
-  if ((a.serverless === undefined) !== (b.serverless === undefined))
-    out.push(
-      `## Offload cluster: ${describeOffload(a)} -> ${describeOffload(b)}`,
-      '',
-      'The same cluster and its data: Serverless v2 and provisioned are classes of its writer, so CloudFormation changes the class in place ' +
-        '(the INTERRUPTION above: minutes without the offload cluster). Stop the modules routed to it before the deploy and start them after, ' +
-        'as for a move; no schema moves for the class change itself.',
-      '',
-    );
-  const have = to.environment.tenants.length;
-  if (to.phase.tenants !== have)
-    out.push(
-      `Tenants: ${to.name}'s figures come from ${to.phase.tenants} tenants; this environment has ${have}${have < to.phase.tenants ? ': a scaled-down rerun' : ''}.`,
-      '',
-    );
-  return out;
-}
-
 /** Each side's daily cost (on-demand, config/prices), so a switch says what it costs. */
 function costLines(from: Scenario, to: Scenario): string[] {
   const prices = loadPrices(to.env.region);
@@ -128,7 +97,12 @@ function costLines(from: Scenario, to: Scenario): string[] {
 
 /** The plan as markdown: per stack, what is added, modified (with properties), replaced or destroyed. */
 export function renderPlan(plan: Plan): string {
-  const out = [`# Plan: ${plan.from.name} -> ${plan.to.name}`, '', `${titleOf(plan.to)}. Offline, from the synthesized templates (${plan.to.env.region}).`, ''];
+  const out = [
+    `# Plan: ${plan.from.name} -> ${plan.to.name}`,
+    '',
+    `${familyOf(plan.to).title(plan.to)}. Offline, from the synthesized templates (${plan.to.env.region}).`,
+    '',
+  ];
   for (const s of plan.stacks) {
     out.push(`## ${s.stackName}`, '');
     if (s.changes.length === 0) {
@@ -155,16 +129,8 @@ export function renderPlan(plan: Plan): string {
     const noted = s.changes.filter((c) => c.notes.length);
     if (noted.length) out.push(`Note: ${noted.map((c) => `${where(c)}: ${c.notes.join('; ')}`).join('. ')}.`, '');
   }
-  if (plan.from.family === 'folio' && plan.to.family === 'folio') out.push(...offloadNotes(plan.from, plan.to));
-  out.push(...costLines(plan.from, plan.to));
-  if (plan.moves)
-    out.push(
-      '## Data',
-      '',
-      renderMovePlan(plan.moves),
-      plan.moves.moves.length ? `Move them before the deploy, with the modules stopped: npm run move -- --from ${plan.from.name} --to ${plan.to.name}` : '',
-      '',
-    );
+  out.push(...plan.notes.notes, ...costLines(plan.from, plan.to));
+  if (plan.notes.moves) out.push('## Data', '', ...plan.notes.moves.markdown, '');
   out.push(
     plan.unsafe.length
       ? `UNSAFE: ${plan.unsafe.length} stateful resource(s) would be replaced or destroyed: ${plan.unsafe.map((c) => `${c.logicalId} (${c.type}, ${ACTION[c.impact]})`).join('; ')}. Do not deploy this switch as is.`

@@ -25,7 +25,13 @@ export interface BootstrapRequirement {
   readonly refused: readonly string[];
 }
 
-interface Check {
+/** What a scenario's family adds (lib/families.ts): the images its stacks run, and its own checks. */
+export interface FamilyPreflight {
+  images(scenario: Scenario): [string, ImageRef][];
+  preflightChecks(clients: PreflightClients): Promise<PreflightCheck[]>;
+}
+
+export interface PreflightCheck {
   readonly what: string;
   readonly ok: boolean;
   readonly status: string;
@@ -44,26 +50,9 @@ export function bootstrapRequirement(template: { Parameters?: Record<string, any
   return { parameter, refused };
 }
 
-/** The images a scenario's stacks run, by where config names them. */
-function imagesOf(scenario: Scenario): [string, ImageRef][] {
-  if (scenario.family === 'folio') return [['mover.image', scenario.environment.mover.image]];
-  const e = scenario.environment;
-  const aurora = scenario.preset.store.engine === 'aurora-postgresql';
-  return [
-    ...(aurora
-      ? ([
-          ['auroraPostgresql.images.server', e.auroraPostgresql.images.server],
-          ['auroraPostgresql.images.schemaTool', e.auroraPostgresql.images.schemaTool],
-        ] as [string, ImageRef][])
-      : ([['images.server', e.images.server]] as [string, ImageRef][])),
-    ['images.collector', e.images.collector],
-    ['images.benchmark', e.images.benchmark],
-  ];
-}
-
 const errorName = (e: unknown) => (e instanceof Error ? e.name : '');
 
-async function bootstrapCheck(scenario: Scenario, need: BootstrapRequirement, ssm: SSMClient): Promise<Check> {
+async function bootstrapCheck(scenario: Scenario, need: BootstrapRequirement, ssm: SSMClient): Promise<PreflightCheck> {
   const what = `CDK bootstrap of ${scenario.env.region}`;
   const fix = `npx cdk bootstrap -c scenario=${scenario.name}`;
   try {
@@ -77,7 +66,7 @@ async function bootstrapCheck(scenario: Scenario, need: BootstrapRequirement, ss
   }
 }
 
-async function imageCheck(where: string, ref: ImageRef, scenario: Scenario, ecr: ECRClient, hasDocker: () => boolean): Promise<Check> {
+async function imageCheck(where: string, ref: ImageRef, scenario: Scenario, ecr: ECRClient, hasDocker: () => boolean): Promise<PreflightCheck> {
   if ('asset' in ref) {
     const ok = hasDocker();
     return {
@@ -109,7 +98,8 @@ async function imageCheck(where: string, ref: ImageRef, scenario: Scenario, ecr:
   }
 }
 
-async function serviceLinkedRoleCheck(iam: IAMClient): Promise<Check> {
+/** OpenSearch's service-linked role: a VPC domain needs it, and CloudFormation does not create it. */
+export async function serviceLinkedRoleCheck(iam: IAMClient): Promise<PreflightCheck> {
   const what = `IAM role ${OPENSEARCH_SERVICE_LINKED_ROLE} (a VPC domain needs it)`;
   try {
     await iam.send(new GetRoleCommand({ RoleName: OPENSEARCH_SERVICE_LINKED_ROLE }));
@@ -130,11 +120,12 @@ export async function checkBeforeDeploy(
   need: BootstrapRequirement,
   clients: PreflightClients,
   hasDocker: () => boolean,
+  family: FamilyPreflight,
 ): Promise<{ text: string; failure?: CommandFailure }> {
   const checks = [
     await bootstrapCheck(scenario, need, clients.ssm),
-    ...(await Promise.all(imagesOf(scenario).map(([where, ref]) => imageCheck(where, ref, scenario, clients.ecr, hasDocker)))),
-    ...(scenario.family === 'temporal' ? [await serviceLinkedRoleCheck(clients.iam)] : []),
+    ...(await Promise.all(family.images(scenario).map(([where, ref]) => imageCheck(where, ref, scenario, clients.ecr, hasDocker)))),
+    ...(await family.preflightChecks(clients)),
   ];
   const text = `## Before deploying ${scenario.name} to ${scenario.env.region}\n\n${markdownTable(
     ['Check', 'Status', 'What to do'],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { resolveScenario } from '../../../config';
+import { familyOf, resolveScenario } from '../../families';
 import { scenarioTemplates } from '../../assembly/scenario-app';
 import { loadAwsClients } from '../aws/load-clients';
 import type { CommandDeps, CommandOutput } from '../shared/cli';
@@ -31,6 +31,7 @@ export async function runPreflight(o: PreflightOptions, deps: PreflightDeps = {}
     need,
     { ssm: aws.ssm(target), ecr: aws.ecr(target), iam: aws.iam(target) },
     deps.hasDocker ?? dockerRuns,
+    familyOf(scenario),
   );
   return { stdout: text, failure };
 }

@@ -1,13 +1,10 @@
 import * as echarts from 'echarts';
-import { TEMPORAL_ROLES } from '../../../config';
-import type { MetricCatalog } from '../../contract/metrics';
-import { seriesById } from '../../contract/metrics';
+import type { MetricCatalog } from '../../platform/contract/metrics';
+import { seriesById } from '../../platform/contract/metrics';
 import type { Points } from './fetch';
 import { pointsOf } from './summarize';
 import type { GeneratorSeries } from '../shared/run-record';
 import type { ReportWindow } from './window';
-import type { LadderView } from './ladder-view';
-import type { ServerView } from './server-view';
 
 // Without a canvas, ECharts guesses text widths narrower than common sans fonts draw them, and
 // legend entries then run into each other: measure generously instead (0.65 em a character).
@@ -15,9 +12,9 @@ echarts.setPlatformAPI({
   measureText: (text: string, font?: string) => ({ width: text.length * Number(/(\d+)px/.exec(font ?? '')?.[1] ?? 12) * 0.65 }),
 });
 
-const LIMIT_COLOR = '#c23531';
-const PERCENTILE_COLORS = ['#2f7d32', '#ef6c00', '#6a1b9a'];
-const WIDTH = 960;
+export const LIMIT_COLOR = '#c23531';
+export const PERCENTILE_COLORS = ['#2f7d32', '#ef6c00', '#6a1b9a'];
+export const WIDTH = 960;
 const LABEL_POSITIONS = ['insideEndTop', 'insideStartTop', 'insideMiddleTop'] as const;
 /** What an empty chart says: no line is not a line at zero. */
 export const NO_DATA_TEXT = 'No data in this window';
@@ -60,7 +57,7 @@ export function renderCharts(catalog: MetricCatalog, fetched: ReadonlyMap<string
 }
 
 /** A chart to draw: lines over the window and levels (limits) drawn over them. */
-interface DrawnPanel {
+export interface DrawnPanel {
   readonly id: string;
   readonly title: string;
   readonly unit: string;
@@ -70,7 +67,7 @@ interface DrawnPanel {
   readonly periodSeconds: number;
 }
 
-function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subtitle: string): Chart {
+export function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subtitle: string): Chart {
   const start = window.start.getTime();
   const end = window.end.getTime();
   // A window across midnight (UTC) labels its axis with dates too.
@@ -133,7 +130,7 @@ function renderPanel(panel: DrawnPanel, window: { start: Date; end: Date }, subt
 }
 
 /** 1, 2 or 5 times a power of ten, at or above v: an axis maximum that reads well. */
-function niceCeiling(v: number): number {
+export function niceCeiling(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
   return [1, 2, 5, 10].map((m) => m * p).find((x) => x >= v)!;
@@ -153,7 +150,7 @@ function withGaps(p: Points, periodMs: number): [number, number | null][] {
  * ECharts numbers its element ids and classes per process (`zr3-cls-12`); renumbered from
  * zero per SVG, the same points give the same bytes whatever was drawn before.
  */
-function stableIds(svg: string): string {
+export function stableIds(svg: string): string {
   const renamed = new Map<string, string>();
   const next: Record<string, number> = {};
   return svg.replace(/zr\d+-(cls-|c)\d+/g, (token, kind: string) => {
@@ -163,34 +160,6 @@ function stableIds(svg: string): string {
     }
     return renamed.get(token)!;
   });
-}
-
-/** The server view's series over time: the queue and latency charts beside CloudWatch's. */
-export function renderServerCharts(view: ServerView, window: { start: Date; end: Date }, subtitle: string): Chart[] {
-  const s = view.series;
-  const panel = (id: string, title: string, unit: string, lines: [string, string][], levels: DrawnPanel['levels'] = []) =>
-    renderPanel(
-      { id, title, unit, lines: lines.map(([name, key]) => ({ name, points: s[key] ?? { t: [], v: [] } })), levels, periodSeconds: view.stepSeconds },
-      window,
-      subtitle,
-    );
-  return [
-    panel('serverStateTransitions', 'State transitions (history)', 'per second', [['state transitions/s', 'stateTransitionsPerSecond']]),
-    panel('serverStartLatency', 'StartWorkflowExecution latency at the frontend (P99)', 'ms', [['P99', 'startLatencyP99']]),
-    panel('serverScheduleToStart', 'Schedule-to-start latency (P50)', 'ms', [
-      ['workflow tasks (server)', 'serverWorkflowScheduleToStartP50'],
-      ['activities (server)', 'serverActivityScheduleToStartP50'],
-      ['workflow tasks (workers)', 'workerWorkflowScheduleToStartP50'],
-      ['activities (workers)', 'workerActivityScheduleToStartP50'],
-    ]),
-    panel('serverBacklog', 'Matching backlog (benchmark namespace)', 'tasks', [['approximate backlog', 'backlog']]),
-    panel(
-      'serverPoolInUse',
-      'Store connections in use, per role',
-      'connections',
-      TEMPORAL_ROLES.map((r) => [r, `poolInUse.${r}`]),
-    ),
-  ];
 }
 
 /**
@@ -213,94 +182,5 @@ export function renderGeneratorCharts(series: GeneratorSeries, window: { start: 
       // An interval without a completion has no latency: a gap, not a zero.
       { name: 'P99', points: { t: t.filter((_, i) => series.completed[i] > 0), v: series.latencyP99Ms.filter((_, i) => series.completed[i] > 0) } },
     ]),
-  ];
-}
-
-/**
- * A ladder's steps against the rate each offered: what completed (beside the offered line,
- * where a cluster that keeps up sits) and the P99 (under its bound). A step that did not hold
- * is drawn in the limit colour; the highest rate held is marked on both.
- */
-export function renderLadderCharts(ladder: LadderView, subtitle: string): Chart[] {
-  const top = Math.max(...ladder.steps.map((s) => s.rate));
-  const point = (s: LadderView['steps'][number], v: number | null) => ({
-    value: [s.rate, v],
-    itemStyle: { color: s.held ? PERCENTILE_COLORS[0] : LIMIT_COLOR },
-  });
-  const held =
-    ladder.highestHeld === null
-      ? []
-      : [
-          {
-            xAxis: ladder.highestHeld,
-            label: { formatter: `highest held ${ladder.highestHeld}/s`, color: PERCENTILE_COLORS[0] },
-            lineStyle: { color: PERCENTILE_COLORS[0] },
-          },
-        ];
-  const draw = (id: string, title: string, unit: string, series: object[], yMax?: number): Chart => {
-    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 400 });
-    chart.setOption({
-      animation: false,
-      backgroundColor: '#ffffff',
-      title: { text: title, subtext: subtitle, left: 'center' },
-      legend: { bottom: 4, left: 'center', textStyle: { fontSize: 12 } },
-      grid: { left: 70, right: 40, top: 70, bottom: 100 },
-      xAxis: { type: 'value', min: 0, max: niceCeiling(top * 1.1), name: 'offered (workflows/s)', nameLocation: 'middle', nameGap: 28 },
-      yAxis: { type: 'value', min: 0, name: unit, max: yMax === undefined ? undefined : (v: { max: number }) => niceCeiling(Math.max(v.max, yMax) * 1.1) },
-      series,
-    });
-    const svg = stableIds(chart.renderToSVGString());
-    chart.dispose();
-    return { file: `${id}.svg`, title, svg };
-  };
-  const steps = ladder.steps;
-  return [
-    draw('ladderThroughput', 'Ladder: completed against offered rate', 'completed (workflows/s)', [
-      {
-        name: 'completed/s (red: the step did not hold)',
-        type: 'line',
-        symbol: 'circle',
-        symbolSize: 9,
-        color: PERCENTILE_COLORS[0],
-        data: steps.map((s) => point(s, s.figures.completedPerSecond)),
-        markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', width: 2 }, data: held },
-      },
-      {
-        name: 'offered (a cluster that keeps up)',
-        type: 'line',
-        showSymbol: false,
-        color: '#888888',
-        lineStyle: { type: 'dotted' },
-        data: [
-          [0, 0],
-          [top, top],
-        ],
-      },
-    ]),
-    draw(
-      'ladderLatency',
-      'Ladder: P99 latency against offered rate',
-      'ms',
-      [
-        {
-          name: 'P99 (red: the step did not hold)',
-          type: 'line',
-          symbol: 'circle',
-          symbolSize: 9,
-          color: PERCENTILE_COLORS[2],
-          data: steps.map((s) => point(s, s.figures.p99Ms)),
-          markLine: {
-            silent: true,
-            symbol: 'none',
-            lineStyle: { type: 'dashed', width: 2 },
-            data: [
-              ...held,
-              { yAxis: ladder.held.p99MaxMs, label: { formatter: `bound ${ladder.held.p99MaxMs} ms`, color: LIMIT_COLOR }, lineStyle: { color: LIMIT_COLOR } },
-            ],
-          },
-        },
-      ],
-      ladder.held.p99MaxMs,
-    ),
   ];
 }

@@ -1,7 +1,8 @@
 import { ConfigError } from '../../../config';
 import { markdownTable } from '../shared/markdown-table';
-import { num } from './render-report';
-import type { Report, TemporalReport } from './summarize';
+import { num } from './report-format';
+import { familyOf } from '../../families';
+import type { ReportBase } from './summarize';
 
 /** Every number under `metrics`, by dotted path: `cpu.serverless.peak`. */
 export function flatten(value: unknown, prefix = ''): Map<string, number | null> {
@@ -13,7 +14,7 @@ export function flatten(value: unknown, prefix = ''): Map<string, number | null>
 }
 
 /** The deltas between two runs, metric by metric, as a markdown table (B - A). */
-export function compareReports(a: Report, b: Report, names: readonly [string, string]): string {
+export function compareReports(a: ReportBase, b: ReportBase, names: readonly [string, string]): string {
   if (a.family !== b.family)
     throw new ConfigError(`cannot compare a ${a.family} report (${names[0]}) with a ${b.family} report (${names[1]}); valid: two reports of the same family`);
   const fa = flatten(a.metrics);
@@ -30,7 +31,7 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
     const delta = x !== null && y !== null ? y - x : null;
     return [k, num(x), num(y), delta === null ? 'n/a' : signed(num(delta), delta), change(x, delta)];
   });
-  const title = (r: Report) => `${r.scenario} (${r.window.start})`;
+  const title = (r: ReportBase) => `${r.scenario} (${r.window.start})`;
   return [
     `# ${title(a)} -> ${title(b)}`,
     '',
@@ -40,77 +41,10 @@ export function compareReports(a: Report, b: Report, names: readonly [string, st
           '',
         ]
       : []),
-    ...(a.family === 'temporal' && b.family === 'temporal' ? [runTable([a, b], names), '', ...bottleneckTable([a, b]), ''] : []),
+    ...familyOf(a).compareReports(a, b, names),
     markdownTable(['Metric', `A: ${a.scenario}`, `B: ${b.scenario}`, 'B - A', 'Change'], rows),
     '',
   ].join('\n');
-}
-
-const STORE_NAMES = { dsql: 'Aurora DSQL', 'aurora-postgresql': 'Aurora PostgreSQL' } as const;
-
-/** Two runs side by side, as seed 001 compares stores: throughput, latency percentiles, work per workflow. */
-function runTable(runs: readonly TemporalReport[], names: readonly [string, string]): string {
-  const ms = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : num(v, 1));
-  const rows = runs.map((r, i) => {
-    const b = r.benchmark;
-    const rt = b?.storeRoundTripMs;
-    return [
-      `${i ? 'B' : 'A'}: ${r.scenario}`,
-      STORE_NAMES[r.store ?? 'dsql'],
-      b ? num(b.workflowsPerSecond, 2) : 'n/a',
-      ms(b?.latencyMs.p50),
-      ms(b?.latencyMs.p95),
-      ms(b?.latencyMs.p99),
-      ms(b?.latencyMs.max),
-      r.metrics.transactions.perWorkflow === null ? 'n/a' : num(r.metrics.transactions.perWorkflow, 1),
-      rt ? `${ms(rt.median)} / ${ms(rt.p99)}` : 'n/a',
-    ];
-  });
-  const missing = runs.filter((r) => !r.benchmark).map((r, i) => names[runs.indexOf(r)] ?? String(i));
-  return [
-    markdownTable(
-      [
-        'Run',
-        'Store',
-        'workflows/s',
-        'p50 (ms)',
-        'p95 (ms)',
-        'p99 (ms)',
-        'max latency (ms)',
-        'transactions per workflow',
-        'store round trip, median / p99 (ms)',
-      ],
-      rows,
-    ),
-    ...(missing.length
-      ? [
-          '',
-          `n/a: ${missing.join(' and ')} ${missing.length > 1 ? 'were' : 'was'} not written from a bench run (report --run <run.json>), so ${missing.length > 1 ? 'they have' : 'it has'} no benchmark figures.`,
-        ]
-      : []),
-  ].join('\n');
-}
-
-/** Each run's bottlenecks side by side: what held A back and what held B back. */
-function bottleneckTable(runs: readonly TemporalReport[]): string[] {
-  // Reports written before the bottleneck section have none to compare.
-  const ranked = runs.map((r) => r.bottlenecks?.ranked ?? null);
-  const components = [...new Set(ranked.flatMap((x) => (x ?? []).map((f) => f.component)))];
-  const cell = (i: number, c: string) => {
-    if (ranked[i] === null) return 'n/a (no bottleneck section)';
-    const at = ranked[i]!.findIndex((f) => f.component === c);
-    return at < 0 ? 'not a bottleneck' : `#${at + 1}: ${ranked[i]![at].evidence.join('; ')}`;
-  };
-  return [
-    '**Where the bottleneck was**',
-    '',
-    components.length
-      ? markdownTable(
-          ['Component', `A: ${runs[0].scenario}`, `B: ${runs[1].scenario}`],
-          components.map((c) => [c, cell(0, c), cell(1, c)]),
-        )
-      : 'Neither run had a bottleneck by the rules in config.',
-  ];
 }
 
 const signed = (text: string, v: number) => (v > 0 ? `+${text}` : text);

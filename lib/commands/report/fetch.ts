@@ -1,5 +1,5 @@
 import { type CloudWatchClient, type MetricDataQuery, paginateGetMetricData } from '@aws-sdk/client-cloudwatch';
-import type { MetricSeries } from '../../contract/metrics';
+import type { MetricSeries } from '../../platform/contract/metrics';
 import type { ReportWindow } from './window';
 
 /** One series' points, oldest first: epoch milliseconds and values. */

@@ -1,34 +1,27 @@
 import type { AuroraStorageType } from '../../../config/fields';
-import { ConfigError, type FolioScenario, type Scenario, TEMPORAL_ROLES, type TemporalPreset, type TemporalScenario } from '../../../config';
-import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../config/cost-assumptions';
+import type { TemporalCostAssumptions } from '../../../config/cost-assumptions';
 import { type PriceFile, priceOf } from '../../../config/prices';
-import { MOVER_ENDPOINTS, SERVICE_NETWORK_ENDPOINTS } from '../../contract/endpoints';
-
-type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresql' }>['writer'];
 import { BUDGET_MONTH_DAYS } from '../../../config/spending-schema';
-import { idleRules } from '../../contract/idle-rule';
-import { catalogFor } from '../../contract/metrics';
-import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from './money';
-import { DASHBOARD_RANGE_MINUTES } from '../../contract/dashboards';
-import { durationSeconds } from '../../../config/fields';
+import type { IdleRule } from '../../platform/contract/idle-rule';
+import { usd } from './money';
 
 /*
- * The daily cost of a scenario, line by line, in the shape of seed 000's "Daily Cost
+ * The daily cost of a scenario, line by line (each family's lines: lib/<family>/commands/cost/), in the shape of seed 000's "Daily Cost
  * Estimate": what runs (instances, nodes, gateways, endpoints) comes from the resolved
  * scenario, what it costs from config/prices, and what it consumes (logs, metrics, DPUs)
  * from config/cost-assumptions or a report.
  */
 
 /** The metrics EC2's detailed monitoring publishes per instance, each billed as a custom metric (CloudWatch pricing). */
-const EC2_DETAILED_METRICS = 7;
+export const EC2_DETAILED_METRICS = 7;
 
-interface CostLine {
+export interface CostLine {
   /** The table's cells, in the section's column order, the cost last. */
   readonly cells: readonly string[];
   readonly usdPerDay: number;
 }
 
-interface CostSection {
+export interface CostSection {
   /** The name in the summary table (`EC2 (Compute)`). */
   readonly category: string;
   /** The section heading (`Compute (EC2)`). */
@@ -42,7 +35,7 @@ interface CostSection {
 }
 
 /** The same deployment with one thing changed: the benchmark fleet parked, ACUs at the ceiling. */
-interface CostVariant {
+export interface CostVariant {
   readonly label: string;
   readonly total: number;
   /** Change against the estimate's total. */
@@ -84,9 +77,9 @@ export interface FolioCostInputs {
   readonly observedFrom?: string;
 }
 
-const count = (v: number) => Math.round(v).toLocaleString('en-US');
+export const count = (v: number) => Math.round(v).toLocaleString('en-US');
 
-class Pricer {
+export class Pricer {
   readonly used = new Set<string>();
   constructor(readonly file: PriceFile) {}
   usd(key: string): number {
@@ -99,7 +92,7 @@ class Pricer {
   }
 }
 
-const section = (category: string, title: string, headers: string[], lines: CostLine[], note?: string): CostSection => ({
+export const section = (category: string, title: string, headers: string[], lines: CostLine[], note?: string): CostSection => ({
   category,
   title,
   headers,
@@ -108,470 +101,27 @@ const section = (category: string, title: string, headers: string[], lines: Cost
   ...(note ? { note } : {}),
 });
 
-export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inputs: TemporalCostInputs = {}): CostEstimate {
-  const a: TemporalCostAssumptions = { ...TEMPORAL_COST_ASSUMPTIONS, ...inputs.assumptions };
-  const p = new Pricer(prices);
-  const { preset, environment: env } = scenario;
-  const notes: string[] = [];
-
-  const instanceLine = (label: string, n: number, type: string): CostLine => {
-    const hourly = p.usd(`ec2:${type}`);
-    return { cells: [label, String(n), type, unitPrice(hourly), usd(n * hourly * HOURS_PER_DAY)], usdPerDay: n * hourly * HOURS_PER_DAY };
-  };
-  const { main, benchmark } = preset.capacity;
-  const benchLine = instanceLine('Benchmark ASG', benchmark.maxInstances, benchmark.instanceType);
-  const instances = main.instances + benchmark.maxInstances;
-  const monitoringPerInstance = perDayFromMonthly(EC2_DETAILED_METRICS * p.usd('cloudwatch:metric'));
-  const compute = section(
-    'EC2 (Compute)',
-    'Compute (EC2)',
-    ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'],
-    [instanceLine('Main ASG', main.instances, main.instanceType), benchLine],
-  );
-
-  const store = preset.store.engine === 'dsql' ? dsqlSection(preset, p, a, inputs, notes) : auroraSection(preset.store.writer, p, a, notes);
-
-  const vis = preset.visibility;
-  const node = p.usd(`opensearch:${vis.instanceType}`);
-  const gp3 = p.usd('opensearch:gp3');
-  const storageGb = vis.instances * vis.volumeGiB;
-  const openSearch = section(
-    'OpenSearch',
-    'OpenSearch (Visibility)',
-    ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'],
-    [
-      {
-        cells: ['Data Nodes', String(vis.instances), vis.instanceType, unitPrice(node), usd(vis.instances * node * HOURS_PER_DAY)],
-        usdPerDay: vis.instances * node * HOURS_PER_DAY,
-      },
-      {
-        cells: [
-          'Storage (gp3)',
-          `${storageGb} GB`,
-          `${vis.instances} × ${vis.volumeGiB} GiB`,
-          `${unitPrice(gp3)}/GB-month`,
-          usd(perDayFromMonthly(storageGb * gp3)),
-        ],
-        usdPerDay: perDayFromMonthly(storageGb * gp3),
-      },
-    ],
-  );
-
-  const alarms = catalogFor(scenario, { dsqlClusterId: 'estimate' }).alarms.length;
-  const idleMetrics = idleAlarmMetrics(scenario);
-  const cw = {
-    ingest: p.usd('cloudwatch:log-ingestion'),
-    store: p.usd('cloudwatch:log-storage'),
-    metric: p.usd('cloudwatch:metric'),
-    dashboard: p.usd('cloudwatch:dashboard'),
-    alarm: p.usd('cloudwatch:alarm'),
-  };
-  const cloudWatch = section(
-    'CloudWatch',
-    'CloudWatch',
-    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
-    [
-      line('Log Ingestion', `${a.logIngestionGbPerDay} GB/day`, `${unitPrice(cw.ingest)}/GB`, a.logIngestionGbPerDay * cw.ingest),
-      line('Log Storage', `${a.logStorageGb} GB`, `${unitPrice(cw.store)}/GB-month`, perDayFromMonthly(a.logStorageGb * cw.store)),
-      line('Metrics', `${count(a.cloudWatchMetrics)} metrics`, `${unitPrice(cw.metric)}/metric-month`, perDayFromMonthly(a.cloudWatchMetrics * cw.metric)),
-      // Both pools launch with detailed monitoring (CT.EC2.PR.10): each instance's 1-minute
-      // metrics are billed as custom metrics while it runs.
-      line(
-        'EC2 detailed monitoring',
-        `${instances} instances × ${EC2_DETAILED_METRICS} metrics`,
-        `${unitPrice(cw.metric)}/metric-month`,
-        instances * monitoringPerInstance,
-      ),
-      line(
-        'Dashboard and alarms',
-        `1 dashboard, ${alarms} alarms${idleMetrics ? `, ${idleMetrics} idle-rule alarm metrics` : ''}`,
-        `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
-        perDayFromMonthly(cw.dashboard + (alarms + idleMetrics) * cw.alarm),
-      ),
-    ],
-  );
-
-  const samples = p.usd('prometheus:samples');
-  const ampStorage = p.usd('prometheus:storage');
-  const dashboard = preset.dashboards ? dashboardQueries(scenario, p, a, notes) : [];
-  const prometheus = section(
-    'Prometheus',
-    'Amazon Managed Prometheus',
-    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
-    [
-      line('Metric Samples', `${count(a.prometheusSamplesPerDay / 1e6)}M/day`, `${unitPrice(samples)}/10M`, (a.prometheusSamplesPerDay / 1e7) * samples),
-      line('Storage', `${a.prometheusStorageGb} GB`, `${unitPrice(ampStorage)}/GB-month`, perDayFromMonthly(a.prometheusStorageGb * ampStorage)),
-      ...dashboard,
-    ],
-  );
-
-  const nat = p.usd('vpc:nat-gateway');
-  const endpoint = p.usd('vpc:interface-endpoint');
-  const endpointHours = SERVICE_NETWORK_ENDPOINTS.length * env.availabilityZones.length;
-  const dsqlStore = preset.store.engine === 'dsql';
-  const privateLink = dsqlStore && env.persistence.network === 'privatelink';
-  const write = p.usd('dynamodb:write-request');
-  const privateLinkLine = line(
-    'Aurora DSQL endpoint (PrivateLink)',
-    `1 interface × ${env.availabilityZones.length} AZs`,
-    `${unitPrice(endpoint)}/hr each`,
-    env.availabilityZones.length * endpoint * HOURS_PER_DAY,
-  );
-  const other = section(
-    dsqlStore ? 'Other (NAT, VPC, DDB)' : 'Other (NAT, VPC)',
-    'Other AWS Services',
-    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
-    [
-      line(
-        'NAT Gateway',
-        `${env.natGateways} ${env.natGateways === 1 ? 'gateway' : 'gateways'}`,
-        `${unitPrice(nat)}/hr`,
-        env.natGateways * nat * HOURS_PER_DAY,
-      ),
-      line(
-        'VPC Endpoints',
-        `${SERVICE_NETWORK_ENDPOINTS.length} interface × ${env.availabilityZones.length} AZs`,
-        `${unitPrice(endpoint)}/hr each`,
-        endpointHours * endpoint * HOURS_PER_DAY,
-      ),
-      ...(privateLink ? [privateLinkLine] : []),
-      ...(dsqlStore
-        ? [
-            line(
-              'DynamoDB (rate limiter)',
-              `${count(a.rateLimiterWritesPerDay)} writes/day`,
-              `${unitPrice(write * 1e6)}/M writes`,
-              a.rateLimiterWritesPerDay * write,
-            ),
-          ]
-        : []),
-    ],
-  );
-  // PrivateLink against NAT for the DSQL traffic: the endpoint's hours against the cheaper processing.
-  const natGb = p.usd('vpc:nat-processing');
-  const linkGb = p.usd('vpc:endpoint-processing');
-  const breakEvenGb = privateLinkLine.usdPerDay / (natGb - linkGb);
-  if (!dsqlStore)
-    notes.push(
-      'The Aurora store is in the VPC: its traffic pays neither NAT nor PrivateLink processing. NAT data processing (the ECS control plane) is not estimated.',
-    );
-  else
-    notes.push(
-      `PrivateLink or NAT for the DSQL traffic: the endpoint costs ${usd(privateLinkLine.usdPerDay)}/day in hours and processes at ${unitPrice(linkGb)}/GB, NAT at ${unitPrice(natGb)}/GB, ` +
-        `so PrivateLink is the cheaper path above ${breakEvenGb.toFixed(1)} GB/day of DSQL traffic (${((breakEvenGb * 1e3) / 86_400).toFixed(2)} MB/s). ` +
-        `${privateLink ? 'This environment uses PrivateLink' : 'This environment uses the public path (NAT)'}; neither processing charge is estimated: the volume is not known before a run.`,
-    );
-
-  const sections = [compute, store.section, openSearch, cloudWatch, prometheus, other];
-  const total = sum(sections);
-  // A parked fleet has no instances: neither their hours nor their detailed monitoring.
-  const parked = total - benchLine.usdPerDay - benchmark.maxInstances * monitoringPerInstance;
-  const idle = parked - store.loadOnly;
-  // Hibernated: no instance at all, so nothing logs, nothing is scraped and nothing connects; what
-  // stays is storage (the store, OpenSearch, logs, Prometheus), the network and the dashboard.
-  const lineCost = (label: string) => sections.flatMap((x) => x.lines).find((l) => l.cells[0] === label)?.usdPerDay ?? 0;
-  const mainInstances = compute.lines[0].usdPerDay + main.instances * monitoringPerInstance;
-  // An Aurora store is stopped too: its writer's hours go (what idle left of them), its storage stays.
-  const gone = ['Log Ingestion', 'Metrics', 'Metric Samples', DASHBOARD_QUERIES, 'DynamoDB (rate limiter)', 'Writer', 'Writer, at the floor'];
-  const hibernated = idle - mainInstances - gone.reduce((x, label) => x + lineCost(label), 0);
-  notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
-  const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
-  const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
-  return {
-    scenario: scenario.name,
-    region: prices.region,
-    title: preset.title,
-    sections,
-    total,
-    perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
-    variants: [
-      {
-        label: 'Benchmark fleet parked',
-        total: parked,
-        delta: parked - total,
-        note: `bench down: the benchmark ASG at 0 instances (${benchmark.maxInstances} × ${benchmark.instanceType}) and their detailed monitoring; every other line as above`,
-      },
-      {
-        label: 'Parked and idle',
-        total: idle,
-        delta: idle - total,
-        note: dsqlStore
-          ? "no benchmark load either: DSQL bills its storage only (the DPUs of Temporal's own background work are not modelled)"
-          : preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu
-            ? 'no benchmark load either: the Serverless v2 writer at its floor'
-            : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
-      },
-      {
-        label: 'Hibernated',
-        total: hibernated,
-        delta: hibernated - total,
-        note: `npm run hibernate: no instance in either pool (the main pool's ${main.instances} × ${main.instanceType} too), so no log ingestion, no metrics published, no scraping and no rate-limiter writes; storage, OpenSearch, the network and the dashboard stay${
-          dsqlStore ? '' : '; the Aurora store is stopped too (its storage and secret stay; Aurora starts it after 7 days, and the idle rule stops it again)'
-        }`,
-      },
-    ],
-    pricesAsOf: p.asOf(),
-    notes,
-  };
-}
-
-/** What the idle rule's alarm adds to the alarms line: CloudWatch bills a metric-math alarm per metric it reads. */
-function idleAlarmMetrics(scenario: Scenario): number {
-  return idleRules(scenario).reduce((n, r) => n + r.metrics.length, 0);
+/** What the idle rules' alarms add to the alarms line: CloudWatch bills a metric-math alarm per metric it reads. */
+export function idleAlarmMetrics(rules: readonly IdleRule[]): number {
+  return rules.reduce((n, r) => n + r.metrics.length, 0);
 }
 
 /** The environment's budget (config) against a day of this scenario running and one hibernated. */
-function budgetNote(dailyUsd: number, running: number, hibernated: number, state: 'hibernated' | 'stopped'): string {
+export function budgetNote(dailyUsd: number, running: number, hibernated: number, state: 'hibernated' | 'stopped'): string {
   const verdict =
     running > dailyUsd ? `a day running (${usd(running)}) passes it: the alarm topic is told on such a day` : `a day running (${usd(running)}) is within it`;
   return `Budget (config, AWS Budgets, no charge without budget actions): ${usd(dailyUsd)} a day and ${usd(dailyUsd * BUDGET_MONTH_DAYS)} a month forecast; ${verdict}; a day ${state}, ${usd(hibernated)}.`;
 }
 
 /** An Aurora price key for a storage type: I/O-Optimized compute has its own price (`rds:db.r8g.2xlarge-iopt1`). */
-const auroraKey = (item: string, storage: AuroraStorageType) => `rds:${item}${storage === 'aurora-iopt1' ? '-iopt1' : ''}`;
-const storageName = (storage: AuroraStorageType) => (storage === 'aurora-iopt1' ? 'I/O-Optimized' : 'Standard');
+export const auroraKey = (item: string, storage: AuroraStorageType) => `rds:${item}${storage === 'aurora-iopt1' ? '-iopt1' : ''}`;
+export const storageName = (storage: AuroraStorageType) => (storage === 'aurora-iopt1' ? 'I/O-Optimized' : 'Standard');
 
-export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: FolioCostInputs = {}): CostEstimate {
-  const p = new Pricer(prices);
-  const { phase, environment: env, storage } = scenario;
-  const instancesLine = (label: string, instanceClass: string, count: number, on: AuroraStorageType): CostLine => {
-    const hourly = p.usd(auroraKey(instanceClass, on));
-    return { cells: [label, String(count), instanceClass, unitPrice(hourly), usd(count * hourly * HOURS_PER_DAY)], usdPerDay: count * hourly * HOURS_PER_DAY };
-  };
-  const instanceHeaders = ['Resource', 'Count', 'Instance Class', '$/hr', '24-hr Cost'];
-  const writerAndReaders = (readers: number) => (readers ? `Writer and ${readers} reader${readers > 1 ? 's' : ''}` : 'Writer');
-  const primary = section('Primary Aurora', `Primary Aurora PostgreSQL (${storageName(storage.primary)} storage)`, instanceHeaders, [
-    instancesLine(writerAndReaders(env.database.primaryReaders), phase.primaryInstanceClass, 1 + env.database.primaryReaders, storage.primary),
-  ]);
-
-  const range = phase.offload.serverless;
-  const offloadTitle = (kind: string) => `Offload cluster, ${kind} (${storageName(storage.offload)} storage)`;
-  let offload: CostSection;
-  let chosen: CostLine | undefined;
-  let floor: CostLine | undefined;
-  let ceiling: CostLine | undefined;
-  let observed: CostLine | undefined;
-  if (range) {
-    const acu = p.usd(auroraKey('serverless-v2-acu', storage.offload));
-    const acuLine = (label: string, level: number): CostLine => ({
-      cells: [
-        label,
-        `${Number(level.toFixed(2))} ACU`,
-        `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`,
-        unitPrice(acu),
-        usd(level * HOURS_PER_DAY * acu),
-      ],
-      usdPerDay: level * HOURS_PER_DAY * acu,
-    });
-    // At 0 ACU the floor is a paused instance: no ACU-hours at all.
-    floor = acuLine(range.autoPause ? `Paused (0 ACU after ${range.autoPause} without a connection)` : 'At the floor (min ACU all day)', range.min);
-    ceiling = acuLine('At the ceiling (max ACU all day)', range.max);
-    observed =
-      inputs.observedAverageAcu === undefined
-        ? undefined
-        : acuLine(`Observed average${inputs.observedFrom ? ` (${inputs.observedFrom})` : ''}`, inputs.observedAverageAcu);
-    // The total takes the Serverless cluster at the observed level when known, else at the floor.
-    chosen = observed ?? floor;
-    const s = section(
-      'Offload (Serverless v2)',
-      offloadTitle('Serverless v2'),
-      ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'],
-      [floor, ceiling, ...(observed ? [observed] : [])],
-    );
-    offload = { ...s, subtotal: chosen.usdPerDay, subtotalLabel: observed ? 'Subtotal (observed)' : 'Subtotal (at the floor)' };
-  } else {
-    const { instanceClass, readers } = phase.offload.provisioned!;
-    offload = section('Offload (provisioned)', offloadTitle('provisioned'), instanceHeaders, [
-      instancesLine(writerAndReaders(readers), instanceClass, 1 + readers, storage.offload),
-    ]);
-  }
-
-  const secrets = 1 + scenario.routes.length;
-  const alarms = catalogFor(scenario).alarms.length;
-  const idleMetrics = idleAlarmMetrics(scenario);
-  const cw = { secret: p.usd('secretsmanager:secret'), dashboard: p.usd('cloudwatch:dashboard'), alarm: p.usd('cloudwatch:alarm') };
-  const endpoint = p.usd('vpc:interface-endpoint');
-  const other = section(
-    'Other (secrets, CloudWatch, endpoints)',
-    'Other AWS Services',
-    ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
-    [
-      line('Secrets Manager', `${secrets} secrets (admin, one per module)`, `${unitPrice(cw.secret)}/secret-month`, perDayFromMonthly(secrets * cw.secret)),
-      line(
-        'Dashboard and alarms',
-        `1 dashboard, ${alarms} alarms${idleMetrics ? `, ${idleMetrics} idle-rule alarm metrics` : ''}`,
-        `${unitPrice(cw.dashboard)}, ${unitPrice(cw.alarm)}/month`,
-        perDayFromMonthly(cw.dashboard + (alarms + idleMetrics) * cw.alarm),
-      ),
-      line(
-        'VPC endpoints (schema mover)',
-        `${MOVER_ENDPOINTS.length} interface × 1 AZ`,
-        `${unitPrice(endpoint)}/hr each`,
-        MOVER_ENDPOINTS.length * endpoint * HOURS_PER_DAY,
-      ),
-    ],
-  );
-
-  const sections = [primary, offload, other];
-  const total = sum(sections);
-  const variant = (label: string, l: CostLine, note: string): CostVariant => ({
-    label,
-    total: total - chosen!.usdPerDay + l.usdPerDay,
-    delta: l.usdPerDay - chosen!.usdPerDay,
-    note,
-  });
-  const tenants = env.tenants.length;
-  // Stopped clusters bill storage and backups only (not estimated, as below): what stays is the rest.
-  const stopped = other.subtotal;
-  const stoppedVariant: CostVariant = {
-    label: 'Stopped (hibernated)',
-    total: stopped,
-    delta: stopped - total,
-    note: 'npm run hibernate: both clusters stopped, no instance or ACU hours; Aurora storage and backups still bill (not estimated). Aurora starts a stopped cluster after 7 days',
-  };
-  return {
-    scenario: scenario.name,
-    region: prices.region,
-    title: phase.title,
-    sections,
-    total,
-    variants: range
-      ? [
-          ...(observed ? [variant('Serverless at the floor', floor!, `${range.min} ACU all day`)] : []),
-          variant('Serverless at the ceiling', ceiling!, `${range.max} ACU all day: the most this phase can cost`),
-          stoppedVariant,
-        ]
-      : [stoppedVariant],
-    pricesAsOf: p.asOf(),
-    notes: [
-      range
-        ? `The total takes Serverless v2 ${observed ? `at the observed average, ${Number(inputs.observedAverageAcu!.toFixed(2))} ACU` : `at the floor, ${range.min} ACU; pass --report <report.json> for an observed average`}.`
-        : 'The offload cluster is provisioned: it costs the same whatever the load.',
-      ...(range?.autoPause
-        ? [
-            `The Serverless v2 cluster pauses at 0 ACU after ${range.autoPause} without a connection and bills no capacity while paused; its first connection waits while it resumes. A day with any connection every ${range.autoPause} never pauses, and a routed module's pool keeps it awake.`,
-          ]
-        : []),
-      `${tenants} tenants: nothing above grows with them (one secret per module, not per tenant); storage and I/O do.`,
-      'Aurora storage and I/O are not estimated: they follow the data set, not the phase. I/O-Optimized storage bills no I/O and dearer compute (the prices above); it pays when I/O is about a quarter or more of the Aurora bill.',
-      budgetNote(env.spending.budget.dailyUsd, total, stopped, 'stopped'),
-    ],
-  };
-}
-
-/** The DSQL store: DPUs for the load, and storage. `loadOnly`: what goes when the load stops. */
-function dsqlSection(
-  preset: TemporalPreset,
-  p: Pricer,
-  a: TemporalCostAssumptions,
-  inputs: TemporalCostInputs,
-  notes: string[],
-): { section: CostSection; loadOnly: number } {
-  let txPerSecond = inputs.transactionsPerSecond;
-  if (txPerSecond === undefined && preset.recorded) {
-    txPerSecond = preset.recorded.dsqlTxPerMinute.total / 60;
-    notes.push(`DSQL load: the preset's recorded ${count(preset.recorded.dsqlTxPerMinute.total)} transactions/min.`);
-  } else if (txPerSecond === undefined) {
-    txPerSecond = preset.benchmark.targetRate * a.transactionsPerWorkflow;
-    notes.push(
-      `DSQL load: ${preset.benchmark.targetRate} workflows/s × ${a.transactionsPerWorkflow.toFixed(1)} transactions per workflow (seed 000's ratio); pass --tx-rate or --report for a measured rate.`,
-    );
-  } else notes.push(`DSQL load: ${count(txPerSecond)} transactions/s, as given.`);
-  const dpu = txPerSecond * 3600 * a.loadHoursPerDay * a.dpuPerTransaction;
-  const dpuPrice = p.usd('dsql:dpu');
-  const storage = p.usd('dsql:storage');
-  const dpuLine = { cells: ['DPU (estimated)', `${count(dpu)} DPU/day`, `${unitPrice(dpuPrice)}/DPU`, usd(dpu * dpuPrice)], usdPerDay: dpu * dpuPrice };
-  return {
-    section: section(
-      'Aurora DSQL',
-      'Aurora DSQL',
-      ['Metric', 'Value', 'Unit Price', 'Cost'],
-      [
-        dpuLine,
-        {
-          cells: ['Storage', `${a.dsqlStorageGb} GB`, `${unitPrice(storage)}/GB-month`, usd(perDayFromMonthly(a.dsqlStorageGb * storage))],
-          usdPerDay: perDayFromMonthly(a.dsqlStorageGb * storage),
-        },
-      ],
-      `DPUs: ${count(txPerSecond)} transactions/s × ${a.loadHoursPerDay} h under load × ${a.dpuPerTransaction.toFixed(4)} DPU per transaction.`,
-    ),
-    loadOnly: dpuLine.usdPerDay,
-  };
-}
-
-/** The Aurora store: the writer by the hour (a Serverless v2 writer at its floor, the ceiling beside it), storage and its secret. */
-function auroraSection(writer: AuroraWriter, p: Pricer, a: TemporalCostAssumptions, notes: string[]): { section: CostSection; loadOnly: number } {
-  const storage = p.usd('rds:storage');
-  const secret = p.usd('secretsmanager:secret');
-  const fixed = [
-    line('Storage (Standard)', `${a.auroraStorageGb} GB`, `${unitPrice(storage)}/GB-month`, perDayFromMonthly(a.auroraStorageGb * storage)),
-    line('Secrets Manager', '1 secret (master credential)', `${unitPrice(secret)}/secret-month`, perDayFromMonthly(secret)),
-  ];
-  notes.push('Aurora I/O (Standard storage bills each I/O request) is not estimated: it follows the load and the working set, not the preset.');
-  if (writer.instanceClass) {
-    const hourly = p.usd(`rds:${writer.instanceClass}`);
-    const instance = line('Writer', `1 × ${writer.instanceClass}`, `${unitPrice(hourly)}/hr`, hourly * HOURS_PER_DAY);
-    return {
-      section: section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [instance, ...fixed]),
-      loadOnly: 0,
-    };
-  }
-  const acu = p.usd('rds:serverless-v2-acu');
-  const { min, max, autoPause } = writer.serverlessAcu!;
-  const floor = line('Writer, at the floor', `${min} ACU all day`, `${unitPrice(acu)}/ACU-hr`, min * acu * HOURS_PER_DAY);
-  if (autoPause)
-    notes.push(
-      `The writer's floor is 0 ACU, paused after ${autoPause} without a connection; Temporal's servers hold their pools open, so it pauses only while every service is stopped.`,
-    );
-  const ceiling = line('Writer, at the ceiling', `${max} ACU all day`, `${unitPrice(acu)}/ACU-hr`, max * acu * HOURS_PER_DAY);
-  notes.push(
-    `The Serverless v2 writer is taken at its ceiling (${max} ACU) while under load: a benchmark drives it there; parked and idle, at its floor (${min} ACU).`,
-  );
-  const s = section('Aurora PostgreSQL', 'Aurora PostgreSQL (history store)', ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'], [floor, ceiling, ...fixed]);
-  // The total counts the ceiling (under load), not the floor; idle drops to the floor.
-  return {
-    section: { ...s, subtotal: s.subtotal - floor.usdPerDay, subtotalLabel: 'Subtotal (writer at the ceiling)' },
-    loadOnly: ceiling.usdPerDay - floor.usdPerDay,
-  };
-}
-
-const DASHBOARD_QUERIES = 'Live Dashboard Queries';
-
-/**
- * What the live dashboard costs: the samples its refreshes read, while someone has it open.
- * Grafana itself is a task on the main pool (memory, no CPU reserved): no instance, no line.
- * Amazon Managed Grafana would bill per user on top of the same queries: the note says how much.
- */
-function dashboardQueries(scenario: TemporalScenario, p: Pricer, a: TemporalCostAssumptions, notes: string[]): CostLine[] {
-  const { preset, environment: env } = scenario;
-  const tasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
-  const perRefresh = a.dashboardSamplesPerTaskMinute * tasks * DASHBOARD_RANGE_MINUTES;
-  const refreshes = (a.dashboardHoursPerDay * 3600) / durationSeconds(env.dashboards.refresh);
-  const qsp = p.usd('prometheus:query-samples');
-  const editor = p.usd('grafana:editor');
-  const viewer = p.usd('grafana:viewer');
-  notes.push(
-    `The live dashboard runs in Grafana on the main pool (${env.dashboards.memoryGiB} GiB, no CPU reserved), so it adds no instance; its cost is the queries it reads while open. ` +
-      `Amazon Managed Grafana would add ${unitPrice(editor)} per active editor-month (${usd(perDayFromMonthly(editor))}/day each) or ${unitPrice(viewer)} per viewer-month (${usd(perDayFromMonthly(viewer))}/day), ` +
-      'for the same queries, and needs IAM Identity Center or SAML in the account.',
-  );
-  return [
-    line(
-      DASHBOARD_QUERIES,
-      `${a.dashboardHoursPerDay} h/day open, every ${env.dashboards.refresh}: ${count(perRefresh / 1e6)}M samples a refresh (${tasks} server tasks, ${DASHBOARD_RANGE_MINUTES} min)`,
-      `${unitPrice(qsp)}/billion`,
-      ((perRefresh * refreshes) / 1e9) * qsp,
-    ),
-  ];
-}
-
-function line(item: string, estimate: string, price: string, usdPerDay: number): CostLine {
+export function line(item: string, estimate: string, price: string, usdPerDay: number): CostLine {
   return { cells: [item, estimate, price, usd(usdPerDay)], usdPerDay };
 }
 
-const sum = (sections: readonly CostSection[]) => sections.reduce((a, s) => a + s.subtotal, 0);
+export const sum = (sections: readonly CostSection[]) => sections.reduce((a, s) => a + s.subtotal, 0);
 
-export function costOf(scenario: Scenario, prices: PriceFile, inputs: TemporalCostInputs & FolioCostInputs = {}): CostEstimate {
-  if (prices.region !== scenario.env.region) throw new ConfigError(`prices are for ${prices.region}, the scenario deploys to ${scenario.env.region}`);
-  return scenario.family === 'temporal' ? temporalCost(scenario, prices, inputs) : folioCost(scenario, prices, inputs);
-}
+/** What the cost command can say about the load: each family reads the inputs it takes. */
+export type CostInputs = TemporalCostInputs & FolioCostInputs;

@@ -1,5 +1,6 @@
 import { ConfigError } from '../../../config';
-import type { Report } from '../report/summarize';
+import { familyNames } from '../../families';
+import type { ReportBase } from '../report/summarize';
 import { readTextFile } from './files';
 
 /*
@@ -8,7 +9,7 @@ import { readTextFile } from './files';
  */
 
 /** A report JSON read back; the fields its readers need are checked. */
-export function readReport(path: string, option = '--compare'): Report {
+export function readReport(path: string, option = '--compare'): ReportBase {
   let raw: any;
   const text = readTextFile(option, path);
   try {
@@ -16,7 +17,7 @@ export function readReport(path: string, option = '--compare'): Report {
   } catch (e) {
     throw new ConfigError(`${option} "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: a report.json written by the report command)`);
   }
-  if (raw?.schemaVersion !== 1 || (raw.family !== 'folio' && raw.family !== 'temporal') || typeof raw.metrics !== 'object')
+  if (raw?.schemaVersion !== 1 || !familyNames().includes(raw.family) || typeof raw.metrics !== 'object')
     throw new ConfigError(`${option} "${path}" is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
-  return raw as Report;
+  return raw as ReportBase;
 }

@@ -47,7 +47,7 @@ const generatorResultSchema = z.object({
 export type GeneratorResult = z.infer<typeof generatorResultSchema>;
 
 const figure = z.number().nullable();
-/** One step of a ladder (lib/commands/bench/ladder.ts): what was offered, what came back, and the judgement. */
+/** One step of a ladder (lib/temporal/commands/bench/ladder.ts): what was offered, what came back, and the judgement. */
 const ladderStepSchema = z.object({
   rate: z.number().positive(),
   start: z.iso.datetime({ offset: true }),

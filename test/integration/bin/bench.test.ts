@@ -1,6 +1,6 @@
 import { AutoScalingClient, SetDesiredCapacityCommand } from '@aws-sdk/client-auto-scaling';
 import { DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@aws-sdk/client-dsql';
-import { runBench } from '../../../lib/commands/bench/run-bench';
+import { runBench } from '../../../lib/temporal/commands/bench/run-bench';
 import { runCli } from '../../support/cli';
 import { recordingIO } from '../../support/command-io';
 import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';

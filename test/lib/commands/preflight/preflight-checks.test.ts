@@ -1,3 +1,4 @@
+import { familyOf } from '../../../../lib/families';
 import { DescribeImagesCommand, ECRClient } from '@aws-sdk/client-ecr';
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
@@ -34,7 +35,7 @@ test("the bootstrap requirement is read from the app's own template: its SSM par
 });
 
 test('an account with everything in place passes, each check named', async () => {
-  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true);
+  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
   expect(failure).toBeUndefined();
   expect(text).toContain('| CDK bootstrap of eu-west-1 | ok: version 30 |  |');
   expect(text).toContain('| images.server: ECR temporal-dsql:1.30.0-dsql-e74d6b69 | ok: pushed |  |');
@@ -50,7 +51,7 @@ test('an account with everything in place passes, each check named', async () =>
 });
 
 test('a FOLIO phase checks its mover image and no OpenSearch role', async () => {
-  const { text, failure } = await checkBeforeDeploy(folio, need, clients, () => true);
+  const { text, failure } = await checkBeforeDeploy(folio, need, clients, () => true, familyOf(folio));
   expect(failure).toBeUndefined();
   expect(text).toContain('| mover.image: ECR folio-mover:16.8-alpine | ok: pushed |  |');
   expect(text).not.toContain(OPENSEARCH_SERVICE_LINKED_ROLE);
@@ -85,7 +86,7 @@ test.each([
   ],
 ])('%s is refused with exit 5, naming it and how to supply it', async (_, breakIt, row) => {
   breakIt();
-  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true);
+  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
   expect(text).toContain(row);
   expect(failure).toMatchObject({ exitCode: 5, message: expect.stringMatching(/^1 of 5 things the deploy needs are missing: /) });
 });
@@ -95,10 +96,10 @@ test('an asset image needs Docker, which cdk deploy builds it with', async () =>
     { scenario: 'temporal-25wps' },
     editedCatalog((c) => (c.temporal.environment.images.benchmark = { asset: 'benchmark', user: '1000:1000' })),
   );
-  expect((await checkBeforeDeploy(withAsset, need, clients, () => true)).text).toContain(
+  expect((await checkBeforeDeploy(withAsset, need, clients, () => true, familyOf(withAsset))).text).toContain(
     '| images.benchmark: CDK asset benchmark | ok: docker found: cdk deploy builds it |  |',
   );
-  const { text, failure } = await checkBeforeDeploy(withAsset, need, clients, () => false);
+  const { text, failure } = await checkBeforeDeploy(withAsset, need, clients, () => false, familyOf(withAsset));
   expect(text).toContain(
     '| images.benchmark: CDK asset benchmark | MISSING: no docker on PATH: cdk deploy cannot build it | install Docker with buildx, or name an ECR image in config |',
   );
@@ -107,5 +108,5 @@ test('an asset image needs Docker, which cdk deploy builds it with', async () =>
 
 test('any other AWS answer is not read as missing: it reaches the caller', async () => {
   ssm.on(GetParameterCommand).rejects(awsError('AccessDeniedException'));
-  await expect(checkBeforeDeploy(temporal, need, clients, () => true)).rejects.toThrow('AccessDeniedException');
+  await expect(checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal))).rejects.toThrow('AccessDeniedException');
 });

@@ -1,6 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import { type FolioScenario, type TemporalScenario, resolveScenario } from '../../../../config';
-import { catalogFor } from '../../../../lib/contract/metrics';
+import { catalogFor } from '../../../../lib/families';
 import { NO_DATA_TEXT, renderCharts, renderGeneratorCharts } from '../../../../lib/commands/report/charts';
 import type { Points } from '../../../../lib/commands/report/fetch';
 

@@ -3,13 +3,15 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario, type FolioScenario, type TemporalScenario } from '../../../../config';
 import { editedCatalog } from '../../../support/synth';
 import { AWS_CLIENTS } from '../../../../lib/commands/aws/clients';
-import { type MetricSeries, catalogFor } from '../../../../lib/contract/metrics';
+import { catalogFor } from '../../../../lib/families';
+import type { MetricSeries } from '../../../../lib/platform/contract/metrics';
 import { renderCharts } from '../../../../lib/commands/report/charts';
 import { compareReports, flatten } from '../../../../lib/commands/report/compare-reports';
 import { MAX_QUERIES_PER_CALL, fetchMetrics } from '../../../../lib/commands/report/fetch';
-import { type ServerView, unreadServer } from '../../../../lib/commands/report/server-view';
+import { type ServerView, unreadServer } from '../../../../lib/temporal/commands/report/server-view';
 import { renderMarkdown } from '../../../../lib/commands/report/render-report';
-import { pausedStretches, type FolioReport, type TemporalReport, summarize } from '../../../../lib/commands/report/summarize';
+import { pausedStretches, type FolioReport, summarizeFolio } from '../../../../lib/folio/commands/report/folio-summary';
+import { type TemporalReport, summarizeTemporal } from '../../../../lib/temporal/commands/report/temporal-summary';
 import type { ReportWindow } from '../../../../lib/commands/report/window';
 import { fixtureReport } from '../../../support/report-fixture';
 
@@ -28,7 +30,7 @@ describe('an empty window: no number without data behind it', () => {
   test('Temporal: every figure says no data, nothing derived is computed, and the top says why', () => {
     const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
     const catalog = catalogFor(scenario, { dsqlClusterId: 'abc' });
-    const r = summarize(scenario, catalog, new Map(), window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
+    const r = summarizeTemporal(scenario, catalog, new Map(), window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
     expect(r.missing).toHaveLength(Object.keys(r.coverage).length);
     expect(r.metrics.transactions).toMatchObject({
       total: null,
@@ -50,7 +52,7 @@ describe('an empty window: no number without data behind it', () => {
 
   test('FOLIO: no time at the ceiling and no ACU-hours without ACU points', () => {
     const scenario = resolveScenario({ scenario: 'test10' }) as FolioScenario;
-    const r = summarize(scenario, catalogFor(scenario), new Map(), window) as FolioReport;
+    const r = summarizeFolio(scenario, catalogFor(scenario), new Map(), window);
     expect(r.metrics.acu).toMatchObject({ peak: null, minutesAtCeiling: null, shareOfWindowAtCeiling: null, acuHours: null });
     const md = renderMarkdown(r);
     expect(md).toContain('| Time at ceiling (>= 95% of 32 ACU) | no data |');
@@ -153,7 +155,8 @@ describe('Temporal report (seed 000 shape)', () => {
         Object.entries(server!.persistence).map(([role, row]) => [role, { ...row, conflicts: role === 'history' ? 26 : 0 }]),
       ) as ServerView['persistence'],
     };
-    const perMinute = (w: ReportWindow) => (summarize(scenario, catalog, points, w, busy) as TemporalReport).bottlenecks.figures.storeConflictsPerMinute;
+    const perMinute = (w: ReportWindow) =>
+      summarizeTemporal(scenario as TemporalScenario, catalog, points, w, busy).bottlenecks.figures.storeConflictsPerMinute;
     expect(perMinute(window)).toBeCloseTo(26 / (260 / 60), 9);
     expect(perMinute({ ...window, run: undefined })).toBeCloseTo(26 / 5, 9);
     // Without the run, every point counts.
@@ -227,7 +230,13 @@ describe('Temporal report (seed 000 shape)', () => {
     const catalog = catalogFor(scenario, { dsqlClusterId: 'x' });
     const window = { start: new Date('2026-01-21T12:00:00Z'), end: new Date('2026-01-21T12:05:00Z'), periodSeconds: 300 };
     const points = new Map([['totalTx', { t: [window.start.getTime()], v: [1_350_000] }]]);
-    const r = summarize(scenario, catalog, points, window, unreadServer(scenario as TemporalScenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
+    const r = summarizeTemporal(
+      scenario as TemporalScenario,
+      catalog,
+      points,
+      window,
+      unreadServer(scenario as TemporalScenario, 'http://127.0.0.1:9090', 'not asked'),
+    ) as TemporalReport;
     expect(r.metrics.transactions.totalPerMinute).toEqual({ peak: 270_000, average: 270_000 });
   });
 });
@@ -380,7 +389,7 @@ describe('Temporal on Aurora PostgreSQL: the store in the shape of the DSQL tabl
     workflows: 40_000,
     benchmark: { workflowsPerSecond: 133.3, latencyMs: { p50: 180, p95: 240, p99: 300, max: 700 }, storeRoundTripMs: { median: 0.6, p99: 1.5 } },
   };
-  const r = summarize(scenario, catalog, points, window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked')) as TemporalReport;
+  const r = summarizeTemporal(scenario, catalog, points, window, unreadServer(scenario, 'http://127.0.0.1:9090', 'not asked'));
 
   test('commits are its transactions: per minute, in total, per workflow', () => {
     expect(r.store).toBe('aurora-postgresql');
@@ -466,14 +475,7 @@ describe('a Serverless v2 range that pauses at 0 ACU', () => {
     const scenario = resolveScenario({ scenario: 'test10' }, paused) as FolioScenario;
     const window = { start: new Date(t0), end: new Date(t0 + 5 * 60_000), periodSeconds: 60 };
     const resumes = { resumes: [{ at: '2026-01-21T10:02:41.000Z', waitedSeconds: 14.6 }] };
-    const r = summarize(
-      scenario,
-      catalogFor(scenario),
-      new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]),
-      window,
-      undefined,
-      resumes,
-    ) as FolioReport;
+    const r = summarizeFolio(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1, 2, 3, 4]), v: [4, 0, 0, 3, 2] }]]), window, resumes);
     expect(r.metrics.acu!.paused).toEqual({
       minutes: 2,
       stretches: [{ from: '2026-01-21T10:01:00.000Z', to: '2026-01-21T10:03:00.000Z', minutes: 2 }],
@@ -486,9 +488,9 @@ describe('a Serverless v2 range that pauses at 0 ACU', () => {
     expect(md).toContain('| 2026-01-21T10:01:00.000Z | 2026-01-21T10:03:00.000Z | 2 |');
     expect(md).toContain('| 2026-01-21T10:02:41.000Z | 14.6 |');
     // Unread events say why; they are never shown as "no resume".
-    const unread = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, {
+    const unread = summarizeFolio(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, {
       unread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied',
-    }) as FolioReport;
+    });
     expect(unread.metrics.acu!.paused).toMatchObject({
       resumes: null,
       resumesUnread: 'DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied',
@@ -496,7 +498,7 @@ describe('a Serverless v2 range that pauses at 0 ACU', () => {
     expect(renderMarkdown(unread)).toContain(
       'What the first connection after a pause waited was not read: DescribeEvents for folio-hybrid-serverless-writer failed: AccessDenied.',
     );
-    const none = summarize(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, undefined, { resumes: [] }) as FolioReport;
+    const none = summarizeFolio(scenario, catalogFor(scenario), new Map([['acu', { t: at([0, 1]), v: [0, 0] }]]), window, { resumes: [] });
     expect(renderMarkdown(none)).toContain('The offload writer did not resume in the window: no "Initiated resume" event.');
   });
 });

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../../../config';
 import { judgeStep, openGrowthShare, rejudgeLadder } from '../../../../lib/commands/shared/ladder-judgement';
-import { climbLadder } from '../../../../lib/commands/bench/ladder';
+import { climbLadder } from '../../../../lib/temporal/commands/bench/ladder';
 import { generatorResult } from '../../../support/generator-result';
 
 /*

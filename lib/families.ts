@@ -1,0 +1,57 @@
+import { CATALOG, ConfigError, resolveScenario as resolveFromConfig, type Scenario } from '../config';
+import type { CatalogInput } from '../config/catalog-schema';
+import type { PriceFile } from '../config/prices';
+import type { CostEstimate, CostInputs } from './commands/shared/cost-model';
+import { FOLIO } from './folio/folio-family';
+import type { MetricCatalog } from './platform/contract/metrics';
+import type { Deployed, Family } from './platform/family';
+import { TEMPORAL } from './temporal/temporal-family';
+
+/*
+ * The registry: every family by the name its scenarios carry in `family`. Everything both
+ * families share (the app's stacks, cost, report, plan, preflight, hibernate) asks it for the
+ * family's part; no other module asks which family a scenario is.
+ */
+
+const FAMILIES = new Map<string, Family>([
+  [FOLIO.name, FOLIO as unknown as Family],
+  [TEMPORAL.name, TEMPORAL as unknown as Family],
+]);
+
+/** The family of a scenario (or of a report, which names its scenario's). */
+export function familyOf(of: { readonly family: string }): Family {
+  const family = FAMILIES.get(of.family);
+  if (!family) throw new ConfigError(`no family "${of.family}" (valid: ${[...FAMILIES.keys()].join(', ')})`);
+  return family;
+}
+
+export const familyNames = (): string[] => [...FAMILIES.keys()];
+
+/** Adds a family beside the real ones, for as long as the returned function is not called (a test's family). */
+export function registerFamily(family: Family<any, any>): () => void {
+  if (FAMILIES.has(family.name)) throw new Error(`family "${family.name}" is registered already`);
+  FAMILIES.set(family.name, family);
+  return () => FAMILIES.delete(family.name);
+}
+
+/**
+ * The one path from CDK context (or a command's options) to a scenario. Config resolves the
+ * scenarios it holds; a family that brings its own resolves those.
+ */
+export function resolveScenario(context: Record<string, unknown>, input: CatalogInput = CATALOG, option?: string): Scenario {
+  const name = context.scenario;
+  for (const family of FAMILIES.values())
+    if (typeof name === 'string' && family.ownScenarios?.names().includes(name)) return family.ownScenarios.resolve(context, option);
+  return resolveFromConfig(context, input, option);
+}
+
+/** The scenario's metric catalog: what its dashboard draws, its alarms watch and its report reads. */
+export function catalogFor(scenario: Scenario, deployed: Deployed = {}): MetricCatalog {
+  return familyOf(scenario).metricCatalog(scenario, deployed);
+}
+
+/** The scenario's daily cost, line by line, at config/prices' on-demand prices. */
+export function costOf(scenario: Scenario, prices: PriceFile, inputs: CostInputs = {}): CostEstimate {
+  if (prices.region !== scenario.env.region) throw new ConfigError(`prices are for ${prices.region}, the scenario deploys to ${scenario.env.region}`);
+  return familyOf(scenario).cost(scenario, prices, inputs);
+}

@@ -1,0 +1,182 @@
+import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { ClusterRole, FolioEnvironment, FolioPhase } from '../../../config';
+import type { AuroraStorageType } from '../../../config/fields';
+import { acknowledgeNag, acknowledgeTeardown } from '../../platform/constructs/lint-acknowledgements';
+import { readerInstanceIdentifier, writerInstanceIdentifier } from '../../platform/contract/physical-names';
+import { auroraPostgresEngine, enhancedMonitoringRole, tlsOnlyParameters, autoPauseDuration } from '../../platform/constructs/aurora-postgres';
+import { customerKey } from '../../platform/constructs/customer-key';
+
+export interface AuroraPairProps {
+  readonly vpc: ec2.IVpc;
+  readonly subnets: ec2.SubnetSelection;
+  readonly database: FolioEnvironment['database'];
+  readonly names: FolioEnvironment['names'];
+  /** Networks allowed to reach the databases' port; nothing else is. */
+  readonly clientCidrs: readonly string[];
+  readonly primaryInstanceClass: string;
+  /** What the offload cluster is in this phase: Serverless v2 or provisioned. */
+  readonly offload: FolioPhase['offload'];
+  readonly storage: Readonly<Record<ClusterRole, AuroraStorageType>>;
+  /** Deletion protection on both clusters; off only while tearing down. */
+  readonly protect: boolean;
+}
+
+/** One cluster of the pair, as the routing needs it. */
+export interface PairMember {
+  readonly cluster: rds.DatabaseCluster;
+  /** The configured cluster identifier (a literal, unlike `cluster.clusterIdentifier`). */
+  readonly identifier: string;
+  readonly hasReader: boolean;
+}
+
+/**
+ * The hybrid database layer: the primary Aurora PostgreSQL cluster beside the offload cluster,
+ * whose writer is Serverless v2 or provisioned as the phase says. Both exist in every phase,
+ * share one KMS key, subnet group, security group and admin credential, so a phase switch
+ * changes sizes, kinds and routes but never creates a cluster: Serverless v2 and provisioned
+ * are instance classes of one cluster (db.serverless or db.r8g...), and the writer keeps its
+ * construct id either way, so the switch is an in-place class change.
+ *
+ * Logical IDs and physical names here are part of the data: changing a construct id or a
+ * name replaces a cluster. The construct ids 'Provisioned' and 'Serverless' predate the offload
+ * cluster's provisioned kind and stay for that reason.
+ */
+export class AuroraPair extends Construct {
+  readonly key: kms.Key;
+  readonly adminSecret: rds.DatabaseSecret;
+  readonly securityGroup: ec2.SecurityGroup;
+  readonly primary: PairMember;
+  readonly offload: PairMember;
+
+  constructor(scope: Construct, id: string, props: AuroraPairProps) {
+    super(scope, id);
+    const db = props.database;
+
+    this.key = customerKey(this, 'Encrypts the hybrid Aurora clusters, their Performance Insights and secrets');
+
+    // Both clusters take the same admin credential: a module moved between them keeps its
+    // user and password, and only its host changes.
+    this.adminSecret = new rds.DatabaseSecret(this, 'AdminSecret', {
+      username: db.adminUsername,
+      secretName: props.names.adminSecret,
+      encryptionKey: this.key,
+    });
+    // Needed to open any snapshot taken on delete.
+    this.adminSecret.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    acknowledgeNag(
+      this.adminSecret,
+      'SMG4',
+      'Not rotated on a schedule: every module secret carries a copy of this password, set at deploy time, so a rotation would lock the modules out until the next deploy. Rotate by changing the secret and redeploying.',
+    );
+
+    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc: props.vpc,
+      description: 'Hybrid Aurora clusters: PostgreSQL from the FOLIO client networks only',
+      allowAllOutbound: false,
+    });
+    for (const cidr of props.clientCidrs) {
+      this.securityGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(db.port), `PostgreSQL from ${cidr}`);
+    }
+    // An online module move's subscription: the target cluster connects to the source cluster.
+    this.securityGroup.addIngressRule(
+      this.securityGroup,
+      ec2.Port.tcp(db.port),
+      'PostgreSQL from the other cluster: logical replication of online module moves',
+    );
+    this.securityGroup.addEgressRule(this.securityGroup, ec2.Port.tcp(db.port), 'PostgreSQL to the other cluster: logical replication of online module moves');
+
+    const subnetGroup = new rds.SubnetGroup(this, 'SubnetGroup', {
+      vpc: props.vpc,
+      vpcSubnets: props.subnets,
+      description: 'Database subnets of the hybrid Aurora clusters',
+    });
+
+    const engine = auroraPostgresEngine(db.engineVersion);
+    // Logical replication carries online module moves (npm run move -- --online). Static: it takes
+    // effect when each cluster's writer next reboots; `npm run plan` says so when it changes.
+    const parameterGroup = tlsOnlyParameters(this, engine, 'Hybrid Aurora cluster parameters', { 'rds.logical_replication': '1' });
+    const monitoringRole = db.monitoringIntervalSeconds > 0 ? enhancedMonitoringRole(this) : undefined;
+
+    const common = {
+      engine,
+      vpc: props.vpc,
+      vpcSubnets: props.subnets,
+      subnetGroup,
+      securityGroups: [this.securityGroup],
+      port: db.port,
+      defaultDatabaseName: db.databaseName,
+      credentials: rds.Credentials.fromPassword(db.adminUsername, this.adminSecret.secretValueFromJson('password')),
+      parameterGroup,
+      storageEncrypted: true,
+      storageEncryptionKey: this.key,
+      deletionProtection: props.protect,
+      removalPolicy: RemovalPolicy.SNAPSHOT,
+      copyTagsToSnapshot: true,
+      backup: { retention: Duration.days(db.backupRetentionDays) },
+      enablePerformanceInsights: true,
+      performanceInsightRetention: db.performanceInsightsRetentionDays as rds.PerformanceInsightRetention,
+      performanceInsightEncryptionKey: this.key,
+      monitoringInterval: monitoringRole ? Duration.seconds(db.monitoringIntervalSeconds) : undefined,
+      monitoringRole,
+      autoMinorVersionUpgrade: false,
+      // Password logins stay (FOLIO's modules use them); IAM tokens are allowed besides.
+      iamAuthentication: true,
+      // PostgreSQL's log in CloudWatch Logs (/aws/rds/cluster/<id>/postgresql): what a slow
+      // phase left behind (lock waits, errors, the mover's and modules' sessions). In place.
+      cloudwatchLogsExports: ['postgresql'],
+    } satisfies Partial<rds.DatabaseClusterProps>;
+
+    const primaryName = props.names.primaryCluster;
+    const primary = new rds.DatabaseCluster(this, 'Provisioned', {
+      ...common,
+      clusterIdentifier: primaryName,
+      storageType: storageType(props.storage.primary),
+      ...provisionedInstances(primaryName, props.primaryInstanceClass, db.primaryReaders),
+    });
+
+    const offloadName = props.names.offloadCluster;
+    const { serverless: acu, provisioned: offloadInstances } = props.offload;
+    const offload = new rds.DatabaseCluster(this, 'Serverless', {
+      ...common,
+      clusterIdentifier: offloadName,
+      storageType: storageType(props.storage.offload),
+      ...(acu
+        ? {
+            writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(offloadName) }),
+            serverlessV2MinCapacity: acu.min,
+            serverlessV2MaxCapacity: acu.max,
+            // At 0 ACU the writer pauses after this long without a connection (config says when).
+            serverlessV2AutoPauseDuration: autoPauseDuration(acu),
+          }
+        : provisionedInstances(offloadName, offloadInstances!.instanceClass, offloadInstances!.readers)),
+    });
+
+    if (!props.protect) acknowledgeTeardown(this, [primary, offload]);
+    for (const cluster of [primary, offload]) {
+      Annotations.of(cluster).acknowledgeWarning(
+        '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',
+        'Performance Insights is set once, on the cluster; its instances inherit it',
+      );
+    }
+    this.primary = { cluster: primary, identifier: primaryName, hasReader: db.primaryReaders > 0 };
+    this.offload = { cluster: offload, identifier: offloadName, hasReader: (offloadInstances?.readers ?? 0) > 0 };
+  }
+
+  member(role: ClusterRole): PairMember {
+    return role === 'primary' ? this.primary : this.offload;
+  }
+}
+
+const storageType = (t: AuroraStorageType) => (t === 'aurora-iopt1' ? rds.DBClusterStorageType.AURORA_IOPT1 : rds.DBClusterStorageType.AURORA);
+
+/** A provisioned writer and its readers, all of one class; ids and names that a class change keeps. */
+function provisionedInstances(clusterName: string, instanceClass: string, readers: number): Pick<rds.DatabaseClusterProps, 'writer' | 'readers'> {
+  const instanceType = new ec2.InstanceType(instanceClass.replace(/^db\./, ''));
+  return {
+    writer: rds.ClusterInstance.provisioned('Writer', { instanceType, instanceIdentifier: writerInstanceIdentifier(clusterName) }),
+    readers: Array.from({ length: readers }, (_, i) =>
+      rds.ClusterInstance.provisioned(`Reader${i + 1}`, { instanceType, instanceIdentifier: readerInstanceIdentifier(clusterName, i + 1) }),
+    ),
+  };
+}

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync, strToU8 } from 'fflate';
+import { join } from 'node:path';
+import {
+  type CfnResource,
+  RemovalPolicy,
+  Validations,
+  aws_ec2 as ec2,
+  aws_ecs as ecs,
+  aws_logs as logs,
+  aws_secretsmanager as secretsmanager,
+} from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { ClusterRole } from '../../../config';
+import { MOVER_ENDPOINTS } from '../../platform/contract/endpoints';
+import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverStackEnvironment } from '../contract/mover';
+import { acknowledgeControl, acknowledgeNag } from '../../platform/constructs/lint-acknowledgements';
+import type { PairMember } from './aurora-pair';
+import { addTaskContainer } from '../../platform/constructs/ecs-service';
+
+/**
+ * The mover's script as the task runs it; the tests run the same file. Its full-line comments
+ * stay out of the template.
+ */
+export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8')
+  .split('\n')
+  .filter((line) => !/^\s*#/.test(line))
+  .join('\n');
+
+/**
+ * The container's command (`sh -c`): the script gzipped and base64-encoded, unpacked to /tmp
+ * and run. ECS caps a task definition at 64 KiB, which the script alone nears. fflate, not
+ * node:zlib, so that every Node version writes the same bytes (the template stays deterministic).
+ */
+export const MOVER_COMMAND = `printf %s '${Buffer.from(gzipSync(strToU8(MOVER_SCRIPT), { level: 9, mtime: 0 })).toString('base64')}' | base64 -d | gunzip >/tmp/move.sh && exec sh /tmp/move.sh`;
+
+/** Schemas moved at once: one per vCPU of the task (at least one). */
+export const moverJobs = (vcpu: number): number => Math.max(1, Math.floor(vcpu));
+
+export interface SchemaMoverProps {
+  readonly vpc: ec2.Vpc;
+  readonly subnets: ec2.SubnetSelection;
+  readonly member: (role: ClusterRole) => PairMember;
+  /** The clusters' shared security group: the mover is let in on the database port. */
+  readonly databaseSecurityGroup: ec2.ISecurityGroup;
+  /** The admin credential (JSON with `username` and `password`). */
+  readonly adminSecret: secretsmanager.ISecret;
+  readonly port: number;
+  readonly databaseName: string;
+  readonly image: ecs.ContainerImage;
+  readonly vcpu: number;
+  readonly memoryGiB: number;
+  /** PostgreSQL's lock_timeout for every statement of the mover. */
+  readonly lockTimeout: string;
+  /** The region's S3 managed prefix list (`com.amazonaws.<region>.s3`). */
+  readonly s3PrefixListId: string;
+  /** An online switch: how long the routes may take, and how long the source stays fenced after (MOVE_ROUTE_TIMEOUT, MOVE_ROUTE_GRACE). */
+  readonly routeTimeout: string;
+  readonly routeGrace: string;
+}
+
+/**
+ * A one-shot Fargate task in the database VPC that copies a module's schemas between the two
+ * clusters (lib/folio/constructs/schema-mover/move.sh): the only way to reach them, since the
+ * databases have no route in from a laptop. It runs only when `npm run move` starts it.
+ */
+export class SchemaMover extends Construct {
+  readonly cluster: ecs.Cluster;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  readonly securityGroup: ec2.SecurityGroup;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: SchemaMoverProps) {
+    super(scope, id);
+    this.cluster = new ecs.Cluster(this, 'Cluster', { vpc: props.vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+
+    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc: props.vpc,
+      description: 'FOLIO schema mover: PostgreSQL to the two clusters, HTTPS to the endpoints',
+      allowAllOutbound: false,
+    });
+    props.databaseSecurityGroup.addIngressRule(this.securityGroup, ec2.Port.tcp(props.port), 'PostgreSQL from the schema mover');
+    this.securityGroup.addEgressRule(props.databaseSecurityGroup, ec2.Port.tcp(props.port), 'PostgreSQL to the clusters');
+
+    const zone = props.vpc.selectSubnets(props.subnets).subnets.slice(0, 1);
+    const endpoints = new ec2.SecurityGroup(this, 'EndpointSecurityGroup', {
+      vpc: props.vpc,
+      description: 'Interface endpoints of the schema mover: HTTPS from the mover only',
+      allowAllOutbound: false,
+    });
+    endpoints.addIngressRule(this.securityGroup, ec2.Port.tcp(443), 'HTTPS from the schema mover');
+    for (const [name, shortName] of MOVER_ENDPOINTS)
+      props.vpc.addInterfaceEndpoint(name, {
+        service: new ec2.InterfaceVpcEndpointAwsService(shortName),
+        subnets: { subnets: zone },
+        privateDnsEnabled: true,
+        open: false,
+        securityGroups: [endpoints],
+      });
+    this.securityGroup.addEgressRule(endpoints, ec2.Port.tcp(443), 'HTTPS to the interface endpoints');
+    // ECR keeps image layers in S3: reached through a gateway endpoint, named by the region's
+    // S3 prefix list (from config, so synth looks nothing up).
+    props.vpc.addGatewayEndpoint('MoverS3', { service: ec2.GatewayVpcEndpointAwsService.S3, subnets: [props.subnets] });
+    this.securityGroup.addEgressRule(ec2.Peer.prefixList(props.s3PrefixListId), ec2.Port.tcp(443), 'HTTPS to S3 through the gateway endpoint (image layers)');
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
+      family: 'folio-schema-mover',
+      cpu: props.vcpu * 1024,
+      memoryLimitMiB: props.memoryGiB * 1024,
+      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+    });
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
+    const host = (role: ClusterRole) => props.member(role).cluster.clusterEndpoint.hostname;
+    // As root, the image's own user: the scratch volume at /tmp, where the mover keeps its
+    // working files, is a Fargate bind mount that only root can write.
+    addTaskContainer(this.taskDefinition, MOVER_CONTAINER, props.memoryGiB * 1024, {
+      image: props.image,
+      entryPoint: ['sh', '-c'],
+      command: [MOVER_COMMAND],
+      environment: {
+        PRIMARY_HOST: host('primary'),
+        PRIMARY_PORT: String(props.port),
+        OFFLOAD_HOST: host('offload'),
+        OFFLOAD_PORT: String(props.port),
+        PGDATABASE: props.databaseName,
+        // The clusters force TLS.
+        PGSSLMODE: 'require',
+        ...({
+          MOVE_JOBS: String(moverJobs(props.vcpu)),
+          MOVE_LOCK_TIMEOUT: props.lockTimeout,
+          MOVE_ROUTE_TIMEOUT: props.routeTimeout,
+          MOVE_ROUTE_GRACE: props.routeGrace,
+        } satisfies MoverStackEnvironment),
+      },
+      secrets: {
+        PGUSER: ecs.Secret.fromSecretsManager(props.adminSecret, 'username'),
+        PGPASSWORD: ecs.Secret.fromSecretsManager(props.adminSecret, 'password'),
+      },
+      logging: ecs.LogDrivers.awsLogs({ logGroup: this.logGroup, streamPrefix: MOVER_LOG_STREAM_PREFIX }),
+    });
+    // The command is a shell script: its ${...} are the shell's parameter expansions, which
+    // CloudFormation leaves alone outside Fn::Sub.
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'CloudFormation-Validate::E1029',
+      reason: "The mover's command is a shell script; ${...} are shell parameter expansions",
+    });
+    (this.taskDefinition.node.defaultChild as CfnResource).addMetadata('cfn-lint', { config: { ignore_checks: ['E1029'] } });
+    acknowledgeControl(
+      this.taskDefinition,
+      'CT.ECS.PR.3',
+      "Runs as root, the PostgreSQL image's own user, on a read-only root filesystem: its only writable path is the task's scratch volume, a Fargate bind mount that only root can write. The task has no ingress, runs for one move, and its only credential is the cluster admin secret it exists to use.",
+    );
+    acknowledgeNag(
+      this.taskDefinition,
+      'ECS2',
+      'The environment holds the two cluster endpoints, the port, the database name, TLS mode and the move settings: no secret (the credential comes from Secrets Manager through `secrets`).',
+    );
+    acknowledgeNag(
+      this.taskDefinition.obtainExecutionRole(),
+      'IAM5[Resource::*]',
+      'ecr:GetAuthorizationToken takes no resource ARN (ECR documents Resource "*"); pulls themselves are scoped to the repository.',
+    );
+  }
+}

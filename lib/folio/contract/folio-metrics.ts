@@ -1,0 +1,136 @@
+import { describeOffload, type FolioScenario } from '../../../config';
+import {
+  type AlarmSpec,
+  type MetricCatalog,
+  type Panel,
+  type Series,
+  type Statistic,
+  type Unit,
+  NAMESPACES,
+  instanceVcpus,
+  metric,
+} from '../../platform/contract/metrics';
+import { writerInstanceIdentifier } from '../../platform/contract/physical-names';
+
+/** FOLIO's series, panels and alarms: both clusters' writers, the offload cluster's capacity. */
+export function folioCatalog(scenario: FolioScenario): MetricCatalog {
+  const { names, observability } = scenario.environment;
+  const { offload, primaryInstanceClass } = scenario.phase;
+  const acu = offload.serverless;
+  const { serverlessAtCeiling, cpuHigh } = observability.alarms;
+  const clusters = [
+    { key: 'Primary', id: names.primaryCluster, what: `primary (${primaryInstanceClass})` },
+    { key: 'Offload', id: names.offloadCluster, what: `offload (${describeOffload(offload)})` },
+  ];
+  const perCluster = (prefix: string, metricName: string, statistic: Statistic, unit: Unit) =>
+    clusters.map((c) => metric(`${prefix}${c.key}`, `${c.what}`, NAMESPACES.rds, metricName, { DBClusterIdentifier: c.id, Role: 'WRITER' }, statistic, unit));
+  const writerVcpus = instanceVcpus(primaryInstanceClass);
+
+  // Capacity, its panel and its ceiling alarm exist only while the offload cluster is Serverless v2.
+  const series: Series[] = [
+    ...(acu
+      ? [
+          metric(
+            'acu',
+            'Serverless v2 capacity',
+            NAMESPACES.rds,
+            'ServerlessDatabaseCapacity',
+            { DBClusterIdentifier: names.offloadCluster },
+            'Average',
+            'ACU',
+          ),
+          metric(
+            'acuUtilization',
+            'Serverless v2 ACU utilization',
+            NAMESPACES.rds,
+            'ACUUtilization',
+            { DBClusterIdentifier: names.offloadCluster },
+            'Average',
+            '%',
+          ),
+        ]
+      : []),
+    ...perCluster('cpu', 'CPUUtilization', 'Average', '%'),
+    ...perCluster('connections', 'DatabaseConnections', 'Average', 'count'),
+    ...perCluster('freeableMemory', 'FreeableMemory', 'Minimum', 'bytes'),
+    ...clusters.map((c) =>
+      metric(`dbLoad${c.key}`, `${c.what}`, NAMESPACES.rds, 'DBLoad', { DBInstanceIdentifier: writerInstanceIdentifier(c.id) }, 'Average', 'sessions'),
+    ),
+  ];
+  const panels: Panel[] = [
+    ...(acu
+      ? [
+          {
+            id: 'acu',
+            title: 'Serverless v2 capacity (ACU)',
+            unit: 'ACU' as const,
+            series: ['acu'],
+            limits: [
+              { value: acu.max, label: `max ${acu.max} ACU` },
+              { value: acu.min, label: `min ${acu.min} ACU` },
+            ],
+            inReport: true,
+          },
+          {
+            id: 'acuUtilization',
+            title: 'Serverless v2 ACU utilization (% of max)',
+            unit: '%' as const,
+            series: ['acuUtilization'],
+            limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }],
+            inReport: false,
+          },
+        ]
+      : []),
+    {
+      id: 'cpu',
+      title: 'Writer CPU (%)',
+      unit: '%',
+      series: ['cpuPrimary', 'cpuOffload'],
+      limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }],
+      inReport: true,
+    },
+    { id: 'connections', title: 'Database connections', unit: 'count', series: ['connectionsPrimary', 'connectionsOffload'], limits: [], inReport: true },
+    {
+      id: 'freeableMemory',
+      title: 'Freeable memory (bytes)',
+      unit: 'bytes',
+      series: ['freeableMemoryPrimary', 'freeableMemoryOffload'],
+      limits: [],
+      inReport: false,
+    },
+    {
+      id: 'dbLoad',
+      title: 'DB load (average active sessions)',
+      unit: 'sessions',
+      series: ['dbLoadPrimary', 'dbLoadOffload'],
+      limits: writerVcpus ? [{ value: writerVcpus, label: `primary writer vCPUs (${writerVcpus})` }] : [],
+      inReport: false,
+    },
+  ];
+  const alarms: AlarmSpec[] = [
+    ...(acu
+      ? [
+          {
+            id: 'ServerlessAtCeiling',
+            description:
+              `Serverless v2 capacity has stayed at or above ${serverlessAtCeiling.percentOfMax}% of its ${acu.max} ACU maximum for ` +
+              `${serverlessAtCeiling.minutes} minutes: the ceiling, not the workload, sets the pace (raise max ACU or route less).`,
+            series: 'acu',
+            statistic: 'Minimum' as const,
+            comparison: '>=' as const,
+            threshold: (acu.max * serverlessAtCeiling.percentOfMax) / 100,
+            minutes: serverlessAtCeiling.minutes,
+          },
+        ]
+      : []),
+    ...clusters.map((c) => ({
+      id: `${c.key}CpuHigh`,
+      description: `${c.what} writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,
+      series: `cpu${c.key}`,
+      comparison: '>=' as const,
+      threshold: cpuHigh.percent,
+      minutes: cpuHigh.minutes,
+    })),
+  ];
+  return { family: 'folio', series, panels, alarms };
+}
