@@ -26,7 +26,9 @@ const subcommand = (
 
 const action = (name: BenchCommand) => (o: BenchOptions) => runCommand(() => runBench(name, o));
 
-subcommand('status', "print the workers' tasks and the benchmark ASG's instances", '1m').action(action('status'));
+subcommand('status', "print the workers' tasks and the benchmark ASG's instances", '1m')
+  .addOption(sharedOption.json('print the status as JSON'))
+  .action(action('status'));
 
 subcommand('down', 'park the fleet: workers to 0 tasks, then wait until the benchmark ASG has 0 instances', '30m')
   .option('--no-wait', 'set the workers to 0 and return without waiting')

@@ -11,6 +11,7 @@ const program = newCommand('engine-versions', { aws: true })
   .option('--refresh', 'rewrite the files from DescribeDBEngineVersions and DescribeOrderableDBInstanceOptions (needs AWS credentials)')
   .option('--region <region>', 'one region (default: every region with a file)')
   .addOption(sharedOption.endpointUrl())
+  .addOption(sharedOption.json("print each region's file as JSON"))
   .addHelpText('after', '\nExamples:\n  npm run engine-versions\n  npm run engine-versions -- --refresh --region eu-west-1');
 
 entryPoint(() => runCommand(() => runEngineVersions(program.parse().opts<EngineVersionsOptions>())));

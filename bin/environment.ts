@@ -23,7 +23,9 @@ const subcommand = (name: EnvironmentCommand, description: string, timeout: stri
 
 const action = (name: EnvironmentCommand) => (o: EnvironmentOptions) => runCommand(() => runEnvironment(name, o));
 
-subcommand('status', 'print whether the environment is hibernated, and what runs', '1m').action(action('status'));
+subcommand('status', 'print whether the environment is hibernated, and what runs', '1m')
+  .addOption(sharedOption.json('print the status as JSON'))
+  .action(action('status'));
 subcommand('hibernate', 'stop everything but the data, in order, and keep it so across deploys', '60m')
   .option('--force', 'hibernate even while a load generator runs: it is stopped first (its run is lost)')
   .action(action('hibernate'));

@@ -12,6 +12,7 @@ const program = newCommand('preflight', { aws: true, [EXIT_FAILED]: 'something t
   .addOption(sharedOption.scenario('a FOLIO phase or a Temporal preset').makeOptionMandatory())
   .addOption(sharedOption.envName())
   .addOption(sharedOption.endpointUrl())
+  .addOption(sharedOption.json('print the checks as JSON'))
   .addHelpText('after', '\nExamples:\n  npm run preflight -- --scenario temporal-25wps\n  npm run preflight -- --scenario baseline');
 
 entryPoint(() => runCommand(() => runPreflight(program.parse().opts<PreflightOptions>())));

@@ -22,6 +22,7 @@ const program = newCommand('report', { aws: true, [EXIT_NO_DATA]: 'not one datap
     "Temporal: a Prometheus-compatible query endpoint instead of the stack's Managed Prometheus workspace (signed with SigV4 unless on loopback)",
   )
   .option('--compare <reports...>', 'compare two report.json files (A then B) and print the deltas')
+  .addOption(sharedOption.json('print report.json (with --compare, the deltas) instead of the markdown'))
   .addHelpText(
     'after',
     '\nExamples:\n' +

@@ -1257,7 +1257,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'report: --compare with a scenario',
     'report.ts',
     ['--compare', 'a.json', 'b.json', '--scenario', 'test10'],
-    [/^error: --compare cannot be combined with --scenario: it reads two finished reports \(valid: --compare <a.json> <b.json> alone\)$/],
+    [/^error: --compare cannot be combined with --scenario: it reads two finished reports \(valid: --compare <a.json> <b.json>, alone or with --json\)$/],
   ),
   command(
     'report: a scenario given twice',

@@ -133,10 +133,17 @@ export const FOLIO: Family<FolioScenario, FolioReport> = {
           : s.primary === 'available' && s.offload === 'available'
             ? 'awake'
             : 'changing';
-      return [`${scenario.stackName}: ${state}`, `${n.primaryCluster}: ${s.primary}`, `${n.offloadCluster}: ${s.offload}`];
+      return {
+        lines: [`${scenario.stackName}: ${state}`, `${n.primaryCluster}: ${s.primary}`, `${n.offloadCluster}: ${s.offload}`],
+        status: {
+          stackName: scenario.stackName,
+          state,
+          clusters: { primary: { name: n.primaryCluster, status: s.primary }, offload: { name: n.offloadCluster, status: s.offload } },
+        },
+      };
     }
     const { hibernateFolio, wakeFolio }: typeof import('./commands/environment/folio-hibernation') = require('./commands/environment/folio-hibernation');
-    return command === 'hibernate' ? hibernateFolio(rds, scenario, waiting, io) : wakeFolio(rds, scenario, waiting, io);
+    return { lines: await (command === 'hibernate' ? hibernateFolio(rds, scenario, waiting, io) : wakeFolio(rds, scenario, waiting, io)) };
   },
 };
 

@@ -64,6 +64,12 @@ export interface EnvironmentRun<S> {
   readonly force?: boolean;
 }
 
+/** What `hibernate`, `wake` or `environment status` prints; status also as data, for `--json`. */
+export interface EnvironmentOutput {
+  readonly lines: readonly string[];
+  readonly status?: object;
+}
+
 /** What `plan` says about a switch beyond its resources. */
 export interface SwitchNotes {
   /** Printed before the cost lines. */
@@ -130,6 +136,6 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
 
   /** A sentence saying the environment is hibernated now, or undefined (awake, or not deployed). */
   hibernatedNow(aws: AwsClients, target: AwsTarget, scenario: S): Promise<string | undefined>;
-  /** `hibernate`, `wake`, `environment status`: the lines to print. */
-  environment(run: EnvironmentRun<S>): Promise<string[]>;
+  /** `hibernate`, `wake`, `environment status`: what to print. */
+  environment(run: EnvironmentRun<S>): Promise<EnvironmentOutput>;
 }

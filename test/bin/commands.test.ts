@@ -35,3 +35,35 @@ test('the shared options are declared once, in lib/commands/shared/cli.ts, and n
     expect({ script, declared: source.match(/'(-s, )?--(scenario|env-name|endpoint-url|json)\b/g) }).toEqual({ script, declared: null });
   }
 });
+
+/** The commands that change nothing in AWS or on disk beyond their own output: each prints JSON on request. */
+const READ_ONLY: readonly [string, ...string[]][] = [
+  ['scenarios.ts'],
+  ['preflight.ts'],
+  ['engine-versions.ts'],
+  ['cost.ts'],
+  ['plan.ts'],
+  ['capacity.ts'],
+  ['report.ts'],
+  ['bench.ts', 'status'],
+  ['environment.ts', 'status'],
+];
+
+test.each(READ_ONLY)('%s %s offers --json', async (script, ...sub) => {
+  const r = await runCliInProcess(script, [...sub, '--help']);
+  expect(r.stdout).toMatch(/^\s+--json\s/m);
+});
+
+test('the shared options are resolved once: no command resolves --scenario or builds its AWS target itself', () => {
+  const lib = join(BIN, '../lib');
+  const files = (readdirSync(lib, { recursive: true }) as string[])
+    .map((f) => `lib/${f}`)
+    .filter((f) => /^lib\/([^/]+\/)?commands\/.+\.ts$/.test(f) && f !== 'lib/commands/shared/target.ts');
+  expect(files.length).toBeGreaterThan(50);
+  const resolvesItself = (text: string) =>
+    /resolveScenarioOf\(|resolveScenario\(\{ scenario: o\.|region: \w+\.env\.region, endpoint: o\.endpointUrl/.test(text);
+  expect(files.filter((f) => resolvesItself(readFileSync(join(BIN, '..', f), 'utf8')))).toEqual([]);
+  // What it looks for, in the forms a command once wrote it.
+  expect(resolvesItself("resolveScenarioOf('temporal', { scenario: o.scenario }, u)")).toBe(true);
+  expect(resolvesItself('const target = { region: scenario.env.region, endpoint: o.endpointUrl };')).toBe(true);
+});

@@ -120,5 +120,5 @@ export const TOY: Family<any, ToyReport> = {
   images: () => [],
   preflightChecks: async () => [],
   hibernatedNow: async () => undefined,
-  environment: async ({ scenario }) => [`${scenario.stackName}: a toy is always awake`],
+  environment: async ({ scenario }) => ({ lines: [`${scenario.stackName}: a toy is always awake`] }),
 };

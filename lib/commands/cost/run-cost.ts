@@ -1,10 +1,11 @@
 import { ConfigError } from '../../../config';
-import { costOf, familyOf, resolveScenario } from '../../families';
+import { costOf, familyOf } from '../../families';
 import { loadPrices, pricedRegions, savePrices } from '../../../config/prices';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandOutput, numberOption, processIO, today, type CommandDeps } from '../shared/cli';
 import { markdownTable } from '../shared/markdown-table';
 import { readReport } from '../shared/report-file';
+import { resolveTarget } from '../shared/target';
 import type { CostInputs } from '../shared/cost-model';
 import { refreshPrices } from './price-list';
 import { renderCost } from './render-cost';
@@ -68,7 +69,7 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
   }
   if (o.region) throw new ConfigError("--region applies to --refresh-prices only; a scenario's region comes from its config");
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
-  const scenario = resolveScenario({ scenario: o.scenario, envName: o.envName }, undefined, '--scenario');
+  const { scenario } = resolveTarget(o);
   const family = familyOf(scenario);
   const given = { '--tx-rate': o.txRate, '--load-hours': o.loadHours, '--observed-acu': o.observedAcu };
   const misplaced = Object.entries(given).find(([k, v]) => v !== undefined && !family.costOptions.includes(k));

@@ -73,6 +73,7 @@ export interface EngineVersionsOptions {
   /** One region; every region with a file when absent. */
   readonly region?: string;
   readonly endpointUrl?: string;
+  readonly json?: boolean;
 }
 
 export interface EngineVersionsDeps extends Pick<CommandDeps, 'aws'> {
@@ -88,15 +89,17 @@ export async function runEngineVersions(o: EngineVersionsOptions, deps: EngineVe
   const rdsFor = (region: string): RDSClient => (deps.aws ?? loadAwsClients)().rds({ region, endpoint: o.endpointUrl });
   const regions = o.region ? [o.region] : engineVersionRegions();
   const out: string[] = [];
+  const files: EngineVersionFile[] = [];
   for (const region of regions) {
     // A refresh may start a region's file; anything else needs the file (its absence is refused by name).
     const before = o.refresh && !engineVersionRegions().includes(region) ? undefined : loadEngineVersions(region);
     const file = o.refresh ? await readEngineVersions(rdsFor(region), region, deps.today ?? today()) : before!;
     if (o.refresh) saveEngineVersions(file);
+    files.push(file);
     const changed = o.refresh ? ` (${before ? describeChange(before, file) : 'a new file'})` : '';
     out.push(`## ${region}: Aurora PostgreSQL, as of ${file.asOf}${changed}\n\n${renderVersions(file)}\n`);
   }
-  return { stdout: out.join('\n') };
+  return { stdout: o.json ? `${JSON.stringify(files, null, 2)}\n` : out.join('\n') };
 }
 
 /** What a refresh changed: versions added and gone. */

@@ -1,7 +1,8 @@
-import { familyOf, resolveScenario } from '../../families';
+import { familyOf } from '../../families';
 import type { EnvironmentCommand } from '../../platform/family';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandDeps, type CommandOutput, processIO } from '../shared/cli';
+import { resolveTarget } from '../shared/target';
 import { commandWaiting, type Waiting } from '../shared/waiting';
 
 /*
@@ -20,6 +21,8 @@ export interface EnvironmentOptions {
   readonly interval: string;
   /** hibernate: even while a load generator runs. */
   readonly force?: boolean;
+  /** status: print it as JSON. */
+  readonly json?: boolean;
 }
 
 /** With a clock and a sleep: waits without real time passing (tests). */
@@ -27,11 +30,11 @@ export type EnvironmentDeps = CommandDeps & Pick<Waiting, 'sleep' | 'now'>;
 
 export async function runEnvironment(command: EnvironmentCommand, o: EnvironmentOptions, deps: EnvironmentDeps = {}): Promise<CommandOutput> {
   const io = deps.io ?? processIO();
-  const scenario = resolveScenario({ scenario: o.scenario, ...(o.envName ? { envName: o.envName } : {}) }, undefined, '--scenario');
+  const { scenario, aws: target } = resolveTarget(o);
   const waiting = commandWaiting(o.timeout, o.interval, io, deps);
   const aws = (deps.aws ?? loadAwsClients)();
-  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
-  const lines = await familyOf(scenario).environment({ command, scenario, aws, target, waiting, io, force: o.force });
+  const { lines, status } = await familyOf(scenario).environment({ command, scenario, aws, target, waiting, io, force: o.force });
   io.status.done();
+  if (o.json && status) return { stdout: `${JSON.stringify(status, null, 2)}\n` };
   return { stdout: `${lines.join('\n')}\n` };
 }

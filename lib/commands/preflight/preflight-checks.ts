@@ -112,8 +112,8 @@ export async function serviceLinkedRoleCheck(iam: IAMClient): Promise<PreflightC
 }
 
 /**
- * Every check, in order: the table to print, and the failure to end with (exit 5, naming what
- * is missing) when anything is.
+ * Every check, in order: the checks, the table to print, and the failure to end with (exit 5,
+ * naming what is missing) when anything is.
  */
 export async function checkBeforeDeploy(
   scenario: Scenario,
@@ -121,7 +121,7 @@ export async function checkBeforeDeploy(
   clients: PreflightClients,
   hasDocker: () => boolean,
   family: FamilyPreflight,
-): Promise<{ text: string; failure?: CommandFailure }> {
+): Promise<{ checks: PreflightCheck[]; text: string; failure?: CommandFailure }> {
   const checks = [
     await bootstrapCheck(scenario, need, clients.ssm),
     ...(await Promise.all(family.images(scenario).map(([where, ref]) => imageCheck(where, ref, scenario, clients.ecr, hasDocker)))),
@@ -132,8 +132,9 @@ export async function checkBeforeDeploy(
     checks.map((c) => [c.what, `${c.ok ? 'ok' : 'MISSING'}: ${c.status}`, c.fix]),
   )}\n`;
   const failed = checks.filter((c) => !c.ok);
-  if (!failed.length) return { text };
+  if (!failed.length) return { checks, text };
   return {
+    checks,
     text,
     failure: new CommandFailure(
       `${failed.length} of ${checks.length} things the deploy needs are missing: ${failed.map((c) => c.what).join('; ')} (the table says how to supply each)`,

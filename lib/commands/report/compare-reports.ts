@@ -13,8 +13,18 @@ export function flatten(value: unknown, prefix = ''): Map<string, number | null>
   return out;
 }
 
-/** The deltas between two runs, metric by metric, as a markdown table (B - A). */
-export function compareReports(a: ReportBase, b: ReportBase, names: readonly [string, string]): string {
+/** One metric of two runs: A's value, B's, B - A, and the relative change; null where there is none to give. */
+interface MetricDelta {
+  readonly metric: string;
+  readonly a: number | null;
+  readonly b: number | null;
+  readonly delta: number | null;
+  /** Why the values are not compared, when they are not. */
+  readonly notComparable?: string;
+}
+
+/** The deltas between two runs, metric by metric (B - A): what `report --compare --json` prints. */
+export function metricDeltas(a: ReportBase, b: ReportBase, names: readonly [string, string]): MetricDelta[] {
   if (a.family !== b.family)
     throw new ConfigError(`cannot compare a ${a.family} report (${names[0]}) with a ${b.family} report (${names[1]}); valid: two reports of the same family`);
   const fa = flatten(a.metrics);
@@ -24,13 +34,22 @@ export function compareReports(a: ReportBase, b: ReportBase, names: readonly [st
   const [pa, pb] = [a.window.periodSeconds, b.window.periodSeconds];
   const periodsDiffer = pa !== pb;
   const extreme = (k: string) => /peak|lowest/i.test(k);
-  const rows = keys.map((k) => {
-    const x = fa.get(k) ?? null;
-    const y = fb.get(k) ?? null;
-    if (periodsDiffer && extreme(k)) return [k, num(x), num(y), 'n/a', `not comparable (${pa} s and ${pb} s points)`];
-    const delta = x !== null && y !== null ? y - x : null;
-    return [k, num(x), num(y), delta === null ? 'n/a' : signed(num(delta), delta), change(x, delta)];
+  return keys.map((metric) => {
+    const [x, y] = [fa.get(metric) ?? null, fb.get(metric) ?? null];
+    if (periodsDiffer && extreme(metric)) return { metric, a: x, b: y, delta: null, notComparable: `${pa} s and ${pb} s points` };
+    return { metric, a: x, b: y, delta: x !== null && y !== null ? y - x : null };
   });
+}
+
+/** The deltas between two runs, metric by metric, as a markdown table (B - A). */
+export function compareReports(a: ReportBase, b: ReportBase, names: readonly [string, string]): string {
+  const [pa, pb] = [a.window.periodSeconds, b.window.periodSeconds];
+  const periodsDiffer = pa !== pb;
+  const rows = metricDeltas(a, b, names).map((d) =>
+    d.notComparable
+      ? [d.metric, num(d.a), num(d.b), 'n/a', `not comparable (${d.notComparable})`]
+      : [d.metric, num(d.a), num(d.b), d.delta === null ? 'n/a' : signed(num(d.delta), d.delta), change(d.a, d.delta)],
+  );
   const title = (r: ReportBase) => `${r.scenario} (${r.window.start})`;
   return [
     `# ${title(a)} -> ${title(b)}`,

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { ConfigError } from '../../../config';
-import { familyOf, resolveScenario } from '../../families';
+import { familyOf } from '../../families';
 import type { MetricSeries } from '../../platform/contract/metrics';
 import { loadAwsClients } from '../aws/load-clients';
 import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_NO_DATA, processIO } from '../shared/cli';
 import { shownPath, writableDir, writeOutput } from '../shared/files';
 import { readReport } from '../shared/report-file';
 import { runScenario } from '../shared/run-record';
-import { compareReports } from './compare-reports';
+import { resolveTarget } from '../shared/target';
+import { compareReports, metricDeltas } from './compare-reports';
 import { renderMarkdown } from './render-report';
 import { reportWindow, type WindowOptions } from './window';
 
@@ -27,6 +28,8 @@ export interface ReportOptions extends WindowOptions {
   readonly endpointUrl?: string;
   readonly prometheusUrl?: string;
   readonly compare?: readonly string[];
+  /** Print report.json (or, with --compare, the deltas) instead of the markdown. */
+  readonly json?: boolean;
 }
 
 export interface ReportDeps extends CommandDeps {
@@ -50,12 +53,16 @@ function prometheusUrl(text: string): string {
 function compare(o: ReportOptions): CommandOutput {
   if (o.compare!.length !== 2) throw new ConfigError(`--compare takes two report files, got ${o.compare!.length}; valid: --compare <a.json> <b.json>`);
   const others = Object.entries(o)
-    .filter(([k, v]) => k !== 'compare' && v !== undefined)
+    .filter(([k, v]) => k !== 'compare' && k !== 'json' && v !== undefined)
     .map(([k]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   if (others.length)
-    throw new ConfigError(`--compare cannot be combined with ${others.join(', ')}: it reads two finished reports (valid: --compare <a.json> <b.json> alone)`);
+    throw new ConfigError(
+      `--compare cannot be combined with ${others.join(', ')}: it reads two finished reports (valid: --compare <a.json> <b.json>, alone or with --json)`,
+    );
   const [a, b] = o.compare!;
-  return { stdout: compareReports(readReport(a), readReport(b), [a, b]) };
+  const [ra, rb] = [readReport(a), readReport(b)];
+  if (o.json) return { stdout: `${JSON.stringify({ a, b, metrics: metricDeltas(ra, rb, [a, b]) }, null, 2)}\n` };
+  return { stdout: compareReports(ra, rb, [a, b]) };
 }
 
 export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promise<CommandOutput> {
@@ -64,7 +71,7 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   // A run record names its scenario; --scenario, when given as well, must agree (reportWindow checks).
   const name = o.scenario ?? (o.run !== undefined ? runScenario(o.run) : undefined);
   if (!name) throw new ConfigError('no scenario given: pass --scenario <name>, --run <file> (which names it) or --compare <a.json> <b.json>');
-  const scenario = resolveScenario({ scenario: name, envName: o.envName }, undefined, '--scenario');
+  const { scenario, aws: target } = resolveTarget(o, name);
   const family = familyOf(scenario);
   const notHere = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId, '--prometheus-url': o.prometheusUrl }).find(
     ([k, v]) => v !== undefined && !family.reportOptions.includes(k),
@@ -76,7 +83,6 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   family.checkReportOptions(scenario, o);
   const promUrl = o.prometheusUrl === undefined ? undefined : prometheusUrl(o.prometheusUrl);
   const window = reportWindow(o, scenario.name, deps.now);
-  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   // Where the report goes is checked before anything is fetched.
   const out = writableDir('--out', o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`));
 
@@ -116,7 +122,7 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   io.note(`wrote ${shownPath(join(out, 'report.md'))}, report.json and ${charts.length} charts`);
   const empty = report.missing.length === Object.keys(report.coverage).length;
   return {
-    stdout: markdown,
+    stdout: o.json ? `${JSON.stringify(report, null, 2)}\n` : markdown,
     ...(empty && {
       failure: new CommandFailure(
         hibernated

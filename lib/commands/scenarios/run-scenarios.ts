@@ -8,12 +8,17 @@ import { generatedSections, withScenarioTables } from './scenario-table';
 export interface ScenariosOptions {
   readonly update?: string;
   readonly check?: string;
+  readonly json?: boolean;
 }
 
 export async function runScenarios(o: ScenariosOptions): Promise<CommandOutput> {
   if (o.update !== undefined && o.check !== undefined)
     throw new ConfigError('--update and --check cannot be combined (valid: one of them, or neither to print the tables)');
-  const tables = generatedSections(loadCatalog());
+  if (o.json && (o.update !== undefined || o.check !== undefined))
+    throw new ConfigError(`--json prints the scenarios; it does not go with ${o.update !== undefined ? '--update' : '--check'} (valid: --json alone)`);
+  const catalog = loadCatalog();
+  if (o.json) return { stdout: `${JSON.stringify({ folio: catalog.folio.phases, temporal: catalog.temporal.scenarios }, null, 2)}\n` };
+  const tables = generatedSections(catalog);
   if (o.update !== undefined) {
     const file = writableFile('--update', o.update);
     writeOutput(file, withScenarioTables(readTextFile('--update', o.update), tables, `--update "${o.update}"`));

@@ -1,7 +1,8 @@
-import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog, resolveScenarioOf } from '../../../../config';
+import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog } from '../../../../config';
 import { refuseUnlessAvailable } from '../../../commands/aws/cluster-status';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
 import { type CommandOutput, durationOption, processIO, type CommandDeps } from '../../../commands/shared/cli';
+import { resolveTargetOf } from '../../../commands/shared/target';
 import type { Waiting } from '../../../commands/shared/waiting';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from './move-plan';
 import { moveTargets, routeTargets, runMoves } from './mover-task';
@@ -34,8 +35,8 @@ export type MoveDeps = CommandDeps & Pick<Waiting, 'sleep' | 'now'>;
 
 const CLUSTERS: readonly ClusterRole[] = ['primary', 'offload'];
 
-const phase = (option: string, name: string, envName?: string): FolioScenario =>
-  resolveScenarioOf('folio', { scenario: name, envName }, { option, command: 'move' });
+const target = (option: string, name: string, o: MoveOptions) => resolveTargetOf('folio', 'move', o, option, name);
+const phase = (option: string, name: string, o: MoveOptions): FolioScenario => target(option, name, o).scenario;
 
 /** Every argument checked before anything is read or started. */
 function parse(o: MoveOptions): { flags: MoveFlags; plan?: MovePlan; module?: { name: string; to: ClusterRole } } {
@@ -54,7 +55,7 @@ function parse(o: MoveOptions): { flags: MoveFlags; plan?: MovePlan; module?: { 
   }
   if (o.scenario) throw new ConfigError('--scenario applies to --module only (valid: --from <phase> --to <phase>)');
   if (!o.from) throw new ConfigError('--from is required with --to <phase> (valid: --from <phase> --to <phase>, or --module <name> --to <cluster>)');
-  const plan = planPhaseSwitch(phase('--from', o.from, o.envName), phase('--to', o.to, o.envName));
+  const plan = planPhaseSwitch(phase('--from', o.from, o), phase('--to', o.to, o));
   return { flags, plan: flags.dropSource ? withoutReferences(plan) : plan };
 }
 
@@ -68,18 +69,17 @@ export async function runMove(o: MoveOptions, deps: MoveDeps = {}): Promise<Comm
   };
   if (o.dryRun && phasePlan) return { stdout: renderMovePlan(phasePlan, flags) };
   if (o.dryRun && module && !o.scenario) throw new ConfigError('--dry-run with --module needs --scenario <deployed phase> (it reads no stack)');
-  if (o.dryRun) return { stdout: renderMovePlan(moduleMove(phase('--scenario', o.scenario!, o.envName), module!, flags), flags) };
+  if (o.dryRun) return { stdout: renderMovePlan(moduleMove(phase('--scenario', o.scenario!, o), module!, flags), flags) };
 
   // The environment's stack runs the mover; any of its phases names it.
   const io = deps.io ?? processIO();
-  const reference = phase(phasePlan ? '--from' : '--scenario', o.from ?? o.scenario ?? loadCatalog().folio.phases[0].name, o.envName);
+  const { scenario: reference, aws: where } = target(phasePlan ? '--from' : '--scenario', o.from ?? o.scenario ?? loadCatalog().folio.phases[0].name, o);
   const aws = (deps.aws ?? loadAwsClients)();
-  const target = { region: reference.env.region, endpoint: o.endpointUrl };
-  const cfn = aws.cloudFormation(target);
+  const cfn = aws.cloudFormation(where);
   // A hibernated environment's clusters are stopped: say so before anything else is read.
-  await refuseUnlessAvailable(aws.rds(target), reference, 'a move');
+  await refuseUnlessAvailable(aws.rds(where), reference, 'a move');
   const targets = { ...(await moveTargets(cfn, reference)), routes: flags.online ? await routeTargets(cfn, reference) : undefined };
-  const plan = phasePlan ?? moduleMove(phase('--scenario', o.scenario ?? targets.deployedPhase, o.envName), module!, flags);
+  const plan = phasePlan ?? moduleMove(phase('--scenario', o.scenario ?? targets.deployedPhase, o), module!, flags);
   const shown = renderMovePlan(plan, flags);
   if (!plan.moves.length) return { stdout: shown };
   io.early(shown);
@@ -91,7 +91,7 @@ export async function runMove(o: MoveOptions, deps: MoveDeps = {}): Promise<Comm
       ? `mover task ${started.at(-1)} still runs in cluster ${targets.cluster} (the source is untouched until it verifies its copy; run the move again after it ends); stop it: aws ecs stop-task --cluster ${targets.cluster} --task ${started.at(-1)}`
       : undefined,
   );
-  const results = await runMoves({ ecs: aws.ecs(target), logs: aws.logs(target), route53: aws.route53(target) }, targets, plan, flags, {
+  const results = await runMoves({ ecs: aws.ecs(where), logs: aws.logs(where), route53: aws.route53(where) }, targets, plan, flags, {
     ...waiting,
     onProgress: io.status.update,
     onStarted: (m, arn) => {

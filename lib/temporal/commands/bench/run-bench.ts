@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { ConfigError, resolveScenarioOf, type TemporalScenario } from '../../../../config';
+import { ConfigError, type TemporalScenario } from '../../../../config';
+import { resolveTargetOf, type Target } from '../../../commands/shared/target';
 import { benchmarkWorkerCapacity } from '../../../../config/packing';
 import { temporalHibernatedNow } from '../shared/hibernated';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
@@ -37,6 +38,8 @@ export interface BenchOptions {
   /** Each subcommand has its own default (bin/bench.ts); `run`'s is the run plus 20m. */
   readonly timeout?: string;
   readonly interval: string;
+  /** status: print it as JSON. */
+  readonly json?: boolean;
   /** down: set the workers to 0 and return. */
   readonly wait?: boolean;
   /** up */
@@ -56,14 +59,12 @@ export interface BenchOptions {
 /** With a clock and a sleep: waits without real time passing (tests). */
 export type BenchDeps = CommandDeps & Pick<Waiting, 'sleep' | 'now'>;
 
-const temporal = (o: BenchOptions): TemporalScenario =>
-  resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'bench' });
+const temporal = (o: BenchOptions): Target<TemporalScenario> => resolveTargetOf('temporal', 'bench', o);
 
 /** The scenario's deployed stack: its targets and clients. `acts`: the command sizes or loads the fleet, so the preset must be the one deployed. */
-async function deployed(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO, timeout: string, acts: boolean) {
+async function deployed({ scenario, aws: target }: Target<TemporalScenario>, o: BenchOptions, deps: BenchDeps, io: CommandIO, timeout: string, acts: boolean) {
   const waiting = commandWaiting(timeout, o.interval, io, deps);
   const aws = (deps.aws ?? loadAwsClients)();
-  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const targets = await benchTargets(aws.cloudFormation(target), scenario);
   const hibernated = await temporalHibernatedNow(aws, target, scenario);
   if (hibernated && acts) throw new CommandFailure(`${hibernated}; wake it first`, EXIT_FAILED);
@@ -81,18 +82,21 @@ async function deployed(scenario: TemporalScenario, o: BenchOptions, deps: Bench
 
 export async function runBench(command: BenchCommand, o: BenchOptions, deps: BenchDeps = {}): Promise<CommandOutput> {
   const io = deps.io ?? processIO();
-  const scenario = temporal(o);
+  const target = temporal(o);
+  const { scenario } = target;
   const done = (line: string): CommandOutput => {
     io.status.done();
     return { stdout: `${line}\n` };
   };
   switch (command) {
     case 'status': {
-      const { clients, targets } = await deployed(scenario, o, deps, io, o.timeout!, false);
-      return done(renderStatus(await fleetStatus(clients, targets), targets, scenario));
+      const { clients, targets } = await deployed(target, o, deps, io, o.timeout!, false);
+      const status = await fleetStatus(clients, targets);
+      if (o.json) return { stdout: `${JSON.stringify({ scenario: scenario.name, ...targets, ...status }, null, 2)}\n` };
+      return done(renderStatus(status, targets, scenario));
     }
     case 'down': {
-      const { clients, targets, waiting } = await deployed(scenario, o, deps, io, o.timeout!, false);
+      const { clients, targets, waiting } = await deployed(target, o, deps, io, o.timeout!, false);
       io.onInterrupt(
         () =>
           `the workers are set to 0: ECS goes on stopping them and the benchmark ASG drains to 0 instances; see: npm run bench -- status --scenario ${scenario.name}`,
@@ -108,7 +112,7 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
         integer: true,
         what: `a whole number of workers, as many as the benchmark pool (${pool.instances} × ${pool.instanceType} at most) holds beside the load generator,`,
       });
-      const { clients, targets, waiting } = await deployed(scenario, o, deps, io, o.timeout!, true);
+      const { clients, targets, waiting } = await deployed(target, o, deps, io, o.timeout!, true);
       const count = workers ?? scenario.preset.benchmark.workers.replicas;
       io.onInterrupt(
         () =>
@@ -117,9 +121,9 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
       return done(`up: ${describeFleet(await benchUp(clients, targets, count, waiting))}`);
     }
     case 'run':
-      return run(scenario, o, deps, io);
+      return run(target, o, deps, io);
     case 'ladder':
-      return ladder(scenario, o, deps, io);
+      return ladder(target, o, deps, io);
   }
 }
 
@@ -146,7 +150,8 @@ function recordFile(o: BenchOptions): (name: string) => string {
 
 const stamp = (iso: string) => iso.replace(/[-:]|\.\d+/g, '');
 
-async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
+async function run(target: Target<TemporalScenario>, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
+  const { scenario } = target;
   const b = scenario.preset.benchmark;
   const rate = numberOption('--rate', o.rate, RATE) ?? b.targetRate;
   const duration = o.duration ?? b.duration;
@@ -156,7 +161,7 @@ async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps,
     throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
   const timeout = stepTimeout(o, '--duration', duration, runSeconds);
   const outFile = recordFile(o);
-  const { clients, targets, waiting } = await deployed(scenario, o, deps, io, timeout, true);
+  const { clients, targets, waiting } = await deployed(target, o, deps, io, timeout, true);
   let generator: string | undefined;
   io.onInterrupt(() =>
     generator
@@ -196,7 +201,8 @@ async function run(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps,
  * them), each judged by observability.ladder.held, until a step does not hold. The record is
  * rewritten after every step, so an interrupted ladder keeps the steps it finished.
  */
-async function ladder(scenario: TemporalScenario, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
+async function ladder(target: Target<TemporalScenario>, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
+  const { scenario } = target;
   const config = scenario.environment.observability.ladder;
   if (o.rates !== undefined && (o.from !== undefined || o.upTo !== undefined))
     throw new ConfigError('--rates cannot be combined with --from or --up-to (valid: --rates <list>, or --from <wps> [--up-to <wps>])');
@@ -215,7 +221,7 @@ async function ladder(scenario: TemporalScenario, o: BenchOptions, deps: BenchDe
   const stepSeconds = durationOption('--step', step, 10);
   const timeout = stepTimeout(o, '--step', step, stepSeconds);
   const outFile = recordFile(o);
-  const { clients, targets, waiting } = await deployed(scenario, o, deps, io, timeout, true);
+  const { clients, targets, waiting } = await deployed(target, o, deps, io, timeout, true);
   let generator: string | undefined;
   let out: string | undefined;
   io.onInterrupt(() =>

@@ -1,4 +1,5 @@
-import { ConfigError, resolveScenarioOf } from '../../../../config';
+import { ConfigError } from '../../../../config';
+import { resolveTargetOf } from '../../../commands/shared/target';
 import { loadPrices } from '../../../../config/prices';
 import { temporalHibernatedNow } from '../shared/hibernated';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
@@ -21,10 +22,9 @@ export async function runCapacity(o: CapacityOptions, deps: Pick<CommandDeps, 'a
     throw new ConfigError(
       '--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)',
     );
-  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'capacity' });
+  const { scenario, aws: target } = resolveTargetOf('temporal', 'capacity', o);
   const prices = loadPrices(scenario.env.region);
   // Loaded only when asked for: the SDK client is most of the start-up.
-  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const aws = o.quotaFromAws ? (deps.aws ?? loadAwsClients)() : undefined;
   const vcpuQuota = aws
     ? await (require('../../../commands/aws/quotas') as typeof import('../../../commands/aws/quotas')).onDemandVcpuQuota(aws.serviceQuotas(target))

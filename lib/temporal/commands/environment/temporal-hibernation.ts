@@ -8,7 +8,7 @@ import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, StopTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import type { RDSClient } from '@aws-sdk/client-rds';
 import { ConfigError, TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../../config';
-import type { EnvironmentRun } from '../../../platform/family';
+import type { EnvironmentOutput, EnvironmentRun } from '../../../platform/family';
 import { markdownTable } from '../../../commands/shared/markdown-table';
 import {
   BENCHMARK_GENERATOR_FAMILY,
@@ -245,7 +245,15 @@ async function wakeTemporal(c: TemporalClients, scenario: TemporalScenario, t: T
 }
 
 /** `hibernate`, `wake` and `environment status` of a Temporal environment: every argument and the stack's state checked before the first change. */
-export async function temporalEnvironment({ command, scenario, aws, target, waiting: w, io, force }: EnvironmentRun<TemporalScenario>): Promise<string[]> {
+export async function temporalEnvironment({
+  command,
+  scenario,
+  aws,
+  target,
+  waiting: w,
+  io,
+  force,
+}: EnvironmentRun<TemporalScenario>): Promise<EnvironmentOutput> {
   const c: TemporalClients = { ecs: aws.ecs(target), autoScaling: aws.autoScaling(target), cloudFormation: aws.cloudFormation(target), rds: aws.rds(target) };
   const stack = await deployedStack(c.cloudFormation, scenario.stackName);
   const t = temporalTargets(scenario.stackName, stack);
@@ -258,26 +266,36 @@ export async function temporalEnvironment({ command, scenario, aws, target, wait
     );
   const again = `npm run ${command} -- --scenario ${scenario.name}${scenario.envName ? ` --env-name ${scenario.envName}` : ''}`;
   io.onInterrupt(() => `what was already set stays so (ECS goes on draining or starting it); ${again} finishes the ${command}`);
-  return command === 'hibernate' ? hibernateTemporal(c, scenario, t, w, io, { force }) : wakeTemporal(c, scenario, t, w, io);
+  return { lines: await (command === 'hibernate' ? hibernateTemporal(c, scenario, t, w, io, { force }) : wakeTemporal(c, scenario, t, w, io)) };
 }
 
-async function temporalStatus(scenario: TemporalScenario, c: TemporalClients, t: ReturnType<typeof temporalTargets>, hibernated: boolean): Promise<string[]> {
+async function temporalStatus(
+  scenario: TemporalScenario,
+  c: TemporalClients,
+  t: ReturnType<typeof temporalTargets>,
+  hibernated: boolean,
+): Promise<EnvironmentOutput> {
   const names = [...TEMPORAL_ROLES.map(temporalServiceName), TEMPORAL_UI_SERVICE, TEMPORAL_GRAFANA_SERVICE, BENCHMARK_WORKER_SERVICE];
   const { services } = await c.ecs.send(new DescribeServicesCommand({ cluster: t.cluster, services: names }));
   const { AutoScalingGroups } = await c.autoScaling.send(new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: [t.mainAsg, t.benchmarkAsg] }));
+  const serviceStates = names.map((name) => {
+    const s = services?.find((x) => x.serviceName === name);
+    return { name, found: !!s, running: s?.runningCount ?? 0, desired: s?.desiredCount ?? 0 };
+  });
+  const groups = [t.mainAsg, t.benchmarkAsg].map((name) => {
+    const g = AutoScalingGroups?.find((x) => x.AutoScalingGroupName === name);
+    return { name, found: !!g, instances: g?.Instances?.length ?? 0, desired: g?.DesiredCapacity ?? 0, min: g?.MinSize ?? 0 };
+  });
   const rows = [
-    ...names.map((n) => {
-      const s = services?.find((x) => x.serviceName === n);
-      return [n, s ? `${s.runningCount ?? 0} running of ${s.desiredCount ?? 0} desired` : 'not found'];
-    }),
-    ...[t.mainAsg, t.benchmarkAsg].map((n) => {
-      const g = AutoScalingGroups?.find((x) => x.AutoScalingGroupName === n);
-      return [n, g ? `${g.Instances?.length ?? 0} instance(s), desired ${g.DesiredCapacity ?? 0}, min ${g.MinSize ?? 0}` : 'not found'];
-    }),
+    ...serviceStates.map((s) => [s.name, s.found ? `${s.running} running of ${s.desired} desired` : 'not found']),
+    ...groups.map((g) => [g.name, g.found ? `${g.instances} instance(s), desired ${g.desired}, min ${g.min}` : 'not found']),
   ];
-  return [
-    `${scenario.stackName} (${t.deployedScenario}): ${hibernated ? 'hibernated (npm run wake brings it back)' : 'awake'}`,
-    '',
-    ...markdownTable(['What', 'Now'], rows).trimEnd().split('\n'),
-  ];
+  return {
+    lines: [
+      `${scenario.stackName} (${t.deployedScenario}): ${hibernated ? 'hibernated (npm run wake brings it back)' : 'awake'}`,
+      '',
+      ...markdownTable(['What', 'Now'], rows).trimEnd().split('\n'),
+    ],
+    status: { stackName: scenario.stackName, deployedScenario: t.deployedScenario, hibernated, services: serviceStates, groups },
+  };
 }

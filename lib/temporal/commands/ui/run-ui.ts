@@ -1,5 +1,6 @@
 import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
-import { ConfigError, resolveScenarioOf } from '../../../../config';
+import { ConfigError } from '../../../../config';
+import { resolveTargetOf } from '../../../commands/shared/target';
 import { DASHBOARD_UID } from '../../contract/dashboards';
 import { TEMPORAL_OUTPUTS as O } from '../../../platform/contract/stack-outputs';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
@@ -24,7 +25,7 @@ export interface UiOptions {
 }
 
 export async function runUi(o: UiOptions, deps: CommandDeps = {}): Promise<CommandOutput> {
-  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario, envName: o.envName }, { option: '--scenario', command: 'ui' });
+  const { scenario, aws: target } = resolveTargetOf('temporal', 'ui', o);
   const { environment: e, preset } = scenario;
   const to = o.dashboards
     ? {
@@ -46,7 +47,6 @@ export async function runUi(o: UiOptions, deps: CommandDeps = {}): Promise<Comma
   const localPort = numberOption('--local-port', o.localPort, { min: 1024, max: 65535, integer: true, what: 'a port on this machine' }) ?? to.port;
   if (!to.runs) throw new ConfigError(to.refusal);
   const aws = (deps.aws ?? loadAwsClients)();
-  const target = { region: scenario.env.region, endpoint: o.endpointUrl };
   const stack = await deployedStack(aws.cloudFormation(target), scenario.stackName);
   const wake = `npm run wake -- --scenario ${scenario.name}${scenario.envName ? ` --env-name ${scenario.envName}` : ''}`;
   if (isHibernated(stack))

@@ -76,6 +76,11 @@ test('without --refresh it prints what the file holds, and calls nothing', async
   expect(out).toContain('| 15.4 | 0.5-128 ACU | r6g, r6i, r7g, r7i, t4g |');
 });
 
+test('--json prints the files themselves', async () => {
+  const files = JSON.parse((await runEngineVersions({ region: 'us-east-1', json: true })).stdout);
+  expect(files).toEqual([loadEngineVersions('us-east-1')]);
+});
+
 describe('the checks config makes against the file', () => {
   const file = loadEngineVersions('us-east-1');
   test('a version, a range and classes it offers pass', () => {

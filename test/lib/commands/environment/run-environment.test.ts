@@ -203,3 +203,31 @@ describe('an Aurora store: stopped last on hibernate, started first on wake', ()
     ]);
   });
 });
+
+describe('status --json: what the table says, as data', () => {
+  test('Temporal: each service and pool, and whether it is hibernated', async () => {
+    stack({ hibernated: 'true' });
+    ecs.on(DescribeServicesCommand).resolves({ services: [{ serviceName: 'temporal-history', runningCount: 0, desiredCount: 0 }] });
+    asg
+      .on(DescribeAutoScalingGroupsCommand)
+      .resolves({ AutoScalingGroups: [{ AutoScalingGroupName: 'main', DesiredCapacity: 0, MinSize: 0, Instances: [] } as never] });
+    const out = JSON.parse((await runEnvironment('status', { ...options('temporal-150wps'), json: true }, { io: recordingIO(), ...fakeTime() })).stdout);
+    expect(out).toMatchObject({ stackName: 'TemporalDsql', deployedScenario: 'temporal-150wps', hibernated: true });
+    expect(out.services).toContainEqual({ name: 'temporal-history', found: true, running: 0, desired: 0 });
+    expect(out.services).toContainEqual(expect.objectContaining({ name: 'temporal-frontend', found: false }));
+    expect(out.groups).toEqual([
+      { name: 'main', found: true, instances: 0, desired: 0, min: 0 },
+      { name: 'bench', found: false, instances: 0, desired: 0, min: 0 },
+    ]);
+  });
+
+  test("FOLIO: both clusters' states", async () => {
+    rds.on(DescribeDBClustersCommand).resolves({ DBClusters: [{ Status: 'stopped' }] });
+    const out = JSON.parse((await runEnvironment('status', { ...options('test12'), json: true }, { io: recordingIO(), ...fakeTime() })).stdout);
+    expect(out).toEqual({
+      stackName: 'FolioHybridAurora',
+      state: 'hibernated (clusters stopped)',
+      clusters: { primary: { name: 'folio-hybrid-provisioned', status: 'stopped' }, offload: { name: 'folio-hybrid-serverless', status: 'stopped' } },
+    });
+  });
+});

@@ -68,6 +68,8 @@ test('a FOLIO phase: metrics read, report.md, report.json and charts written, th
   expect(r.stdout).toMatch(/^# FOLIO hybrid Aurora report: test12\n/);
   expect(r.stdout).toContain('| Peak ACU | 40 (63% of max) |');
   expect(readFileSync(join(out, 'report.md'), 'utf8')).toBe(r.stdout);
+  const json = await runReport({ scenario: 'test12', start: START, end: END, out: join(dir, 'json'), json: true }, { io: recordingIO(), now: NOW });
+  expect(json.stdout).toBe(readFileSync(join(dir, 'json', 'report.json'), 'utf8'));
   expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, family: 'folio', scenario: 'test12' });
   expect(readdirSync(join(out, 'charts')).length).toBeGreaterThan(2);
   expect(io.notes.at(-1)).toMatch(/^wrote .*report\.md, report\.json and \d+ charts$/);
@@ -198,6 +200,8 @@ test('--compare reads two finished reports and returns their deltas; with anythi
   writeFileSync(join(dir, 'b.json'), JSON.stringify(b));
   const r = await runReport({ compare: [join(dir, 'a', 'report.json'), join(dir, 'b.json')] });
   expect(r.stdout).toContain('|');
+  const deltas = JSON.parse((await runReport({ compare: [join(dir, 'a', 'report.json'), join(dir, 'b.json')], json: true })).stdout);
+  expect(deltas.metrics).toContainEqual({ metric: 'acu.peak', a: 40, b: 40, delta: 0 });
   await expect(runReport({ compare: [join(dir, 'b.json'), join(dir, 'b.json')], scenario: 'test12' })).rejects.toThrow(
     /^--compare cannot be combined with --scenario/,
   );

@@ -27,3 +27,12 @@ test('--update writes the table a document holds, and --check then passes; a sta
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--json prints every scenario as config resolves it, by family; with --update or --check it is refused', async () => {
+  const { folio, temporal } = JSON.parse((await runScenarios({ json: true })).stdout);
+  expect(folio[0]).toMatchObject({ name: 'baseline', primaryInstanceClass: expect.any(String) });
+  expect(temporal.map((p: { name: string }) => p.name)).toContain('temporal-150wps');
+  await expect(runScenarios({ json: true, check: 'docs/folio.md' })).rejects.toThrow(
+    '--json prints the scenarios; it does not go with --check (valid: --json alone)',
+  );
+});

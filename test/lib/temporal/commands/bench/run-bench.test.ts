@@ -84,6 +84,18 @@ test('status reads the stack and the fleet and returns the table', async () => {
   expect(io.notes).toEqual([]);
 });
 
+test('status --json: the same figures as data, with where they were read', async () => {
+  deployedAs('temporal-150wps');
+  fleet(6, 6, 2);
+  const out = JSON.parse((await runBench('status', { ...options, timeout: '1m', json: true }, { io: recordingIO() })).stdout);
+  expect(out).toMatchObject({
+    scenario: 'temporal-150wps',
+    tasks: { running: 6, pending: 0, desired: 6 },
+    instances: { inService: 2, starting: 0, stopping: 0, desired: 2, max: 4 },
+  });
+  expect(out.workerService).toEqual(expect.any(String));
+});
+
 test('status of another preset than the one deployed notes it and goes on; up refuses it before any change', async () => {
   deployedAs('temporal-400wps');
   fleet(0, 0, 0);
