@@ -9,8 +9,8 @@ import {
   TEMPORAL_GRAFANA_SERVICE,
   TEMPORAL_UI_SERVICE,
   temporalServiceName,
-} from '../lib/platform/contract/physical-names';
-import { HIBERNATED_PARAMETER, TEMPORAL_OUTPUTS as O } from '../lib/platform/contract/stack-outputs';
+} from '../lib/temporal/contract/temporal-names';
+import { HIBERNATED_PARAMETER, TEMPORAL_OUTPUTS as O } from '../lib/temporal/contract/temporal-stack-outputs';
 
 /*
  * What a deployed temporal-150wps environment shows the commands, created on moto: the ECS

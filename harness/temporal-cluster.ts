@@ -19,7 +19,7 @@ import {
   startCommand,
   staticConfig,
 } from '../lib/temporal/contract/temporal-config';
-import { temporalServiceName } from '../lib/platform/contract/physical-names';
+import { temporalServiceName } from '../lib/temporal/contract/temporal-names';
 import { freePort, listening } from './ports';
 import { ServiceName } from './service-name';
 import { stopProcess } from './processes';

@@ -9,7 +9,7 @@ import { Network } from './platform/constructs/network';
 import { SchemaMover } from './folio/constructs/schema-mover';
 import { containerImage } from './platform/contract/images';
 import { folioIdleRules } from './folio/contract/folio-idle-rule';
-import { FOLIO_OUTPUTS } from './platform/contract/stack-outputs';
+import { FOLIO_OUTPUTS } from './folio/contract/folio-stack-outputs';
 
 export interface HybridAuroraStackProps extends StackProps {
   readonly scenario: FolioScenario;

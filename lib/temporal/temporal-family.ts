@@ -1,7 +1,7 @@
 import { ConfigError, FAMILY_NAME, type ImageRef, type TemporalScenario } from '../../config';
 import { durationSeconds } from '../../config/fields';
 import type { TemporalScenarioInput } from '../../config/temporal-schema';
-import { TEMPORAL_OUTPUTS } from '../platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS } from './contract/temporal-stack-outputs';
 import type { Family } from '../platform/family';
 import type { ServerView } from './commands/report/server-view';
 import type { TemporalReport } from './commands/report/temporal-summary';

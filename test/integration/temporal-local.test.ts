@@ -13,7 +13,7 @@ import { startUi } from '../../harness/local-ui';
 import { binaries } from '../../harness/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
 import { type LocalPrometheus, startPrometheus } from './support/prometheus';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/platform/contract/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/temporal/contract/temporal-names';
 import { PrometheusReader } from '../../lib/temporal/commands/report/prometheus-reader';
 import { type ServerView, readServerView } from '../../lib/temporal/commands/report/server-view';
 import { bottleneckFigures, findBottlenecks } from '../../lib/temporal/commands/report/bottlenecks';

@@ -1,6 +1,5 @@
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ConfigError } from '../../../config';
-import { HIBERNATED_PARAMETER } from '../../platform/contract/stack-outputs';
 
 /**
  * The outputs of a deployed stack. A stack that does not exist is the user's problem (not
@@ -38,9 +37,6 @@ export async function deployedStack(client: CloudFormationClient, stackName: str
     throw e;
   }
 }
-
-/** Whether a deployed stack is hibernated (its Hibernated parameter; older stacks have none and are not). */
-export const isHibernated = (stack: DeployedStack): boolean => stack.parameters[HIBERNATED_PARAMETER] === 'true';
 
 /**
  * One output, or a ConfigError that names the stack and the outputs it has; `instead` names

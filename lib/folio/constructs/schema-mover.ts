@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../../config';
-import { MOVER_ENDPOINTS } from '../../platform/contract/endpoints';
+import { MOVER_ENDPOINTS } from '../contract/folio-endpoints';
 import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverStackEnvironment } from '../contract/mover';
 import { acknowledgeControl, acknowledgeNag } from '../../platform/constructs/lint-acknowledgements';
 import type { PairMember } from './aurora-pair';

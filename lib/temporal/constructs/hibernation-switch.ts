@@ -1,5 +1,5 @@
 import { CfnCondition, CfnParameter, Fn, type Stack, Token, aws_autoscaling as autoscaling } from 'aws-cdk-lib';
-import { HIBERNATED_PARAMETER } from '../../platform/contract/stack-outputs';
+import { HIBERNATED_PARAMETER } from '../contract/temporal-stack-outputs';
 
 /**
  * The stack's `Hibernated` parameter and what it holds at zero: every count a deploy would

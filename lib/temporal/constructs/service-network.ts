@@ -1,6 +1,6 @@
 import { aws_ec2 as ec2 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { SERVICE_NETWORK_ENDPOINTS } from '../../platform/contract/endpoints';
+import { SERVICE_NETWORK_ENDPOINTS } from '../contract/temporal-endpoints';
 import { acknowledgeDefaultSecurityGroupHandler, acknowledgePinnedZones, logRejectedTraffic } from '../../platform/constructs/network';
 
 export interface ServiceNetworkProps {

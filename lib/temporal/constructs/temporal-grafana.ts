@@ -1,6 +1,6 @@
 import { Stack, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { TEMPORAL_GRAFANA_SERVICE } from '../../platform/contract/physical-names';
+import { TEMPORAL_GRAFANA_SERVICE } from '../contract/temporal-names';
 import { grafanaEnvironment, grafanaHealthCheck, grafanaStartCommand } from '../contract/grafana';
 import type { EcsService } from '../../platform/constructs/ecs-service';
 import { type MainPoolPlacement, portForwardedService } from './port-forwarded-service';

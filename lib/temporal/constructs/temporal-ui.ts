@@ -1,6 +1,6 @@
 import { Stack, type aws_autoscaling as autoscaling, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { TEMPORAL_UI_SERVICE } from '../../platform/contract/physical-names';
+import { TEMPORAL_UI_SERVICE } from '../contract/temporal-names';
 import { uiEnvironment, uiHealthCheck } from '../contract/temporal-config';
 import type { EcsService } from '../../platform/constructs/ecs-service';
 import { acknowledgeNag, nagResource } from '../../platform/constructs/lint-acknowledgements';

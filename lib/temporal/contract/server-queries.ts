@@ -1,5 +1,5 @@
 import type { HistoryStore } from '../../../config/temporal-schema';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../platform/contract/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from './temporal-names';
 
 /*
  * What the report asks the servers' and workers' own metrics (Prometheus), one range query per

@@ -1,6 +1,6 @@
 import type { TemporalScenario } from '../../../config';
 import { connections, type IdleRule } from '../../platform/contract/idle-rule';
-import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from '../../platform/contract/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE } from './temporal-names';
 
 /**
  * A Temporal environment's idle rules (none when its config turns idle off): its fleet parked;

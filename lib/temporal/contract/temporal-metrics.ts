@@ -11,7 +11,8 @@ import {
   instanceVcpus,
   metric,
 } from '../../platform/contract/metrics';
-import { BENCHMARK_WORKER_SERVICE, temporalServiceName, writerInstanceIdentifier } from '../../platform/contract/physical-names';
+import { BENCHMARK_WORKER_SERVICE, temporalServiceName } from './temporal-names';
+import { writerInstanceIdentifier } from '../../platform/contract/physical-names';
 
 /**
  * The ECS services the Temporal report and dashboard break down by: id suffix, label, ECS

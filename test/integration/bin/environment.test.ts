@@ -4,7 +4,7 @@ import { DescribeServicesCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { CreateDBClusterCommand, RDSClient } from '@aws-sdk/client-rds';
 import { resolveScenario, TEMPORAL_ROLES, type FolioScenario, type TemporalScenario } from '../../../config';
 import { runEnvironment } from '../../../lib/commands/environment/run-environment';
-import { BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../../lib/platform/contract/physical-names';
+import { BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../../lib/temporal/contract/temporal-names';
 import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
 import { seedTemporalFleet } from '../../../harness/offline-fleet';
 import { runCli } from '../../support/cli';

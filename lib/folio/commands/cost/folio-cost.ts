@@ -1,7 +1,7 @@
 import type { FolioScenario } from '../../../../config';
 import type { AuroraStorageType } from '../../../../config/fields';
 import type { PriceFile } from '../../../../config/prices';
-import { MOVER_ENDPOINTS } from '../../../platform/contract/endpoints';
+import { MOVER_ENDPOINTS } from '../../contract/folio-endpoints';
 import {
   type CostEstimate,
   type CostLine,

@@ -7,7 +7,7 @@ import { requiredOutputs } from '../../../commands/aws/read-stack-outputs';
 import { waitUntil, type Waiting } from '../../../commands/shared/waiting';
 import { CommandFailure, EXIT_FAILED } from '../../../commands/shared/cli';
 import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverLine, parseMoverLine, SCHEMA_OUTCOMES } from '../../contract/mover';
-import { FOLIO_OUTPUTS } from '../../../platform/contract/stack-outputs';
+import { FOLIO_OUTPUTS } from '../../contract/folio-stack-outputs';
 import { type ModuleMove, type MoveFlags, type MovePlan, moverEnvironment, waves } from './move-plan';
 
 /*

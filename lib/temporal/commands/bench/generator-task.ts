@@ -2,7 +2,7 @@ import { GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { GetClusterCommand } from '@aws-sdk/client-dsql';
 import { DescribeTaskDefinitionCommand, DescribeTasksCommand, RunTaskCommand, type Task } from '@aws-sdk/client-ecs';
 import { CommandFailure, EXIT_FAILED } from '../../../commands/shared/cli';
-import { GENERATOR_CONTAINER, PROBE_CONTAINER } from '../../../platform/contract/physical-names';
+import { GENERATOR_CONTAINER, PROBE_CONTAINER } from '../../contract/temporal-names';
 import { findProbeResult, findResult, type RunRecord } from '../../../commands/shared/run-record';
 import { fleetStatus } from './fleet';
 import type { BenchClients, BenchTargets } from './targets';

@@ -5,7 +5,7 @@ import type { DSQLClient } from '@aws-sdk/client-dsql';
 import type { ECSClient } from '@aws-sdk/client-ecs';
 import type { TemporalScenario } from '../../../../config';
 import type { AwsClients, AwsTarget } from '../../../commands/aws/clients';
-import { TEMPORAL_OUTPUTS as O } from '../../../platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS as O } from '../../contract/temporal-stack-outputs';
 import { requiredOutputs, stackOutputs } from '../../../commands/aws/read-stack-outputs';
 
 /** The SDK clients the bench commands call. */

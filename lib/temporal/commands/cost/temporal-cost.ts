@@ -2,7 +2,7 @@ import { TEMPORAL_ROLES, type TemporalPreset, type TemporalScenario } from '../.
 import { TEMPORAL_COST_ASSUMPTIONS, type TemporalCostAssumptions } from '../../../../config/cost-assumptions';
 import { durationSeconds } from '../../../../config/fields';
 import type { PriceFile } from '../../../../config/prices';
-import { SERVICE_NETWORK_ENDPOINTS } from '../../../platform/contract/endpoints';
+import { SERVICE_NETWORK_ENDPOINTS } from '../../contract/temporal-endpoints';
 import {
   type CostEstimate,
   type CostLine,

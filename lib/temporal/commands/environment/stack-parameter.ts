@@ -1,7 +1,8 @@
 import { type CloudFormationClient, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
 import { ConfigError } from '../../../../config';
-import { HIBERNATED_PARAMETER } from '../../../platform/contract/stack-outputs';
-import { type DeployedStack, deployedStack, isHibernated } from '../../../commands/aws/read-stack-outputs';
+import { HIBERNATED_PARAMETER } from '../../contract/temporal-stack-outputs';
+import { type DeployedStack, deployedStack } from '../../../commands/aws/read-stack-outputs';
+import { isHibernated } from '../shared/hibernated';
 import { CommandFailure, EXIT_FAILED } from '../../../commands/shared/cli';
 import { type Waiting, waitUntil } from '../../../commands/shared/waiting';
 

@@ -16,10 +16,11 @@ import {
   TEMPORAL_GRAFANA_SERVICE,
   TEMPORAL_UI_SERVICE,
   temporalServiceName,
-} from '../../../platform/contract/physical-names';
-import { TEMPORAL_OUTPUTS as O } from '../../../platform/contract/stack-outputs';
+} from '../../contract/temporal-names';
+import { TEMPORAL_OUTPUTS as O } from '../../contract/temporal-stack-outputs';
 import { clustersTo } from '../../../commands/aws/cluster-status';
-import { type DeployedStack, deployedStack, isHibernated, pickOutputs } from '../../../commands/aws/read-stack-outputs';
+import { type DeployedStack, deployedStack, pickOutputs } from '../../../commands/aws/read-stack-outputs';
+import { isHibernated } from '../shared/hibernated';
 import { CommandFailure, type CommandIO, EXIT_FAILED } from '../../../commands/shared/cli';
 import { type Waiting, waitUntil } from '../../../commands/shared/waiting';
 import { checkParameterStack, recordHibernation } from './stack-parameter';

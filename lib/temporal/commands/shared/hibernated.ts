@@ -1,6 +1,10 @@
 import { ConfigError, type TemporalScenario } from '../../../../config';
 import type { AwsClients, AwsTarget } from '../../../commands/aws/clients';
-import { deployedStack, isHibernated } from '../../../commands/aws/read-stack-outputs';
+import { type DeployedStack, deployedStack } from '../../../commands/aws/read-stack-outputs';
+import { HIBERNATED_PARAMETER } from '../../contract/temporal-stack-outputs';
+
+/** Whether a deployed stack is hibernated (its Hibernated parameter; older stacks have none and are not). */
+export const isHibernated = (stack: DeployedStack): boolean => stack.parameters[HIBERNATED_PARAMETER] === 'true';
 
 /**
  * A sentence saying the environment is hibernated now (its Hibernated parameter), or undefined

@@ -2,9 +2,10 @@ import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { ConfigError } from '../../../../config';
 import { resolveTargetOf } from '../../../commands/shared/target';
 import { DASHBOARD_UID } from '../../contract/dashboards';
-import { TEMPORAL_OUTPUTS as O } from '../../../platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS as O } from '../../contract/temporal-stack-outputs';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
-import { deployedStack, isHibernated, pickOutputs } from '../../../commands/aws/read-stack-outputs';
+import { deployedStack, pickOutputs } from '../../../commands/aws/read-stack-outputs';
+import { isHibernated } from '../shared/hibernated';
 import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_FAILED, numberOption } from '../../../commands/shared/cli';
 
 /*

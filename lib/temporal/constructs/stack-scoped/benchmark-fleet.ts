@@ -3,13 +3,7 @@ import type { Construct } from 'constructs';
 import type { FleetState, TemporalEnvironment, TemporalPreset } from '../../../../config';
 import { rollingDeployment } from '../../../../config/packing';
 import { containerImage } from '../../../platform/contract/images';
-import {
-  BENCHMARK_GENERATOR_FAMILY,
-  BENCHMARK_WORKER_SERVICE,
-  GENERATOR_CONTAINER,
-  PROBE_CONTAINER,
-  STORE_PROBE_FAMILY,
-} from '../../../platform/contract/physical-names';
+import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, GENERATOR_CONTAINER, PROBE_CONTAINER, STORE_PROBE_FAMILY } from '../../contract/temporal-names';
 import { type BenchmarkMode, PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, probeEnvironment } from '../../contract/temporal-config';
 import { EcsService, addTaskContainer, arm64TaskDefinition, executionRole } from '../../../platform/constructs/ecs-service';
 import type { HibernationSwitch } from '../hibernation-switch';

@@ -2,7 +2,7 @@ import type { Construct } from 'constructs';
 import type { TemporalScenario } from '../../../../config';
 import { benchmarkWorkerCapacity } from '../../../../config/packing';
 import { temporalIdleRules } from '../../contract/temporal-idle-rule';
-import { BENCHMARK_WORKER_SERVICE } from '../../../platform/contract/physical-names';
+import { BENCHMARK_WORKER_SERVICE } from '../../contract/temporal-names';
 import { IdleClusterStop, IdleFleetParking } from '../../../platform/constructs/idle-parking';
 import type { BenchmarkFleet } from './benchmark-fleet';
 import type { HistoryStore } from './history-store';

@@ -1,7 +1,7 @@
 import { CfnOutput } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { TemporalScenario } from '../../../../config';
-import { TEMPORAL_OUTPUTS as O, type TemporalOutput } from '../../../platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS as O, type TemporalOutput } from '../../contract/temporal-stack-outputs';
 import type { EcsCapacity } from '../ecs-capacity';
 import type { Prometheus } from '../prometheus';
 import type { ServiceNetwork } from '../service-network';
@@ -25,7 +25,7 @@ export interface TemporalOutputParts {
   readonly fleet: BenchmarkFleet;
 }
 
-/** The outputs the companion commands read (lib/platform/contract/stack-outputs.ts names them). */
+/** The outputs the companion commands read (lib/temporal/contract/temporal-stack-outputs.ts names them). */
 export function addTemporalOutputs(scope: Construct, scenario: TemporalScenario, p: TemporalOutputParts): void {
   const out = (name: TemporalOutput, value: string, description?: string) => new CfnOutput(scope, name, { value, description });
   const { store, capacity } = p;

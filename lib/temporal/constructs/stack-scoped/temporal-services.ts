@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalPreset, type TemporalRole } from '../../../../config';
 import { durationSeconds } from '../../../../config/fields';
 import { rollingDeployment } from '../../../../config/packing';
-import { temporalServiceName } from '../../../platform/contract/physical-names';
+import { temporalServiceName } from '../../contract/temporal-names';
 import { type Endpoints, dynamicConfig, serverEnvironment, startCommand, staticConfig } from '../../contract/temporal-config';
 import { EcsService } from '../../../platform/constructs/ecs-service';
 import type { HibernationSwitch } from '../hibernation-switch';

@@ -6,8 +6,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../config';
 import { runEnvironment } from '../../../../lib/commands/environment/run-environment';
 import { CommandFailure, EXIT_FAILED, EXIT_TIMEOUT } from '../../../../lib/commands/shared/cli';
-import { BENCHMARK_GENERATOR_FAMILY } from '../../../../lib/platform/contract/physical-names';
-import { TEMPORAL_OUTPUTS as O } from '../../../../lib/platform/contract/stack-outputs';
+import { BENCHMARK_GENERATOR_FAMILY } from '../../../../lib/temporal/contract/temporal-names';
+import { TEMPORAL_OUTPUTS as O } from '../../../../lib/temporal/contract/temporal-stack-outputs';
 import { recordingIO } from '../../../support/command-io';
 import { fakeTime } from '../../../support/fake-time';
 

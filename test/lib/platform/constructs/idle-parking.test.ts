@@ -2,7 +2,7 @@ import { resolveScenario, type FolioScenario, type TemporalScenario } from '../.
 import { folioIdleRules } from '../../../../lib/folio/contract/folio-idle-rule';
 import { type IdleRule, idleExpression } from '../../../../lib/platform/contract/idle-rule';
 import { temporalIdleRules } from '../../../../lib/temporal/contract/temporal-idle-rule';
-import { BENCHMARK_WORKER_SERVICE } from '../../../../lib/platform/contract/physical-names';
+import { BENCHMARK_WORKER_SERVICE } from '../../../../lib/temporal/contract/temporal-names';
 import { ALL_SCENARIO_NAMES, editedCatalog, synthPhase, synthScenario } from '../../../support/synth';
 
 /* Every scenario's idle rules as deployed: an alarm on each rule's own expression, and what acts on it. */

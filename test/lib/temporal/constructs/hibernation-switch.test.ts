@@ -1,4 +1,4 @@
-import { HIBERNATED_PARAMETER } from '../../../../lib/platform/contract/stack-outputs';
+import { HIBERNATED_PARAMETER } from '../../../../lib/temporal/contract/temporal-stack-outputs';
 import { synthScenario, TEMPORAL_SCENARIO_NAMES, withHibernated } from '../../../support/synth';
 
 /*

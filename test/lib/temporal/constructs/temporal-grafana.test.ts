@@ -1,6 +1,6 @@
 import { resolveScenario, type TemporalScenario } from '../../../../config';
 import { temporalDashboard } from '../../../../lib/temporal/contract/dashboards';
-import { TEMPORAL_OUTPUTS } from '../../../../lib/platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS } from '../../../../lib/temporal/contract/temporal-stack-outputs';
 import { hibernatable, logicalId, synthScenario } from '../../../support/synth';
 
 /*

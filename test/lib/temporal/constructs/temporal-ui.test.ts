@@ -1,5 +1,5 @@
 import { resolveScenario, type TemporalScenario } from '../../../../config';
-import { TEMPORAL_OUTPUTS } from '../../../../lib/platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS } from '../../../../lib/temporal/contract/temporal-stack-outputs';
 import { hibernatable, logicalId, synthScenario } from '../../../support/synth';
 
 /*

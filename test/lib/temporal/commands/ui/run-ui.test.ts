@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../../config';
 import { runUi } from '../../../../../lib/temporal/commands/ui/run-ui';
 import { CommandFailure, EXIT_FAILED } from '../../../../../lib/commands/shared/cli';
-import { TEMPORAL_OUTPUTS as O } from '../../../../../lib/platform/contract/stack-outputs';
+import { TEMPORAL_OUTPUTS as O } from '../../../../../lib/temporal/contract/temporal-stack-outputs';
 
 /*
  * `npm run ui` on recorded answers: the session command through an instance in service of the

@@ -9,7 +9,7 @@ import {
   GENERATOR_CONTAINER,
   PROBE_CONTAINER,
   STORE_PROBE_FAMILY,
-} from '../../../../../lib/platform/contract/physical-names';
+} from '../../../../../lib/temporal/contract/temporal-names';
 import { hibernatable } from '../../../../support/synth';
 import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../../support/temporal-scaffold';
 

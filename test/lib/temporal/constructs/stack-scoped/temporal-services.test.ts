@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { TEMPORAL_ROLES, type TemporalRole } from '../../../../../config';
 import { HibernationSwitch } from '../../../../../lib/temporal/constructs/hibernation-switch';
 import { TemporalServices } from '../../../../../lib/temporal/constructs/stack-scoped/temporal-services';
-import { temporalServiceName } from '../../../../../lib/platform/contract/physical-names';
+import { temporalServiceName } from '../../../../../lib/temporal/contract/temporal-names';
 import { hibernatable } from '../../../../support/synth';
 import { scaffoldCapacity, scaffoldExecutionRole, scaffoldPrometheus, temporalScaffold } from '../../../../support/temporal-scaffold';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { globSync } from 'glob';
-import { TEMPORAL_ROLES } from '../../../../config';
-import { benchOutputKeys } from '../../../../lib/temporal/commands/bench/targets';
-import { MOVE_OUTPUTS, ROUTE_OUTPUTS } from '../../../../lib/folio/commands/move/mover-task';
+import { TEMPORAL_ROLES } from '../../config';
+import { benchOutputKeys } from '../../lib/temporal/commands/bench/targets';
+import { MOVE_OUTPUTS, ROUTE_OUTPUTS } from '../../lib/folio/commands/move/mover-task';
 import {
   BENCHMARK_GENERATOR_FAMILY,
   BENCHMARK_WORKER_SERVICE,
@@ -11,17 +11,18 @@ import {
   PROBE_CONTAINER,
   STORE_PROBE_FAMILY,
   temporalServiceName,
-} from '../../../../lib/platform/contract/physical-names';
-import { MOVER_CONTAINER } from '../../../../lib/folio/contract/mover';
-import { FOLIO_OUTPUTS, TEMPORAL_OUTPUTS } from '../../../../lib/platform/contract/stack-outputs';
-import { synthScenario } from '../../../support/synth';
+} from '../../lib/temporal/contract/temporal-names';
+import { MOVER_CONTAINER } from '../../lib/folio/contract/mover';
+import { FOLIO_OUTPUTS } from '../../lib/folio/contract/folio-stack-outputs';
+import { TEMPORAL_OUTPUTS } from '../../lib/temporal/contract/temporal-stack-outputs';
+import { synthScenario } from '../support/synth';
 
 /*
  * The contract between the stacks and the commands, against each family's synthesized
  * templates: every output key a command reads is declared, the stacks declare nothing outside
  * the contract, and the services, families and containers the commands name exist.
  */
-const ROOT = join(__dirname, '../../../..');
+const ROOT = join(__dirname, '../..');
 // The reference CDK publishes for the observability stack (PublishOutput...) is not the commands' business.
 const outputsOf = (json: Record<string, any>) =>
   Object.keys(json.Outputs ?? {})
@@ -77,7 +78,10 @@ describe('FOLIO (baseline)', () => {
 
 test('no command, stack or test fleet spells an output key itself: each reads it from the contract', () => {
   const keys = new Set<string>([...Object.values(TEMPORAL_OUTPUTS), ...Object.values(FOLIO_OUTPUTS)]);
-  const files = globSync(['bin/*.ts', 'lib/**/*.ts', 'harness/offline-fleet.ts'], { cwd: ROOT, ignore: ['lib/platform/contract/stack-outputs.ts'] });
+  const files = globSync(['bin/*.ts', 'lib/**/*.ts', 'harness/offline-fleet.ts'], {
+    cwd: ROOT,
+    ignore: ['lib/temporal/contract/temporal-stack-outputs.ts', 'lib/folio/contract/folio-stack-outputs.ts'],
+  });
   expect(files.length).toBeGreaterThan(50);
   const spelled = files.flatMap((f) =>
     [...readFileSync(join(ROOT, f), 'utf8').matchAll(/'([A-Za-z]+)'/g)]
