@@ -1,14 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MOVER_SCRIPT } from '../lib/folio/constructs/schema-mover/mover-bundle';
 import type { Postgres } from './postgres';
 
 /*
- * The schema mover's own script (lib/folio/constructs/schema-mover/move.sh), run against two local
+ * The schema mover's own script (lib/folio/constructs/schema-mover/), run against two local
  * servers as the stack's task runs it against the two clusters: for the tests and the benches.
  */
 
-export const MOVER_SCRIPT_FILE = join(__dirname, '../lib/folio/constructs/schema-mover/move.sh');
+/** The script the task runs, byte for byte, as a file: named by its content, written once (atomically: Jest's workers share it). */
+export const MOVER_SCRIPT_FILE = ((): string => {
+  const file = join(tmpdir(), `folio-schema-mover-${createHash('sha256').update(MOVER_SCRIPT).digest('hex').slice(0, 16)}.sh`);
+  if (!existsSync(file)) {
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, MOVER_SCRIPT);
+    renameSync(partial, file);
+  }
+  return file;
+})();
 
 /** The task's environment for two local servers: `primary` as the primary cluster, `offload` as the offload one. */
 export function moverEnv(primary: Postgres, offload: Postgres, database: string, extra: Record<string, string> = {}): Record<string, string> {

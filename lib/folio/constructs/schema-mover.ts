@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { gzipSync, strToU8 } from 'fflate';
-import { join } from 'node:path';
 import {
   type CfnResource,
   RemovalPolicy,
@@ -17,15 +15,7 @@ import { MOVER_CONTAINER, MOVER_LOG_STREAM_PREFIX, type MoverStackEnvironment } 
 import { acknowledgeControl, acknowledgeNag } from '../../platform/constructs/lint-acknowledgements';
 import type { PairMember } from './aurora-pair';
 import { addTaskContainer } from '../../platform/constructs/ecs-service';
-
-/**
- * The mover's script as the task runs it; the tests run the same file. Its full-line comments
- * stay out of the template.
- */
-export const MOVER_SCRIPT = readFileSync(join(__dirname, 'schema-mover/move.sh'), 'utf8')
-  .split('\n')
-  .filter((line) => !/^\s*#/.test(line))
-  .join('\n');
+import { MOVER_SCRIPT } from './schema-mover/mover-bundle';
 
 /**
  * The container's command (`sh -c`): the script gzipped and base64-encoded, unpacked to /tmp
@@ -61,7 +51,7 @@ export interface SchemaMoverProps {
 
 /**
  * A one-shot Fargate task in the database VPC that copies a module's schemas between the two
- * clusters (lib/folio/constructs/schema-mover/move.sh): the only way to reach them, since the
+ * clusters (the script in lib/folio/constructs/schema-mover/): the only way to reach them, since the
  * databases have no route in from a laptop. It runs only when `npm run move` starts it.
  */
 export class SchemaMover extends Construct {

@@ -1,5 +1,5 @@
 /*
- * The schema mover's contract: what its script (lib/folio/constructs/schema-mover/move.sh) is told
+ * The schema mover's contract: what its script (lib/folio/constructs/schema-mover/) is told
  * through its environment, and the lines it logs. The construct sets the stack's part of the
  * environment, `npm run move` a run's part, and reads the lines back; the measurement scripts
  * and the harness run the same script. test/lib/folio/contract/mover.test.ts holds the script to

@@ -157,7 +157,7 @@ export function waves(plan: MovePlan): ModuleMove[][] {
   return out;
 }
 
-/** What the mover script (lib/folio/constructs/schema-mover/move.sh) is told to do for one module, or one wave. */
+/** What the mover script (lib/folio/constructs/schema-mover/) is told to do for one module, or one wave. */
 export function moverEnvironment(moves: ModuleMove | readonly ModuleMove[], flags: MoveFlags = {}): MoverRunEnvironment {
   const wave = 'module' in moves ? [moves] : moves;
   const online = Boolean(flags.online && !wave[0].reference);

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MOVER_COMMAND, MOVER_SCRIPT, moverJobs } from '../../../../lib/folio/constructs/schema-mover';
+import { MOVER_COMMAND, moverJobs } from '../../../../lib/folio/constructs/schema-mover';
+import { MOVER_PARTS, MOVER_SCRIPT } from '../../../../lib/folio/constructs/schema-mover/mover-bundle';
 import { synthPhase } from '../../../support/synth';
 
 /*
@@ -9,14 +10,22 @@ import { synthPhase } from '../../../support/synth';
  * servers in test/integration/schema-mover.test.ts, on the same file.
  */
 
-const FILE = readFileSync(join(__dirname, '../../../../lib/folio/constructs/schema-mover/move.sh'), 'utf8');
+const DIR = join(__dirname, '../../../../lib/folio/constructs/schema-mover');
 const TASK = 'AWS::ECS::TaskDefinition';
 
-test('the template carries the script the tests run, less its full-line comments, and it still parses', () => {
-  expect(MOVER_SCRIPT.split('\n')).toEqual(FILE.split('\n').filter((l) => !/^\s*#/.test(l)));
+test('the template carries the script the tests run: every part in order, less their full-line comments, and it still parses', () => {
+  const parts = readdirSync(DIR).filter((f) => f.endsWith('.sh'));
+  expect([...MOVER_PARTS].sort()).toEqual(parts.sort());
+  const whole = MOVER_PARTS.map((p) => readFileSync(join(DIR, p), 'utf8')).join('');
+  expect(MOVER_SCRIPT.split('\n')).toEqual(whole.split('\n').filter((l) => !/^\s*#/.test(l)));
   expect(MOVER_SCRIPT).not.toMatch(/^\s*#/m);
   // dash here, busybox ash in the image: both POSIX sh.
   expect(() => execFileSync('sh', ['-n'], { input: MOVER_SCRIPT })).not.toThrow();
+});
+
+test('no part of the script is longer than 400 lines', () => {
+  const long = MOVER_PARTS.map((p) => [p, readFileSync(join(DIR, p), 'utf8').split('\n').length] as const).filter(([, n]) => n > 400);
+  expect(long).toEqual([]);
 });
 
 test("the task's command unpacks to the script itself, with busybox's base64 and gunzip as the image has them", () => {

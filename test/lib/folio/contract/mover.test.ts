@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   MOVER_APPLICATION_NAME,
   MOVER_LINE_PREFIX,
@@ -15,6 +13,7 @@ import {
 import { moverEnvironment, planPhaseSwitch } from '../../../../lib/folio/commands/move/move-plan';
 import { resolveScenario, type FolioScenario } from '../../../../config';
 import { synthScenario } from '../../../support/synth';
+import { MOVER_SCRIPT } from '../../../../lib/folio/constructs/schema-mover/mover-bundle';
 
 /*
  * The mover's script against its contract, read from the script's source: the variables it
@@ -22,7 +21,7 @@ import { synthScenario } from '../../../support/synth';
  * reader would take for a schema's outcome). The integration suite runs the script itself.
  */
 
-const SCRIPT = readFileSync(join(__dirname, '../../../../lib/folio/constructs/schema-mover/move.sh'), 'utf8');
+const SCRIPT = MOVER_SCRIPT;
 
 /** A shell string with every expansion ($VAR, ${...}, $(...), $*) as `{}`. */
 function shape(text: string): string {
