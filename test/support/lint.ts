@@ -90,12 +90,36 @@ function guardFindings(file: GuardFile): string[] {
   return [...found].sort();
 }
 
-/** cfn-guard with AWS's Control Tower rules over templates: each file's findings. */
-async function controlTower(files: readonly string[]): Promise<Map<string, string[]>> {
+/** Every Control Tower rule file, with the resource types it names (each file judges the resources of its types). */
+function controlTowerRuleFiles(): { readonly file: string; readonly types: readonly string[] }[] {
+  return readdirSync(CT_RULES)
+    .sort()
+    .flatMap((dir) =>
+      readdirSync(join(CT_RULES, dir))
+        .sort()
+        .map((f) => join(CT_RULES, dir, f)),
+    )
+    .map((file) => ({ file, types: [...new Set(readFileSync(file, 'utf8').match(/(?<=")AWS::[A-Za-z0-9]+::[A-Za-z0-9]+(?=")/g) ?? [])] }));
+}
+
+/**
+ * The rule files that can judge a template with these resource types: those naming one of its
+ * types, and those naming none. A file whose types are all absent passes whatever else the
+ * template holds (its rules run only when resources of its types exist; the test "a Control
+ * Tower rule file fails nothing on a template without its resource types" holds every file of
+ * the pinned set to that), so leaving it out is the same judgement for a quarter of the work.
+ */
+function controlTowerRulesFor(types: ReadonlySet<string>): string[] {
+  return controlTowerRuleFiles()
+    .filter((r) => r.types.length === 0 || r.types.some((t) => types.has(t)))
+    .map((r) => r.file);
+}
+
+/** cfn-guard with the given rules over templates: each file's findings. */
+async function guard(rules: readonly string[], files: readonly string[]): Promise<Map<string, string[]>> {
   const r = await run(CFN_GUARD, [
     'validate',
-    '--rules',
-    CT_RULES,
+    ...rules.flatMap((f) => ['--rules', f]),
     '--structured',
     '--output-format',
     'json',
@@ -107,6 +131,28 @@ async function controlTower(files: readonly string[]): Promise<Map<string, strin
   if (r.status !== 0 && r.status !== 19) throw new Error(`cfn-guard exited ${r.status}: ${r.stderr.slice(0, 500)}`);
   const results = JSON.parse(r.stdout) as GuardFile[];
   return new Map(files.map((f) => [f, guardFindings(results.find((x) => x.name === f) ?? { name: f })]));
+}
+
+/** Templates grouped by the Control Tower rule files that can judge them, with their resource types. */
+function controlTowerGroups(files: readonly string[]): { rules: string[]; types: Set<string>; files: string[] }[] {
+  const groups = new Map<string, { rules: string[]; types: Set<string>; files: string[] }>();
+  for (const f of files) {
+    const types = new Set(Object.values<{ Type: string }>(JSON.parse(readFileSync(f, 'utf8')).Resources ?? {}).map((r) => r.Type));
+    const rules = controlTowerRulesFor(types);
+    const key = rules.join('\n');
+    const group = groups.get(key) ?? { rules, types: new Set<string>(), files: [] };
+    for (const t of types) group.types.add(t);
+    group.files.push(f);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** AWS's Control Tower rules over templates, each template judged by the rule files that can judge it: each file's findings. */
+async function controlTower(files: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const { rules, files: group } of controlTowerGroups(files)) for (const [f, found] of await guard(rules, group)) out.set(f, found);
+  return out;
 }
 
 /** A copy of `template` with one resource changed by `edit`, written to `file`: the linters' negative controls. */
@@ -155,6 +201,8 @@ interface LintResults {
   readonly controlTower: ReadonlyMap<string, readonly string[]>;
   readonly badControlTower: string;
   readonly loggedClusterId: string;
+  /** The templates grouped by the Control Tower rule files that judged them. */
+  readonly controlTowerGroups: ReturnType<typeof controlTowerGroups>;
 }
 
 /** cfn-lint's exit status bits for its findings: errors 2, warnings 4, informational 8. */
@@ -195,7 +243,7 @@ async function lintTemplates(files: readonly string[]): Promise<Map<string, Temp
     const [cfnRuns, ck, ct] = await Promise.all([
       Promise.all(halves.map(cfnLint)),
       checkov(todo),
-      // cfn-guard is single-threaded too, and the slowest (about 1.2 CPU-seconds a template): halves as well.
+      // cfn-guard is single-threaded too: halves as well.
       existsSync(CFN_GUARD)
         ? Promise.all(halves.map(controlTower)).then((maps) => new Map(maps.flatMap((m) => [...m])))
         : Promise.reject(new Error(`${CFN_GUARD} is not installed: run \`npm ci\` (@cdklabs/cdk-validator-cfnguard ships it)`)),
@@ -266,6 +314,7 @@ async function runLinters(work: string): Promise<LintResults> {
     controlTower: new Map(files.map((f) => [f, at(f).controlTower])),
     badControlTower,
     loggedClusterId,
+    controlTowerGroups: controlTowerGroups(files),
   };
 }
 
@@ -434,6 +483,26 @@ export function lintSuite(): void {
     expect((await controlTowerAudit((f) => f === badControlTower)).unacknowledged).toContain(
       described(badControlTower)(`rds_cluster_logging_enabled_check ${loggedClusterId}`),
     );
+  }, 600_000);
+
+  test("each Control Tower rule file left out of a template group's run fails nothing on a resource of every type the group holds: leaving it out is the same judgement", async () => {
+    const { controlTowerGroups: groups } = await lints;
+    const all = controlTowerRuleFiles();
+    expect(all.length).toBeGreaterThan(200);
+    for (const [i, { rules, types }] of groups.entries()) {
+      const left = all.map((r) => r.file).filter((f) => !rules.includes(f));
+      expect(left.length).toBeGreaterThan(0);
+      const file = join(work, `group-${i}.template.json`);
+      writeFileSync(file, JSON.stringify({ Resources: Object.fromEntries([...types].map((t, n) => [`R${n}`, { Type: t, Properties: {} }])) }));
+      expect({ group: i, findings: (await guard(left, [file])).get(file) }).toEqual({ group: i, findings: [] });
+    }
+  }, 600_000);
+
+  test('that check is able to fail: a rule file given a bare resource of its own type fails it', async () => {
+    const rds = controlTowerRuleFiles().find((r) => r.file.endsWith('ct-rds-pr-25.guard'))!;
+    const file = join(work, 'bare-cluster.template.json');
+    writeFileSync(file, JSON.stringify({ Resources: { Cluster: { Type: rds.types[0], Properties: { Engine: 'aurora-postgresql' } } } }));
+    expect((await guard([rds.file], [file])).get(file)).toEqual([`rds_cluster_logging_enabled_check Cluster`]);
   }, 600_000);
 
   test('the Control Tower rules are able to fail', async () => {
