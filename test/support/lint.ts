@@ -90,16 +90,17 @@ function guardFindings(file: GuardFile): string[] {
   return [...found].sort();
 }
 
-/** Every Control Tower rule file, with the resource types it names (each file judges the resources of its types). */
+/** Every Control Tower rule file, with the resource types it names (each file judges the resources of its types); read once. */
+let ruleFiles: { readonly file: string; readonly types: readonly string[] }[] | undefined;
 function controlTowerRuleFiles(): { readonly file: string; readonly types: readonly string[] }[] {
-  return readdirSync(CT_RULES)
+  return (ruleFiles ??= readdirSync(CT_RULES)
     .sort()
     .flatMap((dir) =>
       readdirSync(join(CT_RULES, dir))
         .sort()
         .map((f) => join(CT_RULES, dir, f)),
     )
-    .map((file) => ({ file, types: [...new Set(readFileSync(file, 'utf8').match(/(?<=")AWS::[A-Za-z0-9]+::[A-Za-z0-9]+(?=")/g) ?? [])] }));
+    .map((file) => ({ file, types: [...new Set(readFileSync(file, 'utf8').match(/(?<=")AWS::[A-Za-z0-9]+::[A-Za-z0-9]+(?=")/g) ?? [])] })));
 }
 
 /**
