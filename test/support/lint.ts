@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,20 +9,25 @@ import {
   type ControlTowerAcknowledgement,
   loadCheckovSkips,
 } from '../../lib/platform/constructs/lint-acknowledgements';
+import { namesIn, PLACEHOLDER, resourceKeys, sectionsKey, unitsFor } from './lint-units';
 import { CACHED_VARIANTS } from './synth';
 import { cachedAssembly, cachedStacks } from './synth-cache';
 
 /*
  * Templates through the linters a reviewer would run: CDK's built-in CloudFormation validation
  * and cdk-nag's AwsSolutions pack through CDK's Validations API (both run when the run's synth
- * cache is built: test/support/synth-cache.ts), then one cfn-lint process over every template
- * and one checkov process over the same set, each with a deliberately broken template beside
- * them that it must fail on. Each template's findings are kept under its content hash, in a
- * folder named for the linters' installed versions and this file (their settings): a change
- * re-lints only the templates it changed, and a stale result cannot be found.
+ * cache is built: test/support/synth-cache.ts), then cfn-lint, checkov and AWS's Control Tower
+ * rules (cfn-guard). Most of what they judge is the same resource in many templates: each
+ * resource is judged once per key (test/support/lint-units.ts), each template's whole-template
+ * rules once per content, and every result is kept under its key, in a folder named for the
+ * linters' installed versions and the code that runs them: a change re-lints only what it
+ * changed, and a stale result cannot be found. Each linter also runs on a deliberately broken
+ * template it must fail on, and on a control whose findings one plain run of it must match.
  */
 const ROOT = join(__dirname, '../..');
-const CFN_LINT = join(ROOT, '.venv/bin/cfn-lint');
+const PYTHON = join(ROOT, '.venv/bin/python');
+/** cfn-lint in two passes over its rules (the schema's, and every other): test/support/cfn-lint-pass.py. */
+const CFN_LINT_PASS = join(__dirname, 'cfn-lint-pass.py');
 const CHECKOV = join(ROOT, '.venv-checkov/bin/checkov');
 /** AWS Control Tower's proactive controls as AWS ships them for cfn-guard, with the guard binary, in one pinned npm package. */
 const CT_PACKAGE = join(ROOT, 'node_modules/@cdklabs/cdk-validator-cfnguard');
@@ -56,7 +61,29 @@ function run(tool: string, args: readonly string[]): Promise<Run> {
   });
 }
 
-const cfnLint = (files: readonly string[]) => run(CFN_LINT, ['--format', 'parseable', '--', ...files]);
+/** One cfn-lint finding, as its JSON output gives it. */
+interface CfnLintMatch {
+  readonly Filename: string;
+  readonly Rule: { readonly Id: string };
+  readonly Location: { readonly Path: readonly (string | number)[] };
+  readonly Message: string;
+}
+
+/** cfn-lint's status bits for its findings (errors 2, warnings 4, informational 8): any other status did not lint. */
+const CFN_LINT_STATUSES = [0, 2, 4, 6, 8, 10, 12, 14];
+
+/** A finding as the tests print it: rule, path, message. */
+const said = (m: CfnLintMatch) => `${m.Rule.Id} ${m.Location.Path.join('/')}: ${m.Message}`;
+
+/** cfn-lint over files, in one pass (`schema`, `template`) or the whole of it (`plain`, the passes' reference): its findings. */
+async function cfnLint(pass: 'schema' | 'template' | 'plain', files: readonly string[]): Promise<CfnLintMatch[]> {
+  if (!files.length) return [];
+  const args = ['--format', 'json', '--', ...files];
+  const r = pass === 'plain' ? await run(join(ROOT, '.venv/bin/cfn-lint'), args) : await run(PYTHON, [CFN_LINT_PASS, pass, ...args]);
+  // A linter that could not run leaves nothing behind to be read as a pass.
+  if (r.stderr || !CFN_LINT_STATUSES.includes(r.status ?? -1)) throw new Error(`cfn-lint (${pass}) exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
+  return JSON.parse(r.stdout) as CfnLintMatch[];
+}
 
 /** checkov over CloudFormation templates, offline: its JSON results (exit 1 only means "failed checks"). */
 async function checkov(
@@ -134,17 +161,14 @@ async function guard(rules: readonly string[], files: readonly string[]): Promis
   return new Map(files.map((f) => [f, guardFindings(results.find((x) => x.name === f) ?? { name: f })]));
 }
 
-/** Templates grouped by the Control Tower rule files that can judge them, with their resource types. */
-function controlTowerGroups(files: readonly string[]): { rules: string[]; types: Set<string>; files: string[] }[] {
-  const groups = new Map<string, { rules: string[]; types: Set<string>; files: string[] }>();
+/** Templates grouped by the Control Tower rule files that can judge them. */
+function controlTowerGroups(files: readonly string[]): { rules: string[]; files: string[] }[] {
+  const groups = new Map<string, { rules: string[]; files: string[] }>();
   for (const f of files) {
-    const types = new Set(Object.values<{ Type: string }>(JSON.parse(readFileSync(f, 'utf8')).Resources ?? {}).map((r) => r.Type));
-    const rules = controlTowerRulesFor(types);
-    const key = rules.join('\n');
-    const group = groups.get(key) ?? { rules, types: new Set<string>(), files: [] };
-    for (const t of types) group.types.add(t);
+    const rules = controlTowerRulesFor(new Set(Object.values<{ Type: string }>(JSON.parse(readFileSync(f, 'utf8')).Resources ?? {}).map((r) => r.Type)));
+    const group = groups.get(rules.join('\n')) ?? { rules, files: [] };
     group.files.push(f);
-    groups.set(key, group);
+    groups.set(rules.join('\n'), group);
   }
   return [...groups.values()];
 }
@@ -174,9 +198,10 @@ function assemblies() {
   });
 }
 
-/** The linters' installed versions and this file: what, besides the templates, their results depend on. */
+/** The linters' installed versions and the code that runs them: what, besides the templates, their results depend on. */
 function lintKey(): string {
-  const hash = createHash('sha256').update(readFileSync(__filename));
+  const hash = createHash('sha256');
+  for (const file of [__filename, join(__dirname, 'lint-units.ts'), CFN_LINT_PASS]) hash.update(readFileSync(file));
   if (existsSync(CT_PACKAGE)) hash.update(readFileSync(join(CT_PACKAGE, 'package.json'))).update(readFileSync(join(CT_PACKAGE, 'guard-version.json')));
   for (const venv of [join(ROOT, '.venv'), join(ROOT, '.venv-checkov')]) {
     const lib = join(venv, 'lib');
@@ -202,22 +227,46 @@ interface LintResults {
   readonly controlTower: ReadonlyMap<string, readonly string[]>;
   readonly badControlTower: string;
   readonly loggedClusterId: string;
-  /** The templates grouped by the Control Tower rule files that judged them. */
-  readonly controlTowerGroups: ReturnType<typeof controlTowerGroups>;
+  /** Every resource type the linted templates and units hold. */
+  readonly resourceTypes: readonly string[];
+  /** Each template's lint, by file. */
+  readonly linted: ReadonlyMap<string, TemplateLint>;
+  /** A copy of the first template planted with a finding of each kind the units and passes divide. */
+  readonly planted: ReturnType<typeof plant>;
+  /** Plain runs of each linter over a control: cfn-lint over the planted copy, checkov and the Control Tower rules over their own. */
+  readonly reference: Awaited<ReturnType<typeof plainLint>>;
 }
 
 /** cfn-lint's exit status bits for its findings: errors 2, warnings 4, informational 8. */
 const CFN_LINT_LEVEL: Record<string, number> = { E: 2, W: 4, I: 8 };
 
-/** One template's findings, kept under its content hash: the path is written as this placeholder. */
+/** A result as kept: its file is written as this placeholder. */
 const HERE = '<template>';
+
+/** checkov's results on one resource. */
+interface CheckovLint {
+  readonly failed: CheckovResult[];
+  readonly skipped: CheckovResult[];
+  /** Whether any check judged it (failed, skipped or passed): the resource count. */
+  readonly checked: boolean;
+}
+
+/** One resource's lint, kept under its key. */
+interface ResourceLint {
+  readonly cfnLint: readonly string[];
+  readonly checkov: CheckovLint;
+  /** The Control Tower rules it fails. */
+  readonly controlTower: readonly string[];
+}
+
+/** One template's lint: its own (whole-template rules) and its resources' and sections', each kept under its key. */
 interface TemplateLint {
   readonly cfnLint: readonly string[];
   readonly controlTower: readonly string[];
-  readonly checkov: { readonly failed: CheckovResult[]; readonly skipped: CheckovResult[]; readonly parsingError: boolean; readonly resources: number };
+  readonly checkov: { readonly failed: CheckovResult[]; readonly skipped: CheckovResult[]; readonly resources: number };
 }
 
-/** Where each template's results are kept: by the linters' versions and this file, outside any one source state. */
+/** Where results are kept: by the linters' versions and their code, outside any one source state. */
 function lintCacheDir(): string {
   const dir = join(process.env.LINT_CACHE_DIR ?? join(ROOT, 'node_modules/.cache/db-bench-infra/lint'), lintKey());
   mkdirSync(dir, { recursive: true });
@@ -226,56 +275,160 @@ function lintCacheDir(): string {
 
 const contentHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
 
+/** Files dealt to two single-threaded processes, each taking the next largest while it holds fewer bytes. */
+function balanced(files: readonly string[]): string[][] {
+  const parts: { files: string[]; bytes: number }[] = [
+    { files: [], bytes: 0 },
+    { files: [], bytes: 0 },
+  ];
+  for (const [file, bytes] of files.map((f) => [f, statSync(f).size] as const).sort((a, b) => b[1] - a[1])) {
+    const part = parts[0].bytes <= parts[1].bytes ? parts[0] : parts[1];
+    part.files.push(file);
+    part.bytes += bytes;
+  }
+  return parts.map((p) => p.files).filter((f) => f.length);
+}
+
+/** The id a checkov result names: `AWS::Logs::LogGroup.Id` -> `Id`. */
+const checkovId = (r: CheckovResult) => r.resource.slice(r.resource.lastIndexOf('.') + 1);
+
 /**
- * Lints the templates no earlier run has linted (by content: a template that did not change
- * is not linted again), one cfn-lint and one checkov process over all of them, and keeps each
- * template's findings under its hash.
+ * Lints what no earlier run has linted, and keeps each result under its key:
+ * - each template whole (by content), through cfn-lint's whole-template pass and the Control
+ *   Tower rules;
+ * - each resource once (by its key: test/support/lint-units.ts), through cfn-lint's schema pass
+ *   and checkov, in units cut from the first template that holds it;
+ * - each template's sections once (by their key), through cfn-lint's schema pass.
+ * A change re-lints only the templates, resources and sections it changed.
  */
-async function lintTemplates(files: readonly string[]): Promise<Map<string, TemplateLint>> {
+async function lintTemplates(files: readonly string[], work: string): Promise<Map<string, TemplateLint>> {
   const dir = lintCacheDir();
-  const hashes = new Map(files.map((f) => [f, contentHash(f)]));
-  const cached = (f: string) => join(dir, `${hashes.get(f)}.json`);
-  const todo = [...new Set(files.filter((f) => !existsSync(cached(f))))];
-  if (todo.length) {
-    // cfn-lint is single-threaded and the slower of the two (about 1 CPU-second per template):
-    // two processes over halves of the list end with checkov rather than after it.
-    const half = Math.ceil(todo.length / 2);
-    const halves = [todo.slice(0, half), todo.slice(half)].filter((p) => p.length);
-    const [cfnRuns, ck, ct] = await Promise.all([
-      Promise.all(halves.map(cfnLint)),
-      checkov(todo),
-      // cfn-guard is single-threaded too: halves as well.
-      existsSync(CFN_GUARD)
-        ? Promise.all(halves.map(controlTower)).then((maps) => new Map(maps.flatMap((m) => [...m])))
-        : Promise.reject(new Error(`${CFN_GUARD} is not installed: run \`npm ci\` (@cdklabs/cdk-validator-cfnguard ships it)`)),
-    ]);
-    const cfn: Run = {
-      status: cfnRuns.reduce((bits, r) => (r.status === null || bits === null ? null : bits | r.status), 0 as number | null),
-      stdout: cfnRuns.map((r) => r.stdout).join(''),
-      stderr: cfnRuns.map((r) => r.stderr).join(''),
-    };
-    // A linter that could not run leaves nothing behind to be read as a pass.
-    if (cfn.stderr || ![0, 2, 4, 6, 8, 10, 12, 14].includes(cfn.status ?? -1)) throw new Error(`cfn-lint exited ${cfn.status}: ${cfn.stderr}`);
-    const lines = cfn.stdout.split('\n').filter(Boolean);
-    for (const f of todo) {
-      const mine = (r: CheckovResult) => r.file_abs_path === f;
-      const failed = ck.results.failed_checks.filter(mine);
-      const skipped = ck.results.skipped_checks.filter(mine);
-      const passed = (ck.results as Record<string, CheckovResult[] | undefined>).passed_checks?.filter(mine) ?? [];
-      const result: TemplateLint = {
-        cfnLint: lines.filter((l) => l.startsWith(`${f}:`)).map((l) => HERE + l.slice(f.length)),
-        controlTower: ct.get(f)!,
+  const kept = (kind: 'template' | 'resource' | 'sections', key: string) => join(dir, `${kind}-${key}.json`);
+  const templates = [...new Set(files)].map((file) => ({ file, template: JSON.parse(readFileSync(file, 'utf8')), hash: contentHash(file) }));
+  const whole = templates.filter((t) => !existsSync(kept('template', t.hash))).map((t) => t.file);
+  const units = unitsFor(templates, (key) => existsSync(kept('resource', key)) || existsSync(kept('sections', key)));
+  const unitFiles = units.map((u, i) => {
+    const file = join(work, `unit-${i}.template.json`);
+    writeFileSync(file, JSON.stringify(u.template));
+    return file;
+  });
+  const resourceUnits = unitFiles.filter((_, i) => units[i].judges.size);
+  if (resourceUnits.length && !existsSync(CFN_GUARD))
+    throw new Error(`${CFN_GUARD} is not installed: run \`npm ci\` (@cdklabs/cdk-validator-cfnguard ships it)`);
+  const [schema, template, ck, ct] = await Promise.all([
+    // The schema pass is most of the work: two processes, each with about half the units' bytes.
+    Promise.all(balanced(unitFiles).map((part) => cfnLint('schema', part))).then((r) => r.flat()),
+    cfnLint('template', whole),
+    resourceUnits.length ? checkov(resourceUnits) : undefined,
+    // cfn-guard is single-threaded too: two processes as well.
+    Promise.all(balanced(resourceUnits).map(controlTower)).then((maps) => new Map(maps.flatMap((m) => [...m]))),
+  ]);
+  if (ck && (ck.results.parsing_errors as unknown as string[]).length) throw new Error(`checkov could not parse ${ck.results.parsing_errors.join(', ')}`);
+  const passed = (ck?.results as Record<string, CheckovResult[] | undefined> | undefined)?.passed_checks ?? [];
+  for (const [i, u] of units.entries()) {
+    const unit = unitFiles[i];
+    const found = schema.filter((m) => m.Filename === unit);
+    const onResource = (m: CfnLintMatch) => m.Location.Path[0] === 'Resources' && m.Location.Path.length > 1;
+    for (const [id, key] of u.judges) {
+      const mine = (r: CheckovResult) => r.file_abs_path === unit && checkovId(r) === id;
+      const placed = (r: CheckovResult) => ({ ...r, file_abs_path: HERE });
+      const failed = ck?.results.failed_checks.filter(mine) ?? [];
+      const skipped = ck?.results.skipped_checks.filter(mine) ?? [];
+      const result: ResourceLint = {
+        cfnLint: found.filter((m) => onResource(m) && m.Location.Path[1] === id).map(said),
+        checkov: { failed: failed.map(placed), skipped: skipped.map(placed), checked: failed.length + skipped.length > 0 || passed.some(mine) },
+        controlTower: ct
+          .get(unit)!
+          .filter((f) => f.endsWith(` ${id}`))
+          .map((f) => f.slice(0, -id.length - 1)),
+      };
+      writeFileSync(kept('resource', key), JSON.stringify(result));
+    }
+    if (u.sections) writeFileSync(kept('sections', u.sections), JSON.stringify({ cfnLint: found.filter((m) => !onResource(m)).map(said) }));
+  }
+  for (const t of templates.filter((x) => whole.includes(x.file)))
+    writeFileSync(kept('template', t.hash), JSON.stringify({ cfnLint: template.filter((m) => m.Filename === t.file).map(said) }));
+  const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+  return new Map(
+    templates.map(({ file, template: json, hash }) => {
+      const own = read<{ cfnLint: string[] }>(kept('template', hash));
+      const resources = [...resourceKeys(json)].map(([id, key]) => ({ id, ...read<ResourceLint>(kept('resource', key)) }));
+      const sections = read<{ cfnLint: string[] }>(kept('sections', sectionsKey(json)));
+      const lint: TemplateLint = {
+        cfnLint: [...own.cfnLint, ...sections.cfnLint, ...resources.flatMap((r) => r.cfnLint)],
+        controlTower: resources.flatMap((r) => r.controlTower.map((rule) => `${rule} ${r.id}`)).sort(),
         checkov: {
-          failed: failed.map((r) => ({ ...r, file_abs_path: HERE })),
-          skipped: skipped.map((r) => ({ ...r, file_abs_path: HERE })),
-          parsingError: (ck.results.parsing_errors as unknown as string[]).includes(f),
-          resources: new Set([...failed, ...skipped, ...passed].map((r) => r.resource)).size,
+          failed: resources.flatMap((r) => r.checkov.failed),
+          skipped: resources.flatMap((r) => r.checkov.skipped),
+          resources: resources.filter((r) => r.checkov.checked).length,
         },
       };
-      writeFileSync(cached(f), JSON.stringify(result));
-    }
+      return [file, lint];
+    }),
+  );
+}
+
+/**
+ * A copy of `template` planted with a finding of each kind the units and passes divide: a
+ * required property removed (a resource's own schema), a security group turned into a topic
+ * while the resources that read its GroupId stay as they were (judged by what they name), a
+ * DependsOn on nothing, an unused parameter (a whole-template rule), an output asking for an
+ * attribute its resource lacks (the sections).
+ */
+function plant(template: Record<string, any>, file: string) {
+  const t = structuredClone(template);
+  const resources = t.Resources as Record<string, any>;
+  const ids = Object.keys(resources);
+  const group = ids.find(
+    (id) => resources[id].Type === 'AWS::EC2::SecurityGroup' && ids.some((o) => JSON.stringify(resources[o]).includes(`{"Fn::GetAtt":["${id}","GroupId"]}`)),
+  )!;
+  const readers = ids.filter((o) => JSON.stringify(resources[o]).includes(`{"Fn::GetAtt":["${group}","GroupId"]}`));
+  resources[group].Type = 'AWS::SNS::Topic';
+  const required = ids.find((id) => resources[id].Type === 'AWS::EC2::SecurityGroup' && id !== group)!;
+  delete resources[required].Properties.GroupDescription;
+  const dependent = ids.find((id) => resources[id].Type === 'AWS::KMS::Key')!;
+  resources[dependent].DependsOn = [...[resources[dependent].DependsOn ?? []].flat(), 'NoSuchResource'];
+  t.Parameters = { ...t.Parameters, PlantedUnused: { Type: 'String' } };
+  const vpc = ids.find((id) => resources[id].Type === 'AWS::EC2::VPC')!;
+  t.Outputs = { ...t.Outputs, PlantedOutput: { Value: { 'Fn::GetAtt': [vpc, 'NoSuchAttribute'] } } };
+  writeFileSync(file, JSON.stringify(t, null, 1));
+  return { file, group, readers, required, dependent, vpc, changed: [group, required, dependent] };
+}
+
+/**
+ * One plain cfn-lint run over `cfnLintFile`, one plain checkov run over `checkovFile`, and every
+ * Control Tower rule file over `controlTowerFile`, kept under their contents: the reference the
+ * units are held to.
+ */
+async function plainLint(cfnLintFile: string, checkovFile: string, controlTowerFile: string) {
+  const file = join(lintCacheDir(), `plain-${[cfnLintFile, checkovFile, controlTowerFile].map(contentHash).join('-')}.json`);
+  if (!existsSync(file)) {
+    const [cfn, ck, ct] = await Promise.all([
+      cfnLint('plain', [cfnLintFile]),
+      checkov([checkovFile]),
+      guard(
+        controlTowerRuleFiles().map((r) => r.file),
+        [controlTowerFile],
+      ),
+    ]);
+    const placed = (rs: CheckovResult[]) => rs.map((r) => `${r.check_id} ${r.resource}`).sort();
+    const passed = (ck.results as Record<string, CheckovResult[] | undefined>).passed_checks ?? [];
+    const reference = {
+      cfnLint: cfn.map(said).sort(),
+      checkov: {
+        failed: placed(ck.results.failed_checks),
+        skipped: placed(ck.results.skipped_checks),
+        resources: new Set([...ck.results.failed_checks, ...ck.results.skipped_checks, ...passed].map((r) => r.resource)).size,
+      },
+      controlTower: ct.get(controlTowerFile)!,
+    };
+    writeFileSync(file, JSON.stringify(reference));
   }
-  return new Map(files.map((f) => [f, JSON.parse(readFileSync(cached(f), 'utf8')) as TemplateLint]));
+  return JSON.parse(readFileSync(file, 'utf8')) as {
+    cfnLint: string[];
+    checkov: { failed: string[]; skipped: string[]; resources: number };
+    controlTower: string[];
+  };
 }
 
 /** Every template and its broken controls, linted (or read from earlier runs), as one run's results. */
@@ -292,12 +445,12 @@ async function runLinters(work: string): Promise<LintResults> {
   // The first Aurora cluster without its log export (CT.RDS.PR.25).
   const [loggedClusterId] = Object.entries(first.Resources as Record<string, any>).find(([, r]) => r.Type === 'AWS::RDS::DBCluster')!;
   const badControlTower = broken(first, join(work, 'bad-control-tower.template.json'), (r) => delete r[loggedClusterId].Properties.EnableCloudwatchLogsExports);
+  const planted = plant(first, join(work, 'planted.template.json'));
   const files = [...all.flatMap((a) => a.templates), badCfnLint, badCheckov, badControlTower];
-  const linted = await lintTemplates(files);
+  const [linted, reference] = await Promise.all([lintTemplates([...files, planted.file], work), plainLint(planted.file, badCheckov, badControlTower)]);
   const at = (f: string) => linted.get(f)!;
-  // Each template's findings under its own path, as one run over all of them would print them.
-  const lines = files.flatMap((f) => at(f).cfnLint.map((l) => f + l.slice(HERE.length)));
-  const status = lines.reduce((bits, l) => bits | (CFN_LINT_LEVEL[/:([EWI])\d{4}:/.exec(l)?.[1] ?? ''] ?? 0), 0);
+  const lines = files.flatMap((f) => at(f).cfnLint.map((l) => `${f}: ${l}`));
+  const status = lines.reduce((bits, l) => bits | (CFN_LINT_LEVEL[/^\S+: ([EWI])\d{4} /.exec(l)?.[1] ?? ''] ?? 0), 0);
   const here = (f: string) => (r: CheckovResult) => ({ ...r, file_abs_path: f });
   return {
     cfnLint: { status, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' },
@@ -306,7 +459,7 @@ async function runLinters(work: string): Promise<LintResults> {
       results: {
         failed_checks: files.flatMap((f) => at(f).checkov.failed.map(here(f))),
         skipped_checks: files.flatMap((f) => at(f).checkov.skipped.map(here(f))),
-        parsing_errors: files.filter((f) => at(f).checkov.parsingError) as unknown as CheckovResult[],
+        parsing_errors: [],
       },
     },
     badCfnLint,
@@ -315,7 +468,16 @@ async function runLinters(work: string): Promise<LintResults> {
     controlTower: new Map(files.map((f) => [f, at(f).controlTower])),
     badControlTower,
     loggedClusterId,
-    controlTowerGroups: controlTowerGroups(files),
+    resourceTypes: [
+      ...new Set(
+        [...files.map((f) => JSON.parse(readFileSync(f, 'utf8'))), { Resources: { P: PLACEHOLDER } }].flatMap((t) =>
+          Object.values<{ Type: string }>(t.Resources).map((r) => r.Type),
+        ),
+      ),
+    ].sort(),
+    linted,
+    planted,
+    reference,
   };
 }
 
@@ -387,6 +549,49 @@ export function lintSuite(): void {
     const { r, control } = await cfnLintLines();
     expect(r.status).not.toBe(0);
     expect(control.join('\n')).toMatch(/E3002.*EnableDnsHostname/);
+  }, 600_000);
+
+  test('cfn-lint judging each resource once, in two passes, reports what one plain run reports: a copy planted with a finding of each kind', async () => {
+    const { linted, planted, reference } = await lints;
+    const ours = [...linted.get(planted.file)!.cfnLint].sort();
+    expect(ours).toEqual(reference.cfnLint);
+    // Each plant is found (so the comparison can fail), by the rule and at the place it should be.
+    const at = (rule: string, ...path: string[]) =>
+      expect({ rule, path, found: ours.some((l) => l.startsWith(`${rule} ${path.join('/')}`)) }).toEqual({ rule, path, found: true });
+    at('E3003', 'Resources', planted.required, 'Properties');
+    for (const reader of planted.readers) at('E1010', 'Resources', reader);
+    at('E3005', 'Resources', planted.dependent, 'DependsOn');
+    at('W2001', 'Parameters', 'PlantedUnused');
+    at('E6101', 'Outputs', 'PlantedOutput');
+  }, 600_000);
+
+  test("a finding planted in one scenario's copy is reported for that copy only, and what the plant left alone is judged once", async () => {
+    const { linted, planted } = await lints;
+    const scenario = assemblies()[0].template;
+    expect(linted.get(scenario)!.cfnLint).toEqual([]);
+    expect(linted.get(planted.file)!.cfnLint.length).toBeGreaterThanOrEqual(5);
+    const [mine, theirs] = [planted.file, scenario].map((f) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, any>);
+    const [ours, scenarios] = [mine, theirs].map(resourceKeys);
+    const rejudged = [...ours].filter(([id, key]) => scenarios.get(id) !== key).map(([id]) => id);
+    // The planted resources, and those naming one of them, have keys of their own; every other shares the scenario's.
+    const naming = Object.keys(mine.Resources).filter((id) => planted.changed.some((c) => namesIn(mine.Resources[id]).has(c)));
+    expect(rejudged.sort()).toEqual([...new Set([...planted.changed, ...naming])].sort());
+    expect(naming).toEqual(expect.arrayContaining(planted.readers));
+    expect(rejudged.length).toBeLessThan(ours.size / 4);
+  }, 600_000);
+
+  test('checkov judging each resource once reports what one plain run reports, on its control', async () => {
+    const { linted, badCheckov, reference } = await lints;
+    const ours = linted.get(badCheckov)!.checkov;
+    const placed = (rs: CheckovResult[]) => rs.map((r) => `${r.check_id} ${r.resource}`).sort();
+    expect({ failed: placed(ours.failed), skipped: placed(ours.skipped), resources: ours.resources }).toEqual(reference.checkov);
+    expect(reference.checkov.failed.length).toBeGreaterThan(0);
+  }, 600_000);
+
+  test('the Control Tower rules judging each resource once, by the rule files naming its types, report what every rule file reports on the whole template: their control', async () => {
+    const { controlTower: ct, badControlTower, reference } = await lints;
+    expect(ct.get(badControlTower)).toEqual(reference.controlTower);
+    expect(reference.controlTower.length).toBeGreaterThan(1);
   }, 600_000);
 
   const checkovFailures = async () => {
@@ -486,16 +691,22 @@ export function lintSuite(): void {
     );
   }, 600_000);
 
-  test("each Control Tower rule file left out of a template group's run fails nothing on a resource of every type the group holds: leaving it out is the same judgement", async () => {
-    const { controlTowerGroups: groups } = await lints;
+  test('each Control Tower rule file fails nothing on a resource of any type it does not name: leaving it out where none of its types is present is the same judgement', async () => {
+    const { resourceTypes } = await lints;
     const all = controlTowerRuleFiles();
     expect(all.length).toBeGreaterThan(200);
-    for (const [i, { rules, types }] of groups.entries()) {
-      const left = all.map((r) => r.file).filter((f) => !rules.includes(f));
-      expect(left.length).toBeGreaterThan(0);
-      const file = join(work, `group-${i}.template.json`);
-      writeFileSync(file, JSON.stringify({ Resources: Object.fromEntries([...types].map((t, n) => [`R${n}`, { Type: t, Properties: {} }])) }));
-      expect({ group: i, findings: (await guard(left, [file])).get(file) }).toEqual({ group: i, findings: [] });
+    // Rule files by the types present that they do not name: one guard run per set.
+    const sets = new Map<string, { types: string[]; files: string[] }>();
+    for (const r of all) {
+      const types = resourceTypes.filter((t) => !r.types.includes(t));
+      const set = sets.get(types.join()) ?? { types, files: [] };
+      set.files.push(r.file);
+      sets.set(types.join(), set);
+    }
+    for (const [i, { types, files }] of [...sets.values()].entries()) {
+      const file = join(work, `absent-${i}.template.json`);
+      writeFileSync(file, JSON.stringify({ Resources: Object.fromEntries(types.map((t, n) => [`R${n}`, { Type: t, Properties: {} }])) }));
+      expect({ types, findings: (await guard(files, [file])).get(file) }).toEqual({ types, findings: [] });
     }
   }, 600_000);
 
