@@ -16,6 +16,9 @@ module.exports = {
   // checkov, moto, the commands), so one worker per core. More (3 on 2 cores) was faster warm on a
   // quiet machine (81-85 s against 113 s) but timed a cold CI run out under load: not worth it.
   maxWorkers: '100%',
+  // A test's time limit catches a hang, not a slow machine: timing belongs in the benchmark
+  // scripts. Jest's 5 s default failed correct tests on a machine a few times busier than CI.
+  testTimeout: 60_000,
   setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
 };

@@ -481,6 +481,9 @@ async function runLinters(work: string): Promise<LintResults> {
   };
 }
 
+/** How long a test waits for the linters: a hang's limit (a cold run takes about 3 minutes on a quiet 2-core machine), not a speed test. */
+const LINT_TIMEOUT = 1_800_000;
+
 export function lintSuite(): void {
   const work = mkdtempSync(join(tmpdir(), 'lint-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -539,60 +542,84 @@ export function lintSuite(): void {
     return { r, control: lines.filter((l) => l.startsWith(`${badCfnLint}:`)), others: lines.filter((l) => !l.startsWith(`${badCfnLint}:`)) };
   };
 
-  test('cfn-lint reports 0 errors and 0 warnings on every template (data and observability stacks)', async () => {
-    const { r, others } = await cfnLintLines();
-    expect(others).toEqual([]);
-    expect(r.stderr).toBe('');
-  }, 600_000);
+  test(
+    'cfn-lint reports 0 errors and 0 warnings on every template (data and observability stacks)',
+    async () => {
+      const { r, others } = await cfnLintLines();
+      expect(others).toEqual([]);
+      expect(r.stderr).toBe('');
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('cfn-lint is able to fail', async () => {
-    const { r, control } = await cfnLintLines();
-    expect(r.status).not.toBe(0);
-    expect(control.join('\n')).toMatch(/E3002.*EnableDnsHostname/);
-  }, 600_000);
+  test(
+    'cfn-lint is able to fail',
+    async () => {
+      const { r, control } = await cfnLintLines();
+      expect(r.status).not.toBe(0);
+      expect(control.join('\n')).toMatch(/E3002.*EnableDnsHostname/);
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('cfn-lint judging each resource once, in two passes, reports what one plain run reports: a copy planted with a finding of each kind', async () => {
-    const { linted, planted, reference } = await lints;
-    const ours = [...linted.get(planted.file)!.cfnLint].sort();
-    expect(ours).toEqual(reference.cfnLint);
-    // Each plant is found (so the comparison can fail), by the rule and at the place it should be.
-    const at = (rule: string, ...path: string[]) =>
-      expect({ rule, path, found: ours.some((l) => l.startsWith(`${rule} ${path.join('/')}`)) }).toEqual({ rule, path, found: true });
-    at('E3003', 'Resources', planted.required, 'Properties');
-    for (const reader of planted.readers) at('E1010', 'Resources', reader);
-    at('E3005', 'Resources', planted.dependent, 'DependsOn');
-    at('W2001', 'Parameters', 'PlantedUnused');
-    at('E6101', 'Outputs', 'PlantedOutput');
-  }, 600_000);
+  test(
+    'cfn-lint judging each resource once, in two passes, reports what one plain run reports: a copy planted with a finding of each kind',
+    async () => {
+      const { linted, planted, reference } = await lints;
+      const ours = [...linted.get(planted.file)!.cfnLint].sort();
+      expect(ours).toEqual(reference.cfnLint);
+      // Each plant is found (so the comparison can fail), by the rule and at the place it should be.
+      const at = (rule: string, ...path: string[]) =>
+        expect({ rule, path, found: ours.some((l) => l.startsWith(`${rule} ${path.join('/')}`)) }).toEqual({ rule, path, found: true });
+      at('E3003', 'Resources', planted.required, 'Properties');
+      for (const reader of planted.readers) at('E1010', 'Resources', reader);
+      at('E3005', 'Resources', planted.dependent, 'DependsOn');
+      at('W2001', 'Parameters', 'PlantedUnused');
+      at('E6101', 'Outputs', 'PlantedOutput');
+    },
+    LINT_TIMEOUT,
+  );
 
-  test("a finding planted in one scenario's copy is reported for that copy only, and what the plant left alone is judged once", async () => {
-    const { linted, planted } = await lints;
-    const scenario = assemblies()[0].template;
-    expect(linted.get(scenario)!.cfnLint).toEqual([]);
-    expect(linted.get(planted.file)!.cfnLint.length).toBeGreaterThanOrEqual(5);
-    const [mine, theirs] = [planted.file, scenario].map((f) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, any>);
-    const [ours, scenarios] = [mine, theirs].map(resourceKeys);
-    const rejudged = [...ours].filter(([id, key]) => scenarios.get(id) !== key).map(([id]) => id);
-    // The planted resources, and those naming one of them, have keys of their own; every other shares the scenario's.
-    const naming = Object.keys(mine.Resources).filter((id) => planted.changed.some((c) => namesIn(mine.Resources[id]).has(c)));
-    expect(rejudged.sort()).toEqual([...new Set([...planted.changed, ...naming])].sort());
-    expect(naming).toEqual(expect.arrayContaining(planted.readers));
-    expect(rejudged.length).toBeLessThan(ours.size / 4);
-  }, 600_000);
+  test(
+    "a finding planted in one scenario's copy is reported for that copy only, and what the plant left alone is judged once",
+    async () => {
+      const { linted, planted } = await lints;
+      const scenario = assemblies()[0].template;
+      expect(linted.get(scenario)!.cfnLint).toEqual([]);
+      expect(linted.get(planted.file)!.cfnLint.length).toBeGreaterThanOrEqual(5);
+      const [mine, theirs] = [planted.file, scenario].map((f) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, any>);
+      const [ours, scenarios] = [mine, theirs].map(resourceKeys);
+      const rejudged = [...ours].filter(([id, key]) => scenarios.get(id) !== key).map(([id]) => id);
+      // The planted resources, and those naming one of them, have keys of their own; every other shares the scenario's.
+      const naming = Object.keys(mine.Resources).filter((id) => planted.changed.some((c) => namesIn(mine.Resources[id]).has(c)));
+      expect(rejudged.sort()).toEqual([...new Set([...planted.changed, ...naming])].sort());
+      expect(naming).toEqual(expect.arrayContaining(planted.readers));
+      expect(rejudged.length).toBeLessThan(ours.size / 4);
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('checkov judging each resource once reports what one plain run reports, on its control', async () => {
-    const { linted, badCheckov, reference } = await lints;
-    const ours = linted.get(badCheckov)!.checkov;
-    const placed = (rs: CheckovResult[]) => rs.map((r) => `${r.check_id} ${r.resource}`).sort();
-    expect({ failed: placed(ours.failed), skipped: placed(ours.skipped), resources: ours.resources }).toEqual(reference.checkov);
-    expect(reference.checkov.failed.length).toBeGreaterThan(0);
-  }, 600_000);
+  test(
+    'checkov judging each resource once reports what one plain run reports, on its control',
+    async () => {
+      const { linted, badCheckov, reference } = await lints;
+      const ours = linted.get(badCheckov)!.checkov;
+      const placed = (rs: CheckovResult[]) => rs.map((r) => `${r.check_id} ${r.resource}`).sort();
+      expect({ failed: placed(ours.failed), skipped: placed(ours.skipped), resources: ours.resources }).toEqual(reference.checkov);
+      expect(reference.checkov.failed.length).toBeGreaterThan(0);
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('the Control Tower rules judging each resource once, by the rule files naming its types, report what every rule file reports on the whole template: their control', async () => {
-    const { controlTower: ct, badControlTower, reference } = await lints;
-    expect(ct.get(badControlTower)).toEqual(reference.controlTower);
-    expect(reference.controlTower.length).toBeGreaterThan(1);
-  }, 600_000);
+  test(
+    'the Control Tower rules judging each resource once, by the rule files naming its types, report what every rule file reports on the whole template: their control',
+    async () => {
+      const { controlTower: ct, badControlTower, reference } = await lints;
+      expect(ct.get(badControlTower)).toEqual(reference.controlTower);
+      expect(reference.controlTower.length).toBeGreaterThan(1);
+    },
+    LINT_TIMEOUT,
+  );
 
   const checkovFailures = async () => {
     const { checkov: c, badCheckov } = await lints;
@@ -600,16 +627,20 @@ export function lintSuite(): void {
     return { ...c, control: failed.filter((f) => f.file_abs_path === badCheckov), others: failed.filter((f) => f.file_abs_path !== badCheckov) };
   };
 
-  test('checkov finds 0 failed checks on every template; each skip is an entry of checkov-skips.yaml', async () => {
-    const { summary, results, others } = await checkovFailures();
-    expect(results.parsing_errors).toEqual([]);
-    expect(others.map((f) => `${f.check_id} ${f.resource} (${f.file_abs_path})`)).toEqual([]);
-    expect(summary.resource_count).toBeGreaterThan(0);
-    const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
-    expect(results.skipped_checks.length).toBeGreaterThan(0);
-    for (const s of results.skipped_checks)
-      expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
-  }, 600_000);
+  test(
+    'checkov finds 0 failed checks on every template; each skip is an entry of checkov-skips.yaml',
+    async () => {
+      const { summary, results, others } = await checkovFailures();
+      expect(results.parsing_errors).toEqual([]);
+      expect(others.map((f) => `${f.check_id} ${f.resource} (${f.file_abs_path})`)).toEqual([]);
+      expect(summary.resource_count).toBeGreaterThan(0);
+      const listed = new Set(loadCheckovSkips().map((s) => `${s.check}: ${s.reason}`));
+      expect(results.skipped_checks.length).toBeGreaterThan(0);
+      for (const s of results.skipped_checks)
+        expect(listed.has(`${s.check_id}: ${s.check_result.suppress_comment}`) ? s.check_id : `${s.check_id} on ${s.resource}`).toBe(s.check_id);
+    },
+    LINT_TIMEOUT,
+  );
 
   /** Every rule of the pinned Control Tower rule set, by its name: the control it implements (`[CT.X.PR.n]` in its messages). */
   const controlOfRule = (): Map<string, string> => {
@@ -662,69 +693,97 @@ export function lintSuite(): void {
     return ![badCheckov, badCfnLint, badControlTower].includes(file);
   };
 
-  test("AWS Control Tower's proactive controls (cfn-guard, the rules AWS ships, pinned): every finding is acknowledged on its resource, and every acknowledgement answers a finding", async () => {
-    const { controlTower: ct } = await lints;
-    const files = new Set<string>();
-    for (const f of ct.keys()) if (await linted(f)) files.add(f);
-    expect(await controlTowerAudit((f) => files.has(f))).toEqual({ unacknowledged: [], stale: [] });
-  }, 600_000);
+  test(
+    "AWS Control Tower's proactive controls (cfn-guard, the rules AWS ships, pinned): every finding is acknowledged on its resource, and every acknowledgement answers a finding",
+    async () => {
+      const { controlTower: ct } = await lints;
+      const files = new Set<string>();
+      for (const f of ct.keys()) if (await linted(f)) files.add(f);
+      expect(await controlTowerAudit((f) => files.has(f))).toEqual({ unacknowledged: [], stale: [] });
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('every Control Tower acknowledgement names the control its rule implements and gives a reason', async () => {
-    const { controlTower: ct } = await lints;
-    const controls = controlOfRule();
-    expect(controls.size).toBeGreaterThan(200);
-    for (const [control, rule] of Object.entries(CONTROL_TOWER_RULES)) expect({ rule, control: controls.get(rule) }).toEqual({ rule, control });
-    const used = new Set<string>();
-    for (const file of ct.keys())
-      for (const a of acknowledgedIn(file).values()) {
-        used.add(a.control);
-        expect({ rule: a.rule, control: a.control, reason: a.reason.length >= 60 }).toEqual({ rule: a.rule, control: controls.get(a.rule), reason: true });
+  test(
+    'every Control Tower acknowledgement names the control its rule implements and gives a reason',
+    async () => {
+      const { controlTower: ct } = await lints;
+      const controls = controlOfRule();
+      expect(controls.size).toBeGreaterThan(200);
+      for (const [control, rule] of Object.entries(CONTROL_TOWER_RULES)) expect({ rule, control: controls.get(rule) }).toEqual({ rule, control });
+      const used = new Set<string>();
+      for (const file of ct.keys())
+        for (const a of acknowledgedIn(file).values()) {
+          used.add(a.control);
+          expect({ rule: a.rule, control: a.control, reason: a.reason.length >= 60 }).toEqual({ rule: a.rule, control: controls.get(a.rule), reason: true });
+        }
+      // No entry of the table is left unused.
+      expect([...used].sort()).toEqual(Object.keys(CONTROL_TOWER_RULES).sort());
+    },
+    LINT_TIMEOUT,
+  );
+
+  test(
+    'the acknowledgement check is able to fail: a finding on a resource without its acknowledgement is named',
+    async () => {
+      const { badControlTower, loggedClusterId } = await lints;
+      expect((await controlTowerAudit((f) => f === badControlTower)).unacknowledged).toContain(
+        described(badControlTower)(`rds_cluster_logging_enabled_check ${loggedClusterId}`),
+      );
+    },
+    LINT_TIMEOUT,
+  );
+
+  test(
+    'each Control Tower rule file fails nothing on a resource of any type it does not name: leaving it out where none of its types is present is the same judgement',
+    async () => {
+      const { resourceTypes } = await lints;
+      const all = controlTowerRuleFiles();
+      expect(all.length).toBeGreaterThan(200);
+      // Rule files by the types present that they do not name: one guard run per set.
+      const sets = new Map<string, { types: string[]; files: string[] }>();
+      for (const r of all) {
+        const types = resourceTypes.filter((t) => !r.types.includes(t));
+        const set = sets.get(types.join()) ?? { types, files: [] };
+        set.files.push(r.file);
+        sets.set(types.join(), set);
       }
-    // No entry of the table is left unused.
-    expect([...used].sort()).toEqual(Object.keys(CONTROL_TOWER_RULES).sort());
-  }, 600_000);
+      for (const [i, { types, files }] of [...sets.values()].entries()) {
+        const file = join(work, `absent-${i}.template.json`);
+        writeFileSync(file, JSON.stringify({ Resources: Object.fromEntries(types.map((t, n) => [`R${n}`, { Type: t, Properties: {} }])) }));
+        expect({ types, findings: (await guard(files, [file])).get(file) }).toEqual({ types, findings: [] });
+      }
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('the acknowledgement check is able to fail: a finding on a resource without its acknowledgement is named', async () => {
-    const { badControlTower, loggedClusterId } = await lints;
-    expect((await controlTowerAudit((f) => f === badControlTower)).unacknowledged).toContain(
-      described(badControlTower)(`rds_cluster_logging_enabled_check ${loggedClusterId}`),
-    );
-  }, 600_000);
+  test(
+    'that check is able to fail: a rule file given a bare resource of its own type fails it',
+    async () => {
+      const rds = controlTowerRuleFiles().find((r) => r.file.endsWith('ct-rds-pr-25.guard'))!;
+      const file = join(work, 'bare-cluster.template.json');
+      writeFileSync(file, JSON.stringify({ Resources: { Cluster: { Type: rds.types[0], Properties: { Engine: 'aurora-postgresql' } } } }));
+      expect((await guard([rds.file], [file])).get(file)).toEqual([`rds_cluster_logging_enabled_check Cluster`]);
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('each Control Tower rule file fails nothing on a resource of any type it does not name: leaving it out where none of its types is present is the same judgement', async () => {
-    const { resourceTypes } = await lints;
-    const all = controlTowerRuleFiles();
-    expect(all.length).toBeGreaterThan(200);
-    // Rule files by the types present that they do not name: one guard run per set.
-    const sets = new Map<string, { types: string[]; files: string[] }>();
-    for (const r of all) {
-      const types = resourceTypes.filter((t) => !r.types.includes(t));
-      const set = sets.get(types.join()) ?? { types, files: [] };
-      set.files.push(r.file);
-      sets.set(types.join(), set);
-    }
-    for (const [i, { types, files }] of [...sets.values()].entries()) {
-      const file = join(work, `absent-${i}.template.json`);
-      writeFileSync(file, JSON.stringify({ Resources: Object.fromEntries(types.map((t, n) => [`R${n}`, { Type: t, Properties: {} }])) }));
-      expect({ types, findings: (await guard(files, [file])).get(file) }).toEqual({ types, findings: [] });
-    }
-  }, 600_000);
+  test(
+    'the Control Tower rules are able to fail',
+    async () => {
+      const { controlTower: ct, badControlTower, loggedClusterId } = await lints;
+      expect(ct.get(badControlTower)).toContain(`rds_cluster_logging_enabled_check ${loggedClusterId}`);
+    },
+    LINT_TIMEOUT,
+  );
 
-  test('that check is able to fail: a rule file given a bare resource of its own type fails it', async () => {
-    const rds = controlTowerRuleFiles().find((r) => r.file.endsWith('ct-rds-pr-25.guard'))!;
-    const file = join(work, 'bare-cluster.template.json');
-    writeFileSync(file, JSON.stringify({ Resources: { Cluster: { Type: rds.types[0], Properties: { Engine: 'aurora-postgresql' } } } }));
-    expect((await guard([rds.file], [file])).get(file)).toEqual([`rds_cluster_logging_enabled_check Cluster`]);
-  }, 600_000);
-
-  test('the Control Tower rules are able to fail', async () => {
-    const { controlTower: ct, badControlTower, loggedClusterId } = await lints;
-    expect(ct.get(badControlTower)).toContain(`rds_cluster_logging_enabled_check ${loggedClusterId}`);
-  }, 600_000);
-
-  test('checkov is able to fail', async () => {
-    const { control } = await checkovFailures();
-    const { flowLogGroupId } = await lints;
-    expect(control.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${flowLogGroupId}`]);
-  }, 600_000);
+  test(
+    'checkov is able to fail',
+    async () => {
+      const { control } = await checkovFailures();
+      const { flowLogGroupId } = await lints;
+      expect(control.map((f) => `${f.check_id} ${f.resource}`)).toEqual([`CKV_AWS_158 AWS::Logs::LogGroup.${flowLogGroupId}`]);
+    },
+    LINT_TIMEOUT,
+  );
 }
