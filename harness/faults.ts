@@ -161,6 +161,10 @@ export interface FaultOutcome {
   /** Start errors by cause. */
   readonly startErrors: Readonly<Record<string, number>>;
   readonly openAtDeadline: number;
+  /** The workflows still open at the deadline (the generator lists the first of them). */
+  readonly openAtDeadlineIds: readonly string[];
+  /** What became of each of them (stragglers()). */
+  readonly stragglers: readonly Straggler[];
   /** Each role's membership (heartbeat within the cutoff) came to be the tasks running, at their addresses. */
   readonly membershipSettled: boolean;
   /** Seconds after the fault ended (at the latest, when the run ended) that it had; null: not within twice the cutoff. */
@@ -203,6 +207,48 @@ export function recovery(series: RunSeries, rate: number, from: number, steadyP9
   if (lastBad < 0) return 0;
   if (lastBad + 1 + RECOVERED_FOR > end) return null;
   return Math.round(((lastBad + 1) * series.intervalSeconds - from) * 10) / 10;
+}
+
+/** A workflow open at the deadline, as the visibility store has it once it closed. */
+interface Straggler {
+  readonly id: string;
+  /** Seconds from its start to its close; null: still open when the wait ended. */
+  readonly closedAfterSeconds: number | null;
+  /** Events in its history at the close: a simple workflow has 11; each timed-out task adds its own. */
+  readonly events: number | null;
+}
+
+/**
+ * Waits up to `waitMs` for the workflows open at the deadline to close, then reads when each did
+ * and how long its history grew: what names a straggler's cause (a task started and never
+ * delivered closes a timeout later, its history longer by the timeout's events). Only a failing
+ * run has any, so a passing one waits for nothing.
+ */
+export async function stragglers(
+  c: { readonly cluster: Pick<LocalCluster, 'stores'>; readonly postgres: Pick<Postgres, 'psql'> },
+  ids: readonly string[],
+  waitMs = 120_000,
+  clock = { now: Date.now, sleep },
+): Promise<Straggler[]> {
+  if (!ids.length) return [];
+  const list = ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ');
+  const sql = `SELECT workflow_id, extract(epoch FROM close_time - start_time), history_length FROM executions_visibility WHERE workflow_id IN (${list}) ORDER BY workflow_id`;
+  const deadline = clock.now() + waitMs;
+  for (;;) {
+    const rows = new Map(
+      (await c.postgres.psql(sql, c.cluster.stores.visibilityDatabase))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('|'))
+        .map(([id, seconds, events]) => [id, { seconds, events }]),
+    );
+    const found = ids.map((id) => {
+      const r = rows.get(id);
+      return { id, closedAfterSeconds: r?.seconds ? Math.round(Number(r.seconds) * 10) / 10 : null, events: r?.events ? Number(r.events) : null };
+    });
+    if (found.every((s) => s.closedAfterSeconds !== null) || clock.now() > deadline) return found;
+    await clock.sleep(2_000);
+  }
 }
 
 const worst = (v: readonly number[], from: number, to: number) => Math.max(0, ...v.slice(Math.max(0, from), Math.max(0, to)));
@@ -254,6 +300,7 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
     await readStored(c.postgres, cluster.stores.database, raw.config.workflowIdPrefix),
   );
   const { membership, settledAfter } = await settling;
+  const openAtDeadlineIds: string[] = x.openAtDeadlineIds ?? [];
   return {
     fault: fault.name,
     notes,
@@ -265,6 +312,8 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
     recoverySeconds,
     startErrors: x.startErrorsByCause,
     openAtDeadline: x.workflowsTimedOut,
+    openAtDeadlineIds,
+    stragglers: await stragglers(c, openAtDeadlineIds),
     membershipSettled: settledAfter !== null,
     membershipSettledSeconds: settledAfter,
     membership,
@@ -303,6 +352,9 @@ export async function membershipSettles(
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
 
+const describeStraggler = (s: Straggler) =>
+  s.closedAfterSeconds === null ? `${s.id} still open` : `${s.id} closed ${s.closedAfterSeconds} s after its start, ${s.events} events`;
+
 /** One line per fault, for logs. */
 export function describeOutcome(o: FaultOutcome): string {
   const l = o.ledger;
@@ -312,7 +364,7 @@ export function describeOutcome(o: FaultOutcome): string {
   const stops = o.notes.stops.map((s) => `${s.task} drained in ${(s.drainMs / 1000).toFixed(1)} s${s.killed ? ' (SIGKILL)' : ''}`).join('; ');
   return (
     `${o.fault}: ${l.completedOnce}/${l.offered} completed once, missing ${l.missing.length}, duplicates ${l.duplicates.length}, not completed ${l.notCompleted.length}; ` +
-    `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
+    `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}${o.stragglers.length ? ` (${o.stragglers.map(describeStraggler).join(', ')})` : ''}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
     `${o.recoverySeconds === null ? 'not back at the rate before the load ended' : `recovered after ${o.recoverySeconds} s`}; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
     (stops ? `; ${stops}` : '')
   );

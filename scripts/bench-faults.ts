@@ -7,6 +7,7 @@
  *
  *   npm run setup:integration && npm run bench:faults -- --rate 10
  *   npm run bench:faults -- --fault "rolling deploy: history" --dynamic-config history.shutdownDrainDuration=0s
+ *   KEEP_TEMPORAL_LOGS=1 npm run bench:faults -- --fault "rolling deploy: matching" --repeat 20   (a rare outcome, with the servers' logs kept)
  */
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
@@ -28,6 +29,7 @@ const program = new Command('bench:faults')
   .option('--duration <duration>', 'how long each fault run offers load (Go duration)', '45s')
   .option('--fault-at <duration>', 'when, into each run, the fault starts', '12s')
   .option('--fault <text>', 'run only the faults whose name contains this (e.g. "rolling deploy")')
+  .option('--repeat <n>', 'run each fault this many times on the same cluster, one row each', '1')
   .option('--dynamic-config <key=value...>', 'set these dynamic-config keys over the rendered ones (what a setting buys)')
   .option('--out <file>', 'also write the table to this markdown file');
 
@@ -75,6 +77,9 @@ runCommand(async () => {
     if (!(durationSeconds(value) > 0)) throw new ConfigError(`${flag} "${value}" is not valid (valid: a Go duration with a unit, e.g. 45s)`);
   if (durationSeconds(o.faultAt) >= durationSeconds(o.duration))
     throw new ConfigError(`--fault-at ${o.faultAt} is not inside the run (valid: less than --duration ${o.duration})`);
+  const repeat = Number(o.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100)
+    throw new ConfigError(`--repeat "${o.repeat}" is not valid (valid: a whole number from 1 to 100)`);
   const overrides = o.dynamicConfig === undefined ? undefined : dynamicConfigOverrides(o.dynamicConfig);
   const scenario = resolveScenario({ scenario: o.scenario }) as TemporalScenario;
   if (scenario.family !== 'temporal') throw new ConfigError(`--scenario "${o.scenario}" is a FOLIO phase (valid: a Temporal preset)`);
@@ -96,7 +101,7 @@ runCommand(async () => {
     const worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
     try {
       await warmUp(scenario.preset, cluster.frontendAddress);
-      for (const fault of faults) {
+      for (const fault of faults.flatMap((f) => Array<typeof f>(repeat).fill(f))) {
         process.stderr.write(`${fault.name} ...\n`);
         const outcome = await runFault({ cluster, postgres: pg, stopTimeoutMs }, fault, load);
         process.stderr.write(`${describeOutcome(outcome)}\n`);

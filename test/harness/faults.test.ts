@@ -1,5 +1,5 @@
 import { TEMPORAL_ROLES, type TemporalRole } from '../../config';
-import { membershipSettles, recovery } from '../../harness/faults';
+import { membershipSettles, recovery, stragglers } from '../../harness/faults';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
 
@@ -58,5 +58,42 @@ describe('membership', () => {
       expect((await membershipSettles(cluster(clock, end, rows), end, clock)).settledAfter).toBeNull();
       expect(clock.now() - end).toBeGreaterThan(40_000);
     }
+  });
+});
+
+describe('stragglers', () => {
+  /** A store whose visibility rows are `answers[n]` on the n-th read (the last one after that). */
+  const store = (answers: string[]) => {
+    const reads: string[] = [];
+    const psql = async (sql: string, database?: string) => {
+      reads.push(`${database}: ${sql}`);
+      return answers[Math.min(reads.length, answers.length) - 1];
+    };
+    return { reads, context: { cluster: { stores: { visibilityDatabase: 'faults_visibility' } } as never, postgres: { psql } } };
+  };
+
+  test('a passing run has none and reads nothing', async () => {
+    const s = store([]);
+    expect(await stragglers(s.context, [])).toEqual([]);
+    expect(s.reads).toEqual([]);
+  });
+
+  test('waits for each to close, then says when it did and how long its history grew', async () => {
+    const clock = fakeTime();
+    const s = store(['w-1||', 'w-1||', 'w-1|41.237|14']);
+    expect(await stragglers(s.context, ['w-1'], 120_000, clock)).toEqual([{ id: 'w-1', closedAfterSeconds: 41.2, events: 14 }]);
+    expect(s.reads).toHaveLength(3);
+    expect(s.reads[0]).toMatch(/^faults_visibility: SELECT .* FROM executions_visibility WHERE workflow_id IN \('w-1'\)/);
+  });
+
+  test('one still open, or missing from the store, when the wait ends is said to be open', async () => {
+    const clock = fakeTime();
+    const s = store(['w-1|12|13\nw-2||']);
+    expect(await stragglers(s.context, ['w-1', 'w-2', 'w-3'], 10_000, clock)).toEqual([
+      { id: 'w-1', closedAfterSeconds: 12, events: 13 },
+      { id: 'w-2', closedAfterSeconds: null, events: null },
+      { id: 'w-3', closedAfterSeconds: null, events: null },
+    ]);
+    expect(clock.now() - Date.parse('2026-01-21T10:00:00Z')).toBeGreaterThan(10_000);
   });
 });
