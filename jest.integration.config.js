@@ -8,6 +8,7 @@ module.exports = {
   transform: { '^.+\\.tsx?$': ['@swc/jest'] },
   setupFiles: ['<rootDir>/test/support/env.ts'],
   maxWorkers: 1,
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 120_000,
   verbose: true,
 };

@@ -1,21 +1,29 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 /*
- * Suites that wait on other processes (the linters, many command processes) start first, so their waits overlap the rest of the run. Jest's own order does the
- * same only once it has timings; on a fresh clone it would start the largest files first and
- * leave the long lint run for last.
+ * Jest's own order goes by timings once it has them and by file size on a fresh clone; two suites
+ * need one that does not depend on that:
+ * - the unit suite: suites that wait on other processes (the linters, many command processes)
+ *   start first, so their waits overlap the rest of the run;
+ * - the integration suite's measured lane: the files whose verdicts are timings run last, when
+ *   the niced lane beside it (scripts/test-integration.sh) has most likely ended; the
+ *   fault suite's recovery is the one that suffers most from a neighbour, so it runs after the
+ *   local cluster's runs, and the forwarder's round trips after all.
  */
 const FIRST = ['/test/lint/', '/test/bad-input.test.ts'];
+const LAST = ['/test/integration/temporal-local.test.ts', '/test/integration/temporal-faults.test.ts', '/test/integration/harness/service-name.test.ts'];
 const rank = (path) => {
-  const i = FIRST.findIndex((p) => path.includes(p));
-  return i === -1 ? FIRST.length : i;
+  const first = FIRST.findIndex((p) => path.includes(p));
+  if (first !== -1) return first;
+  const last = LAST.findIndex((p) => path.includes(p));
+  return last === -1 ? FIRST.length : FIRST.length + 1 + last;
 };
 
-class WaitsFirst extends Sequencer {
+class Ordered extends Sequencer {
   sort(tests) {
     const byJest = super.sort(tests);
     return [...byJest].sort((a, b) => rank(a.path) - rank(b.path));
   }
 }
 
-module.exports = WaitsFirst;
+module.exports = Ordered;
