@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { getPriority, homedir, tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports';
@@ -99,25 +99,6 @@ function serverCommand(bin: string, tool: string, args: string[]): [string, stri
   return asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
 }
 
-/**
- * pg_ctl starts the server in a session of its own, and with the kernel's autogroups (on where
- * sched_autogroup_enabled is 1) a session shares the CPU with every other as a peer, whatever
- * the niceness of its processes: a server started by a test at nice 19 would take CPU from the
- * integration suite's measured lane as if it were not niced. The server's session gets the
- * niceness of the process that started it. Where there are no autogroups (no such file), the
- * niceness the server inherited already holds; nothing else is expected to fail.
- */
-function keepPriority(data: string): void {
-  const nice = getPriority();
-  if (nice <= 0) return;
-  const pid = readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0];
-  try {
-    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-}
-
 export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> {
   const { server: serverBin, client: bin } = binaries(o.major);
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
@@ -132,10 +113,7 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     const [cmd, argv] = serverCommand(serverBin, tool, args);
     return run(cmd, argv, { maxBuffer: 64 * 1024 * 1024 });
   };
-  const start = async () => {
-    await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
-    keepPriority(data);
-  };
+  const start = async () => void (await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']));
   const halt = async (mode: 'fast' | 'immediate') => void (await exec('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']));
   const stop = async () => {
     await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
