@@ -5,6 +5,8 @@ import { exitOnConfigError, resolveScenario } from '../config';
 import type { CatalogInput } from '../config/catalog-schema';
 import { runCommand } from '../lib/commands/shared/cli';
 import { reportWindow, type WindowOptions } from '../lib/commands/report/window';
+import { judgeStep } from '../lib/commands/shared/ladder-judgement';
+import { generatorResult } from './support/generator-result';
 import { type CliResult, inProcess, runApp, runCli, runCliInProcess } from './support/cli';
 import { editedCatalog, FOLIO_PHASE_NAMES } from '../harness/catalog';
 
@@ -59,6 +61,24 @@ const reportWindowRow = (name: string, options: WindowOptions, expected: RegExp[
   run: () => inProcess(() => runCommand(async () => void reportWindow(options, 'test10', NOW))),
   expected,
 });
+/** A one-step ladder record whose own rules were loosened so its step holds: the report judges by config's. */
+const loosenedLadder = () => {
+  const [start, end] = ['2026-11-20T10:00:00Z', '2026-11-20T10:06:00Z'];
+  const result = generatorResult(150, 300, { start: '2026-11-20T10:00:10Z', p99: 5000 });
+  const held = { completedShareMin: 0, p99MaxMs: 1e9, openGrowthShareMax: 0.99 };
+  const step = { rate: 150, start, end, exitCode: 0, result, ...judgeStep(150, 300, result, held) };
+  return { scenario: 'temporal-150wps', start, end, ladder: { step: '5m', held, rates: [150], steps: [step], highestHeld: 150, firstFailed: null } };
+};
+/** A run record as bench run writes it, its P50 made negative. */
+const negativeRun = () => {
+  const result = generatorResult(150, 300, { start: '2026-11-20T10:00:10Z' });
+  return {
+    scenario: 'temporal-150wps',
+    start: '2026-11-20T10:00:00Z',
+    end: '2026-11-20T10:06:00Z',
+    result: { ...result, results: { ...result.results, latency: { ...result.results.latency, p50: -100 } } },
+  };
+};
 const synth = (name: string, context: Record<string, unknown>, expected: RegExp[]): BadInput => ({
   name,
   run: async () => {
@@ -825,40 +845,19 @@ const BAD_INPUTS: readonly BadInput[] = [
   ]),
   reportWindowRow('report: run file missing', { run: join(work, 'nope.json') }, [/^error: --run ".*nope.json": cannot read it \(no such file or directory\)$/]),
   reportWindowRow('report: run file is a directory', { run: work }, [/^error: --run ".*": cannot read it \(a directory, not a file\)$/]),
-  reportWindowRow(
-    'report: a ladder record whose verdicts its own results do not bear out',
-    {
-      run: file(
-        'edited-ladder.json',
-        JSON.stringify({
-          scenario: 'test10',
-          start: '2026-11-20T10:00:00Z',
-          end: '2026-11-20T10:05:00Z',
-          ladder: {
-            step: '5m',
-            held: { completedShareMin: 0.99, p99MaxMs: 1000, openGrowthShareMax: 0.05 },
-            rates: [150],
-            steps: [
-              {
-                rate: 150,
-                start: '2026-11-20T10:00:00Z',
-                end: '2026-11-20T10:05:00Z',
-                exitCode: 0,
-                result: null,
-                held: true,
-                failed: [],
-                figures: { offered: null, completed: null, completedShare: null, completedPerSecond: null, p99Ms: null, openGrowthShare: null },
-              },
-            ],
-            highestHeld: 150,
-            firstFailed: null,
-          },
-        }),
-      ),
-    },
+  command(
+    "report: a ladder record judged by rules loosened in the record, not config's",
+    'report.ts',
+    ['--run', file('loosened-ladder.json', JSON.stringify(loosenedLadder()))],
     [
-      /^error: --run ".*edited-ladder.json": the step at 150\/s says held, but its own result gives not held \(no result from the generator\) by the record's rules: .*\(valid: a record bench ladder wrote; run the ladder again\)$/,
+      /^error: --run ".*loosened-ladder.json": ladder\.held\.completedShareMin 0 is not config's 0\.99 \(observability\.ladder\.held\.completedShareMin\): a record is judged by config's rules \(valid: a ladder run under this config; run it again\)$/,
     ],
+  ),
+  command(
+    'report: a run record with a negative latency',
+    'report.ts',
+    ['--run', file('negative-run.json', JSON.stringify(negativeRun()))],
+    [/^error: --run ".*negative-run.json": result\.results\.latency\.p50 -100 is negative \(valid: a figure of 0 or more\)$/],
   ),
   reportWindowRow('report: run file not JSON', { run: file('bad.json', '{') }, [
     /^error: --run ".*bad.json": not JSON \(.*\) \(valid: the JSON file that bench run writes\)$/,

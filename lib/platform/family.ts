@@ -2,6 +2,7 @@ import type { App, Stack } from 'aws-cdk-lib';
 import type { ImageRef, Scenario } from '../../config';
 import type { CatalogInput } from '../../config/catalog-schema';
 import type { PriceFile } from '../../config/prices';
+import type { LadderConfig } from '../../config/observability-schema';
 import type { MetricCatalog } from './contract/metrics';
 import type { AwsClients, AwsTarget } from '../commands/aws/clients';
 import type { CommandIO } from '../commands/shared/cli';
@@ -112,6 +113,8 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
   /** `report`: the options only this family takes (checked before anything is read). */
   readonly reportOptions: readonly string[];
   checkReportOptions(scenario: S, options: ReportInputs): void;
+  /** `report --run`: the rules a ladder record of the scenario is judged by (config's); none where the family runs no ladder. */
+  ladderRules?(scenario: S): LadderConfig['held'];
   /** What the catalog needs from the deploy (read from the stack's outputs when not given). */
   deployedForReport(r: ReportReading<S>): Promise<Deployed>;
   /** Reads what the family reports beyond CloudWatch (the servers' metrics, RDS events), then the window's figures. */

@@ -58,6 +58,7 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
     if (scenario.preset.store.engine !== 'dsql' && options.dsqlClusterId !== undefined)
       throw new ConfigError(`--dsql-cluster-id does not apply to ${scenario.name} (its history is in ${scenario.preset.store.engine}; valid: a DSQL preset)`);
   },
+  ladderRules: (scenario) => scenario.environment.observability.ladder.held,
   async deployedForReport({ scenario, options, aws, target }) {
     // The Aurora store's metrics are named by its configured cluster identifier: nothing to look up.
     if (scenario.preset.store.engine !== 'dsql' || options.dsqlClusterId !== undefined) return { dsqlClusterId: options.dsqlClusterId };

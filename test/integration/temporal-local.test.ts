@@ -20,6 +20,7 @@ import { bottleneckFigures, findBottlenecks } from '../../lib/temporal/commands/
 import { recordQueryRange } from '../../harness/query-range-fixture';
 import { renderLadderCharts } from '../../lib/temporal/commands/report/temporal-charts';
 import { firstFailedWindow, ladderView } from '../../lib/temporal/commands/report/ladder-view';
+import { checkRunRecord } from '../../lib/commands/report/record-checks';
 import { readRunRecord } from '../../lib/commands/shared/run-record';
 import { QUANTILES, temporalDashboard } from '../../lib/temporal/contract/dashboards';
 import { serverQueries } from '../../lib/temporal/contract/server-queries';
@@ -354,6 +355,8 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     const file = join(mkdtempSync(join(tmpdir(), 'ladder-')), 'ladder.json');
     writeFileSync(file, JSON.stringify({ scenario: scenario.name, start: ladder.steps[0].start, end: ladder.steps.at(-1)!.end, ladder }));
     expect(readRunRecord(file).ladder).toEqual(ladder);
+    // And the report's checks take it: real results bear out its rates, step length and verdicts.
+    expect(() => checkRunRecord(readRunRecord(file), file, config.held)).not.toThrow();
     // The report's reading of the failing step alone, from the servers' and the worker's own metrics.
     const failed = firstFailedWindow(ladder)!;
     const { view } = await serverView(failed);

@@ -29,7 +29,7 @@ export function generatorResult(
       workflowsCompleted: total + (o.capacity === undefined ? rate : 0),
       workflowsFailed: 0,
       actualRate: rate,
-      latency: { p50: 100, p95: 150, p99: o.p99 ?? 200, max: 400 },
+      latency: { p50: 100, p95: 150, p99: o.p99 ?? 200, max: Math.max(400, o.p99 ?? 200) },
     },
     window: { start, lastStart: new Date(Date.parse(start) + seconds * 1000).toISOString() },
     ...(o.series !== false && { series: { intervalSeconds: 1, started, startErrors: started.map(() => 0), completed, latencyP99Ms: started.map(() => 200) } }),

@@ -82,7 +82,7 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
     );
   family.checkReportOptions(scenario, o);
   const promUrl = o.prometheusUrl === undefined ? undefined : prometheusUrl(o.prometheusUrl);
-  const window = reportWindow(o, scenario.name, deps.now);
+  const window = reportWindow(o, scenario.name, deps.now, family.ladderRules?.(scenario));
   // Where the report goes is checked before anything is fetched.
   const out = writableDir('--out', o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`));
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ConfigError } from '../../../config';
 import { durationSeconds } from '../../../config/fields';
-import { rejudgeLadder } from '../shared/ladder-judgement';
+import type { LadderConfig } from '../../../config/observability-schema';
+import { checkRunRecord } from './record-checks';
 import { type GeneratorSeries, type Ladder, readRunRecord } from '../shared/run-record';
 
 /**
@@ -92,8 +93,11 @@ const span = (seconds: number) => {
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
 };
 
-/** Resolves the window options of the report command; each mistake is one ConfigError. */
-export function reportWindow(o: WindowOptions, scenario: string, now = new Date()): ReportWindow {
+/**
+ * Resolves the window options of the report command; each mistake is one ConfigError. A run
+ * record is judged from its own data first, a ladder's steps by `ladderRules` (config's).
+ */
+export function reportWindow(o: WindowOptions, scenario: string, now = new Date(), ladderRules?: LadderConfig['held']): ReportWindow {
   const ways = [o.start !== undefined || o.end !== undefined ? '--start/--end' : '', o.last ? '--last' : '', o.run ? '--run' : ''].filter(Boolean);
   if (ways.length !== 1)
     throw new ConfigError(
@@ -111,8 +115,7 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
     const run = readRunRecord(o.run);
     if (run.scenario !== scenario) throw new ConfigError(`--run ${o.run} records scenario "${run.scenario}", not "${scenario}"; valid: the run's own scenario`);
     [start, end, workflows, ladder] = [new Date(run.start), new Date(run.end), run.workflowsCompleted, run.ladder];
-    // A ladder's verdicts are reported only as its own results bear them out.
-    if (ladder) rejudgeLadder(ladder, `--run "${o.run}"`);
+    checkRunRecord(run, `--run "${o.run}"`, ladderRules);
     benchmarkLatencyMs = run.result?.results.latency;
     const r = run.result?.results;
     if (run.result?.series && run.result.window) generatorSeries = { ...run.result.series, start: new Date(run.result.window.start) };

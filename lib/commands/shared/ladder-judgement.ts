@@ -1,14 +1,13 @@
-import { durationSeconds } from '../../../config/fields';
 import type { LadderConfig } from '../../../config/observability-schema';
-import { ConfigError } from '../../../config';
 import { round } from './figure';
 import type { GeneratorResult, Ladder, LadderStep } from './run-record';
 
 /*
  * When a ladder's step holds: the rules in config (observability.ladder.held) applied to the
  * generator's result for the step. `bench ladder` and `bench:local` judge each step with it as
- * they climb; the report judges a record's steps again with the rules the record carries, so
- * a record whose verdicts its own results do not bear out is refused, not reported.
+ * they climb; the report judges a record's steps again by config's rules
+ * (lib/commands/report/record-checks.ts), so a record whose verdicts its own results do not
+ * bear out is refused, not reported.
  */
 
 type HeldRules = LadderConfig['held'];
@@ -72,29 +71,4 @@ export function ladderOutcome(steps: readonly LadderStep[]): Pick<Ladder, 'highe
   const failing = steps.findIndex((s) => !s.held);
   const heldSteps = failing < 0 ? steps : steps.slice(0, failing);
   return { highestHeld: heldSteps.at(-1)?.rate ?? null, firstFailed: failing < 0 ? null : steps[failing].rate };
-}
-
-/**
- * A ladder record judged again from its own results, by the rules and step it carries: its
- * verdicts, reasons and outcome must be what they give. A step that disagrees is a ConfigError
- * naming the record, the rate and what the result gives.
- */
-export function rejudgeLadder(ladder: Ladder, source: string): void {
-  const stepSeconds = durationSeconds(ladder.step);
-  for (const s of ladder.steps) {
-    const j = judgeStep(s.rate, stepSeconds, s.result, ladder.held);
-    if (j.held !== s.held || j.failed.join('; ') !== s.failed.join('; '))
-      throw new ConfigError(
-        `${source}: the step at ${s.rate}/s says ${s.held ? 'held' : `not held (${s.failed.join('; ')})`}, but its own result gives ${
-          j.held ? 'held' : `not held (${j.failed.join('; ')})`
-        } by the record's rules: the record was edited or written by another version (valid: a record bench ladder wrote; run the ladder again)`,
-      );
-  }
-  const outcome = ladderOutcome(ladder.steps);
-  if (outcome.highestHeld !== ladder.highestHeld || outcome.firstFailed !== ladder.firstFailed)
-    throw new ConfigError(
-      `${source}: the record says highest held ${ladder.highestHeld ?? 'none'} and first not held ${ladder.firstFailed ?? 'none'}, but its steps give ${
-        outcome.highestHeld ?? 'none'
-      } and ${outcome.firstFailed ?? 'none'} (valid: a record bench ladder wrote; run the ladder again)`,
-    );
 }

@@ -95,10 +95,14 @@ const benchRunSchema = z.object({
   result: z
     .object({
       results: z.object({
+        workflowsOffered: z.number().optional(),
+        workflowsStarted: z.number().optional(),
+        workflowsCompleted: z.number().optional(),
+        workflowsFailed: z.number().optional(),
         actualRate: z.number().optional(),
         latency: z.object({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number().optional() }),
       }),
-      window: z.object({ start: z.iso.datetime({ offset: true }) }).optional(),
+      window: z.object({ start: z.iso.datetime({ offset: true }), lastStart: z.iso.datetime({ offset: true }).optional() }).optional(),
       series: generatorSeriesSchema.optional(),
     })
     .nullish(),

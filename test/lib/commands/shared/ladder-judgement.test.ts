@@ -1,17 +1,12 @@
-import { ConfigError } from '../../../../config';
-import { judgeStep, openGrowthShare, rejudgeLadder } from '../../../../lib/commands/shared/ladder-judgement';
-import { climbLadder } from '../../../../lib/temporal/commands/bench/ladder';
+import { judgeStep, openGrowthShare } from '../../../../lib/commands/shared/ladder-judgement';
 import { generatorResult } from '../../../support/generator-result';
 
 /*
- * When a step holds: each rule met by a step that should break it and one that should not; and
- * the report's second judgement of a record, which refuses verdicts the record's own results
- * do not bear out.
+ * When a step holds: each rule met by a step that should break it and one that should not (the
+ * report's judgement of a whole record is test/lib/commands/report/record-checks.test.ts).
  */
 
 const RULES = { completedShareMin: 0.99, p99MaxMs: 1000, openGrowthShareMax: 0.05 };
-const START = '2026-11-26T10:00:00Z';
-
 const step = generatorResult;
 
 describe('judgeStep: each rule, a step that breaks it and one that does not', () => {
@@ -63,45 +58,5 @@ describe('judgeStep: each rule, a step that breaks it and one that does not', ()
       failed: ['open workflows not judged: the result has no series'],
     });
     expect(judgeStep(20, 60, null, RULES)).toMatchObject({ held: false, failed: ['no result from the generator'] });
-  });
-});
-
-describe('rejudgeLadder: a record judged again from its own results', () => {
-  const record = () =>
-    climbLadder([20, 40, 80], { step: '60s', held: RULES }, async (rate) => ({
-      start: START,
-      end: START,
-      exitCode: 0,
-      result: rate < 80 ? step(rate, 60) : step(rate, 60, { p99: 2500 }),
-    }));
-
-  test('a record as bench ladder wrote it passes', async () => {
-    const ladder = await record();
-    expect(ladder.highestHeld).toBe(40);
-    expect(() => rejudgeLadder(ladder, 'run.json')).not.toThrow();
-  });
-
-  test('the check can fail: a step edited to hold that its result does not', async () => {
-    const ladder = await record();
-    const edited = { ...ladder, steps: ladder.steps.map((s) => ({ ...s, held: true, failed: [] })), highestHeld: 80, firstFailed: null };
-    expect(() => rejudgeLadder(edited, 'run.json')).toThrow(
-      new ConfigError(
-        "run.json: the step at 80/s says held, but its own result gives not held (P99 2500 ms (above 1000 ms)) by the record's rules: the record was edited or written by another version (valid: a record bench ladder wrote; run the ladder again)",
-      ),
-    );
-  });
-
-  test('the check can fail: rules loosened in the record after the run', async () => {
-    const ladder = await record();
-    expect(() => rejudgeLadder({ ...ladder, held: { ...ladder.held, p99MaxMs: 5000 } }, 'run.json')).toThrow(/^run\.json: the step at 80\/s says not held/);
-  });
-
-  test('the check can fail: an outcome that is not what the steps give', async () => {
-    const ladder = await record();
-    expect(() => rejudgeLadder({ ...ladder, highestHeld: 80 }, 'run.json')).toThrow(
-      new ConfigError(
-        'run.json: the record says highest held 80 and first not held 80, but its steps give 40 and 80 (valid: a record bench ladder wrote; run the ladder again)',
-      ),
-    );
   });
 });
