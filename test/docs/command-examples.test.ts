@@ -7,7 +7,9 @@ import { findResult, type RunRecord } from '../../lib/commands/shared/run-record
 import { capacityReport, renderCapacity } from '../../lib/temporal/commands/capacity/pool-capacity';
 import { costOf } from '../../lib/families';
 import { renderCost } from '../../lib/commands/cost/render-cost';
+import { usd } from '../../lib/commands/shared/money';
 import { planTransition, renderPlan } from '../../lib/commands/plan/transition-plan';
+import { runCliInProcess } from '../support/cli';
 import { expectDocFile } from '../support/docs';
 import { MANUAL, page, README, section } from '../support/manual';
 
@@ -56,22 +58,30 @@ const once = (make: () => string) => {
   return () => (text ??= make());
 };
 
-const EXAMPLES: Record<string, () => string> = {
+/** `npm run cost -- <args>` through its own entry point, in process, as a reader runs it: what it prints. */
+async function cost(...args: string[]): Promise<string> {
+  const r = await runCliInProcess('cost.ts', args);
+  if (r.status !== 0) throw new Error(`cost ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const EXAMPLES: Record<string, () => string | Promise<string>> = {
   'plan-test11-test12.md': once(() => renderPlan(planTransition('test11', 'test12'))),
-  'cost-temporal-150wps.md': () => renderCost(costOf(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'))),
-  'cost-test10.md': () => renderCost(costOf(resolveScenario({ scenario: 'test10' }), loadPrices('us-east-1'), { observedAverageAcu: 25.6, observedFrom: 'report of the test10 example' })),
+  // What the commands beside them in the pages print, from the same arguments.
+  'cost-temporal-150wps.md': () => cost('--scenario', 'temporal-150wps'),
+  'cost-test10.md': () => cost('--scenario', 'test10', '--report', 'docs/report-example/test10/report.json'),
   'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-150wps'), loadPrices('eu-west-1'))),
   'capacity-temporal-800wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-800wps'), loadPrices('eu-west-1'))),
   'capacity-temporal-1200wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-1200wps'), loadPrices('eu-west-1'))),
   ...Object.fromEntries(Object.entries(benchExamples()).map(([k, v]) => [k, () => v])),
 };
 
-test.each(Object.keys(EXAMPLES))('docs/command-examples/%s is what the command prints', (name) => {
-  expectDocFile(join(DIR, name), EXAMPLES[name](), name);
+test.each(Object.keys(EXAMPLES))('docs/command-examples/%s is what the command prints', async (name) => {
+  expectDocFile(join(DIR, name), await EXAMPLES[name](), name);
 }, 30_000);
 
-test('every figure is printed as a person reads it: no float noise such as 25.618181818181817, no NaN or undefined', () => {
-  for (const name of Object.keys(EXAMPLES)) expect({ name, noise: EXAMPLES[name]().match(/\d\.\d{8,}|\bNaN\b|\bundefined\b/g) }).toEqual({ name, noise: null });
+test('every figure is printed as a person reads it: no float noise such as 25.618181818181817, no NaN, Infinity or undefined', () => {
+  for (const name of Object.keys(EXAMPLES)) expect({ name, noise: readFileSync(join(DIR, name), 'utf8').match(/\d\.\d{8,}|\bNaN\b|\bundefined\b|Infinity/g) }).toEqual({ name, noise: null });
 });
 
 test("every table row the commands' pages quote from a command example is in that example", () => {
@@ -102,4 +112,40 @@ test("the README's first-screen cost table is what `npm run cost` gives for each
     const asleep = /^\| (?:Hibernated|Stopped \(hibernated\)) \| (\$[\d,.]+) \|/m.exec(md)![1];
     expect(`${name} ${running} ${hibernated}`).toBe(`${name} ${total} ${asleep}`);
   }
+});
+
+describe("figures the pages state in prose are what cost prints for the scenario beside them", () => {
+  const estimate = (name: string) => {
+    const scenario = resolveScenario({ scenario: name });
+    return costOf(scenario, loadPrices(scenario.env.region));
+  };
+  const variant = (e: ReturnType<typeof estimate>, label: string) => e.variants.find((v) => v.label === label)!.total;
+  const perMillion = (name: string) => usd(estimate(name).perMillionWorkflows!.usd);
+  /** A page's text with its line breaks as spaces: a sentence may wrap anywhere. */
+  const prose = (path: string) => page(path).replace(/\s+/g, ' ');
+
+  test('docs/cost-and-capacity.md: temporal-150wps running, parked and idle, and temporal-aurora-150wps', () => {
+    const e = estimate('temporal-150wps');
+    expect(prose('docs/cost-and-capacity.md')).toContain(
+      `${usd(e.total)} with the benchmark fleet running all day under the seed's load (${usd(e.perMillionWorkflows!.usd)} per million workflows), ` +
+        `${usd(variant(e, 'Benchmark fleet parked'))} with the fleet parked, and ${usd(variant(e, 'Parked and idle'))} with the cluster idle.`,
+    );
+    const aurora = estimate('temporal-aurora-150wps');
+    const writer = aurora.sections.flatMap((s) => s.lines).find((l) => l.cells[0] === 'Writer')!;
+    const dsql = e.sections.find((s) => s.category === 'Aurora DSQL')!;
+    expect(prose('docs/cost-and-capacity.md')).toContain(
+      `\`temporal-aurora-150wps\` (\`--scenario temporal-aurora-150wps\`) is ${usd(aurora.total)} a day: its db.r7g.2xlarge writer bills ${usd(writer.usdPerDay)} a day by the hour, ` +
+        `load or not (Aurora I/O is not estimated), where DSQL's lines under the seed's load come to ${usd(dsql.subtotal)}.`,
+    );
+  });
+
+  test('docs/temporal.md: hibernated against running, and the cost per million of the larger presets', () => {
+    const e = estimate('temporal-150wps');
+    expect(prose('docs/temporal.md')).toContain(
+      `A hibernated environment costs ${usd(variant(e, 'Hibernated'))} a day instead of ${usd(e.total)} (\`npm run cost -- --scenario temporal-150wps\`)`,
+    );
+    expect(prose('docs/temporal.md')).toContain(
+      `puts it at ${perMillion('temporal-2000wps')} per million workflows, against ${perMillion('temporal-800wps')} for \`temporal-800wps\` and ${perMillion('temporal-1200wps')} for \`temporal-1200wps\``,
+    );
+  });
 });

@@ -11,8 +11,8 @@ const HOURS_PER_MONTH = 730;
 /** A monthly price as dollars a day. */
 export const perDayFromMonthly = (usdPerMonth: number) => (usdPerMonth * HOURS_PER_DAY) / HOURS_PER_MONTH;
 
-/** An amount to the cent: $247.16. */
-export const usd = (v: number) => `$${v.toFixed(2)}`;
+/** An amount to the cent, thousands separated: $247.16, $4,500.00, -$35.20. */
+export const usd = (v: number) => `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 const decimals = (v: number) => (String(v).split('.')[1] ?? '').length;
 

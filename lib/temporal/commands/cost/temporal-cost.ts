@@ -195,13 +195,17 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
   const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
   const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
+  if (workflowsPerDay === 0) notes.push('No load hours a day: no workflow runs, so there is no cost per million workflows.');
   return {
     scenario: scenario.name,
     region: prices.region,
     title: preset.title,
     sections,
     total,
-    perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
+    // A day without load runs no workflow: a cost per million would be a division by zero.
+    ...(workflowsPerDay > 0 && {
+      perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
+    }),
     variants: [
       {
         label: 'Benchmark fleet parked',

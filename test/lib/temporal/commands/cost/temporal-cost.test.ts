@@ -139,6 +139,13 @@ describe('cost per million workflows', () => {
     expect(temporalCost(s, eu, { assumptions: { loadHoursPerDay: 6 } }).perMillionWorkflows!.workflowsPerDay).toBe(50 * 6 * 3600);
   });
 
+  test('no load hours: no workflow runs, so no cost per million (not $Infinity), and the estimate says why', () => {
+    const e = temporalCost(resolveScenario({ scenario: 'temporal-50wps' }) as TemporalScenario, eu, { assumptions: { loadHoursPerDay: 0 } });
+    expect(e.perMillionWorkflows).toBeUndefined();
+    expect(e.notes).toContain('No load hours a day: no workflow runs, so there is no cost per million workflows.');
+    expect(renderCost(e)).not.toMatch(/Infinity|NaN|Cost per Million/);
+  });
+
   test('a FOLIO phase has none: it runs no workflows', () => {
     expect(folioCost(resolveScenario({ scenario: 'test10' }) as FolioScenario, us).perMillionWorkflows).toBeUndefined();
   });
@@ -200,7 +207,7 @@ describe('hibernated and the budget', () => {
 
   test("the budget against a day running and a day hibernated, from the environment's config", () => {
     expect(temporalCost(temporal, eu).notes.at(-1)).toBe(
-      'Budget (config, AWS Budgets, no charge without budget actions): $300.00 a day and $9000.00 a month forecast; a day running ($250.71) is within it; a day hibernated, $18.03.',
+      'Budget (config, AWS Budgets, no charge without budget actions): $300.00 a day and $9,000.00 a month forecast; a day running ($250.71) is within it; a day hibernated, $18.03.',
     );
     const big = temporalCost(resolveScenario({ scenario: 'temporal-800wps' }) as TemporalScenario, eu);
     expect(big.notes.at(-1)).toMatch(/a day running \(\$978\.13\) passes it: the alarm topic is told on such a day/);
