@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readJsonFile, writeFileAtomically } from './json-file';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, fileIssue } from './errors';
@@ -56,7 +57,11 @@ export function loadEngineVersions(regionName: string): EngineVersionFile {
     throw new ConfigError(
       `no Aurora PostgreSQL versions for region ${regionName}: config/engine-versions/${regionName}.json does not exist (valid regions: ${engineVersionRegions().join(', ')}; npm run engine-versions -- --refresh --region ${regionName} reads them from AWS)`,
     );
-  const input: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  const input = readJsonFile(
+    file,
+    `config/engine-versions/${regionName}.json`,
+    'a version file as `npm run engine-versions -- --refresh` writes it; `git checkout config/engine-versions` restores the shipped one',
+  );
   const parsed = engineVersionFileSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(fileIssue(`config/engine-versions/${regionName}.json`, parsed.error, input, engineVersionFileSchema));
   if (parsed.data.region !== regionName) throw new ConfigError(`config/engine-versions/${regionName}.json says region ${parsed.data.region}`);
@@ -65,7 +70,7 @@ export function loadEngineVersions(regionName: string): EngineVersionFile {
 }
 
 export function saveEngineVersions(file: EngineVersionFile): void {
-  writeFileSync(pathOf(file.region), `${JSON.stringify(engineVersionFileSchema.parse(file), null, 2)}\n`);
+  writeFileAtomically(pathOf(file.region), `${JSON.stringify(engineVersionFileSchema.parse(file), null, 2)}\n`);
   loaded.set(file.region, file);
 }
 

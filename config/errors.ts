@@ -118,8 +118,11 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
 const typeName = (t: string) => TYPE_NAMES[t] ?? `a ${t}`;
 const entries = (n: number | bigint) => `${String(n)} ${n === 1 ? 'entry' : 'entries'}`;
 
-/** A value as the message shows it: JSON, but NaN and Infinity by name (JSON would say null). */
-const shown = (v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : JSON.stringify(v));
+/** A value as the message shows it: JSON, but NaN and Infinity by name (JSON would say null), and cut short where it is long. */
+const shown = (v: unknown) => {
+  const text = typeof v === 'number' && !Number.isFinite(v) ? String(v) : (JSON.stringify(v) ?? String(v));
+  return text.length > 120 ? `${text.slice(0, 100)}… (${text.length} characters)` : text;
+};
 
 /** Zod's own wording for its built-in checks, said the way the rest of config says things. */
 function wording(issue: z.core.$ZodIssue, got: unknown): string {

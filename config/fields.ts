@@ -26,13 +26,18 @@ export const goDuration = z.string().regex(/^(0|\d+(ms|s|m|h))$/, {
   error: (iss) => `"${String(iss.input)}" is not a duration (valid: a whole number with ms, s, m or h, e.g. 30s, 55m)`,
 });
 
-/** Seconds in a Go duration accepted by goDuration (a unit, or Go's bare 0); NaN for anything else. */
+const UNIT_SECONDS: Readonly<Record<string, number>> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+
+/**
+ * Seconds in a Go duration: one unit as config writes them (goDuration), several as Go and the
+ * report write a span (1h30m, 2m30s), or Go's bare 0; NaN for anything else.
+ */
 export function durationSeconds(d: string): number {
   if (d === '0') return 0;
-  const m = /^(\d+)(ms|s|m|h)$/.exec(d);
-  if (!m) return NaN;
-  const n = Number(m[1]);
-  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
+  if (!/^(\d+(ms|s|m|h))+$/.test(d)) return NaN;
+  let seconds = 0;
+  for (const [, n, unit] of d.matchAll(/(\d+)(ms|s|m|h)/g)) seconds += Number(n) * UNIT_SECONDS[unit];
+  return seconds;
 }
 
 /** A positive size in steps of `step` (vCPU in eighths, GiB in quarters). */

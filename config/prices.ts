@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readJsonFile, writeFileAtomically } from './json-file';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, didYouMean, fileIssue } from './errors';
@@ -43,7 +44,11 @@ export function loadPrices(regionName: string): PriceFile {
   const file = priceFilePath(regionName);
   if (!existsSync(file))
     throw new ConfigError(`no prices for region ${regionName}: config/prices/${regionName}.json does not exist; priced regions: ${pricedRegions().join(', ')}`);
-  const input: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  const input = readJsonFile(
+    file,
+    `config/prices/${regionName}.json`,
+    'a price file as `npm run cost -- --refresh-prices` writes it; `git checkout config/prices` restores the shipped one',
+  );
   const parsed = priceFileSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(fileIssue(`config/prices/${regionName}.json`, parsed.error, input, priceFileSchema));
   if (parsed.data.region !== regionName) throw new ConfigError(`config/prices/${regionName}.json says region ${parsed.data.region}`);
@@ -51,7 +56,7 @@ export function loadPrices(regionName: string): PriceFile {
 }
 
 export function savePrices(file: PriceFile): void {
-  writeFileSync(priceFilePath(file.region), `${JSON.stringify(priceFileSchema.parse(file), null, 2)}\n`);
+  writeFileAtomically(priceFilePath(file.region), `${JSON.stringify(priceFileSchema.parse(file), null, 2)}\n`);
 }
 
 /** One price, or a ConfigError naming the key, the region and the keys that exist. */

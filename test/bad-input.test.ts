@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOnConfigError, resolveScenario } from '../config';
@@ -78,6 +78,12 @@ const negativeRun = () => {
     end: '2026-11-20T10:06:00Z',
     result: { ...result, results: { ...result.results, latency: { ...result.results.latency, p50: -100 } } },
   };
+};
+/** The test10 example's report with its proposal edited. */
+const proposalWith = (edit: (p: any) => void) => {
+  const report = JSON.parse(readFileSync(join(__dirname, '../docs/report-example/test10/report.json'), 'utf8'));
+  edit(report.proposal);
+  return JSON.stringify(report);
 };
 const synth = (name: string, context: Record<string, unknown>, expected: RegExp[]): BadInput => ({
   name,
@@ -1000,7 +1006,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'bench ladder: a step too short to judge',
     'bench.ts',
     ['ladder', '--scenario', 'temporal-150wps', '--step', '5s'],
-    [/^error: --step "5s" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 10 s\)$/],
+    [/^error: --step "5s" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 10 s\)$/],
   ),
   command(
     'ui: a preset that runs no UI',
@@ -1088,7 +1094,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'move: a timeout without a unit',
     'move.ts',
     ['--from', 'test4', '--to', 'test5', '--timeout', '90'],
-    [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/],
+    [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
   command('move: no source phase', 'move.ts', ['--to', 'test5'], [/^error: --from is required with --to <phase>/]),
   command(
@@ -1145,7 +1151,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'bench: a timeout without a unit',
     'bench.ts',
     ['down', '--scenario', 'temporal-150wps', '--timeout', '90'],
-    [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/],
+    [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
   command(
     'bench: a run record under a file',
@@ -1331,13 +1337,13 @@ const BAD_INPUTS: readonly BadInput[] = [
     ],
   ),
   reportWindowRow('report: --last beyond what CloudWatch keeps', { last: '20000h' }, [
-    /^error: the window starts 833 days ago; CloudWatch keeps metrics for 455 days \(valid: a --last of at most 455 days \(10920h\)\)$/,
+    /^error: --last "20000h" reaches back further than CloudWatch keeps metrics, 455 days \(valid: a --last of at most 455 days \(10920h\)\)$/,
   ]),
   command(
     'bench: a timeout in words',
     'bench.ts',
     ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'],
-    [/^error: --timeout "soon" is not valid \(valid: a duration with a unit such as 90s, 30m or 2h, at least 1 s\)$/],
+    [/^error: --timeout "soon" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
   spawned(
     'bench: a rate of zero',
@@ -1349,7 +1355,118 @@ const BAD_INPUTS: readonly BadInput[] = [
     'bench: ramp-up longer than the run',
     'bench.ts',
     ['run', '--scenario', 'temporal-150wps', '--ramp-up', '10m'],
-    [/^error: --ramp-up 10m is not shorter than --duration 5m \(valid: a ramp-up shorter than the run\)$/],
+    [/^error: --ramp-up 10m is not shorter than the preset's benchmark.duration 5m \(valid: a ramp-up shorter than the run\)$/],
+  ),
+  command(
+    'report: a run record nested absurdly deep',
+    'report.ts',
+    ['--run', file('deep.json', `${'['.repeat(10_000)}${']'.repeat(10_000)}`)],
+    [/^error: --run ".*deep.json": nested more than 64 levels deep \(valid: the JSON file that bench run writes\)$/],
+  ),
+  command(
+    'cost: a device given as a file (it would never end)',
+    'cost.ts',
+    ['--scenario', 'test10', '--report', '/dev/zero'],
+    [/^error: --report "\/dev\/zero": cannot read it \(not a regular file \(a FIFO, socket or device\)\)$/],
+  ),
+  command(
+    'cost: an empty report path (it would read as no report)',
+    'cost.ts',
+    ['--scenario', 'test10', '--report', ''],
+    [/^error: --report is empty \(valid: <report.json>\)$/],
+  ),
+  command('report: an empty run path', 'report.ts', ['--run', ''], [/^error: --run is empty \(valid: <file>\)$/]),
+  command(
+    'cost: a misspelled option, the suggestion on the same line',
+    'cost.ts',
+    ['--senario', 'test12'],
+    [/^error: unknown option '--senario' \(did you mean --scenario\?\)$/],
+  ),
+  command(
+    'report: --last beyond any date',
+    'report.ts',
+    ['--scenario', 'test10', '--last', '99999999999h'],
+    [/^error: --last "99999999999h" reaches back further than CloudWatch keeps metrics, 455 days \(valid: a --last of at most 455 days \(10920h\)\)$/],
+  ),
+  command(
+    'cost: a DSQL transaction rate for a preset whose history is in Aurora',
+    'cost.ts',
+    ['--scenario', 'temporal-aurora-150wps', '--tx-rate', '100'],
+    [
+      /^error: --tx-rate does not apply to temporal-aurora-150wps \(its history is in aurora-postgresql, whose writer bills by the hour whatever the load; valid: a DSQL preset\)$/,
+    ],
+  ),
+  command(
+    'cost: a report for a preset whose history is in Aurora (its transaction rate changes nothing)',
+    'cost.ts',
+    [
+      '--scenario',
+      'temporal-aurora-150wps',
+      '--report',
+      file('aurora-report.json', JSON.stringify({ schemaVersion: 1, family: 'temporal', scenario: 'temporal-aurora-150wps', metrics: {} })),
+    ],
+    [/^error: --report .*aurora-report.json: temporal-aurora-150wps's history is in aurora-postgresql, .* \(valid: a DSQL preset's report\)$/],
+  ),
+  command(
+    'plan: a proposal whose status says it proposes nothing',
+    'plan.ts',
+    [
+      '--from',
+      'test10',
+      '--proposal',
+      file(
+        'unchanged.json',
+        proposalWith((p) => (p.status = 'unchanged')),
+      ),
+    ],
+    [
+      /^error: --proposal ".*unchanged.json" proposes no phase \(its proposal: unchanged\) \(valid: a report.json whose "What to try next" proposes a change\)$/,
+    ],
+  ),
+  command(
+    "plan: a proposed phase config refuses, named as the file's",
+    'plan.ts',
+    [
+      '--from',
+      'test10',
+      '--proposal',
+      file(
+        'bad-name.json',
+        proposalWith((p) => (p.next.phase.name = 'Bad Name!')),
+      ),
+    ],
+    [/^error: --proposal ".*bad-name.json": the phase it proposes does not fit config: in scenario "Bad Name!" \(name\): /],
+  ),
+  command(
+    'move: a phase to itself',
+    'move.ts',
+    ['--from', 'test5', '--to', 'test5', '--dry-run'],
+    [/^error: --from and --to are both test5: a phase moves nothing to itself \(valid: two different phases\)$/],
+  ),
+  command(
+    'bench: a paid generator run of 100,000 hours',
+    'bench.ts',
+    ['run', '--scenario', 'temporal-150wps', '--duration', '100000h'],
+    [
+      /^error: --duration "100000h" is longer than 24h \(valid: at most 24h: the generator and the fleet bill by the hour while it runs; run again for longer\)$/,
+    ],
+  ),
+  command(
+    "bench: a poll interval past Node's timers",
+    'bench.ts',
+    ['up', '--scenario', 'temporal-150wps', '--interval', '600h'],
+    [/^error: --interval "600h" is longer than 1h \(valid: at most 1h: a poll at least hourly, so an outcome is seen within the hour\)$/],
+  ),
+  command(
+    "bench: a run shorter than the preset's ramp-up, named as the preset's",
+    'bench.ts',
+    ['run', '--scenario', 'temporal-150wps', '--duration', '20s'],
+    [/^error: the preset's benchmark.rampUp 30s is not shorter than --duration 20s \(valid: a ramp-up shorter than the run, e.g. --ramp-up 0s\)$/],
+  ),
+  reportWindowRow(
+    'report: a run record that ends in the future, named as the run',
+    { run: file('future.json', JSON.stringify({ scenario: 'test10', start: '2026-11-20T11:00:00Z', end: '2026-11-20T13:00:00Z' })) },
+    [/^error: --run .*future.json: the run ends in the future \(2026-11-20T13:00:00Z\); valid: a record of a run that has ended$/],
   ),
 ];
 

@@ -45,13 +45,22 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
     const { temporalCost }: typeof import('./commands/cost/temporal-cost') = require('./commands/cost/temporal-cost');
     return temporalCost(scenario, prices, inputs);
   },
-  loadFromReport(report, _scenario, path, given) {
+  loadFromReport(report, scenario, path, given) {
+    if (scenario.preset.store.engine !== 'dsql')
+      throw new ConfigError(
+        `--report ${path}: ${scenario.name}'s history is in ${scenario.preset.store.engine}, whose writer bills by the hour whatever the load, so a report's transaction rate changes nothing (valid: a DSQL preset's report)`,
+      );
     if (given.transactionsPerSecond !== undefined) return given;
     const perMinute = report.metrics.transactions.totalPerMinute.average;
     if (perMinute === null) throw new ConfigError(`${path} has no DSQL transaction rate (no data in its window)`);
     return { ...given, transactionsPerSecond: perMinute / 60 };
   },
-  checkCostInputs() {},
+  checkCostInputs(scenario, inputs) {
+    if (scenario.preset.store.engine !== 'dsql' && inputs.transactionsPerSecond !== undefined)
+      throw new ConfigError(
+        `--tx-rate does not apply to ${scenario.name} (its history is in ${scenario.preset.store.engine}, whose writer bills by the hour whatever the load; valid: a DSQL preset)`,
+      );
+  },
 
   reportOptions: ['--workflows', '--dsql-cluster-id', '--prometheus-url'],
   checkReportOptions(scenario, options) {

@@ -423,6 +423,9 @@ async function plainLint(cfnLintFile: string, checkovFile: string, controlTowerF
       },
       controlTower: ct.get(controlTowerFile)!,
     };
+    // A reference that judged nothing (its file gone, a tool that read nothing) is no reference: never kept.
+    if (reference.checkov.resources === 0 || reference.cfnLint.length === 0 || reference.controlTower.length === 0)
+      throw new Error(`the plain lint runs judged nothing: ${JSON.stringify(reference).slice(0, 300)}`);
     writeFileSync(file, JSON.stringify(reference));
   }
   return JSON.parse(readFileSync(file, 'utf8')) as {
@@ -487,10 +490,14 @@ const LINT_TIMEOUT = 1_800_000;
 
 export function lintSuite(): void {
   const work = mkdtempSync(join(tmpdir(), 'lint-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
   const lints = runLinters(work);
   // Awaited by the tests below; a rejection nobody awaited yet must not crash the worker.
   lints.catch(() => undefined);
+  // Not before the linters end (a run of only some tests ends first): they read the templates in it.
+  afterAll(async () => {
+    await lints.catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
+  }, LINT_TIMEOUT);
 
   const reports = () =>
     assemblies().map((a) => ({

@@ -1,6 +1,6 @@
 import { CATALOG, ConfigError } from '../../../config';
 import type { CatalogInput } from '../../../config/catalog-schema';
-import { familyOf } from '../../families';
+import { familyOf, resolveScenario } from '../../families';
 import { type CommandOutput, EXIT_UNSAFE } from '../shared/cli';
 import { readReport } from '../shared/report-file';
 import { planTransition, renderPlan } from './transition-plan';
@@ -36,7 +36,8 @@ function target(o: PlanOptions): { to: string; catalog: CatalogInput } {
   }
   const report = readReport(o.proposal, '--proposal');
   const next = report.proposal?.next?.phase;
-  if (!next)
+  // Its status is the report's verdict: a next phase beside any other status was not proposed.
+  if (!next || report.proposal?.status !== 'proposed')
     throw new ConfigError(
       `--proposal "${o.proposal}" proposes no ${familyOf(report).noun} (its proposal: ${report.proposal?.status ?? 'none, an older report'}) (valid: a report.json whose "What to try next" proposes a change)`,
     );
@@ -44,6 +45,14 @@ function target(o: PlanOptions): { to: string; catalog: CatalogInput } {
     throw new ConfigError(`--proposal "${o.proposal}" proposes what follows ${report.scenario}, not --from ${o.from} (valid: --from ${report.scenario})`);
   const catalog = structuredClone(CATALOG) as CatalogInput;
   familyOf(report).addProposed(catalog, next);
-  const phase = next;
-  return { to: phase.name, catalog };
+  // The proposed phase is the file's, not config's: a mistake in it is named as the file's.
+  try {
+    resolveScenario({ scenario: next.name }, catalog);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    throw new ConfigError(
+      `--proposal "${o.proposal}": the ${familyOf(report).noun} it proposes does not fit config: ${e.message.replace(/^config error /, '')}`,
+    );
+  }
+  return { to: next.name, catalog };
 }

@@ -1,3 +1,4 @@
+import { plural } from '../shared/figure';
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { CATALOG, ConfigError, type Scenario } from '../../../config';
 import { costOf, familyOf, resolveScenario } from '../../families';
@@ -113,7 +114,7 @@ export function renderPlan(plan: Plan): string {
     const counts = new Map<string, number>();
     for (const c of s.changes) counts.set(actionOf(c), (counts.get(actionOf(c)) ?? 0) + 1);
     if (interrupted.length) counts.set('with an interruption', interrupted.length);
-    out.push(`${[...counts].map(([action, n]) => `${n} ${action}`).join(', ')}.`, '');
+    out.push(`${[...counts].map(([action, n]) => `${n} × ${action}`).join(', ')}.`, '');
     const rows = s.changes.map((c) => [
       actionOf(c),
       `\`${c.logicalId}\``,
@@ -133,7 +134,7 @@ export function renderPlan(plan: Plan): string {
   if (plan.notes.moves) out.push('## Data', '', ...plan.notes.moves.markdown, '');
   out.push(
     plan.unsafe.length
-      ? `UNSAFE: ${plan.unsafe.length} stateful resource(s) would be replaced or destroyed: ${plan.unsafe.map((c) => `${c.logicalId} (${c.type}, ${ACTION[c.impact]})`).join('; ')}. Do not deploy this switch as is.`
+      ? `UNSAFE: ${plural(plan.unsafe.length, 'stateful resource')} would be replaced or destroyed: ${plan.unsafe.map((c) => `${c.logicalId} (${c.type}, ${ACTION[c.impact]})`).join('; ')}. Do not deploy this switch as is.`
       : 'Safe: no stateful resource is replaced, destroyed or orphaned.',
     '',
   );

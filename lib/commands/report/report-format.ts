@@ -1,4 +1,5 @@
 import type { ReportBase } from './summarize';
+import { percent } from '../shared/figure';
 import { pointLength } from './window';
 
 /* How every report writes its figures: deterministic, no clock, no locale; a missing figure says so, never a zero. */
@@ -27,8 +28,8 @@ export function num(v: number | null | undefined, digits = 2): string {
   if (!FORMATS.has(digits)) FORMATS.set(digits, new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
   return FORMATS.get(digits)!.format(v);
 }
-export const pct = (share: number | null) => (share === null ? NO_DATA : `${num(share * 100, 0)}%`);
-export const pctValue = (v: number | null) => (v === null ? NO_DATA : `${num(v, 0)}%`);
+export const pct = (share: number | null) => (share === null || !Number.isFinite(share) ? NO_DATA : percent(share * 100));
+export const pctValue = (v: number | null) => (v === null || !Number.isFinite(v) ? NO_DATA : percent(v));
 export const rate = (v: number | null) => (v === null ? NO_DATA : `${num(v, 0)}/min`);
 export const ms = (v: number | null) => (v === null ? NO_DATA : `${num(v, 1)} ms`);
 export const flag = (v: number | null, threshold: number) => (v !== null && v >= threshold ? `**${pctValue(v)}** (at or above ${threshold}%)` : pctValue(v));

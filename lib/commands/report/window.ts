@@ -3,6 +3,7 @@ import { ConfigError } from '../../../config';
 import { durationSeconds } from '../../../config/fields';
 import type { LadderConfig } from '../../../config/observability-schema';
 import { checkRunRecord } from './record-checks';
+import { span } from '../shared/cli';
 import { type GeneratorSeries, type Ladder, readRunRecord } from '../shared/run-record';
 
 /**
@@ -87,12 +88,6 @@ export const pointLength = (seconds: number) => (seconds % 3600 === 0 ? `${secon
 /** A time as the user writes it: 2026-11-20T10:00:00Z (no milliseconds when there are none). */
 const stamp = (d: Date) => d.toISOString().replace('.000Z', 'Z');
 
-/** A span of seconds as the user would write it: 90s, 30m, 2h, 1h30m. */
-const span = (seconds: number) => {
-  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), Math.round(seconds % 60)];
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
-};
-
 /**
  * Resolves the window options of the report command; each mistake is one ConfigError. A run
  * record is judged from its own data first, a ladder's steps by `ladderRules` (config's).
@@ -127,7 +122,10 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
       };
   } else if (o.last) {
     const seconds = durationSeconds(o.last);
-    if (!(seconds > 0)) throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, e.g. 30m, 2h)`);
+    if (!(seconds > 0))
+      throw new ConfigError(`--last "${o.last}" is not a duration (valid: a whole number above 0 with s, m or h, or several as 1h30m, e.g. 30m, 2h)`);
+    if (seconds > RETENTION.at(-1)!.days * 86_400)
+      throw new ConfigError(`--last "${o.last}" reaches back further than CloudWatch keeps metrics, 455 days (valid: a --last of at most 455 days (10920h))`);
     // Moved back to the last whole point below, once the grid is known.
     end = now;
     start = new Date(now.getTime() - seconds * 1000);
@@ -140,7 +138,12 @@ export function reportWindow(o: WindowOptions, scenario: string, now = new Date(
   if (end.getTime() === start.getTime())
     throw new ConfigError(`${whose} is empty: it ends when it starts (${asGiven(to, end)}); valid: an end after the start`);
   if (end < start) throw new ConfigError(`${whose} ends (${asGiven(to, end)}) before it starts (${asGiven(from, start)}); valid: an end after the start`);
-  if (end.getTime() > now.getTime() + 60_000) throw new ConfigError(`--end ${asGiven(to, end)} is in the future; valid: a time up to now`);
+  if (end.getTime() > now.getTime() + 60_000)
+    throw new ConfigError(
+      o.run
+        ? `${whose} ends in the future (${asGiven(to, end)}); valid: a record of a run that has ended`
+        : `--end ${asGiven(to, end)} is in the future; valid: a time up to now`,
+    );
 
   if (o.workflows !== undefined) {
     if (!/^\d+$/.test(o.workflows) || Number(o.workflows) === 0)

@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../../../config';
-import { forDisplay } from '../../../config/errors';
+import { ConfigError, loadCatalog, scenarioNames } from '../../../config';
+import { forDisplay, noScenario } from '../../../config/errors';
 import { durationSeconds } from '../../../config/fields';
 import type { AwsClients } from '../aws/clients';
 
@@ -52,14 +52,22 @@ class CliCommand extends Command {
   }
 }
 
+/** What an option given an empty value says: the scenarios, for an option that names one; else the value it takes. */
+function emptyValue(o: Option): string {
+  const takes = o.flags.slice(o.flags.indexOf(o.long!) + o.long!.length).trim();
+  return o.long === '--scenario' || takes === '<scenario>' ? noScenario(o.long, scenarioNames(loadCatalog())) : `${o.long} is empty (valid: ${takes})`;
+}
+
 /** The parsers refuseRepeats installed: a second parse replaces them, with a fresh record of what was given. */
 const refusing = new WeakSet<(value: string, previous: unknown) => unknown>();
 
-/** Every value option without a parser of its own refuses a second value; `given` holds each one's first value in this parse. */
+/** Every value option without a parser of its own refuses an empty value and a second one; `given` holds each one's first value in this parse. */
 function refuseRepeats(c: Command, given: Map<Option, string>): void {
   for (const o of c.options) {
     if (!(o.required || o.optional) || o.variadic || !o.long || (o.parseArg && !refusing.has(o.parseArg))) continue;
     const parser = (value: string): string => {
+      // An empty value would read as the option not given (--report "" as no report).
+      if (value.trim() === '') throw new ConfigError(emptyValue(o));
       const first = given.get(o);
       if (first !== undefined) throw new InvalidArgumentError(`${o.long} is given twice ("${first}", then "${value}"); valid: one ${o.long}`);
       given.set(o, value);
@@ -98,7 +106,10 @@ export function newCommand(name: string, exits: ExitCodes): Command {
   ];
   return new CliCommand(name)
     .version(PACKAGE_VERSION, '--version', 'print the version of db-bench-infra')
-    .configureOutput({ outputError: (text, write) => write(`${forDisplay(text.trimEnd())}\n`) })
+    .configureOutput({
+      // commander puts its suggestion on a line of its own: one line, as every message here is.
+      outputError: (text, write) => write(`${forDisplay(text.trimEnd().replace(/\n+\(Did you mean (.*)\?\)$/, ' (did you mean $1?)'))}\n`),
+    })
     .addHelpText('afterAll', `\nExit codes:\n${codes.map(([c, what]) => `  ${c}  ${what}`).join('\n')}`);
 }
 
@@ -343,16 +354,38 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, o: Progres
  * A numeric option within [min, max], or one ConfigError line naming the option, what it got
  * and what is valid. Undefined when the option was not given.
  */
+/** A span of seconds as Go and the user write it: 90s, 30m, 2h, 1h30m. */
+export const span = (seconds: number): string => {
+  const [h, m, sec] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), Math.round(seconds % 60)];
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${sec || (!h && !m) ? `${sec}s` : ''}`;
+};
+
+/** The longest any duration option may be unless it says otherwise: nothing a command runs or waits for needs more than a day, and Node's timers overflow past 24.8 days. */
+const DAY: DurationBound = { seconds: 86_400, why: 'nothing a command runs or waits for needs longer' };
+
+export interface DurationBound {
+  readonly seconds: number;
+  /** Why, as the message says it. */
+  readonly why: string;
+}
+
+/** How long a command's --timeout and --interval may be. */
+export const WAIT_BOUNDS = {
+  timeout: { seconds: 2 * 86_400, why: 'a wait of two days is something stuck, not slow' },
+  interval: { seconds: 3600, why: 'a poll at least hourly, so an outcome is seen within the hour' },
+} as const satisfies Record<string, DurationBound>;
+
 /**
- * A duration option in seconds: Go's form with a unit (90s, 30m, 2h; a bare "90" could mean
- * seconds or minutes), at least `min` seconds, or one ConfigError line.
+ * A duration option in seconds (a unit, or several as Go writes them: 90s, 30m, 1h30m), from
+ * `min` seconds up to `max`, or one ConfigError line naming the option, the value and what is valid.
  */
-export function durationOption(option: string, value: string, min = 1): number {
+export function durationOption(option: string, value: string, min = 1, max: DurationBound = DAY): number {
   const s = durationSeconds(value);
   if (!Number.isFinite(s) || s < min)
     throw new ConfigError(
-      `${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m or 2h, ${min > 0 ? `at least ${min} s` : 'or 0'})`,
+      `${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, ${min > 0 ? `at least ${min} s` : 'or 0'})`,
     );
+  if (s > max.seconds) throw new ConfigError(`${option} "${value}" is longer than ${span(max.seconds)} (valid: at most ${span(max.seconds)}: ${max.why})`);
   return s;
 }
 

@@ -1,6 +1,7 @@
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ConfigError } from '../../../config';
+import { ioReason, parseJson, readRegularFile, writeFileAtomically } from '../../../config/json-file';
 
 /*
  * The paths a command reads or writes, checked before it does anything else: a missing file,
@@ -22,29 +23,14 @@ export const shownPath = (path: string): string => {
   return below === '' ? '.' : below.startsWith('..') ? path : below;
 };
 
-const reason = (e: unknown) => {
-  const err = e as NodeJS.ErrnoException;
-  return err.code === 'ENOENT'
-    ? 'no such file or directory'
-    : err.code === 'EACCES' || err.code === 'EPERM'
-      ? 'permission denied'
-      : err.code === 'ENOTDIR' || err.code === 'EEXIST'
-        ? 'a part of the path is a file'
-        : err.code === 'EISDIR'
-          ? 'a directory, not a file'
-          : (err.message ?? String(e)).split('\n')[0];
-};
-
-/** A text file's content. */
+/** A regular file's text; an empty path (which would resolve to the directory the user is in) is refused as such. */
 export function readTextFile(option: string, path: string): string {
-  try {
-    const file = userPath(path);
-    if (statSync(file).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`${option} "${path}": cannot read it (${reason(e)})`);
-  }
+  if (path.trim() === '') throw new ConfigError(`${option} "${path}": an empty path (valid: a file's path)`);
+  return readRegularFile(userPath(path), `${option} "${path}"`);
 }
+
+/** A JSON file's value: read as readTextFile reads it, then parsed (not JSON, or absurdly deep, is one line). */
+export const readJson = (option: string, path: string, valid: string): unknown => parseJson(readTextFile(option, path), `${option} "${path}"`, valid);
 
 /**
  * A directory that can be written, or created where it is missing: its nearest existing
@@ -59,7 +45,7 @@ export function writableDir(option: string, dir: string): string {
     accessSync(existing, constants.W_OK);
     return path;
   } catch (e) {
-    throw new ConfigError(`${option} "${dir}": cannot write there (${reason(e)})`);
+    throw new ConfigError(`${option} "${dir}": cannot write there (${ioReason(e)})`);
   }
 }
 
@@ -71,8 +57,8 @@ export function writableFile(option: string, file: string): string {
   return path;
 }
 
-/** Writes one output file, creating its directory first: the one place a command's output reaches the disk. */
+/** Writes one output file whole, creating its directory first: the one place a command's output reaches the disk. */
 export function writeOutput(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, content);
+  writeFileAtomically(file, content);
 }

@@ -1,7 +1,7 @@
 import { ConfigError } from '../../../config';
 import { familyNames } from '../../families';
 import type { ReportBase } from '../report/summarize';
-import { readTextFile } from './files';
+import { readJson } from './files';
 
 /*
  * A report.json that `report` wrote, read back: by `report --compare` (two of them) and by
@@ -10,13 +10,7 @@ import { readTextFile } from './files';
 
 /** A report JSON read back; the fields its readers need are checked. */
 export function readReport(path: string, option = '--compare'): ReportBase {
-  let raw: any;
-  const text = readTextFile(option, path);
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`${option} "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: a report.json written by the report command)`);
-  }
+  const raw: any = readJson(option, path, 'a report.json written by the report command');
   if (raw?.schemaVersion !== 1 || !familyNames().includes(raw.family) || typeof raw.metrics !== 'object')
     throw new ConfigError(`${option} "${path}" is not a report (valid: a report.json written by the report command, schemaVersion 1)`);
   return raw as ReportBase;

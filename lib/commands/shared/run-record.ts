@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../../config';
 import { fileIssue } from '../../../config/errors';
-import { readTextFile } from './files';
+import { readJson } from './files';
 
 /*
  * The run record: what `bench run` writes after a run (reports/runs/<scenario>-<start>.json) and
@@ -183,13 +183,7 @@ function lastJson<T>(lines: readonly string[], schema: z.ZodType<T>): T | null {
 
 /** A run record from a file, checked: `--run <file>` of `report`. */
 export function readRunRecord(path: string): BenchRun {
-  let raw: unknown;
-  const text = readTextFile('--run', path);
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`--run "${path}": not JSON (${(e as Error).message.split('\n')[0]}) (valid: the JSON file that bench run writes)`);
-  }
+  const raw = readJson('--run', path, 'the JSON file that bench run writes');
   const parsed = benchRunSchema.safeParse(raw);
   if (!parsed.success)
     throw new ConfigError(

@@ -1,4 +1,4 @@
-import { CommandFailure, type CommandIO, durationOption, EXIT_TIMEOUT } from './cli';
+import { CommandFailure, type CommandIO, durationOption, EXIT_TIMEOUT, WAIT_BOUNDS } from './cli';
 
 /** How a command waits: injectable so that tests run the loop without real time passing. */
 export interface Waiting {
@@ -37,8 +37,8 @@ export async function waitUntil<C extends Check>(what: string, check: () => Prom
 /** A command's waiting from its --timeout and --interval, its progress shown on `io`, its clock injectable. */
 export function commandWaiting(timeout: string, interval: string, io: CommandIO, clock: Pick<Waiting, 'sleep' | 'now'>): Waiting {
   return {
-    timeoutSeconds: durationOption('--timeout', timeout),
-    intervalSeconds: durationOption('--interval', interval),
+    timeoutSeconds: durationOption('--timeout', timeout, 1, WAIT_BOUNDS.timeout),
+    intervalSeconds: durationOption('--interval', interval, 1, WAIT_BOUNDS.interval),
     onProgress: io.status.update,
     sleep: clock.sleep,
     now: clock.now,

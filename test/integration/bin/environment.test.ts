@@ -87,7 +87,7 @@ describe('a Temporal environment', () => {
     const out = await runEnvironment('status', flow('temporal-150wps'), { io: recordingIO() });
     expect(out.stdout).toMatch(/^TemporalDsql \(temporal-150wps\): hibernated \(npm run wake brings it back\)\n/);
     expect(out.stdout).toContain('| temporal-history | 0 running of 0 desired |');
-    expect(out.stdout).toContain('| main-asg | 0 instance(s), desired 0, min 0 |');
+    expect(out.stdout).toContain('| main-asg | 0 instances, desired 0, min 0 |');
   }, 30_000);
 
   test('hibernate again goes through as no-ops and says it was already recorded', async () => {
@@ -100,9 +100,9 @@ describe('a Temporal environment', () => {
     const out = await runEnvironment('wake', flow('temporal-150wps'), { io });
     expect(io.notes).toEqual([
       'main-asg: 10 instances in service',
-      ...TEMPORAL_ROLES.map((r) => `temporal-${r}: ${preset.services[r].replicas} task(s), healthy`),
-      'temporal-ui: 1 task(s), healthy',
-      'temporal-grafana: 1 task(s), healthy',
+      ...TEMPORAL_ROLES.map((r) => `temporal-${r}: ${preset.services[r].replicas} task${preset.services[r].replicas === 1 ? '' : 's'}, healthy`),
+      'temporal-ui: 1 task, healthy',
+      'temporal-grafana: 1 task, healthy',
     ]);
     expect(out.stdout).toContain('benchmark-worker: left at 0 (fleet: external); npm run bench -- up brings it');
     expect(await counts()).toEqual({

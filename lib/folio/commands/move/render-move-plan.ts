@@ -1,3 +1,4 @@
+import { plural } from '../../../commands/shared/figure';
 import { markdownTable } from '../../../commands/shared/markdown-table';
 import { type MoveFlags, type MovePlan, waves } from './move-plan';
 
@@ -18,7 +19,10 @@ export function renderMovePlan(plan: MovePlan, flags: MoveFlags = {}): string {
   const task = new Map(waves(plan).flatMap((wave, i) => wave.map((m) => [m, i + 1] as const)));
   const rows = plan.moves.map((m) => [String(task.get(m)), m.module, `${m.from} → ${m.to}`, span(m.schemas), kind(m)]);
   return [
-    `Schema moves (${plan.title}): ${action} ${plan.moves.length} module(s), ${plan.moves.reduce((n, m) => n + m.schemas.length, 0)} schema(s)`,
+    `Schema moves (${plan.title}): ${action} ${plural(plan.moves.length, 'module')}, ${plural(
+      plan.moves.reduce((n, m) => n + m.schemas.length, 0),
+      'schema',
+    )}`,
     '',
     markdownTable(['Task', 'Module', 'Cluster', 'Schemas', 'What'], rows),
     '',

@@ -1,7 +1,7 @@
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog } from '../../../../config';
 import { refuseUnlessAvailable } from '../../../commands/aws/cluster-status';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
-import { type CommandOutput, durationOption, processIO, type CommandDeps } from '../../../commands/shared/cli';
+import { type CommandOutput, durationOption, processIO, WAIT_BOUNDS, type CommandDeps } from '../../../commands/shared/cli';
 import { resolveTargetOf } from '../../../commands/shared/target';
 import type { Waiting } from '../../../commands/shared/waiting';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from './move-plan';
@@ -55,6 +55,7 @@ function parse(o: MoveOptions): { flags: MoveFlags; plan?: MovePlan; module?: { 
   }
   if (o.scenario) throw new ConfigError('--scenario applies to --module only (valid: --from <phase> --to <phase>)');
   if (!o.from) throw new ConfigError('--from is required with --to <phase> (valid: --from <phase> --to <phase>, or --module <name> --to <cluster>)');
+  if (o.from === o.to) throw new ConfigError(`--from and --to are both ${o.to}: a phase moves nothing to itself (valid: two different phases)`);
   const plan = planPhaseSwitch(phase('--from', o.from, o), phase('--to', o.to, o));
   return { flags, plan: flags.dropSource ? withoutReferences(plan) : plan };
 }
@@ -62,8 +63,8 @@ function parse(o: MoveOptions): { flags: MoveFlags; plan?: MovePlan; module?: { 
 export async function runMove(o: MoveOptions, deps: MoveDeps = {}): Promise<CommandOutput> {
   const { flags, plan: phasePlan, module } = parse(o);
   const waiting = {
-    timeoutSeconds: durationOption('--timeout', o.timeout),
-    intervalSeconds: durationOption('--interval', o.interval ?? (flags.online ? '1s' : '10s')),
+    timeoutSeconds: durationOption('--timeout', o.timeout, 1, WAIT_BOUNDS.timeout),
+    intervalSeconds: durationOption('--interval', o.interval ?? (flags.online ? '1s' : '10s'), 1, WAIT_BOUNDS.interval),
     sleep: deps.sleep,
     now: deps.now,
   };

@@ -8,6 +8,7 @@ import {
   CommandFailure,
   type CommandOutput,
   durationOption,
+  WAIT_BOUNDS,
   EXIT_FAILED,
   numberOption,
   processIO,
@@ -128,10 +129,12 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
 }
 
 const RATE = { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' };
+/** How long one generator run (a bench run, or a ladder's step) may offer load. */
+const GENERATOR_RUN = { seconds: 86_400, why: 'the generator and the fleet bill by the hour while it runs; run again for longer' };
 
 /** The default timeout (each wait: the step, plus placing the task and draining), or the one given, which must outlast a step. */
 function stepTimeout(o: BenchOptions, option: string, value: string, runSeconds: number): string {
-  if (o.timeout !== undefined && durationOption('--timeout', o.timeout) <= runSeconds)
+  if (o.timeout !== undefined && durationOption('--timeout', o.timeout, 1, WAIT_BOUNDS.timeout) <= runSeconds)
     throw new ConfigError(
       `--timeout ${o.timeout} is not longer than the run (${option} ${value}); the wait would give up while the load still runs (valid: more than ${value}, or leave it out: the run plus 20m)`,
     );
@@ -156,9 +159,16 @@ async function run(target: Target<TemporalScenario>, o: BenchOptions, deps: Benc
   const rate = numberOption('--rate', o.rate, RATE) ?? b.targetRate;
   const duration = o.duration ?? b.duration;
   const rampUp = o.rampUp ?? b.rampUp;
-  const runSeconds = durationOption('--duration', duration);
-  if (durationOption('--ramp-up', rampUp, 0) >= runSeconds)
-    throw new ConfigError(`--ramp-up ${rampUp} is not shorter than --duration ${duration} (valid: a ramp-up shorter than the run)`);
+  const runSeconds = durationOption(o.duration === undefined ? "the preset's benchmark.duration" : '--duration', duration, 1, GENERATOR_RUN);
+  // A value the user did not give is named as the preset's, not as a flag.
+  const [rampName, durationName] = [
+    o.rampUp === undefined ? "the preset's benchmark.rampUp" : '--ramp-up',
+    o.duration === undefined ? "the preset's benchmark.duration" : '--duration',
+  ];
+  if (durationOption(rampName, rampUp, 0, GENERATOR_RUN) >= runSeconds)
+    throw new ConfigError(
+      `${rampName} ${rampUp} is not shorter than ${durationName} ${duration} (valid: a ramp-up shorter than the run${o.rampUp === undefined ? ', e.g. --ramp-up 0s' : ''})`,
+    );
   const timeout = stepTimeout(o, '--duration', duration, runSeconds);
   const outFile = recordFile(o);
   const { clients, targets, waiting } = await deployed(target, o, deps, io, timeout, true);
@@ -218,7 +228,7 @@ async function ladder(target: Target<TemporalScenario>, o: BenchOptions, deps: B
     maxSteps: config.maxSteps,
   });
   const step = o.step ?? config.step;
-  const stepSeconds = durationOption('--step', step, 10);
+  const stepSeconds = durationOption(o.step === undefined ? 'observability.ladder.step' : '--step', step, 10, GENERATOR_RUN);
   const timeout = stepTimeout(o, '--step', step, stepSeconds);
   const outFile = recordFile(o);
   const { clients, targets, waiting } = await deployed(target, o, deps, io, timeout, true);

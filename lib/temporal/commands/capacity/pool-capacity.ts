@@ -5,6 +5,7 @@ import { DSQL_CONNECTION_RATE, type Headroom, temporalHeadroom } from '../../../
 import { type Packing, type PoolPlan, type PoolSpec, planPool, temporalPoolSpecs } from '../../../../config/packing';
 import { HOURS_PER_DAY, usd } from '../../../commands/shared/money';
 import { markdownTable } from '../../../commands/shared/markdown-table';
+import { percent } from '../../../commands/shared/figure';
 
 /*
  * The `capacity` command: the packing model of config/packing.ts (the same one the synth-time
@@ -154,7 +155,7 @@ function renderHeadroom(r: CapacityReport): string[] {
 /** 45 s, 12 min, 1.3 h: as a person reads a duration. */
 const seconds = (s: number) => (s < 120 ? `${Math.round(s * 10) / 10} s` : s < 7200 ? `${Math.round(s / 6) / 10} min` : `${Math.round(s / 360) / 10} h`);
 
-const pct = (used: number, of: number) => `${Math.round((100 * used) / of)}%`;
+const pct = (used: number, of: number) => percent((100 * used) / of);
 
 function load(p: PoolPlan, packing: Packing) {
   const cap = p.capacity;

@@ -1,3 +1,4 @@
+import { plural } from '../../../commands/shared/figure';
 import {
   type AutoScalingClient,
   DescribeAutoScalingGroupsCommand,
@@ -101,14 +102,14 @@ async function stopService(c: TemporalClients, cluster: string, service: string,
 async function startService(c: TemporalClients, cluster: string, service: string, count: number, w: Waiting): Promise<string> {
   await c.ecs.send(new UpdateServiceCommand({ cluster, service, desiredCount: count }));
   await waitUntil(
-    `${service} to run ${count} healthy task(s)`,
+    `${service} to run ${plural(count, 'healthy task')}`,
     async () => {
       const now = await serviceCounts(c.ecs, cluster, service);
       const health = await taskHealth(c.ecs, cluster, service);
       if (health.unhealthy > 0)
         return {
           done: false,
-          text: `${describeCounts(now)}; ${health.unhealthy} task(s) failed their health check (ECS replaces them; see the service's events)`,
+          text: `${describeCounts(now)}; ${plural(health.unhealthy, 'task')} failed ${health.unhealthy === 1 ? 'its' : 'their'} health check (ECS replaces them; see the service's events)`,
         };
       // A task with no health status yet is starting; the roles' task definitions all declare a health check.
       // None listed while the counts say running: an emulator that keeps service counts without
@@ -118,7 +119,7 @@ async function startService(c: TemporalClients, cluster: string, service: string
     },
     w,
   );
-  return `${service}: ${count} task(s), healthy`;
+  return `${service}: ${plural(count, 'task')}, healthy`;
 }
 
 async function groupInstances(c: TemporalClients, name: string): Promise<{ instances: string[]; protectedIds: string[]; inService: number }> {
@@ -143,7 +144,7 @@ async function emptyGroup(c: TemporalClients, name: string, w: Waiting): Promise
     `${name} to have no instance`,
     async () => {
       const now = await groupInstances(c, name);
-      return { done: now.instances.length === 0, text: `${now.instances.length} instance(s)` };
+      return { done: now.instances.length === 0, text: plural(now.instances.length, 'instance') };
     },
     w,
   );
@@ -166,7 +167,7 @@ async function hibernateTemporal(
   const { taskArns } = await c.ecs.send(new ListTasksCommand({ cluster: t.cluster, family: BENCHMARK_GENERATOR_FAMILY, desiredStatus: 'RUNNING' }));
   if (taskArns?.length && !o.force)
     throw new CommandFailure(
-      `a benchmark run is in progress (${taskArns.length} load generator task(s) running in ${t.cluster}); wait for it to end, or pass --force to stop it first (its run is lost)`,
+      `a benchmark run is in progress (${plural(taskArns.length, 'load generator task')} running in ${t.cluster}); wait for it to end, or pass --force to stop it first (its run is lost)`,
       EXIT_FAILED,
     );
   const lines: string[] = [];
@@ -215,7 +216,7 @@ async function wakeTemporal(c: TemporalClients, scenario: TemporalScenario, t: T
   const instances = preset.capacity.main.instances;
   await c.autoScaling.send(new UpdateAutoScalingGroupCommand({ AutoScalingGroupName: t.mainAsg, MinSize: instances, DesiredCapacity: instances }));
   await waitUntil(
-    `${t.mainAsg} to have ${instances} instance(s) in service`,
+    `${t.mainAsg} to have ${plural(instances, 'instance')} in service`,
     async () => {
       const now = await groupInstances(c, t.mainAsg);
       return { done: now.inService >= instances, text: `${now.inService} of ${instances} in service` };
@@ -289,7 +290,7 @@ async function temporalStatus(
   });
   const rows = [
     ...serviceStates.map((s) => [s.name, s.found ? `${s.running} running of ${s.desired} desired` : 'not found']),
-    ...groups.map((g) => [g.name, g.found ? `${g.instances} instance(s), desired ${g.desired}, min ${g.min}` : 'not found']),
+    ...groups.map((g) => [g.name, g.found ? `${plural(g.instances, 'instance')}, desired ${g.desired}, min ${g.min}` : 'not found']),
   ];
   return {
     lines: [

@@ -52,7 +52,7 @@ describe('hibernate refuses before any change', () => {
     ecs.on(ListTasksCommand).resolves({ taskArns: ['arn:aws:ecs:eu-west-1:1:task/temporal-dsql/abc'] });
     await expect(runEnvironment('hibernate', options('temporal-150wps'), { io: recordingIO(), ...fakeTime() })).rejects.toThrow(
       new CommandFailure(
-        'a benchmark run is in progress (1 load generator task(s) running in temporal-dsql); wait for it to end, or pass --force to stop it first (its run is lost)',
+        'a benchmark run is in progress (1 load generator task running in temporal-dsql); wait for it to end, or pass --force to stop it first (its run is lost)',
         EXIT_FAILED,
       ),
     );
@@ -92,7 +92,7 @@ describe('the waits can fail', () => {
     const woke = runEnvironment('wake', options('temporal-150wps', '1m'), { io, ...fakeTime() });
     await expect(woke).rejects.toThrow(
       new CommandFailure(
-        "timed out after 60 s waiting for temporal-history to run 8 healthy task(s); last seen: 8 running, 0 pending, 8 desired; 1 task(s) failed their health check (ECS replaces them; see the service's events)",
+        "timed out after 60 s waiting for temporal-history to run 8 healthy tasks; last seen: 8 running, 0 pending, 8 desired; 1 task failed its health check (ECS replaces them; see the service's events)",
         EXIT_TIMEOUT,
       ),
     );

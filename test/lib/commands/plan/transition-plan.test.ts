@@ -119,7 +119,7 @@ test('a stateful replacement is reported as unsafe, by resource', () => {
   expect(plan.unsafe[0].logicalId).toBe(id);
   expect(renderPlan(plan)).toMatch(
     new RegExp(
-      `UNSAFE: 2 stateful resource\\(s\\) would be replaced or destroyed: ${id} \\(AWS::RDS::DBCluster, REPLACE\\); \\w+ \\(AWS::RDS::DBInstance, REPLACE\\)\\. Do not deploy this switch as is\\.`,
+      `UNSAFE: 2 stateful resources would be replaced or destroyed: ${id} \\(AWS::RDS::DBCluster, REPLACE\\); \\w+ \\(AWS::RDS::DBInstance, REPLACE\\)\\. Do not deploy this switch as is\\.`,
     ),
   );
 });

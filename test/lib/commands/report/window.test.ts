@@ -23,6 +23,11 @@ describe('report window', () => {
     });
   });
 
+  test('--last as Go and the report write a span: 1h30m', () => {
+    const w = reportWindow({ last: '1h30m' }, 'test10', NOW);
+    expect(w.start).toEqual(new Date('2026-11-20T10:30:00Z'));
+  });
+
   test('--last ends now', () => {
     const w = reportWindow({ last: '2h' }, 'test10', NOW);
     expect(w.start).toEqual(new Date('2026-11-20T10:00:00Z'));

@@ -78,7 +78,7 @@ describe('the Scaling Headroom table', () => {
       '| DSQL connections (steady) | 1,000 | 10,000 | 10% | each task at the most it holds (pools): history 8 × 50, matching 6 × 50, frontend 4 × 50, worker 2 × 50 |',
     );
     expect(md).toContain("| DSQL connections, rolling history | 1,200 | 10,000 | 12% | +200: its extra tasks' connections, one service rolling at a time |");
-    expect(md).toContain('| New DSQL connections/s (steady) | 0.3 | 100 | 0% | every held connection once per 55 min lifetime');
+    expect(md).toContain('| New DSQL connections/s (steady) | 0.3 | 100 | 0.3% | every held connection once per 55 min lifetime');
     expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 128 | 88% | both pools at their maximum: 80 main + 32 benchmark; quota from the seed |');
     expect(md).toContain('Synth refuses a preset above 90% of any limit (limits.headroomPercent 10).');
     expect(md).toContain(
@@ -160,7 +160,7 @@ describe('the vCPU quota from Service Quotas (recorded responses)', () => {
     expect(q).toEqual({ value: 5, source: 'Service Quotas, the AWS default of L-1216C47A in eu-west-1 (none applied to the account)' });
     // And the table counts against it.
     const md = renderCapacity(capacityReport(temporalPreset('temporal-150wps'), eu, { vcpuQuota: q }));
-    expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 5 | 2240% |');
+    expect(md).toContain('| EC2 vCPUs (On-Demand standard) | 112 | 5 | 2,240% |');
   });
 
   test('any other error is not swallowed', async () => {

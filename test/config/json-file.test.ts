@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readJsonFile, writeFileAtomically } from '../../config/json-file';
+
+/*
+ * The JSON files config and the commands read: each way a file can be wrong is one line naming
+ * it, never a stack trace or a hang; and a file written is whole or not there.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'json-file-'));
+const at = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const refusal = (path: string) => {
+  try {
+    readJsonFile(path, `config/prices/${path.split('/').pop()}`, 'a price file');
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'read';
+};
+
+test('a price file emptied or cut short by an interrupted refresh: one line, not JSON', () => {
+  expect(refusal(at('empty.json', ''))).toBe('config/prices/empty.json: not JSON (Unexpected end of JSON input) (valid: a price file)');
+  expect(refusal(at('cut.json', '{"region": "us-east-1", "prices": {'))).toMatch(/^config\/prices\/cut\.json: not JSON \(.*\) \(valid: a price file\)$/);
+});
+
+test('nested deeper than any file of the project: refused without running off the stack', () => {
+  expect(refusal(at('deep.json', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`))).toBe(
+    'config/prices/deep.json: nested more than 64 levels deep (valid: a price file)',
+  );
+  expect(refusal(at('fine.json', `${'['.repeat(64)}${']'.repeat(64)}`))).toBe('read');
+});
+
+test('a FIFO, a directory or a missing file: refused before anything is read (a FIFO would block)', () => {
+  const fifo = join(dir, 'fifo.json');
+  execFileSync('mkfifo', [fifo]);
+  expect(refusal(fifo)).toBe('config/prices/fifo.json: cannot read it (not a regular file (a FIFO, socket or device))');
+  expect(refusal(dir)).toMatch(/: cannot read it \(a directory, not a file\)$/);
+  expect(refusal(join(dir, 'gone.json'))).toBe('config/prices/gone.json: cannot read it (no such file or directory)');
+});
+
+test('a file is written whole, through a temporary file that does not stay', () => {
+  const path = at('prices.json', '{"old": true}\n');
+  writeFileAtomically(path, '{"new": true}\n');
+  expect(readFileSync(path, 'utf8')).toBe('{"new": true}\n');
+  expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  // A write that cannot happen leaves the old file as it was.
+  expect(() => writeFileAtomically(join(dir, 'no-such-dir', 'x.json'), '{}')).toThrow(/ENOENT/);
+  expect(readFileSync(path, 'utf8')).toBe('{"new": true}\n');
+});
