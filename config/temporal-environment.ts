@@ -43,9 +43,14 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     upstream: { release: '1.32.2', schemas: { history: '1.19', visibility: '1.14' }, upgradeTestedFrom: '1.30.0' },
     // The fork with the Aurora DSQL plugin at its newest commit (docker/temporal-dsql builds it;
     // test/fixtures/dsql-fork records what its source expects). Its server code is upstream main
-    // of its last merge (2026-01-27), from which v1.30.0 was tagged: keys newer than that are
-    // refused on DSQL presets. Its ServerVersion constant still says 1.29.0.
-    dsqlFork: { repository: 'iw/temporal', commit: 'e74d6b6912b52dc1e9a1d17c8f8c203d9f2786df', upstreamBase: '1.30.0' },
+    // at its last merge of it (2c99e413, 2026-01-26): past v1.30.0's branch point (2026-01-06),
+    // in v1.31.0 and in no v1.30.x (the tag history; the evidence is in the fixture). Keys
+    // registered after 1.30.0 are refused on DSQL presets. Its ServerVersion constant says 1.29.0.
+    dsqlFork: {
+      repository: 'iw/temporal',
+      commit: 'e74d6b6912b52dc1e9a1d17c8f8c203d9f2786df',
+      upstream: { commit: '2c99e41327456da0c81fa1e16a080ef2c1c66911', date: '2026-01-26', branchedAfter: '1.30.0', firstRelease: '1.31.0' },
+    },
   },
   persistence: {
     // Static: the server keeps the value it first persisted. Never change it for a cluster

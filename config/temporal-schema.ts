@@ -186,8 +186,18 @@ export const temporalEnvironmentSchema = z.strictObject({
     dsqlFork: z.strictObject({
       repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
       commit: z.string().regex(/^[0-9a-f]{40}$/, { error: 'valid: the full 40-character commit hash' }),
-      /** The upstream release whose code the fork carries: its dynamic-config keys are the fork's. */
-      upstreamBase: semver,
+      /**
+       * The upstream code the fork carries: main at the fork's last merge of it, and the releases
+       * that line lies between (branched after the one, first in the other). A key registered
+       * after `branchedAfter` is refused on DSQL presets (test/fixtures/dsql-fork holds each key
+       * to the fork's source).
+       */
+      upstream: z.strictObject({
+        commit: z.string().regex(/^[0-9a-f]{40}$/, { error: 'valid: the full 40-character commit hash' }),
+        date: z.iso.date(),
+        branchedAfter: semver,
+        firstRelease: semver,
+      }),
     }),
   }),
   persistence: z.strictObject({
@@ -522,14 +532,15 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
 function serverOf(env: TemporalEnvironment, store: HistoryStore): { release: string; name: string } {
   const v = env.servers;
   if (store === 'aurora-postgresql') return { release: v.upstream.release, name: `upstream Temporal ${v.upstream.release}` };
+  const u = v.dsqlFork.upstream;
   return {
-    release: v.dsqlFork.upstreamBase,
-    name: `the DSQL fork ${v.dsqlFork.repository}@${v.dsqlFork.commit.slice(0, 8)} (upstream ${v.dsqlFork.upstreamBase} code)`,
+    release: u.branchedAfter,
+    name: `the DSQL fork ${v.dsqlFork.repository}@${v.dsqlFork.commit.slice(0, 8)} (upstream main of ${u.date}: past ${u.branchedAfter}, before ${u.firstRelease})`,
   };
 }
 
 /** -1, 0 or 1 as release a is older than, the same as or newer than b (major.minor.patch). */
-function compareReleases(a: string, b: string): number {
+export function compareReleases(a: string, b: string): number {
   const [x, y] = [a, b].map((r) => r.split('.').map(Number));
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
   return 0;
@@ -564,7 +575,7 @@ function imageVersionProblems(env: TemporalEnvironment): [PropertyKey[], string]
   if (tag !== undefined && !tag.includes(short))
     out.push([
       ['environment', 'images', 'server'],
-      `images.server is tagged ${tag}, which does not name the fork commit servers.dsqlFork.commit ${short} (valid: a tag that contains ${short}, e.g. ${dsqlFork.upstreamBase}-dsql-${short}, built from that commit)`,
+      `images.server is tagged ${tag}, which does not name the fork commit servers.dsqlFork.commit ${short} (valid: a tag that contains ${short}, e.g. ${dsqlFork.upstream.branchedAfter}-dsql-${short}, built from that commit)`,
     ]);
   return out;
 }

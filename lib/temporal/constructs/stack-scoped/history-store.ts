@@ -61,7 +61,7 @@ export class HistoryStore {
     const servers = e.servers;
     const server =
       store.engine === 'dsql'
-        ? { release: servers.dsqlFork.upstreamBase, schemaVersion: e.persistence.schema.version }
+        ? { release: servers.dsqlFork.upstream.branchedAfter, schemaVersion: e.persistence.schema.version }
         : { release: servers.upstream.release, schemaVersion: servers.upstream.schemas.history };
     this.guard = new HistoryStoreGuard(scope, 'HistoryStore', {
       store: store.engine,

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../../../config';
+import { DYNAMIC_CONFIG_KEYS } from '../../../../config/temporal-dynamic-config-keys';
+import { compareReleases } from '../../../../config/temporal-schema';
 import { schemaCommand, serverEnvironment, startCommand, staticConfig } from '../../../../lib/temporal/contract/temporal-config';
 import { editedCatalog, logicalId, synthScenario } from '../../../support/synth';
 
@@ -207,4 +209,36 @@ test('a preset that leases nothing grants nothing on the lease table, which exis
   const { json } = synthScenario({ scenario: 'temporal-150wps' });
   expect(dynamoGrants(json).lease).toEqual([]);
   expect(json.Resources[logicalId(json, 'AWS::DynamoDB::Table', 'ConnectionLease/Table/Resource')]).toBeDefined();
+});
+
+describe("the fork's upstream code, from the tag history: each dynamic-config key config lets a DSQL preset set is one the fork's source registers", () => {
+  const base = contract.upstreamBase;
+  const fork = e.servers.dsqlFork.upstream;
+
+  test('config names the upstream commit and the releases the record established', () => {
+    expect(fork).toEqual({ commit: base.upstreamCommit, date: base.upstreamDate, branchedAfter: base.branchedAfter, firstRelease: base.firstRelease });
+  });
+
+  test('every key the record reads in the fork is one config accepts there, and every key it does not find config refuses', () => {
+    expect(Object.keys(base.registered).sort()).toEqual(Object.keys(DYNAMIC_CONFIG_KEYS).sort());
+    for (const [key, spec] of Object.entries(DYNAMIC_CONFIG_KEYS)) {
+      const accepted = !spec.since || compareReleases(spec.since, fork.branchedAfter) <= 0;
+      expect({ key, accepted, registered: base.registered[key] !== null }).toEqual({
+        key,
+        accepted: base.registered[key] !== null,
+        registered: base.registered[key] !== null,
+      });
+    }
+  });
+
+  test('a key newer than the fork set on a DSQL preset is refused, naming the code the fork carries', () => {
+    const catalog = editedCatalog((c) => {
+      const i = c.temporal.scenarios.findIndex((s: { name: string }) => s.name === 'temporal-150wps');
+      c.temporal.scenarios[i] = structuredClone(c.temporal.scenarios[i]);
+      c.temporal.scenarios[i].dynamicConfig = { ...c.temporal.scenarios[i].dynamicConfig, 'frontend.enableCancelWorkerPollsOnShutdown': true };
+    });
+    expect(() => resolveScenario({ scenario: 'temporal-150wps' }, catalog)).toThrow(
+      /"frontend\.enableCancelWorkerPollsOnShutdown" is registered from Temporal 1\.31\.0, but this preset's store runs the DSQL fork iw\/temporal@e74d6b69 \(upstream main of 2026-01-26: past 1\.30\.0, before 1\.31\.0\), which would ignore it/,
+    );
+  });
 });
