@@ -402,7 +402,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     preset('temporal-150wps', (p) => (p.dynamicConfig['history.connectionCloseDelay'] = '30s')),
     [
       /"history.connectionCloseDelay" is registered from Temporal 1.31.2/,
-      /the DSQL fork iw\/temporal@e74d6b69 \(upstream 1.30.0 code\), which would ignore it/,
+      /the DSQL fork iw\/temporal@e74d6b69 \(upstream main of 2026-01-26: past 1.30.0, before 1.31.0\), which would ignore it/,
     ],
   ),
   config(

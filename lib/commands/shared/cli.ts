@@ -168,9 +168,16 @@ export function processIO(): CommandIO {
     onInterrupt,
     early: (text) => {
       status.done();
-      process.stdout.write(text);
+      process.stdout.write(shown(text));
     },
   };
+}
+
+/** What a command prints, as its reader sees it: markdown, but on a terminal its tables drawn to fit (terminal-tables.ts). */
+function shown(text: string): string {
+  if (!process.stdout.isTTY) return text;
+  const { forTerminal }: typeof import('./terminal-tables') = require('./terminal-tables');
+  return forTerminal(text, process.stdout.columns || 100);
 }
 
 /** Today's date, as the files a command rewrites record it. */
@@ -218,7 +225,7 @@ async function settle(main: () => Promise<number | void | CommandOutput>): Promi
 function printed(result: number | void | CommandOutput): number {
   if (typeof result !== 'object') return result ?? 0;
   for (const clear of [...shownProgress]) clear();
-  process.stdout.write(result.stdout);
+  process.stdout.write(shown(result.stdout));
   if (result.failure) throw result.failure;
   return result.exitCode ?? 0;
 }
