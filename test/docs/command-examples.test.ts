@@ -139,6 +139,16 @@ describe("figures the pages state in prose are what cost prints for the scenario
     );
   });
 
+  test("docs/cost-and-capacity.md: the idle states' table, running, parked and hibernated", () => {
+    const [t, f] = [estimate('temporal-150wps'), estimate('test12')];
+    const rows = [
+      `| running | \`npx cdk deploy\`, \`npm run wake\` | ${usd(t.total)} | ${usd(f.total)} |`,
+      `| fleet parked | \`npm run bench -- down\`, or the idle rule | ${usd(variant(t, 'Benchmark fleet parked'))} | (no fleet) |`,
+      `| hibernated (FOLIO: stopped) | \`npm run hibernate\` | ${usd(variant(t, 'Hibernated'))} | ${usd(variant(f, 'Stopped (hibernated)'))} and Aurora storage |`,
+    ];
+    for (const row of rows) expect(page('docs/cost-and-capacity.md').split('\n')).toContain(row);
+  });
+
   test('docs/temporal.md: hibernated against running, and the cost per million of the larger presets', () => {
     const e = estimate('temporal-150wps');
     expect(prose('docs/temporal.md')).toContain(
