@@ -5,6 +5,7 @@ import { loadPrices } from '../../config/prices';
 import { renderRun, renderStatus } from '../../lib/temporal/commands/bench/render-bench';
 import { findResult, type RunRecord } from '../../lib/commands/shared/run-record';
 import { capacityReport, renderCapacity } from '../../lib/temporal/commands/capacity/pool-capacity';
+import { temporalHeadroom } from '../../config/headroom';
 import { costOf } from '../../lib/families';
 import { renderCost } from '../../lib/commands/cost/render-cost';
 import { usd } from '../../lib/commands/shared/money';
@@ -147,6 +148,26 @@ describe("figures the pages state in prose are what cost prints for the scenario
       `| hibernated (FOLIO: stopped) | \`npm run hibernate\` | ${usd(variant(t, 'Hibernated'))} | ${usd(variant(f, 'Stopped (hibernated)'))} and Aurora storage |`,
     ];
     for (const row of rows) expect(page('docs/cost-and-capacity.md').split('\n')).toContain(row);
+  });
+
+  test("docs/temporal.md: the larger presets' connections and vCPUs, as the capacity model counts them", () => {
+    const headroom = (name: string, edit: (p: TemporalScenario['preset']) => TemporalScenario['preset'] = (p) => p) => {
+      const s = temporalPreset(name);
+      return temporalHeadroom(s.environment, edit(s.preset));
+    };
+    const n = (v: number) => v.toLocaleString('en-US');
+    const [h400, h800, h1200, h2000] = ['temporal-400wps', 'temporal-800wps', 'temporal-1200wps', 'temporal-2000wps'].map((p) => headroom(p));
+    // At the environment's 150% (the preset's own deployment left out), what a rolling deploy of history would add.
+    const at150 = headroom('temporal-800wps', (p) => ({ ...p, deployment: undefined })).connections!.rolling;
+    const text = prose('docs/temporal.md');
+    for (const said of [
+      `(${n(h800.connections!.steady.used)} of DSQL's ${n(h800.connections!.steady.limit)})`,
+      `open ${n(at150.extra)} more connections (${n(at150.used)} in all)`,
+      `the capacity model's bound of ${n(h1200.connections!.steady.used)} covers`,
+      `(${h2000.vcpus.used} of the ${h2000.vcpus.limit}-vCPU quota)`,
+      `(${n(h400.connections!.steady.used)} connections)`,
+    ])
+      expect(text.includes(said) ? said : `docs/temporal.md does not say: ${said}`).toBe(said);
   });
 
   test('docs/temporal.md: hibernated against running, and the cost per million of the larger presets', () => {
