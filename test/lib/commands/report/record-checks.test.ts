@@ -89,6 +89,23 @@ describe('checkRunRecord: a ladder record', () => {
     expect(refusal(edit(r, { rates: [600, 300, 150] }))).toBe('run.json: ladder.rates 600,300,150: 300 does not rise above 600 (valid: rising rates)');
   });
 
+  test('a step window a tick short of its step, as a fast cluster gives (the last start due 0.5 s before the end), passes; one seconds short does not, nor one that ends before its last start', async () => {
+    const ladder = (end: number) =>
+      climbLadder([2], { step: '30s', held: RULES }, async () => {
+        const result = generatorResult(2, 30, { start: at(0.1) });
+        return { start: at(0), end: at(end), exitCode: 0, result: { ...result, window: { start: at(0.1), lastStart: at(29.6) } } };
+      });
+    const record = async (end: number) => {
+      const l = await ladder(end);
+      return { scenario: 'temporal-150wps', start: l.steps[0].start, end: l.steps[0].end, workflowsCompleted: 60, ladder: l };
+    };
+    // 29.7 s: a real CI run of the local ladder's first step.
+    expect(refusal(await record(29.7))).toBe('accepted');
+    expect(refusal(await record(25))).toMatch(/^run\.json: ladder\.steps\[0\] lasts 25 s \(.*\), shorter than ladder\.step 30s/);
+    // Within the tolerance, but ending before its own last start: not the step's result.
+    expect(refusal(await record(29))).toMatch(/^run\.json: ladder\.steps\[0\]\.result\.window\.lastStart .* is outside the step's/);
+  });
+
   test('a step at another rate than planned', async () => {
     const r = await ladderRecord();
     expect(refusal(edit(r, { rates: [20, 30, 80] }))).toMatch(/^run\.json: ladder\.steps\[1\]\.rate 40 is not ladder\.rates\[1\] 30/);
