@@ -30,7 +30,7 @@ export function renderCost(e: CostEstimate): string {
       '### Cost per Million Workflows',
       '',
       markdownTable(
-        ['Workflows/s', 'Workflows/day', '$ per million workflows'],
+        ['Workflows/s', 'Workflows/day', 'Per million workflows'],
         [
           [
             `${Number(m.workflowsPerSecond.toFixed(2))} (${m.basis === 'recorded' ? 'recorded' : 'target'})`,

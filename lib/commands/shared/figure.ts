@@ -1,5 +1,6 @@
-/** A figure as the commands print it: three significant figures, whole numbers from 100, ∞ for a ratio over nothing. */
-export const round = (v: number) => (!Number.isFinite(v) ? '∞' : Math.abs(v) >= 100 ? Math.round(v).toString() : Number(v.toPrecision(3)).toString());
+/** A figure as the commands print it: three significant figures, whole numbers from 100 (thousands separated), ∞ for a ratio over nothing. */
+export const round = (v: number) =>
+  !Number.isFinite(v) ? '∞' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)).toString();
 
 /** A rule's threshold on one figure: above a value, or below one. */
 type Threshold = { readonly above?: number; readonly below?: number };

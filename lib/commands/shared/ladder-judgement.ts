@@ -58,7 +58,8 @@ export function judgeStep(rate: number, stepSeconds: number, result: GeneratorRe
   if (figures.completedShare === null) failed.push('nothing was offered');
   else if (figures.completedShare < rules.completedShareMin)
     failed.push(`completed ${x.workflowsCompleted} of ${offered} offered (${round(figures.completedShare * 100)}%, below ${rules.completedShareMin * 100}%)`);
-  if (x.workflowsCompleted > 0 && x.latency.p99 > rules.p99MaxMs) failed.push(`P99 ${round(x.latency.p99)} ms (above ${rules.p99MaxMs} ms)`);
+  if (x.workflowsCompleted > 0 && x.latency.p99 > rules.p99MaxMs)
+    failed.push(`P99 ${round(x.latency.p99)} ms (above ${rules.p99MaxMs.toLocaleString('en-US')} ms)`);
   if (figures.openGrowthShare === null) failed.push('open workflows not judged: the result has no series');
   else if (figures.openGrowthShare > rules.openGrowthShareMax)
     failed.push(

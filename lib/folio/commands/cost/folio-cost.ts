@@ -28,9 +28,12 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
   const { phase, environment: env, storage } = scenario;
   const instancesLine = (label: string, instanceClass: string, count: number, on: AuroraStorageType): CostLine => {
     const hourly = p.usd(auroraKey(instanceClass, on));
-    return { cells: [label, String(count), instanceClass, unitPrice(hourly), usd(count * hourly * HOURS_PER_DAY)], usdPerDay: count * hourly * HOURS_PER_DAY };
+    return {
+      cells: [label, String(count), instanceClass, `${unitPrice(hourly)}/hr`, usd(count * hourly * HOURS_PER_DAY)],
+      usdPerDay: count * hourly * HOURS_PER_DAY,
+    };
   };
-  const instanceHeaders = ['Resource', 'Count', 'Instance Class', '$/hr', '24-hr Cost'];
+  const instanceHeaders = ['Resource', 'Count', 'Instance Class', 'Unit Price', '24-hr Cost'];
   const writerAndReaders = (readers: number) => (readers ? `Writer and ${readers} reader${readers > 1 ? 's' : ''}` : 'Writer');
   const primary = section('Primary Aurora', `Primary Aurora PostgreSQL (${storageName(storage.primary)} storage)`, instanceHeaders, [
     instancesLine(writerAndReaders(env.database.primaryReaders), phase.primaryInstanceClass, 1 + env.database.primaryReaders, storage.primary),
@@ -50,7 +53,7 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
         label,
         `${Number(level.toFixed(2))} ACU`,
         `${Number((level * HOURS_PER_DAY).toFixed(2))} ACU-h`,
-        unitPrice(acu),
+        `${unitPrice(acu)}/ACU-hr`,
         usd(level * HOURS_PER_DAY * acu),
       ],
       usdPerDay: level * HOURS_PER_DAY * acu,
@@ -67,7 +70,7 @@ export function folioCost(scenario: FolioScenario, prices: PriceFile, inputs: Fo
     const s = section(
       'Offload (Serverless v2)',
       offloadTitle('Serverless v2'),
-      ['Level', 'Capacity', 'Per Day', '$/ACU-hr', '24-hr Cost'],
+      ['Level', 'Capacity', 'Per Day', 'Unit Price', '24-hr Cost'],
       [floor, ceiling, ...(observed ? [observed] : [])],
     );
     offload = { ...s, subtotal: chosen.usdPerDay, subtotalLabel: observed ? 'Subtotal (observed)' : 'Subtotal (at the floor)' };

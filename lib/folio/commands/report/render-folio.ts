@@ -10,7 +10,7 @@ export function renderFolio(r: FolioReport): string[] {
     ...heading('FOLIO hybrid Aurora report', r),
     `Primary writer ${c.primaryInstanceClass}; offload cluster ${c.offload}; routed to the offload cluster: ${c.routedToOffload.join(', ') || 'none'}.`,
     '',
-    ...(c.acu && m.acu ? capacity(c.acu, m.acu) : []),
+    ...(c.acu && m.acu ? capacity(c.acu, m.acu, r.coverage.acu) : []),
     '## Writer CPU',
     '',
     markdownTable(
@@ -56,7 +56,13 @@ function waitLines(w: FolioReport['waits']): string[] {
 }
 
 /** The Serverless v2 offload cluster's capacity section. */
-function capacity(c: NonNullable<FolioReport['configured']['acu']>, a: NonNullable<FolioReport['metrics']['acu']>): string[] {
+function capacity(
+  c: NonNullable<FolioReport['configured']['acu']>,
+  a: NonNullable<FolioReport['metrics']['acu']>,
+  covered: FolioReport['coverage'][string] | undefined,
+): string[] {
+  // ACU-hours count only the minutes with a point: said, so they are not read as the average times the window.
+  const partial = covered && covered.points > 0 && covered.points < covered.expected ? ` (${covered.points} of ${covered.expected} points with data)` : '';
   return [
     `## Serverless v2 capacity (configured ${c.min}-${c.max} ACU)`,
     '',
@@ -64,13 +70,13 @@ function capacity(c: NonNullable<FolioReport['configured']['acu']>, a: NonNullab
       ['Metric', 'Value'],
       [
         ['Peak ACU', a.peak === null ? NO_DATA : `${num(a.peak, 1)} (${pct(a.peakShareOfMax)} of max)`],
-        ['Average ACU', num(a.average, 1)],
+        ['Average ACU', num(a.average, 2)],
         ['Lowest ACU', num(a.lowest, 1)],
         [
           `Time at ceiling (>= ${c.ceilingPercentOfMax}% of ${c.max} ACU)`,
           a.minutesAtCeiling === null ? NO_DATA : `${num(a.minutesAtCeiling, 0)} min (${pct(a.shareOfWindowAtCeiling)} of the window)`,
         ],
-        ['ACU-hours', num(a.acuHours, 2)],
+        [`ACU-hours${partial}`, num(a.acuHours, 2)],
         ['ACU utilization (peak / average)', `${pctValue(a.utilization.peak)} / ${pctValue(a.utilization.average)}`],
         ...(a.paused
           ? [['Paused (0 ACU)', `${num(a.paused.minutes, 0)} min in ${a.paused.stretches.length} stretch${a.paused.stretches.length === 1 ? '' : 'es'}`]]

@@ -213,7 +213,7 @@ export function renderCapacity(r: CapacityReport): string {
         'Fits with a rolling deploy',
         'Smallest that fits',
         `Smallest ${trunkingName(!env.awsvpcTrunking)}`,
-        '$/day now',
+        'Per day now',
       ],
       rows,
     ),
@@ -237,7 +237,7 @@ export function renderCapacity(r: CapacityReport): string {
     const priced = alternatives.filter((a) => a.usdPerDay !== undefined);
     out.push(
       markdownTable(
-        ['Instance type', 'Instances', '$/day'],
+        ['Instance type', 'Instances', 'Per day'],
         priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)]),
       ),
       '',

@@ -34,7 +34,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
 
   const instanceLine = (label: string, n: number, type: string): CostLine => {
     const hourly = p.usd(`ec2:${type}`);
-    return { cells: [label, String(n), type, unitPrice(hourly), usd(n * hourly * HOURS_PER_DAY)], usdPerDay: n * hourly * HOURS_PER_DAY };
+    return { cells: [label, String(n), type, `${unitPrice(hourly)}/hr`, usd(n * hourly * HOURS_PER_DAY)], usdPerDay: n * hourly * HOURS_PER_DAY };
   };
   const { main, benchmark } = preset.capacity;
   const benchLine = instanceLine('Benchmark ASG', benchmark.maxInstances, benchmark.instanceType);
@@ -43,7 +43,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const compute = section(
     'EC2 (Compute)',
     'Compute (EC2)',
-    ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'],
+    ['Resource', 'Count', 'Instance Type', 'Unit Price', '24-hr Cost'],
     [instanceLine('Main ASG', main.instances, main.instanceType), benchLine],
   );
 
@@ -56,10 +56,10 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
   const openSearch = section(
     'OpenSearch',
     'OpenSearch (Visibility)',
-    ['Resource', 'Count', 'Instance Type', '$/hr', '24-hr Cost'],
+    ['Resource', 'Count', 'Instance Type', 'Unit Price', '24-hr Cost'],
     [
       {
-        cells: ['Data Nodes', String(vis.instances), vis.instanceType, unitPrice(node), usd(vis.instances * node * HOURS_PER_DAY)],
+        cells: ['Data Nodes', String(vis.instances), vis.instanceType, `${unitPrice(node)}/hr`, usd(vis.instances * node * HOURS_PER_DAY)],
         usdPerDay: vis.instances * node * HOURS_PER_DAY,
       },
       {

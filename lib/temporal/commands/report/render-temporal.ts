@@ -71,7 +71,11 @@ const counts = (m: Readonly<Record<string, number>>) => {
   const e = Object.entries(m).sort((a, b) => b[1] - a[1]);
   return e.length ? e.map(([k, n]) => `${num(n, 0)} ${k}`).join(', ') : 'none';
 };
-const pcts = (p: Percentiles) => [ms(p.p50), ms(p.p95), ms(p.p99)];
+/** P50 / P95 / P99 with the unit said once. */
+const pcts = (p: Percentiles) => {
+  const v = [p.p50, p.p95, p.p99];
+  return v.every((x) => x === null) ? NO_DATA : `${v.map((x) => num(x, 1)).join(' / ')} ms`;
+};
 
 /** What a total from the servers' series counts: the window, or only the part of it their samples cover. */
 const coverage = (covered: number | null, windowSeconds: number) =>
@@ -144,11 +148,11 @@ function serverSections(r: TemporalReport): string[] {
           'State transitions/s (peak / average)',
           `${num(run.stateTransitionsPerSecond.peak, 1)} / ${num(run.stateTransitionsPerSecond.average, 1)}${run.stateTransitions === null ? '' : ` (${num(run.stateTransitions, 0)} ${coverage(run.stateTransitionsCoverSeconds, r.window.minutes * 60)})`}`,
         ],
-        ['StartWorkflowExecution at the frontend (P50 / P95 / P99)', pcts(run.startWorkflowLatencyMs).join(' / ')],
-        ['Workflow-task schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverWorkflow).join(' / ')],
-        ['Activity schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverActivity).join(' / ')],
-        ["Workflow-task schedule-to-start, workers' SDK (P50 / P95 / P99)", pcts(st.workerWorkflow).join(' / ')],
-        ["Activity schedule-to-start, workers' SDK (P50 / P95 / P99)", pcts(st.workerActivity).join(' / ')],
+        ['StartWorkflowExecution at the frontend (P50 / P95 / P99)', pcts(run.startWorkflowLatencyMs)],
+        ['Workflow-task schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverWorkflow)],
+        ['Activity schedule-to-start, server (P50 / P95 / P99)', pcts(st.serverActivity)],
+        ["Workflow-task schedule-to-start, workers' SDK (P50 / P95 / P99)", pcts(st.workerWorkflow)],
+        ["Activity schedule-to-start, workers' SDK (P50 / P95 / P99)", pcts(st.workerActivity)],
         ['Matching backlog (peak / average)', `${num(run.backlog.count.peak, 0)} / ${num(run.backlog.count.average, 1)}`],
         ['Oldest backlog task (peak)', run.backlog.agePeakSeconds === null ? NO_DATA : `${num(run.backlog.agePeakSeconds, 1)} s`],
         [

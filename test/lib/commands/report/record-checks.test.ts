@@ -80,7 +80,7 @@ describe('checkRunRecord: a ladder record', () => {
       { highestHeld: 80, firstFailed: null },
     );
     expect(refusal(held)).toBe(
-      "run.json: ladder.steps[2] at 80/s says held, but its own result gives not held (P99 2500 ms (above 1000 ms)) by config's rules (observability.ladder.held) (valid: a record bench run or bench ladder wrote, unedited; run it again)",
+      "run.json: ladder.steps[2] at 80/s says held, but its own result gives not held (P99 2,500 ms (above 1,000 ms)) by config's rules (observability.ladder.held) (valid: a record bench run or bench ladder wrote, unedited; run it again)",
     );
   });
 

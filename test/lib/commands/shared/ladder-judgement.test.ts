@@ -27,7 +27,7 @@ describe('judgeStep: each rule, a step that breaks it and one that does not', ()
 
   test('P99 against its bound', () => {
     expect(judgeStep(20, 60, step(20, 60, { p99: 1000 }), RULES).held).toBe(true);
-    expect(judgeStep(20, 60, step(20, 60, { p99: 1001 }), RULES).failed).toEqual(['P99 1001 ms (above 1000 ms)']);
+    expect(judgeStep(20, 60, step(20, 60, { p99: 1001 }), RULES).failed).toEqual(['P99 1,001 ms (above 1,000 ms)']);
   });
 
   test('open workflows growing: a cluster completing 18 of 20 a second builds a backlog', () => {

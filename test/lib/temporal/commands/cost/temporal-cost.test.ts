@@ -48,8 +48,8 @@ describe("temporal-150wps with the seed's inputs", () => {
   });
 
   test("reproduces the seed's lines where the seed's arithmetic holds", () => {
-    expect(lineOf(e, 'Compute (EC2)', 'Main ASG').cells).toEqual(['Main ASG', '10', 'm7g.2xlarge', '$0.3638', '$87.31']);
-    expect(lineOf(e, 'Compute (EC2)', 'Benchmark ASG').cells).toEqual(['Benchmark ASG', '4', 'm7g.2xlarge', '$0.3638', '$34.92']);
+    expect(lineOf(e, 'Compute (EC2)', 'Main ASG').cells).toEqual(['Main ASG', '10', 'm7g.2xlarge', '$0.3638/hr', '$87.31']);
+    expect(lineOf(e, 'Compute (EC2)', 'Benchmark ASG').cells).toEqual(['Benchmark ASG', '4', 'm7g.2xlarge', '$0.3638/hr', '$34.92']);
     expect(lineOf(e, 'Aurora DSQL', 'DPU (estimated)').cells).toEqual(['DPU (estimated)', '10,000,000 DPU/day', '$0.0000095/DPU', '$95.00']);
     expect(lineOf(e, 'Aurora DSQL', 'Storage').usdPerDay).toBeCloseTo(0.12, 2);
     expect(lineOf(e, 'OpenSearch (Visibility)', 'Data Nodes').cells.at(-1)).toBe('$10.30');

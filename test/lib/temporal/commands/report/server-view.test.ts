@@ -229,7 +229,7 @@ describe('where the bottleneck was: the rules in config, fed bad runs', () => {
     const b = findBottlenecks(rules, { ...healthy, workerScheduleToStartP50Ms: 53_000, workerSlotsFreeLowestShare: 0, matchingBacklogPeak: 27_600 });
     expect(b.ranked[0].component).toBe('workers');
     expect(b.ranked.map((f) => f.component)).not.toContain('matching');
-    expect(b.ranked[0].evidence.join(' ')).toContain('workerScheduleToStartP50Ms 53000 (above 200)');
+    expect(b.ranked[0].evidence.join(' ')).toContain('workerScheduleToStartP50Ms 53,000 (above 200)');
   });
 
   test('a backlog while worker slots stand free is matching: pollers starved (the reference attempt at 400/s)', () => {
