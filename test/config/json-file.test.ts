@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile, writeFileAtomically } from '../../config/json-file';
+import { tempDir } from '../support/temp-dir';
 
 /*
  * The JSON files config and the commands read: each way a file can be wrong is one line naming
  * it, never a stack trace or a hang; and a file written is whole or not there.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'json-file-'));
+const dir = tempDir('json-file-');
 const at = (name: string, content: string) => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -3,6 +3,7 @@ import type { FolioFigure, FolioProposalRule } from '../../config/observability-
 import { loadPrices } from '../../config/prices';
 import { costOf } from '../../lib/families';
 import { percent } from '../../lib/commands/shared/figure';
+import { ladderRates } from '../../lib/temporal/commands/bench/ladder';
 import { usd } from '../../lib/commands/shared/money';
 import { page } from '../support/manual';
 
@@ -120,4 +121,16 @@ test("the schema mover's size, timeouts and endpoints' cost on docs/folio.md are
     `\`switchTimeout\` (${seconds(routing.switchTimeout)})`,
   ])
     expect(text).toContain(phrase);
+});
+
+test("the README's walk-through states the preset's run, ladder and hibernated day", () => {
+  const readme = page('README.md');
+  const preset = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  const b = preset.preset.benchmark;
+  const minutes = Number.parseInt(b.duration, 10) * ({ s: 1 / 60, m: 1, h: 60 } as Record<string, number>)[b.duration.slice(-1)];
+  expect(readme).toContain(`# the load: ${minutes} minutes at ${b.targetRate} workflows/s`);
+  const rates = ladderRates({ from: b.targetRate, maxSteps: temporal.ladder.maxSteps });
+  expect(readme).toContain(`# ${rates.slice(0, 3).join(', ')}, ... until a rate does not hold`);
+  const hibernated = costOf(preset, loadPrices(preset.env.region)).variants.find((v) => v.label === 'Hibernated')!.total;
+  expect(readme).toContain(`# between experiments: $${Math.round(hibernated)} a day, data kept`);
 });

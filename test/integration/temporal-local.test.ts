@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
@@ -13,6 +12,7 @@ import { startUi } from '../../harness/local-ui';
 import { binaries } from '../../harness/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
 import { type LocalPrometheus, startPrometheus } from './support/prometheus';
+import { tempDir } from '../support/temp-dir';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../lib/temporal/contract/temporal-names';
 import { PrometheusReader } from '../../lib/temporal/commands/report/prometheus-reader';
 import { type ServerView, readServerView } from '../../lib/temporal/commands/report/server-view';
@@ -352,7 +352,7 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     ]);
     expect(ladder).toMatchObject({ highestHeld: 5, firstFailed: 40 });
     // The record bench ladder writes, with this generator's real results in it, reads back as report --run reads it.
-    const file = join(mkdtempSync(join(tmpdir(), 'ladder-')), 'ladder.json');
+    const file = join(tempDir('ladder-'), 'ladder.json');
     writeFileSync(file, JSON.stringify({ scenario: scenario.name, start: ladder.steps[0].start, end: ladder.steps.at(-1)!.end, ladder }));
     expect(readRunRecord(file).ladder).toEqual(ladder);
     // And the report's checks take it: real results bear out its rates, step length and verdicts.

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } from '../../config';
 import { resourceChanges } from '../../lib/commands/plan/resource-changes';
 import { switchSnapshot } from '../support/switch-snapshot';
-import { buildApp, editedCatalog, hibernatable, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
+import { buildApp, editedCatalog, hibernatable, inTempOutdir, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
 
 const catalog = loadCatalog();
 const env = catalog.temporal.environment;
@@ -502,13 +502,15 @@ describe('the server image', () => {
 
   test('as an asset, synth stages the Dockerfile and builds nothing', () => {
     const catalog = editedCatalog((c) => (c.temporal.environment.images.server = { asset: 'docker/temporal-dsql', user: '1000:1000' }));
-    const { stack } = buildApp({ scenario: 'temporal-25wps' }, catalog);
-    const assembly = (stack.node.root as App).synth();
-    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
-    const images = Object.values(manifest.dockerImages) as any[];
-    expect(images).toHaveLength(1);
-    expect(images[0].source).toMatchObject({ platform: 'linux/arm64' });
-    expect(readFileSync(join(assembly.directory, images[0].source.directory, 'Dockerfile'), 'utf8')).toContain('temporal-dsql-tool');
+    inTempOutdir((dir) => {
+      const { stack } = buildApp({ scenario: 'temporal-25wps' }, catalog, dir);
+      const assembly = (stack.node.root as App).synth();
+      const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+      const images = Object.values(manifest.dockerImages) as any[];
+      expect(images).toHaveLength(1);
+      expect(images[0].source).toMatchObject({ platform: 'linux/arm64' });
+      expect(readFileSync(join(assembly.directory, images[0].source.directory, 'Dockerfile'), 'utf8')).toContain('temporal-dsql-tool');
+    });
   });
 });
 

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLI_CONTEXT } from '../../lib/assembly/scenario-app';
+import { tempDir } from './temp-dir';
 
 const ROOT = join(__dirname, '../..');
 
@@ -51,10 +50,10 @@ export function hermeticEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * bin/app.ts as the CDK CLI runs it: a separate process, context in CDK_CONTEXT_JSON, the
- * cloud assembly written to CDK_OUTDIR (a new temporary directory, returned).
+ * cloud assembly written to CDK_OUTDIR (a new temporary directory, returned, removed after the file's tests).
  */
 export async function runApp(context: Record<string, unknown>): Promise<CliResult & { outdir: string }> {
-  const outdir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+  const outdir = tempDir('cdk-out-');
   const env = hermeticEnv({ CDK_CONTEXT_JSON: JSON.stringify({ ...CLI_CONTEXT, ...context }), CDK_OUTDIR: outdir });
   return { ...(await runScript('app.ts', [], env)), outdir };
 }

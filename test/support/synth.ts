@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CATALOG } from '../../config';
@@ -43,6 +45,16 @@ export function buildApp(context: Record<string, string>, catalog: CatalogInput 
   return { app, stack, observability };
 }
 
+/** `fn` with a fresh assembly directory, removed after it returns: an app synthesized in a test leaves nothing in the temp dir. */
+export function inTempOutdir<T>(fn: (outdir: string) => T): T {
+  const outdir = mkdtempSync(join(tmpdir(), 'synth-'));
+  try {
+    return fn(outdir);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
 function synthesized(stack: Stack): Synthesized {
   const template = Template.fromStack(stack);
   const artifact = {
@@ -69,8 +81,10 @@ function synthBoth(context: Record<string, string>, catalog: CatalogInput) {
     const stacks = cachedStacks(outdir);
     result = { data: fromCache(stacks.data), observability: fromCache(stacks.observability) };
   } else {
-    const { stack, observability } = buildApp(context, catalog);
-    result = { data: synthesized(stack), observability: synthesized(observability) };
+    result = inTempOutdir((dir) => {
+      const { stack, observability } = buildApp(context, catalog, dir);
+      return { data: synthesized(stack), observability: synthesized(observability) };
+    });
   }
   if (key) cache.set(key, result);
   return result;

@@ -1,20 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hermeticEnv, runApp as runAppProcess } from '../../support/cli';
+import { hermeticEnv, runApp } from '../../support/cli';
 import { synthPhase } from '../../support/synth';
+import { tempDir } from '../../support/temp-dir';
 
 // bin/app.ts as the CDK CLI runs it (test/support/cli.ts): no AWS credentials anywhere in its environment.
 const ROOT = join(__dirname, '../../..');
-const outdirs: string[] = [];
-async function runApp(context: Record<string, unknown>) {
-  const r = await runAppProcess(context);
-  outdirs.push(r.outdir);
-  return r;
-}
-
-afterAll(() => outdirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 test('synthesizes a phase with no credentials, the same template the tests check', async () => {
   const r = await runApp({ scenario: 'test12' });
@@ -65,8 +57,7 @@ test('a bad scenario synthesizes nothing', async () => {
 }, 30_000);
 
 test('through the CDK CLI, a bad scenario fails before anything is synthesized', () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-  outdirs.push(outdir);
+  const outdir = tempDir('cdk-cli-');
   const r = spawnSync(join(ROOT, 'node_modules/.bin/cdk'), ['synth', '-q', '-c', 'scenario=tset12', '-o', outdir], {
     cwd: ROOT,
     encoding: 'utf8',

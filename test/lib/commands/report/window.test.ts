@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reportWindow, wholeInRun } from '../../../../lib/commands/report/window';
+import { tempDir } from '../../../support/temp-dir';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
-const dir = mkdtempSync(join(tmpdir(), 'window-'));
+const dir = tempDir('window-');
 const file = (name: string, content: string) => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -10,8 +10,7 @@ import {
   RunTaskCommand,
   UpdateServiceCommand,
 } from '@aws-sdk/client-ecs';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ConfigError } from '../../../../../config';
@@ -22,6 +21,7 @@ import { readRunRecord } from '../../../../../lib/commands/shared/run-record';
 import { recordingIO } from '../../../../support/command-io';
 import { fakeTime } from '../../../../support/fake-time';
 import { generatorResult } from '../../../../support/generator-result';
+import { tempDir } from '../../../../support/temp-dir';
 
 /*
  * The bench command's flow, called as its entry point calls it: the deployed stack's outputs
@@ -173,7 +173,7 @@ describe('bench ladder', () => {
       return { events: [{ message: JSON.stringify(generatorResult(rate, 60, rate > capacity ? { capacity } : {})) }], nextForwardToken: 'end' };
     });
   }
-  const out = () => join(mkdtempSync(join(tmpdir(), 'ladder-')), 'ladder.json');
+  const out = () => join(tempDir('ladder-'), 'ladder.json');
 
   test('climbs until a step does not hold, one generator task a step, and writes every step in one record report can read', async () => {
     cluster(400);
