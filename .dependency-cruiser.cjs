@@ -11,12 +11,14 @@
  *                        with shared/ (what two commands use) and aws/ (the SDK clients); they reach a family
  *                        only through the registry
  *   lib/<family>/commands/  the commands only that family has, and its part of the shared ones
+ *   lib/campaign/        campaigns: the commands run in sequence, unattended, through their run functions
+ *                        as bin/ runs them; a family otherwise only through the registry
  *   harness/             real servers and emulators on loopback, for the tests and the measurement scripts
  *   bin/                 entry points only
  * In every folder, contract/ holds no constructs and neither imports a command or a stack.
  */
 /** A family's folder: any folder of lib/ but the shared ones. */
-const FAMILY = '(?!platform/|commands/|assembly/)[^/]+';
+const FAMILY = '(?!platform/|commands/|assembly/|campaign/)[^/]+';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -133,12 +135,30 @@ module.exports = {
       to: { dependencyTypes: ['npm-dev'] },
     },
     {
+      name: 'a-campaign-runs-commands-as-a-user-does',
+      comment:
+        "lib/campaign runs a family's commands through their run functions (lib/<family>/commands/<command>/run-<command>.ts), as bin/ does; anything else of a family, through the registry.",
+      severity: 'error',
+      from: { path: '^lib/campaign/' },
+      to: { path: `^lib/${FAMILY}/`, pathNot: [`^lib/${FAMILY}/commands/[^/]+/run-[^/]+\\.ts$`] },
+    },
+    {
+      name: 'only-its-entry-point-runs-a-campaign',
+      comment: 'Campaigns sit above the commands: no command, family or stack imports them.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/campaign/' },
+      to: { path: '^lib/campaign/' },
+    },
+    {
       name: 'entry-points-only-declare',
       comment:
         "bin/<command>.ts declares the command's options and calls its run function (lib/commands/<command>/run-<command>.ts, or lib/<family>/commands/<command>/ for a family's own); the flow lives there, where a test calls it.",
       severity: 'error',
       from: { path: '^bin/(?!app\\.ts$|preload\\.ts$)' },
-      to: { path: '^(lib|config)/', pathNot: ['^lib/(commands|[^/]+/commands)/[^/]+/run-[^/]+\\.ts$', '^lib/commands/shared/cli\\.ts$'] },
+      to: {
+        path: '^(lib|config)/',
+        pathNot: ['^lib/(commands|[^/]+/commands)/[^/]+/run-[^/]+\\.ts$', '^lib/campaign/run-campaign\\.ts$', '^lib/commands/shared/cli\\.ts$'],
+      },
     },
     {
       name: 'commands-share-through-shared',

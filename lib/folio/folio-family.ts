@@ -6,6 +6,7 @@ import type { FolioReport } from './commands/report/folio-summary';
 import type { ResumeReading } from './commands/report/resumes';
 import type { WaitReading } from './commands/report/wait-events';
 import { folioCatalog } from './contract/folio-metrics';
+import { FOLIO_OUTPUTS } from './contract/folio-stack-outputs';
 
 /*
  * FOLIO's hybrid database layer as a family: the phases of seed 002, a provisioned writer and
@@ -18,6 +19,7 @@ export const FOLIO: Family<FolioScenario, FolioReport> = {
   name: 'folio',
   kind: FAMILY_NAME.folio,
   noun: 'phase',
+  scenarioOutput: FOLIO_OUTPUTS.phase,
   scenarioFile: 'config/folio-phases.ts',
 
   addDataStack(app, scenario) {
@@ -102,6 +104,7 @@ export const FOLIO: Family<FolioScenario, FolioReport> = {
     return {
       notes: offloadNotes(from, to),
       moves: {
+        count: moves.moves.length,
         json: moves,
         markdown: [
           renderMovePlan(moves),
@@ -114,6 +117,10 @@ export const FOLIO: Family<FolioScenario, FolioReport> = {
   images: (scenario) => [['mover.image', scenario.environment.mover.image]],
   preflightChecks: async () => [],
 
+  campaignRow(report, _scenario, estimate) {
+    const { folioCampaignRow }: typeof import('./commands/report/folio-campaign-row') = require('./commands/report/folio-campaign-row');
+    return folioCampaignRow(report, estimate);
+  },
   async hibernatedNow(aws, target, scenario) {
     const { folioClusterStatus }: typeof import('../commands/aws/cluster-status') = require('../commands/aws/cluster-status');
     const s = await folioClusterStatus(aws.rds(target), scenario);

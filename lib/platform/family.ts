@@ -13,6 +13,7 @@ import type { ReportWindow } from '../commands/report/window';
 import type { Chart } from '../commands/report/charts';
 import type { PreflightCheck, PreflightClients } from '../commands/preflight/preflight-checks';
 import type { Waiting } from '../commands/shared/waiting';
+import type { BenchRun } from '../commands/shared/run-record';
 
 /*
  * What a family of scenarios (FOLIO's phases, Temporal's presets) gives the machinery every
@@ -71,12 +72,18 @@ export interface EnvironmentOutput {
   readonly status?: object;
 }
 
+/** A step's row in the campaign report (lib/campaign), by column, in order; and the figures its charts draw, by chart title with its unit. */
+export interface CampaignRow {
+  readonly cells: Readonly<Record<string, string>>;
+  readonly figures: Readonly<Record<string, number | null>>;
+}
+
 /** What `plan` says about a switch beyond its resources. */
 export interface SwitchNotes {
   /** Printed before the cost lines. */
   readonly notes: readonly string[];
   /** What must move before the deploy: as `plan --json` gives it, and as markdown. */
-  readonly moves?: { readonly json: unknown; readonly markdown: readonly string[] };
+  readonly moves?: { readonly count: number; readonly json: unknown; readonly markdown: readonly string[] };
 }
 
 /**
@@ -89,6 +96,8 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
   readonly kind: string;
   /** What one of its scenarios is called: "phase". */
   readonly noun: string;
+  /** The data stack's output that names the scenario deployed ("Phase"): what a campaign checks before it resumes. */
+  readonly scenarioOutput: string;
   /** Where its scenarios are written: "config/folio-phases.ts". */
   readonly scenarioFile: string;
   /** Scenarios config does not hold (a test's family): their names, and how each is resolved. */
@@ -136,6 +145,9 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
   /** `preflight`: the images its stacks run, by where config names them, and its own checks. */
   images(scenario: S): [string, ImageRef][];
   preflightChecks(clients: PreflightClients): Promise<PreflightCheck[]>;
+
+  /** `campaign`: one step's row of the campaign report (its columns after the step and the scenario). */
+  campaignRow(report: R, scenario: S, estimate: CostEstimate, run?: BenchRun): CampaignRow;
 
   /** A sentence saying the environment is hibernated now, or undefined (awake, or not deployed). */
   hibernatedNow(aws: AwsClients, target: AwsTarget, scenario: S): Promise<string | undefined>;

@@ -17,6 +17,7 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
   name: 'temporal',
   kind: FAMILY_NAME.temporal,
   noun: 'preset',
+  scenarioOutput: TEMPORAL_OUTPUTS.scenario,
   scenarioFile: 'config/temporal-scenarios.ts',
 
   addDataStack(app, scenario) {
@@ -157,6 +158,10 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
     return [await serviceLinkedRoleCheck(clients.iam)];
   },
 
+  campaignRow(report, _scenario, estimate, run) {
+    const { temporalCampaignRow }: typeof import('./commands/report/temporal-campaign-row') = require('./commands/report/temporal-campaign-row');
+    return temporalCampaignRow(report, estimate, run);
+  },
   hibernatedNow(aws, target, scenario) {
     const { temporalHibernatedNow }: typeof import('./commands/shared/hibernated') = require('./commands/shared/hibernated');
     return temporalHibernatedNow(aws, target, scenario);

@@ -24,7 +24,7 @@ test.each(COMMANDS)('%s --help ends with its exit codes, 0 and 1 first, 2 where 
   expect(codes.slice(0, 2)).toEqual(['  0  done', '  1  bad input: a scenario, an option or a file, named with what is valid']);
   // A command whose run function reaches AWS clients must list 2; one that never does must not.
   const source = readFileSync(join(BIN, script), 'utf8');
-  const runModule = /from '(\.\.\/lib\/(?:[^/']+\/)?commands\/[^']+\/run-[^']+)'/.exec(source)![1];
+  const runModule = /from '(\.\.\/lib\/(?:(?:[^/']+\/)?commands\/[^']+|campaign)\/run-[^']+)'/.exec(source)![1];
   const run = readFileSync(join(BIN, `${runModule}.ts`), 'utf8');
   expect({ script, aws: codes.some((c) => c.startsWith('  2  ')) }).toEqual({ script, aws: /load-clients|CommandDeps/.test(run) });
 });

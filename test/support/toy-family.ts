@@ -37,6 +37,7 @@ export const TOY: Family<any, ToyReport> = {
   name: 'toy',
   kind: 'toy scenario',
   noun: 'scenario',
+  scenarioOutput: 'Scenario',
   scenarioFile: 'test/support/toy-family.ts',
   ownScenarios: {
     names: () => Object.keys(SIZES),
@@ -119,6 +120,7 @@ export const TOY: Family<any, ToyReport> = {
 
   images: () => [],
   preflightChecks: async () => [],
+  campaignRow: () => ({ cells: { Figure: '-' }, figures: {} }),
   hibernatedNow: async () => undefined,
   environment: async ({ scenario }) => ({ lines: [`${scenario.stackName}: a toy is always awake`] }),
 };

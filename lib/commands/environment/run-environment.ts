@@ -2,7 +2,7 @@ import { familyOf } from '../../families';
 import type { EnvironmentCommand } from '../../platform/family';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandDeps, type CommandOutput, processIO } from '../shared/cli';
-import { resolveTarget } from '../shared/target';
+import { resolveTarget, type TargetOptions } from '../shared/target';
 import { commandWaiting, type Waiting } from '../shared/waiting';
 
 /*
@@ -13,7 +13,7 @@ import { commandWaiting, type Waiting } from '../shared/waiting';
 
 export type { EnvironmentCommand };
 
-export interface EnvironmentOptions {
+export interface EnvironmentOptions extends Pick<TargetOptions, 'catalog'> {
   readonly scenario: string;
   readonly envName?: string;
   readonly endpointUrl?: string;

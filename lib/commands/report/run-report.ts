@@ -7,7 +7,7 @@ import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_NO_DATA, pro
 import { shownPath, writableDir, writeOutput } from '../shared/files';
 import { readReport } from '../shared/report-file';
 import { runScenario } from '../shared/run-record';
-import { resolveTarget } from '../shared/target';
+import { resolveTarget, type TargetOptions } from '../shared/target';
 import { compareReports, metricDeltas } from './compare-reports';
 import { renderMarkdown } from './render-report';
 import { reportWindow, type WindowOptions } from './window';
@@ -20,7 +20,7 @@ import { reportWindow, type WindowOptions } from './window';
  */
 
 /** The window's options (--start, --end, --last, --run, --period, --workflows), and the rest. */
-export interface ReportOptions extends WindowOptions {
+export interface ReportOptions extends WindowOptions, Pick<TargetOptions, 'catalog'> {
   readonly scenario?: string;
   readonly envName?: string;
   readonly dsqlClusterId?: string;

@@ -1,5 +1,6 @@
 import { resolveScenarioOf, type Scenario, type ScenarioOf } from '../../../config';
 import { resolveScenario } from '../../families';
+import type { CatalogInput } from '../../../config/catalog-schema';
 import type { AwsTarget } from '../aws/clients';
 
 /*
@@ -13,6 +14,8 @@ export interface TargetOptions {
   readonly scenario?: string;
   readonly envName?: string;
   readonly endpointUrl?: string;
+  /** The catalog the scenario is in: config's, unless a campaign follows a proposal that is not. */
+  readonly catalog?: CatalogInput;
 }
 
 /** A command's target: the deployed environment's scenario, and where its AWS calls go. */
@@ -26,7 +29,7 @@ const where = (scenario: Scenario, o: TargetOptions): AwsTarget => ({ region: sc
 
 /** The target of a command of every family; `name`: the scenario when it comes from elsewhere than --scenario (a run record). */
 export function resolveTarget(o: TargetOptions, name = o.scenario): Target {
-  const scenario = resolveScenario(context(name, o), undefined, '--scenario');
+  const scenario = resolveScenario(context(name, o), o.catalog, '--scenario');
   return { scenario, aws: where(scenario, o) };
 }
 
@@ -38,6 +41,6 @@ export function resolveTargetOf<F extends Scenario['family']>(
   option = '--scenario',
   name = o.scenario,
 ): Target<ScenarioOf<F>> {
-  const scenario = resolveScenarioOf(family, context(name, o), { option, command });
+  const scenario = resolveScenarioOf(family, context(name, o), { option, command }, o.catalog);
   return { scenario, aws: where(scenario, o) };
 }

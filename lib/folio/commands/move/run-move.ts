@@ -2,7 +2,7 @@ import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog } from '
 import { refuseUnlessAvailable } from '../../../commands/aws/cluster-status';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
 import { type CommandOutput, durationOption, processIO, WAIT_BOUNDS, type CommandDeps } from '../../../commands/shared/cli';
-import { resolveTargetOf } from '../../../commands/shared/target';
+import { resolveTargetOf, type TargetOptions } from '../../../commands/shared/target';
 import type { Waiting } from '../../../commands/shared/waiting';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from './move-plan';
 import { moveTargets, routeTargets, runMoves } from './mover-task';
@@ -14,7 +14,7 @@ import { renderMoveResults } from './render-move-results';
  * by wave with the stack's mover task; --dry-run prints the plan and stops.
  */
 
-export interface MoveOptions {
+export interface MoveOptions extends Pick<TargetOptions, 'catalog'> {
   readonly from?: string;
   readonly to?: string;
   readonly module?: string;

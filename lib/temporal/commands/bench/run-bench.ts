@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, type TemporalScenario } from '../../../../config';
-import { resolveTargetOf, type Target } from '../../../commands/shared/target';
+import { resolveTargetOf, type Target, type TargetOptions } from '../../../commands/shared/target';
 import { benchmarkWorkerCapacity } from '../../../../config/packing';
 import { temporalHibernatedNow } from '../shared/hibernated';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
@@ -19,7 +19,8 @@ import { shownPath, writableDir, writableFile, writeOutput } from '../../../comm
 import { commandWaiting, type Waiting } from '../../../commands/shared/waiting';
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
 import { benchRun } from './generator-task';
-import { climbLadder, ladderRates } from './ladder';
+import { climbLadder } from './ladder';
+import { ladderRates } from '../../../commands/shared/ladder-judgement';
 import { renderLadder, renderRun, renderStatus } from './render-bench';
 import type { Ladder, LadderRecord, RunRecord } from '../../../commands/shared/run-record';
 import { benchClients, benchTargets } from './targets';
@@ -32,7 +33,7 @@ import { benchClients, benchTargets } from './targets';
 
 export type BenchCommand = 'status' | 'down' | 'up' | 'run' | 'ladder';
 
-export interface BenchOptions {
+export interface BenchOptions extends Pick<TargetOptions, 'catalog'> {
   readonly scenario: string;
   readonly envName?: string;
   readonly endpointUrl?: string;

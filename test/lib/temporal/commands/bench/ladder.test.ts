@@ -1,5 +1,6 @@
 import { ConfigError } from '../../../../../config';
-import { climbLadder, ladderRates } from '../../../../../lib/temporal/commands/bench/ladder';
+import { climbLadder } from '../../../../../lib/temporal/commands/bench/ladder';
+import { ladderRates } from '../../../../../lib/commands/shared/ladder-judgement';
 import { generatorResult } from '../../../../support/generator-result';
 
 /*

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { ConfigError } from '../../config';
+import type { CampaignInput } from '../../config/campaign-schema';
+import { readJsonFile, writeFileAtomically } from '../../config/json-file';
+
+/*
+ * A campaign's record (reports/campaigns/<name>/campaign.json): what each step has done, stage by
+ * stage, rewritten whole after every stage, so a campaign killed anywhere resumes where it was.
+ */
+
+/** A step's stages, in the order they run. */
+export const STAGES = ['plan', 'move', 'deploy', 'ready', 'load', 'report'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** A stage that finished: when it started and ended, and what it left (a file, a note). */
+interface StageDone {
+  readonly started: string;
+  readonly ended: string;
+  readonly note?: string;
+}
+
+export interface StepRecord {
+  /** The step of the definition it runs (a followProposal step runs as several). */
+  readonly definition: number;
+  readonly scenario: string;
+  /** A followed proposal: the report.json that proposed this scenario. */
+  readonly proposedBy?: string;
+  readonly stages: Partial<Record<Stage, StageDone>>;
+  /** The plan said the switch moves data (FOLIO's schemas): the move stage runs the mover. */
+  moves?: boolean;
+  /** The load's window, and the run record bench wrote. */
+  load?: { readonly start: string; readonly end: string; readonly runRecord?: string };
+  /** The report.json the report stage wrote. */
+  report?: string;
+}
+
+export interface CampaignRecord {
+  readonly campaign: string;
+  /** The definition's fingerprint: a record resumes only the definition it was written for. */
+  readonly definition: string;
+  readonly started: string;
+  status: 'running' | 'failed' | 'done';
+  /** The scenario this campaign last deployed. */
+  deployed?: string;
+  /** The stage under way, written before it starts. */
+  running?: { readonly step: number; readonly stage: Stage; readonly since: string };
+  failure?: { readonly step: number; readonly stage: Stage; readonly reason: string; readonly at: string };
+  /** Follow steps that found nothing to follow, by definition index, and why. */
+  stopped: Record<number, string>;
+  steps: StepRecord[];
+  ended?: { readonly at: string; readonly environment: string };
+}
+
+/** The definition's fingerprint: the sha-256 of its JSON with keys sorted. */
+export function fingerprint(definition: CampaignInput): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(sorted(definition)))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export function newRecord(definition: CampaignInput, now: Date): CampaignRecord {
+  return { campaign: definition.name, definition: fingerprint(definition), started: now.toISOString(), status: 'running', stopped: {}, steps: [] };
+}
+
+/** The record at `path`, or undefined when there is none yet; one that is not a campaign record is refused. */
+export function readRecord(path: string): CampaignRecord | undefined {
+  if (!existsSync(path)) return undefined;
+  const r = readJsonFile(path, path, 'the campaign.json a campaign run wrote') as Partial<CampaignRecord> | null;
+  if (!r || typeof r !== 'object' || typeof r.campaign !== 'string' || typeof r.definition !== 'string' || !Array.isArray(r.steps))
+    throw new ConfigError(`${path} is not a campaign record (valid: the campaign.json a campaign run wrote, or another --out)`);
+  return { stopped: {}, ...r } as CampaignRecord;
+}
+
+export const writeRecord = (path: string, r: CampaignRecord): void => writeFileAtomically(path, `${JSON.stringify(r, null, 2)}\n`);

@@ -1,0 +1,62 @@
+import type { IIoHost, IoMessage, IoRequest, ICloudAssemblySource, DeployResult, DeployOptions } from '@aws-cdk/toolkit-lib';
+import { scenarioApp } from '../assembly/scenario-app';
+import type { CommandIO } from '../commands/shared/cli';
+import type { Target } from './campaign-run';
+
+/*
+ * A campaign's deploy through the CDK's programmatic toolkit (@aws-cdk/toolkit-lib): the app built
+ * in process from the step's catalog (a followed proposal is not in config), every stack deployed,
+ * the Hibernated parameter and any other kept as deployed, the toolkit's progress shown as the
+ * CLI shows it. Unattended: every question the toolkit asks gets its default answer.
+ */
+
+/** What a campaign needs of the toolkit: a Toolkit, or a test's stand-in answering as one. */
+export interface DeployToolkit {
+  fromAssemblyBuilder(
+    builder: (props: { outdir?: string; context?: Record<string, unknown> }) => Promise<unknown>,
+    props?: { resolveDefaultEnvironment?: boolean; outdir?: string; lookups?: boolean; disposeOutdir?: boolean },
+  ): Promise<ICloudAssemblySource>;
+  deploy(cx: ICloudAssemblySource, options?: DeployOptions): Promise<DeployResult>;
+}
+
+/** The toolkit's messages as lines: progress on the status line, warnings and errors as notes, debug dropped. */
+export function campaignIoHost(io: CommandIO): IIoHost {
+  return {
+    async notify(msg: IoMessage<unknown>): Promise<void> {
+      const text = msg.message.replace(/\s+$/, '');
+      if (!text) return;
+      if (msg.level === 'error' || msg.level === 'warn') io.note(`${msg.level === 'error' ? 'error' : 'warning'}: ${text}`);
+      else if (msg.level === 'info' || msg.level === 'result') io.status.update(text.split('\n').at(-1)!);
+    },
+    async requestResponse<T>(msg: IoRequest<unknown, T>): Promise<T> {
+      return msg.defaultResponse;
+    },
+  };
+}
+
+/**
+ * The target's app as the toolkit's assembly source: built in process into `outdir` (kept: the
+ * step's record of what it deployed), as `cdk synth -c scenario=<name>` builds it. Hermetic as
+ * synth is: no context lookups, and no account lookup (STS) for a default environment.
+ */
+export function scenarioAssembly(toolkit: DeployToolkit, to: Target, context: Record<string, string>, outdir: string): Promise<ICloudAssemblySource> {
+  return toolkit.fromAssemblyBuilder(
+    async (props) => {
+      const { app } = scenarioApp({ ...context, scenario: to.name }, to.catalog, props.outdir);
+      return app.synth();
+    },
+    { resolveDefaultEnvironment: false, lookups: false, outdir, disposeOutdir: false },
+  );
+}
+
+/** Deploys every stack of the target's scenario; returns what it did, in a line. */
+export async function deployScenario(toolkit: DeployToolkit, to: Target, context: Record<string, string>, outdir: string): Promise<string> {
+  const { StackParameters, StackSelectionStrategy } = await import('@aws-cdk/toolkit-lib');
+  const cx = await scenarioAssembly(toolkit, to, context, outdir);
+  const result = await toolkit.deploy(cx, {
+    stacks: { strategy: StackSelectionStrategy.ALL_STACKS },
+    // A hibernated environment stays hibernated through a deploy (the ready stage wakes it).
+    parameters: StackParameters.onlyExisting(),
+  });
+  return `deployed ${result.stacks.map((s) => s.stackName).join(', ')} with ${to.name}`;
+}

@@ -1,0 +1,44 @@
+import type { BenchRun } from '../../../commands/shared/run-record';
+import type { CampaignRow } from '../../../platform/family';
+import { num } from '../../../commands/report/report-format';
+import type { CostEstimate } from '../../../commands/shared/cost-model';
+import { usd } from '../../../commands/shared/money';
+import type { TemporalReport } from './temporal-summary';
+
+/*
+ * A Temporal preset in the campaign report: the highest rate it held (a ladder's; a single run's
+ * completed rate), its P99 there, what held it back, and what a day and a million workflows cost.
+ */
+
+export function temporalCampaignRow(r: TemporalReport, estimate: CostEstimate, run?: BenchRun): CampaignRow {
+  const ladder = r.ladder;
+  // A single run's rate: the workflows it completed over its own start and end (the window's, without a run record).
+  const span = r.window.run ?? r.window;
+  const seconds = (Date.parse(span.end) - Date.parse(span.start)) / 1000;
+  const held = ladder ? ladder.highestHeld : r.workflows !== null && seconds > 0 ? r.workflows / seconds : null;
+  const step = ladder?.steps.find((s) => s.rate === ladder.highestHeld);
+  // A workflow's P99 from start to completion, as the generator measured it: the step's, or the run's.
+  const p99 = ladder ? (step?.figures.p99Ms ?? null) : (run?.result?.results.latency.p99 ?? null);
+  const bottlenecks = ladder?.atFirstFailed?.bottlenecks ?? r.bottlenecks;
+  const by =
+    ladder && !ladder.atFirstFailed
+      ? 'nothing: every step held'
+      : (bottlenecks.ranked[0]?.component ?? (bottlenecks.unjudged.length ? 'not judged' : 'no rule held'));
+  // A day's cost over the workflows a day at the rate held (the cost model's hours under load).
+  const m = estimate.perMillionWorkflows;
+  const perMillion = held && m ? (m.usd * m.workflowsPerSecond) / held : null;
+  return {
+    cells: {
+      'Highest rate held': held === null ? 'none' : `${num(held, 2)} workflows/s`,
+      'P99 there': p99 === null ? 'no data' : `${num(p99, 0)} ms`,
+      'Held back by': by,
+      'Per day': usd(estimate.total),
+      'Per million workflows': perMillion === null ? 'not computed' : usd(perMillion),
+    },
+    figures: {
+      'Highest rate held (workflows/s)': held,
+      'Cost per day (USD)': Number(estimate.total.toFixed(2)),
+      'Cost per million workflows at the rate held (USD)': perMillion === null ? null : Number(perMillion.toFixed(2)),
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { type CampaignInput, resolveCampaign } from '../../config/campaign-schema';
+import { CAMPAIGNS } from '../../config/campaigns';
+
+/* Campaigns are data: the shipped ones resolve, and each kind of mistake is one line naming it. */
+
+test("the shipped campaigns: seed 002's fourteen phases in order, and the Temporal presets' scaling study", () => {
+  const ptf = resolveCampaign('ptf-hybrid', CAMPAIGNS);
+  expect(ptf.family).toBe('folio');
+  expect(ptf.steps.map((s) => ('scenario' in s ? s.scenario : 'follow'))).toEqual(['baseline', ...Array.from({ length: 13 }, (_, i) => `test${i + 1}`)]);
+  const scaling = resolveCampaign('temporal-scaling', CAMPAIGNS);
+  expect(scaling.family).toBe('temporal');
+  expect(scaling.steps.map((s) => ('scenario' in s ? `${s.scenario} ${s.load.kind}` : ''))).toEqual([
+    'temporal-150wps bench-ladder',
+    'temporal-800wps bench-ladder',
+    'temporal-1200wps bench-ladder',
+  ]);
+});
+
+const base: CampaignInput = {
+  name: 'c',
+  title: 'a campaign',
+  steps: [{ scenario: 'test10', load: { kind: 'wait', duration: '30m' } }],
+  onEnd: 'hibernate',
+  estimates: { deploy: '20m', ready: '5m', report: '5m' },
+};
+const edit = (change: (c: any) => void) => {
+  const c = structuredClone(base) as any;
+  change(c);
+  return c as CampaignInput;
+};
+
+test.each([
+  ['an unknown campaign', 'ptf-hybird', [], /^unknown campaign "ptf-hybird" \(did you mean "ptf-hybrid"\?\); valid: ptf-hybrid, temporal-scaling$/],
+  ['an unknown scenario', 'c', [edit((c) => (c.steps[0].scenario = 'test99'))], /^campaign c, steps\[0\]: unknown scenario "test99"/],
+  [
+    'two families',
+    'c',
+    [edit((c) => c.steps.push({ scenario: 'temporal-150wps', load: { kind: 'bench-run' } }))],
+    /^campaign c, steps\[1\]: temporal-150wps is a temporal scenario, the campaign's first is folio \(valid: one family's scenarios: one environment\)$/,
+  ],
+  [
+    'a load the family cannot run',
+    'c',
+    [edit((c) => (c.steps[0].load = { kind: 'bench-ladder' }))],
+    /^campaign c, steps\[0\]: load bench-ladder does not run on a folio scenario \(valid: command, wait\)$/,
+  ],
+  [
+    'a follow step first',
+    'c',
+    [edit((c) => (c.steps = [{ followProposal: { times: 1 }, load: { kind: 'wait', duration: '1h' } }]))],
+    /^campaign c, steps\[0\]: followProposal has no report before it to follow \(valid: a scenario step first\)$/,
+  ],
+  ['an empty command', 'c', [edit((c) => (c.steps[0].load = { kind: 'command', command: [], timeout: '1h' }))], /steps\.0\.load\.command.*an empty command/],
+  [
+    'a wait past two days',
+    'c',
+    [edit((c) => (c.steps[0].load.duration = '49h'))],
+    /"49h" is not valid \(valid: above 0 and at most 48h; one step of a campaign/,
+  ],
+  ['a duration that is not one', 'c', [edit((c) => (c.steps[0].load.duration = '1 hour'))], /"1 hour" is not a duration/],
+  [
+    'an unknown load kind',
+    'c',
+    [edit((c) => (c.steps[0].load = { kind: 'sleep' }))],
+    /load kind "sleep" is not valid \(valid: bench-run, bench-ladder, command, wait\)/,
+  ],
+  ['a misspelt field', 'c', [edit((c) => ((c.onEnd = undefined), (c.onend = 'hibernate')))], /onend/],
+  [
+    "a ladder's rates and its from",
+    'c',
+    [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-ladder', rates: [100, 200], from: 100 } }]))],
+    /^campaign c, steps\[0\]: a ladder's rates and its from\/upTo both say which rates to offer \(valid: one of them\)$/,
+  ],
+  ['a name that is no name', 'Bad Name', [edit((c) => (c.name = 'Bad Name'))], /name.*valid: lower case letters, digits and dashes/],
+])('%s is refused in one line', (_, name, campaigns, expected) => {
+  let message = '';
+  try {
+    resolveCampaign(name as string, (campaigns as CampaignInput[]).length ? (campaigns as CampaignInput[]) : CAMPAIGNS);
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  expect(message).toMatch(expected as RegExp);
+  expect(message).not.toContain('\n');
+});

@@ -1,0 +1,103 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveScenario } from '../../../config';
+import type { CampaignInput } from '../../../config/campaign-schema';
+import { loadPrices } from '../../../config/prices';
+import { costOf } from '../../../lib/families';
+import type { CampaignActions } from '../../../lib/campaign/campaign-run';
+import { runCampaignCommand } from '../../../lib/campaign/run-campaign';
+import { usd } from '../../../lib/commands/shared/money';
+import { recordingIO } from '../../support/command-io';
+import { tempDir } from '../../support/temp-dir';
+
+/* `npm run campaign`: plan's projection from config and cost, and run's campaign report from the steps' reports. */
+
+const ROOT = join(__dirname, '../../..');
+const options = (out: string) => ({ interval: '15s', out });
+
+test("plan: each step's hours and cost from its load and its scenario's day, the budget, and each switch", async () => {
+  const out = tempDir('campaign-plan-');
+  const { stdout } = await runCampaignCommand('plan', 'temporal-scaling', options(out), { io: recordingIO(), switchLine: (from, to) => `${from} to ${to}` });
+  const day = (name: string) => usd(costOf(resolveScenario({ scenario: name }), loadPrices('eu-west-1')).total);
+  // A ladder of up to 8 steps of 5 minutes, each with 5 minutes to place and drain its task, and 55 minutes of deploy, wake and report.
+  expect(stdout).toContain(`| 1 | temporal-150wps | bench ladder | 2.25 | ${day('temporal-150wps')} |`);
+  expect(stdout).toContain(`| 2 | temporal-800wps | bench ladder | 2.25 | ${day('temporal-800wps')} |`);
+  expect(stdout).toContain('| temporal-150wps to temporal-800wps |');
+  expect(stdout).toMatch(/against a budget of \$9,000\.00 \(the environment's spending\.budget\.dailyUsd, \$300\.00, × 30 days/);
+  expect(existsSync(join(out, 'campaign.json'))).toBe(false);
+});
+
+test('report: a campaign that has not run there is one line', async () => {
+  await expect(runCampaignCommand('report', 'ptf-hybrid', options(tempDir('campaign-')), { io: recordingIO() })).rejects.toThrow(
+    /^no record at .*campaign\.json: campaign ptf-hybrid has not run there \(valid: npm run campaign -- run ptf-hybrid, or the --out it ran with\)$/,
+  );
+});
+
+/** Actions whose every stage succeeds, and whose report is a recorded one. */
+function recorded(report: string): CampaignActions {
+  let deployed: string | undefined;
+  return {
+    deployedScenario: async () => deployed,
+    plan: async () => ({ unsafe: [], moves: false, note: '' }),
+    move: async () => 'moved',
+    deploy: async (to) => ((deployed = to.name), `deployed ${to.name}`),
+    ready: async () => 'awake',
+    load: async () => ({ start: '2026-01-21T10:00:00.000Z', end: '2026-01-21T11:00:00.000Z' }),
+    report: async (_to, _load, dir) => {
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(join(ROOT, report), join(dir, 'report.json'));
+      return join(dir, 'report.json');
+    },
+    proposal: async () => ({ none: 'no rule holds' }),
+    hibernate: async () => 'hibernated',
+  };
+}
+
+test("run: the campaign report sets the steps side by side, seed 002's columns for FOLIO, with a chart per figure", async () => {
+  const out = tempDir('campaign-');
+  const campaign: CampaignInput = {
+    name: 'two-phases',
+    title: 'two phases',
+    steps: ['test10', 'test11'].map((scenario) => ({ scenario, load: { kind: 'wait', duration: '60m' } })),
+    onEnd: 'hibernate',
+    estimates: { deploy: '20m', ready: '5m', report: '5m' },
+  };
+  const io = recordingIO();
+  const { stdout } = await runCampaignCommand('run', 'two-phases', options(out), {
+    io,
+    campaigns: [campaign],
+    actions: recorded('docs/report-example/test10/report.json'),
+  });
+  const day = usd(costOf(resolveScenario({ scenario: 'test10' }), loadPrices('us-east-1')).total);
+  expect(stdout).toContain(
+    '| Step | Phase | Writer | Offload cluster | Routed to it | Window | Writer CPU peak | Offload CPU peak | ACU peak / average | Connections peak (primary / offload) | Per day |',
+  );
+  expect(stdout).toContain(`| 1 | test10 | db.r7g.2xlarge | Serverless v2 0.5-32 ACU | 7 | 60 min | 65% | 80% | 32 / 25.62 ACU | 400 / 180 | ${day} |`);
+  expect(stdout).toMatch(/^# Campaign report: two-phases\n\ntwo phases\. Started .*; done, ended .* \(hibernated\)\. 2 steps reported\./);
+  expect(readFileSync(join(out, 'report.md'), 'utf8')).toBe(stdout);
+  for (const n of [1, 2, 3, 4]) expect(readFileSync(join(out, 'charts', `campaign-${n}.svg`), 'utf8')).toMatch(/^<svg/);
+  expect(stdout).toContain('![Cost per day (USD)](charts/campaign-1.svg)');
+  expect(io.notes).toContain(`wrote ${join(out, 'report.md')} and 4 charts`);
+});
+
+test("run: a Temporal step's row, the rate it completed, its P99, and a million workflows' cost at that rate", async () => {
+  const out = tempDir('campaign-');
+  const campaign: CampaignInput = {
+    name: 'one-preset',
+    title: 'one preset',
+    steps: [{ scenario: 'temporal-150wps', load: { kind: 'bench-run' } }],
+    onEnd: 'leave',
+    estimates: { deploy: '40m', ready: '10m', report: '5m' },
+  };
+  const { stdout } = await runCampaignCommand('run', 'one-preset', options(out), {
+    io: recordingIO(),
+    campaigns: [campaign],
+    actions: recorded('docs/report-example/temporal-150wps/report.json'),
+  });
+  const e = costOf(resolveScenario({ scenario: 'temporal-150wps' }), loadPrices('eu-west-1'));
+  // 41,052 workflows over the example's 5-minute window.
+  const rate = 41_052 / 300;
+  const perMillion = (e.perMillionWorkflows!.usd * e.perMillionWorkflows!.workflowsPerSecond) / rate;
+  expect(stdout).toContain(`| 1 | temporal-150wps | 136.84 workflows/s | no data | not judged | ${usd(e.total)} | ${usd(perMillion)} |`);
+  expect(stdout).toMatch(/done, ended .* \(left as it is\)\./);
+});
