@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOnConfigError, resolveScenario } from '../config';
@@ -36,6 +36,12 @@ const file = (name: string, content: string) => {
   const path = join(work, name);
   writeFileSync(path, content);
   return path;
+};
+/** A directory under the work dir holding one file, for an option that names a directory. */
+const dirWith = (dir: string, name: string, content: string) => {
+  mkdirSync(join(work, dir), { recursive: true });
+  writeFileSync(join(work, dir, name), content);
+  return join(work, dir);
 };
 
 const phaseIndex = (c: any, name: string) => c.folio.phases.findIndex((p: any) => p.name === name);
@@ -1285,6 +1291,46 @@ const BAD_INPUTS: readonly BadInput[] = [
     [
       /^error: --check ".*plain.md" has no generated scenario section \(valid: a markdown file with the ".*" or ".*" marker and its end, such as docs\/folio.md\)$/,
     ],
+  ),
+  command(
+    'campaign: an unknown campaign',
+    'campaign.ts',
+    ['plan', 'ptf-hybird'],
+    [/^error: unknown campaign "ptf-hybird" \(did you mean "ptf-hybrid"\?\); valid: ptf-hybrid, temporal-scaling$/],
+  ),
+  command('campaign: no subcommand', 'campaign.ts', ['ptf-hybrid'], [/^error: unknown command 'ptf-hybrid'/]),
+  command(
+    'campaign: an interval of nothing',
+    'campaign.ts',
+    ['plan', 'ptf-hybrid', '--interval', '0s', '--out', join(work, 'c0')],
+    [/^error: --interval "0s" /],
+  ),
+  command(
+    'campaign: a report with no record',
+    'campaign.ts',
+    ['report', 'ptf-hybrid', '--out', join(work, 'no-campaign')],
+    [/^error: no record at .*campaign\.json: campaign ptf-hybrid has not run there \(valid: npm run campaign -- run ptf-hybrid, or the --out it ran with\)$/],
+  ),
+  command(
+    "campaign: another campaign's record",
+    'campaign.ts',
+    [
+      'run',
+      'ptf-hybrid',
+      '--out',
+      dirWith(
+        'other-campaign',
+        'campaign.json',
+        JSON.stringify({ campaign: 'temporal-scaling', definition: 'x', started: '2026-11-27T00:00:00Z', status: 'running', steps: [] }),
+      ),
+    ],
+    [/^error: .*campaign\.json is campaign temporal-scaling's record, not ptf-hybrid's \(valid: another --out for ptf-hybrid\)$/],
+  ),
+  command(
+    'campaign: a record that is not one',
+    'campaign.ts',
+    ['plan', 'ptf-hybrid', '--out', dirWith('not-a-record', 'campaign.json', '{"hello": 1}')],
+    [/^error: .*campaign\.json is not a campaign record \(valid: the campaign\.json a campaign run wrote, or another --out\)$/],
   ),
   command('plan: an empty scenario', 'plan.ts', ['--from', '', '--to', 'test12'], [/^error: --from is empty; valid: baseline, test1, /]),
   command(

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../config';
 import type { CampaignInput } from '../../config/campaign-schema';
@@ -77,10 +78,37 @@ export function newRecord(definition: CampaignInput, now: Date): CampaignRecord 
 /** The record at `path`, or undefined when there is none yet; one that is not a campaign record is refused. */
 export function readRecord(path: string): CampaignRecord | undefined {
   if (!existsSync(path)) return undefined;
-  const r = readJsonFile(path, path, 'the campaign.json a campaign run wrote') as Partial<CampaignRecord> | null;
-  if (!r || typeof r !== 'object' || typeof r.campaign !== 'string' || typeof r.definition !== 'string' || !Array.isArray(r.steps))
-    throw new ConfigError(`${path} is not a campaign record (valid: the campaign.json a campaign run wrote, or another --out)`);
-  return { stopped: {}, ...r } as CampaignRecord;
+  const parsed = recordSchema.safeParse(readJsonFile(path, path, 'the campaign.json a campaign run wrote'));
+  if (!parsed.success) throw new ConfigError(`${path} is not a campaign record (valid: the campaign.json a campaign run wrote, or another --out)`);
+  return parsed.data as CampaignRecord;
 }
+
+const when = z.iso.datetime({ offset: true });
+const stage = z.enum(STAGES);
+/** What a record must hold to be resumed or reported: a hand-edited or foreign file is refused whole. */
+const recordSchema = z
+  .object({
+    campaign: z.string().min(1),
+    definition: z.string().min(1),
+    started: when,
+    status: z.enum(['running', 'failed', 'done']),
+    deployed: z.string().optional(),
+    running: z.object({ step: z.number().int().min(0), stage, since: when }).optional(),
+    failure: z.object({ step: z.number().int().min(0), stage, reason: z.string(), at: when }).optional(),
+    stopped: z.record(z.string(), z.string()).default({}),
+    steps: z.array(
+      z.object({
+        definition: z.number().int().min(0),
+        scenario: z.string().min(1),
+        proposedBy: z.string().optional(),
+        stages: z.partialRecord(stage, z.object({ started: when, ended: when, note: z.string().optional() })),
+        moves: z.boolean().optional(),
+        load: z.object({ start: when, end: when, runRecord: z.string().optional() }).optional(),
+        report: z.string().optional(),
+      }),
+    ),
+    ended: z.object({ at: when, environment: z.string() }).optional(),
+  })
+  .refine((r) => r.status !== 'failed' || r.failure !== undefined);
 
 export const writeRecord = (path: string, r: CampaignRecord): void => writeFileAtomically(path, `${JSON.stringify(r, null, 2)}\n`);

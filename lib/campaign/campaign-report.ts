@@ -47,7 +47,7 @@ export function renderCampaignReport(record: CampaignRecord, title: string, step
     record.status === 'done'
       ? `done${record.ended ? `, ended ${record.ended.at} (${record.ended.environment})` : ''}`
       : record.status === 'failed'
-        ? `stopped at step ${record.failure!.step + 1}, ${record.failure!.stage}: ${record.failure!.reason}`
+        ? `stopped${record.failure ? ` at step ${record.failure.step + 1}, ${record.failure.stage}: ${record.failure.reason}` : ''}`
         : `under way${record.running ? `: step ${record.running.step + 1}, ${record.running.stage}, since ${record.running.since}` : ''}`;
   const lines = [`# Campaign report: ${record.campaign}`, '', `${title}. Started ${record.started}; ${status}. ${plural(steps.length, 'step')} reported.`, ''];
   const charts: Chart[] = [];

@@ -13,7 +13,7 @@ import { writeOutput } from '../commands/shared/files';
 import { plural } from '../commands/shared/figure';
 import { awsCampaignActions, proposedTarget } from './campaign-actions';
 import { projectCampaign, type ProjectionDeps, renderProjection } from './campaign-plan';
-import { type CampaignRecord, readRecord } from './campaign-record';
+import { type CampaignRecord, fingerprint, readRecord } from './campaign-record';
 import { renderCampaignReport, type ReportedStep } from './campaign-report';
 import { type CampaignActions, recordPath, runCampaign } from './campaign-run';
 import { campaignIoHost, type DeployToolkit } from './toolkit-deploy';
@@ -139,9 +139,9 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
         const record = await runCampaign({ campaign, definition, actions, dir, existing, project, io, now: deps.now ?? (() => new Date()), catalog });
         return { stdout: writeCampaignReport(dir, record, campaign, catalog, o, io) };
       } catch (e) {
-        // What ran is reported whatever stopped it; the record says where it stopped.
+        // What ran is reported whatever stopped it (the record says where), if the record is this campaign's.
         const record = readRecord(recordPath(dir));
-        if (record) writeCampaignReport(dir, record, campaign, catalog, o, io);
+        if (record?.campaign === name && record.definition === fingerprint(definition)) writeCampaignReport(dir, record, campaign, catalog, o, io);
         throw e;
       }
     }

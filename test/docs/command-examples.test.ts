@@ -13,6 +13,7 @@ import { planTransition, renderPlan } from '../../lib/commands/plan/transition-p
 import { runCliInProcess } from '../support/cli';
 import { expectDocFile } from '../support/docs';
 import { MANUAL, page, README, section } from '../support/manual';
+import { tempDir } from '../support/temp-dir';
 
 /*
  * docs/command-examples/ holds what plan, cost, capacity and bench print, and the manual's
@@ -54,8 +55,8 @@ function benchExamples(): Record<string, string> {
 const temporalPreset = (scenario: string) => resolveScenarioOf('temporal', { scenario }, { option: '--scenario', command: 'capacity' });
 
 /** Each example computed once, whichever test asks first (the plan synthesizes two scenarios). */
-const once = (make: () => string) => {
-  let text: string | undefined;
+const once = <T extends string | Promise<string>>(make: () => T) => {
+  let text: T | undefined;
   return () => (text ??= make());
 };
 
@@ -66,11 +67,19 @@ async function cost(...args: string[]): Promise<string> {
   return r.stdout;
 }
 
+/** `npm run campaign -- plan <campaign>` through its own entry point: the projection from a fresh start (no record). */
+async function campaignPlan(name: string): Promise<string> {
+  const r = await runCliInProcess('campaign.ts', ['plan', name, '--out', join(tempDir('campaign-'), name)]);
+  if (r.status !== 0) throw new Error(`campaign plan ${name} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
 const EXAMPLES: Record<string, () => string | Promise<string>> = {
   'plan-test11-test12.md': once(() => renderPlan(planTransition('test11', 'test12'))),
   // What the commands beside them in the pages print, from the same arguments.
   'cost-temporal-150wps.md': () => cost('--scenario', 'temporal-150wps'),
   'cost-test10.md': () => cost('--scenario', 'test10', '--report', 'docs/report-example/test10/report.json'),
+  'campaign-plan-temporal-scaling.md': once(() => campaignPlan('temporal-scaling')),
   'capacity-temporal-150wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-150wps'), loadPrices('eu-west-1'))),
   'capacity-temporal-800wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-800wps'), loadPrices('eu-west-1'))),
   'capacity-temporal-1200wps.md': () => renderCapacity(capacityReport(temporalPreset('temporal-1200wps'), loadPrices('eu-west-1'))),

@@ -1,0 +1,88 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { mockClient } from 'aws-sdk-client-mock';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATALOG } from '../../../config';
+import { resolveCampaign } from '../../../config/campaign-schema';
+import { CAMPAIGNS } from '../../../config/campaigns';
+import { awsCampaignActions, proposedTarget } from '../../../lib/campaign/campaign-actions';
+import { recordingIO } from '../../support/command-io';
+import { tempDir } from '../../support/temp-dir';
+
+/* The stages a campaign runs against a real environment: the parts that need no deployed stack, run for real. */
+
+const ROOT = join(__dirname, '../../..');
+const cfn = mockClient(CloudFormationClient);
+beforeEach(() => cfn.reset());
+
+const actions = (slept: number[] = []) =>
+  awsCampaignActions(
+    { interval: '15s' },
+    { io: recordingIO(), toolkit: async () => Promise.reject(new Error('no deploy here')), sleep: async (ms) => void slept.push(ms) },
+  );
+
+test("the deployed scenario is the data stack's own output; a stack not deployed is none", async () => {
+  const ptf = resolveCampaign('ptf-hybrid', CAMPAIGNS);
+  cfn.on(DescribeStacksCommand).resolves({
+    Stacks: [
+      { StackName: 'FolioHybridAurora', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: [{ OutputKey: 'Phase', OutputValue: 'test4' }] },
+    ],
+  });
+  expect(await actions().deployedScenario(ptf)).toBe('test4');
+  cfn.reset();
+  cfn.on(DescribeStacksCommand).rejects(Object.assign(new Error('Stack with id FolioHybridAurora does not exist'), { name: 'ValidationError' }));
+  expect(await actions().deployedScenario(ptf)).toBeUndefined();
+});
+
+test("plan's verdict on a switch: what moves, and the first deploy", async () => {
+  const a = actions();
+  expect(await a.plan(undefined, { name: 'baseline', catalog: CATALOG })).toEqual({
+    unsafe: [],
+    moves: false,
+    note: 'the first deploy: nothing to switch from',
+  });
+  expect(await a.plan('test11', { name: 'test12', catalog: CATALOG })).toMatchObject({ unsafe: [], moves: false });
+  expect(await a.plan('test4', { name: 'test5', catalog: CATALOG })).toMatchObject({
+    unsafe: [],
+    moves: true,
+    note: expect.stringMatching(/^test4 -> test5: \d+ resource changes?, none stateful replaced$/),
+  });
+}, 60_000);
+
+test("a followed proposal: the report's proposed phase added to the catalog it follows; a report that proposes nothing says why", () => {
+  const next = proposedTarget(join(ROOT, 'docs/report-example/test10/report.json'), CATALOG);
+  expect('name' in next && next.name).toBe('test10-next');
+  const phase = 'catalog' in next ? next.catalog.folio.phases.find((p) => p.name === 'test10-next') : undefined;
+  expect(phase?.offload).toMatchObject({ serverless: { max: 64 } });
+  // The catalog it follows is left as it was.
+  expect(CATALOG.folio.phases.some((p) => p.name === 'test10-next')).toBe(false);
+  expect(proposedTarget(join(ROOT, 'docs/report-example/temporal-150wps/report.json'), CATALOG)).toEqual({ none: expect.any(String) });
+});
+
+describe('the load', () => {
+  const to = { name: 'test10', catalog: CATALOG };
+
+  test('a wait sleeps its length and returns its window', async () => {
+    const slept: number[] = [];
+    const r = await actions(slept).load(to, { kind: 'wait', duration: '45m' }, tempDir('load-'));
+    expect(slept).toEqual([45 * 60_000]);
+    expect(Date.parse(r.end)).toBeGreaterThanOrEqual(Date.parse(r.start));
+  });
+
+  test("the user's command runs with the step's scenario and directory; its exit code is honoured", async () => {
+    const dir = tempDir('load-');
+    const file = join(dir, 'seen');
+    await actions().load(to, { kind: 'command', command: ['sh', '-c', `echo "$CAMPAIGN_SCENARIO $CAMPAIGN_STEP_DIR" > ${file}`], timeout: '1m' }, dir);
+    expect(readFileSync(file, 'utf8')).toBe(`test10 ${dir}\n`);
+    await expect(actions().load(to, { kind: 'command', command: ['sh', '-c', 'exit 3'], timeout: '1m' }, dir)).rejects.toThrow('the load command exited 3');
+    await expect(actions().load(to, { kind: 'command', command: ['no-such-load-tool'], timeout: '1m' }, dir)).rejects.toThrow(
+      /^the load command no-such-load-tool could not start: .*ENOENT.* \(valid: a program on PATH or a path to one\)$/,
+    );
+  });
+
+  test('a command past its timeout is ended, and the step fails saying so', async () => {
+    await expect(actions().load(to, { kind: 'command', command: ['sleep', '30'], timeout: '1s' }, tempDir('load-'))).rejects.toThrow(
+      'the load command ran past its timeout, 1s, and was ended',
+    );
+  }, 10_000);
+});
