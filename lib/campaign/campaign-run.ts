@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../../config';
 import type { Campaign, CampaignInput, CampaignLoad } from '../../config/campaign-schema';
@@ -85,6 +86,49 @@ async function resumable(r: CampaignRun, record: CampaignRecord): Promise<void> 
 
 /** Runs the campaign, or resumes it from its record; returns the record as it ends. */
 export async function runCampaign(r: CampaignRun): Promise<CampaignRecord> {
+  const release = lock(r.dir, r.campaign.name);
+  try {
+    return await runLocked(r);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * One run of a campaign at a time per record: a second `campaign run` on the same directory (a
+ * terminal left open, a cron job) is refused, naming the one running. A lock whose process is
+ * gone (killed) is taken over.
+ */
+function lock(dir: string, name: string): () => void {
+  const path = join(dir, 'campaign.lock');
+  mkdirSync(dir, { recursive: true });
+  const mine = `${process.pid}\n`;
+  for (;;) {
+    try {
+      writeFileSync(path, mine, { flag: 'wx' });
+      return () => rmSync(path, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    if (Number.isInteger(pid) && pid > 0 && alive(pid))
+      throw new ConfigError(
+        `campaign ${name} is running already in ${dir} (process ${pid}, ${path}) (valid: let it finish, or stop that process and run this again)`,
+      );
+    rmSync(path, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
   const path = recordPath(r.dir);
   const record = r.existing ?? newRecord(r.definition, r.now());
   if (r.existing) {

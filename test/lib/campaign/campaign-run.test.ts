@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG } from '../../../config';
 import { type CampaignInput, resolveCampaign } from '../../../config/campaign-schema';
@@ -252,4 +252,28 @@ test('the record on disk after each stage says where the campaign is', async () 
   await run(FOLIO, dir, env.actions);
   expect(seen).toEqual(['0:deploy plan,move', '1:deploy plan,move', '2:deploy plan,move', '3:deploy plan,move']);
   expect(join(dir, 'campaign.json')).toBe(recordPath(dir));
+});
+
+describe('one run at a time per record', () => {
+  test('a second run on a record whose run is alive is refused, naming its process', async () => {
+    const dir = tempDir('campaign-');
+    // This test's own process holds it, as a run in another terminal would.
+    writeFileSync(join(dir, 'campaign.lock'), `${process.pid}\n`);
+    const env = environment();
+    await expect(run(FOLIO, dir, env.actions)).rejects.toThrow(
+      `campaign three-phases is running already in ${dir} (process ${process.pid}, ${join(dir, 'campaign.lock')}) (valid: let it finish, or stop that process and run this again)`,
+    );
+    expect(env.state.calls).toEqual([]);
+  });
+
+  test("a killed run's lock is taken over, and the lock is gone when a run ends, whichever way", async () => {
+    const dir = tempDir('campaign-');
+    // A pid no process has: the run that held it was killed.
+    writeFileSync(join(dir, 'campaign.lock'), '4194303\n');
+    await run(FOLIO, dir, environment().actions);
+    expect(existsSync(join(dir, 'campaign.lock'))).toBe(false);
+    const failed = tempDir('campaign-');
+    await run(FOLIO, failed, environment({ fail: { scenario: 'test10', stage: 'deploy' } }).actions).catch(() => undefined);
+    expect(existsSync(join(failed, 'campaign.lock'))).toBe(false);
+  });
 });
