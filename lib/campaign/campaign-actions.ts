@@ -106,6 +106,8 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
     },
     async plan(from, to) {
       if (from === undefined) return { unsafe: [], moves: false, note: 'the first deploy: nothing to switch from' };
+      // Deployed already (a campaign that starts where the environment is): the deploy brings it up to date in place.
+      if (from === to.name) return { unsafe: [], moves: false, note: `${from} is deployed already: nothing to switch` };
       const plan = planTransition(from, to.name, { envName: t.envName, catalog: to.catalog });
       const changes = plan.stacks.reduce((n, s) => n + s.changes.length, 0);
       return {

@@ -42,6 +42,11 @@ test("plan's verdict on a switch: what moves, and the first deploy", async () =>
     note: 'the first deploy: nothing to switch from',
   });
   expect(await a.plan('test11', { name: 'test12', catalog: CATALOG })).toMatchObject({ unsafe: [], moves: false });
+  expect(await a.plan('test12', { name: 'test12', catalog: CATALOG })).toEqual({
+    unsafe: [],
+    moves: false,
+    note: 'test12 is deployed already: nothing to switch',
+  });
   expect(await a.plan('test4', { name: 'test5', catalog: CATALOG })).toMatchObject({
     unsafe: [],
     moves: true,
