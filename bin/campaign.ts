@@ -19,6 +19,10 @@ const subcommand = (name: CampaignCommand, description: string) =>
     .option('--out <dir>', 'the campaign record and report directory (default: reports/campaigns/<campaign>)')
     .option('--interval <duration>', 'how often waits poll', '15s')
     .addOption(sharedOption.endpointUrl())
+    .option(
+      '--prometheus-url <url>',
+      "Temporal: a Prometheus-compatible query endpoint each step's report reads instead of the stack's Managed Prometheus workspace (as report's)",
+    )
     .action((campaign: string, o: CampaignOptions) => runCommand(() => runCampaignCommand(name, campaign, o)));
 
 subcommand('plan', 'the steps, their switches and the spend projected against the budget, from the record if it has started; touches nothing');

@@ -11,16 +11,23 @@ import { durationSeconds, goDuration } from './fields';
  */
 
 /** A duration with a ceiling that says why: a campaign step is hours, not weeks. */
-const bounded = (max: string, why: string) =>
-  goDuration.refine((d) => durationSeconds(d) > 0 && durationSeconds(d) <= durationSeconds(max), {
-    error: (iss) => `"${String(iss.input)}" is not valid (valid: above 0 and at most ${max}; ${why})`,
+const bounded = (max: string, why: string, min: '0s' | '2m' | undefined = undefined) =>
+  goDuration.refine((d) => (min ? durationSeconds(d) >= durationSeconds(min) : durationSeconds(d) > 0) && durationSeconds(d) <= durationSeconds(max), {
+    error: (iss) =>
+      `"${String(iss.input)}" is not valid (valid: ${min ? `${min} or more` : 'above 0'} and at most ${max}; ${min === '2m' ? `a load the report's 1-minute points fit in whole, ${why}` : why})`,
   });
 
-const STEP_MAX = bounded('48h', 'one step of a campaign, whose environment bills by the hour');
+const WHY = 'one step of a campaign, whose environment bills by the hour';
+const STEP_MAX = bounded('48h', WHY);
 const rate = z.number().int().min(1).max(100_000);
 
 /** Temporal: `bench run` with its options (each defaults to the preset's benchmark). */
-const benchRun = z.strictObject({ kind: z.literal('bench-run'), rate: rate.optional(), duration: STEP_MAX.optional(), rampUp: STEP_MAX.optional() });
+const benchRun = z.strictObject({
+  kind: z.literal('bench-run'),
+  rate: rate.optional(),
+  duration: STEP_MAX.optional(),
+  rampUp: bounded('48h', WHY, '0s').optional(),
+});
 /** Temporal: `bench ladder` with its options (doubling from the preset's targetRate by default). */
 const benchLadder = z.strictObject({
   kind: z.literal('bench-ladder'),
@@ -39,7 +46,7 @@ const command = z.strictObject({
   timeout: STEP_MAX,
 });
 /** FOLIO: a wait of a stated length while the user's load runs on its own schedule. */
-const wait = z.strictObject({ kind: z.literal('wait'), duration: STEP_MAX });
+const wait = z.strictObject({ kind: z.literal('wait'), duration: bounded('48h', WHY, '2m') });
 
 const load = z.discriminatedUnion('kind', [benchRun, benchLadder, command, wait], {
   error: (iss) =>
@@ -122,6 +129,18 @@ export function resolveCampaign(name: string, campaigns: readonly CampaignInput[
       throw new ConfigError(
         `${at(i)}: load ${s.load.kind} does not run on a ${family} scenario (valid: ${family === 'temporal' ? 'bench-run, bench-ladder' : 'command, wait'})`,
       );
+    // What bench run would refuse after the deploy, refused before it (the preset's values where the step gives none).
+    if (s.load.kind === 'bench-run' && 'scenario' in s) {
+      const b = (resolveScenario({ scenario: s.scenario }, catalog) as Extract<Scenario, { family: 'temporal' }>).preset.benchmark;
+      const [rampUp, duration] = [s.load.rampUp ?? b.rampUp, s.load.duration ?? b.duration];
+      // A shorter run may hold no whole 1-minute point, and its report would be refused after the load.
+      if (durationSeconds(duration) < 120)
+        throw new ConfigError(`${at(i)}: a run of ${duration} may hold no whole minute of the report's 1-minute points (valid: a duration of 2m or more)`);
+      if (durationSeconds(rampUp) >= durationSeconds(duration))
+        throw new ConfigError(
+          `${at(i)}: ramp-up ${rampUp} is not shorter than the run's duration ${duration} (valid: a ramp-up shorter than the run, e.g. 0s)`,
+        );
+    }
     if (s.load.kind === 'bench-ladder' && s.load.rates && (s.load.from !== undefined || s.load.upTo !== undefined))
       throw new ConfigError(`${at(i)}: a ladder's rates and its from/upTo both say which rates to offer (valid: one of them)`);
   });

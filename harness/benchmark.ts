@@ -59,18 +59,21 @@ export interface GeneratorRun {
   readonly raw: Record<string, any> | null;
 }
 
-/** Runs the generator to its end (or kills it after timeoutMs) and reads its result. */
+/** Runs the generator to its end (or kills it after timeoutMs, or SIGTERMs it when `signal` aborts: a task stopped) and reads its result. */
 export async function runGenerator(
   preset: TemporalPreset,
   frontendAddress: string,
   metricsPort: number,
   overrides: Overrides,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<GeneratorRun> {
   const child = spawn(binaries().benchmark, [], {
     env: environment(preset, 'generator', frontendAddress, metricsPort, overrides),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(signal ? { signal } : {}),
   });
+  child.on('error', () => undefined); // an abort is reported as an error; its exit is what is read
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d) => (stdout += d));

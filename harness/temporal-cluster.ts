@@ -211,6 +211,8 @@ export interface ClusterOptions {
   readonly dynamicConfigOverrides?: Readonly<Record<string, string | number | boolean>>;
   /** The release to start on (its tools set up the schemas): config's, unless an upgrade starts from an older one. */
   readonly binaries?: Binaries;
+  /** The stores exist from an earlier cluster under the same prefix (a deploy keeps them): nothing is created. */
+  readonly existingStores?: boolean;
 }
 
 const sqlToolBase = (pg: Postgres) => [
@@ -335,8 +337,9 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   if (await listening(e.ports.frontend.grpc)) throw new Error(`port ${e.ports.frontend.grpc} is in use: another Temporal server is running on this machine`);
 
   const engine = scenario.preset.store.engine;
-  if (engine === 'dsql') await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
-  else {
+  // A later deploy (existingStores) changes services, pools and dynamic config; the stores stay.
+  if (!o.existingStores && engine === 'dsql') await setUpDatabases(b, o.postgres, stores.database, stores.visibilityDatabase);
+  else if (!o.existingStores) {
     // What Aurora creates with the cluster: its master user (as rendered) owning the default database.
     const user = e.auroraPostgresql.user;
     await o.postgres.psql(`CREATE ROLE "${user}" LOGIN PASSWORD '${o.postgres.password}'`);

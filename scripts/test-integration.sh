@@ -2,8 +2,9 @@
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
 # cached), then runs two lanes side by side, each file in its lane one after another:
 # - timed: every file with a verdict that depends on time (a Temporal cluster's latency,
-#   recovery and timeouts, the schema mover's fences and pauses, a forwarder's round trip), at
-#   normal priority. The Temporal roles bind the rendered, fixed ports: one cluster at a time.
+#   recovery and timeouts, the schema mover's fences and pauses, a forwarder's round trip), or
+#   a Temporal cluster (a campaign's), at normal priority. The Temporal roles bind the rendered,
+#   fixed ports: one cluster at a time.
 # - niced (nice 19: it takes only the CPU the timed lane leaves idle): the benchmark program's
 #   Go tests, the commands as separate processes (test/integration/bin: the CDK CLI, and the
 #   companion commands against moto), and the README's offline try of report and bench.

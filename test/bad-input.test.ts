@@ -1306,6 +1306,18 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/^error: --interval "0s" /],
   ),
   command(
+    'campaign: a Prometheus URL that is not one',
+    'campaign.ts',
+    ['run', 'temporal-scaling', '--prometheus-url', 'localhost:9090', '--out', join(work, 'c1')],
+    [/^error: --prometheus-url "localhost:9090" is not http or https \(valid: http\(s\):\/\/host\[:port\]\[\/path\]\)$/],
+  ),
+  command(
+    'campaign: a Prometheus URL for a campaign whose reports read none',
+    'campaign.ts',
+    ['run', 'ptf-hybrid', '--prometheus-url', 'http://127.0.0.1:9090', '--out', join(work, 'c2')],
+    [/^error: --prometheus-url does not apply to campaign ptf-hybrid: its steps are folio scenarios, whose reports read CloudWatch only$/],
+  ),
+  command(
     'campaign: a report with no record',
     'campaign.ts',
     ['report', 'ptf-hybrid', '--out', join(work, 'no-campaign')],

@@ -30,6 +30,8 @@ export interface CampaignTarget {
   readonly endpointUrl?: string;
   /** How often waits poll. */
   readonly interval: string;
+  /** The Prometheus a Temporal step's report reads (report's --prometheus-url), checked by the command. */
+  readonly prometheusUrl?: string;
 }
 
 export interface CampaignDeps extends CommandDeps {
@@ -86,6 +88,25 @@ export function proposedTarget(reportFile: string, base: CatalogInput): Target |
   return { name: next.name, catalog };
 }
 
+const MINUTE_MS = 60_000;
+
+/**
+ * The window a step's report reads: a bench run's record, or the whole minutes inside a load's
+ * start and end (CloudWatch's 1-minute points; report refuses a window that starts or ends
+ * inside one, where a point would take in time outside the load).
+ */
+export function loadWindow(load: LoadResult): { readonly run: string } | { readonly start: string; readonly end: string } {
+  if (load.runRecord) return { run: load.runRecord };
+  const start = Math.ceil(Date.parse(load.start) / MINUTE_MS) * MINUTE_MS;
+  const end = Math.floor(Date.parse(load.end) / MINUTE_MS) * MINUTE_MS;
+  if (end <= start)
+    throw new CommandFailure(
+      `the load ran from ${load.start} to ${load.end}, which holds no whole minute for the report's 1-minute points (valid: a load of 2 minutes or more)`,
+      EXIT_FAILED,
+    );
+  return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
+}
+
 export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): CampaignActions {
   const io = deps.io;
   const now = deps.now ?? (() => new Date());
@@ -138,7 +159,12 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
             load.kind === 'bench-run'
               ? { rate: load.rate?.toString(), duration: load.duration, rampUp: load.rampUp }
               : { from: load.from?.toString(), upTo: load.upTo?.toString(), rates: load.rates?.join(','), step: load.step };
-          outcome(`bench ${load.kind.slice(6)}`, await runBench(load.kind === 'bench-run' ? 'run' : 'ladder', { ...shared(to), ...options, out }, commandDeps));
+          // Resumed after a kill mid-load, the killed run's generator may still be going: its record is lost, so it is stopped.
+          const resumed = { stopRunning: true };
+          outcome(
+            `bench ${load.kind.slice(6)}`,
+            await runBench(load.kind === 'bench-run' ? 'run' : 'ladder', { ...shared(to), ...options, ...resumed, out }, commandDeps),
+          );
           const record = readRunRecord(out);
           return { start: record.start, end: record.end, runRecord: out };
         }
@@ -153,8 +179,10 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
     },
     async report(to, load, dir) {
       const out = join(dir, 'report');
-      const window = load.runRecord ? { run: load.runRecord } : { start: load.start, end: load.end };
-      const result = await runReport({ ...shared(to), ...window, scenario: load.runRecord ? undefined : to.name, out }, commandDeps);
+      const window = loadWindow(load);
+      const prometheus =
+        t.prometheusUrl && familyOf(resolveScenario({ scenario: to.name }, to.catalog)).name === 'temporal' ? { prometheusUrl: t.prometheusUrl } : {};
+      const result = await runReport({ ...shared(to), ...window, ...prometheus, scenario: 'run' in window ? undefined : to.name, out }, commandDeps);
       if (result.failure) throw result.failure;
       return join(out, 'report.json');
     },

@@ -41,6 +41,42 @@ function barChart(id: string, title: string, labels: readonly string[], values: 
   return { file: `${id}.svg`, title, svg };
 }
 
+/** `ys` against `x`, a labelled point per step; each y on its own axis (a day's cost and a million workflows' differ by orders). */
+function againstChart(
+  id: string,
+  x: string,
+  ys: readonly string[],
+  points: readonly { label: string; figures: Readonly<Record<string, number | null>> }[],
+  subtitle: string,
+): Chart {
+  const title = `${ys.join(' and ')} against ${x}`;
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 420 });
+  chart.setOption({
+    animation: false,
+    backgroundColor: '#ffffff',
+    title: { text: title, subtext: subtitle, left: 'center', textStyle: { fontSize: 14 } },
+    legend: { bottom: 0 },
+    grid: { left: 80, right: 80, top: 80, bottom: 70 },
+    xAxis: { type: 'value', name: x, nameLocation: 'middle', nameGap: 30, min: 0 },
+    yAxis: ys.map((y, i) => ({ type: 'value', name: y, min: 0, position: i === 0 ? 'left' : 'right', nameTextStyle: { align: i === 0 ? 'left' : 'right' } })),
+    series: ys.map((y, i) => ({
+      name: y,
+      type: 'line',
+      yAxisIndex: Math.min(i, 1),
+      symbolSize: 10,
+      itemStyle: { color: PERCENTILE_COLORS[i % PERCENTILE_COLORS.length] },
+      label: { show: true, formatter: (p: { data: [number, number, string] }) => p.data[2], position: 'top' },
+      data: points
+        .filter((p) => p.figures[x] != null && p.figures[y] != null)
+        .map((p) => [p.figures[x]!, p.figures[y]!, p.label] as const)
+        .sort((a, b) => a[0] - b[0]),
+    })),
+  });
+  const svg = stableIds(chart.renderToSVGString());
+  chart.dispose();
+  return { file: `${id}.svg`, title, svg };
+}
+
 /** The campaign report's markdown and charts. */
 export function renderCampaignReport(record: CampaignRecord, title: string, steps: readonly ReportedStep[]): { markdown: string; charts: Chart[] } {
   const status =
@@ -73,6 +109,13 @@ export function renderCampaignReport(record: CampaignRecord, title: string, step
       charts.push(chart);
       lines.push(`![${figure}](charts/${chart.file})`, '');
     });
+    const against = rows[0].row.against;
+    if (against) {
+      const points = rows.map(({ s, row }) => ({ label: s.scenario.name, figures: row.figures }));
+      const chart = againstChart('campaign-against', against.x, against.ys, points, record.campaign);
+      charts.push(chart);
+      lines.push(`![${chart.title}](charts/${chart.file})`, '');
+    }
   }
   for (const [definition, why] of Object.entries(record.stopped)) lines.push(`Step definition ${Number(definition) + 1} followed no further: ${why}.`, '');
   return { markdown: lines.join('\n'), charts };

@@ -6,6 +6,7 @@ import type { CatalogInput } from '../../config/catalog-schema';
 import { loadPrices } from '../../config/prices';
 import { costOf, resolveScenario } from '../families';
 import { planTransition } from '../commands/plan/transition-plan';
+import { prometheusUrl } from '../commands/report/run-report';
 import { readReport } from '../commands/shared/report-file';
 import { readRunRecord } from '../commands/shared/run-record';
 import { type CommandDeps, type CommandIO, type CommandOutput, durationOption, processIO, WAIT_BOUNDS } from '../commands/shared/cli';
@@ -31,6 +32,8 @@ export interface CampaignOptions {
   readonly interval: string;
   /** The record's directory (default reports/campaigns/<campaign>). */
   readonly out?: string;
+  /** The Prometheus each Temporal step's report reads (report's --prometheus-url). */
+  readonly prometheusUrl?: string;
 }
 
 export interface CampaignCommandDeps extends CommandDeps {
@@ -100,6 +103,13 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
   const campaign = resolveCampaign(name, campaigns, catalog);
   const definition = campaigns.find((c) => c.name === name)!;
   durationOption('--interval', o.interval, 1, WAIT_BOUNDS.interval);
+  if (o.prometheusUrl !== undefined) {
+    prometheusUrl(o.prometheusUrl);
+    if (campaign.family !== 'temporal')
+      throw new ConfigError(
+        `--prometheus-url does not apply to campaign ${name}: its steps are ${campaign.family} scenarios, whose reports read CloudWatch only`,
+      );
+  }
   const dir = o.out ?? join('reports', 'campaigns', name);
   const existing = readRecord(recordPath(dir));
   const io = deps.io ?? processIO();
@@ -126,7 +136,7 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
       const actions =
         deps.actions ??
         awsCampaignActions(
-          { envName: o.envName, endpointUrl: o.endpointUrl, interval: o.interval },
+          { envName: o.envName, endpointUrl: o.endpointUrl, interval: o.interval, prometheusUrl: o.prometheusUrl },
           {
             io,
             aws: deps.aws,

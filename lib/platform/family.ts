@@ -76,6 +76,8 @@ export interface EnvironmentOutput {
 export interface CampaignRow {
   readonly cells: Readonly<Record<string, string>>;
   readonly figures: Readonly<Record<string, number | null>>;
+  /** Figures also drawn against another, a point per step: `ys` (by figure title) against `x`. */
+  readonly against?: { readonly x: string; readonly ys: readonly string[] };
 }
 
 /** What `plan` says about a switch beyond its resources. */

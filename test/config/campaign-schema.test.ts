@@ -55,8 +55,9 @@ test.each([
     'a wait past two days',
     'c',
     [edit((c) => (c.steps[0].load.duration = '49h'))],
-    /"49h" is not valid \(valid: above 0 and at most 48h; one step of a campaign/,
+    /"49h" is not valid \(valid: 2m or more and at most 48h; a load the report's 1-minute points fit in whole, one step of a campaign/,
   ],
+  ['a wait of a minute', 'c', [edit((c) => (c.steps[0].load.duration = '1m'))], /"1m" is not valid \(valid: 2m or more and at most 48h/],
   ['a duration that is not one', 'c', [edit((c) => (c.steps[0].load.duration = '1 hour'))], /"1 hour" is not a duration/],
   [
     'an unknown load kind',
@@ -72,6 +73,24 @@ test.each([
     /^campaign c, steps\[0\]: a ladder's rates and its from\/upTo both say which rates to offer \(valid: one of them\)$/,
   ],
   ['a name that is no name', 'Bad Name', [edit((c) => (c.name = 'Bad Name'))], /name.*valid: lower case letters, digits and dashes/],
+  [
+    "a run's ramp-up as long as the run",
+    'c',
+    [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', duration: '2m', rampUp: '2m' } }]))],
+    /^campaign c, steps\[0\]: ramp-up 2m is not shorter than the run's duration 2m \(valid: a ramp-up shorter than the run, e\.g\. 0s\)$/,
+  ],
+  [
+    'a run too short to hold a whole minute of the report',
+    'c',
+    [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', duration: '90s' } }]))],
+    /^campaign c, steps\[0\]: a run of 90s may hold no whole minute of the report's 1-minute points \(valid: a duration of 2m or more\)$/,
+  ],
+  [
+    'a negative ramp-up',
+    'c',
+    [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', rampUp: '-1s' } }]))],
+    /"-1s" is not valid \(valid: 0s or more and at most 48h/,
+  ],
 ])('%s is refused in one line', (_, name, campaigns, expected) => {
   let message = '';
   try {
@@ -81,4 +100,9 @@ test.each([
   }
   expect(message).toMatch(expected as RegExp);
   expect(message).not.toContain('\n');
+});
+
+test('a run with no ramp-up, as bench run --ramp-up 0s, is a campaign step', () => {
+  const c = edit((x) => (x.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', rate: 5, duration: '2m', rampUp: '0s' } }]));
+  expect(resolveCampaign('c', [c]).steps[0].load).toEqual({ kind: 'bench-run', rate: 5, duration: '2m', rampUp: '0s' });
 });

@@ -314,17 +314,23 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
       r.startWorkflowLatencyMs,
     ])
       for (const q of [p.p50, p.p95, p.p99]) expect(q).toEqual(expect.any(Number));
-    // Matching reports a backlog gauge only while a queue has one (none in a healthy run): the starved ladder's last step has it.
-    expect(r.backlog.count.peak ?? 0).toBeLessThan(RATE);
+    // Matching emits the gauge for every loaded partition every 5 s here, zeros included.
+    console.log(`steady run: matching backlog peak ${r.backlog.count.peak}, oldest task ${r.backlog.agePeakSeconds} s`);
+    expect(r.backlog.count.peak).toEqual(expect.any(Number));
+    expect(r.backlog.agePeakSeconds).toEqual(expect.any(Number));
     expect(r.polls.success).toBeGreaterThan(0);
     expect(r.workerSlots.total).toBeGreaterThan(0);
     expect(r.generator.targetRate).toBe(RATE);
     expect(r.persistenceP99ByOperation.length).toBeGreaterThan(3);
   });
 
-  test('the healthy run is not worker-bound', () => {
+  // A brief backlog is no fault: sampled every 5 s, the same healthy run read 0 alone and 123 in
+  // a CI run (docs/testing.md). A run is judged by the config's rules, which the starved ladder
+  // below fires.
+  test("the healthy run is judged neither worker- nor matching-bound by the report's rules", () => {
     const b = bottlenecksOf(view);
     expect(b.ranked.map((f) => f.component)).not.toContain('workers');
+    expect(b.ranked.map((f) => f.component)).not.toContain('matching');
     expect(b.figures.workerSlotsFreeLowestShare).toBeGreaterThan(0.5);
   });
 

@@ -38,7 +38,7 @@ export interface ReportDeps extends CommandDeps {
 }
 
 /** --prometheus-url: an http(s) URL, checked before anything runs. */
-function prometheusUrl(text: string): string {
+export function prometheusUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CATALOG } from '../../../config';
 import { resolveCampaign } from '../../../config/campaign-schema';
 import { CAMPAIGNS } from '../../../config/campaigns';
-import { awsCampaignActions, proposedTarget } from '../../../lib/campaign/campaign-actions';
+import { awsCampaignActions, loadWindow, proposedTarget } from '../../../lib/campaign/campaign-actions';
 import { recordingIO } from '../../support/command-io';
 import { tempDir } from '../../support/temp-dir';
 
@@ -90,4 +90,20 @@ describe('the load', () => {
       'the load command ran past its timeout, 1s, and was ended',
     );
   }, 10_000);
+});
+
+test("a load's report reads its run record, or the whole minutes inside it; a load holding none is refused before the report is asked", () => {
+  expect(loadWindow({ start: '2026-11-27T10:00:30Z', end: '2026-11-27T10:05:00Z', runRecord: 'run.json' })).toEqual({ run: 'run.json' });
+  // The wait began mid-minute: the report starts at the next whole one, as CloudWatch's points do.
+  expect(loadWindow({ start: '2026-11-27T10:00:30.250Z', end: '2026-11-27T11:00:30.400Z' })).toEqual({
+    start: '2026-11-27T10:01:00.000Z',
+    end: '2026-11-27T11:00:00.000Z',
+  });
+  expect(loadWindow({ start: '2026-11-27T10:00:00Z', end: '2026-11-27T10:02:00Z' })).toEqual({
+    start: '2026-11-27T10:00:00.000Z',
+    end: '2026-11-27T10:02:00.000Z',
+  });
+  expect(() => loadWindow({ start: '2026-11-27T10:00:30Z', end: '2026-11-27T10:01:50Z' })).toThrow(
+    "the load ran from 2026-11-27T10:00:30Z to 2026-11-27T10:01:50Z, which holds no whole minute for the report's 1-minute points (valid: a load of 2 minutes or more)",
+  );
 });

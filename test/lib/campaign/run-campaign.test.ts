@@ -100,4 +100,10 @@ test("run: a Temporal step's row, the rate it completed, its P99, and a million 
   const perMillion = (e.perMillionWorkflows!.usd * e.perMillionWorkflows!.workflowsPerSecond) / rate;
   expect(stdout).toContain(`| 1 | temporal-150wps | 136.84 workflows/s | no data | not judged | ${usd(e.total)} | ${usd(perMillion)} |`);
   expect(stdout).toMatch(/done, ended .* \(left as it is\)\./);
+  // A day's and a million workflows' cost against the rate held: a point per preset, labelled.
+  const title = 'Cost per day (USD) and Cost per million workflows at the rate held (USD) against Highest rate held (workflows/s)';
+  expect(stdout).toContain(`![${title}](charts/campaign-against.svg)`);
+  const svg = readFileSync(join(out, 'charts', 'campaign-against.svg'), 'utf8');
+  expect(svg.match(/>temporal-150wps</g)).toHaveLength(2);
+  for (const text of ['Cost per day (USD)', 'Cost per million workflows at the rate held (USD)']) expect(svg).toContain(text);
 });

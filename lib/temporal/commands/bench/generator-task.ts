@@ -1,8 +1,8 @@
 import { GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { GetClusterCommand } from '@aws-sdk/client-dsql';
-import { DescribeTaskDefinitionCommand, DescribeTasksCommand, RunTaskCommand, type Task } from '@aws-sdk/client-ecs';
+import { DescribeTaskDefinitionCommand, DescribeTasksCommand, ListTasksCommand, RunTaskCommand, StopTaskCommand, type Task } from '@aws-sdk/client-ecs';
 import { CommandFailure, EXIT_FAILED } from '../../../commands/shared/cli';
-import { GENERATOR_CONTAINER, PROBE_CONTAINER } from '../../contract/temporal-names';
+import { BENCHMARK_GENERATOR_FAMILY, GENERATOR_CONTAINER, PROBE_CONTAINER } from '../../contract/temporal-names';
 import { findProbeResult, findResult, type RunRecord } from '../../../commands/shared/run-record';
 import { fleetStatus } from './fleet';
 import type { BenchClients, BenchTargets } from './targets';
@@ -23,6 +23,8 @@ export interface RunSettings {
   readonly rampUp: string;
   /** false: no store probe before this run (a ladder probes before its first step only). */
   readonly probe?: boolean;
+  /** A generator already running (left by a run whose caller was killed) is stopped first, not refused. */
+  readonly stopRunning?: boolean;
 }
 
 async function checkDsqlActive(c: BenchClients, identifier: string): Promise<void> {
@@ -108,6 +110,38 @@ async function logLines(c: BenchClients, group: string, stream: string): Promise
 export interface RunHooks extends Waiting {
   /** Called once the generator task exists, with its ARN (so an interrupted user can stop it). */
   readonly onStarted?: (taskArn: string) => void;
+  /** Called for each generator stopped first (stopRunning). */
+  readonly onStoppedRunning?: (taskArn: string) => void;
+}
+
+/**
+ * A generator already running: a run whose caller was killed (a terminal closed, a campaign
+ * resumed) leaves its task going, and a second beside it would double the load both measure.
+ * Refused, naming it; or, with stopRunning, stopped and waited for.
+ */
+async function noGeneratorRunning(c: BenchClients, t: BenchTargets, s: RunSettings, w: RunHooks): Promise<void> {
+  const { taskArns = [] } = await c.ecs.send(new ListTasksCommand({ cluster: t.cluster, family: BENCHMARK_GENERATOR_FAMILY, desiredStatus: 'RUNNING' }));
+  if (!taskArns.length) return;
+  const id = (arn: string) => arn.split('/').pop();
+  if (!s.stopRunning)
+    throw new CommandFailure(
+      `a load generator is running already in cluster ${t.cluster} (task ${taskArns.map(id).join(', ')}): two at once would each measure the other's load; ` +
+        `wait for it to end, or stop it: aws ecs stop-task --cluster ${t.cluster} --task ${id(taskArns[0])}`,
+      EXIT_FAILED,
+    );
+  for (const task of taskArns) {
+    await c.ecs.send(new StopTaskCommand({ cluster: t.cluster, task, reason: 'bench: a generator whose run was interrupted, stopped before the next run' }));
+    w.onStoppedRunning?.(task);
+  }
+  await waitUntil(
+    "the interrupted run's load generator to stop",
+    async () => {
+      const { tasks = [] } = await c.ecs.send(new DescribeTasksCommand({ cluster: t.cluster, tasks: taskArns }));
+      const left = tasks.filter((x) => x.lastStatus !== 'STOPPED').length;
+      return { done: left === 0, text: `${left} of ${taskArns.length} still stopping` };
+    },
+    w,
+  );
 }
 
 export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings, w: RunHooks): Promise<RunRecord> {
@@ -119,6 +153,7 @@ export async function benchRun(c: BenchClients, t: BenchTargets, s: RunSettings,
       EXIT_FAILED,
     );
 
+  await noGeneratorRunning(c, t, s, w);
   // The store's round trip first, on a quiet cluster: the floor under every persistence call.
   const probe =
     s.probe === false

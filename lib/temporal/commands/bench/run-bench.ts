@@ -56,6 +56,8 @@ export interface BenchOptions extends Pick<TargetOptions, 'catalog'> {
   readonly from?: string;
   readonly upTo?: string;
   readonly step?: string;
+  /** run, ladder: a generator left running by an interrupted run is stopped first instead of refused (a campaign resuming). */
+  readonly stopRunning?: boolean;
 }
 
 /** With a clock and a sleep: waits without real time passing (tests). */
@@ -153,6 +155,7 @@ function recordFile(o: BenchOptions): (name: string) => string {
 }
 
 const stamp = (iso: string) => iso.replace(/[-:]|\.\d+/g, '');
+const stoppedNote = (io: CommandIO) => (arn: string) => io.note(`stopped load generator ${arn}, left running by an interrupted run`);
 
 async function run(target: Target<TemporalScenario>, o: BenchOptions, deps: BenchDeps, io: CommandIO): Promise<CommandOutput> {
   const { scenario } = target;
@@ -182,13 +185,14 @@ async function run(target: Target<TemporalScenario>, o: BenchOptions, deps: Benc
   const record = await benchRun(
     clients,
     targets,
-    { scenario: scenario.name, rate, duration, rampUp },
+    { scenario: scenario.name, rate, duration, rampUp, stopRunning: o.stopRunning },
     {
       ...waiting,
       onStarted: (arn) => {
         generator = arn;
         io.note(`generator task: ${arn}`);
       },
+      onStoppedRunning: stoppedNote(io),
     },
   );
   io.status.done();
@@ -257,9 +261,10 @@ async function ladder(target: Target<TemporalScenario>, o: BenchOptions, deps: B
         clients,
         targets,
         // The store's round trip once, before the first step, on a quiet cluster.
-        { scenario: scenario.name, rate, duration: step, rampUp: '0s', probe: i === 0 },
+        { scenario: scenario.name, rate, duration: step, rampUp: '0s', probe: i === 0, stopRunning: o.stopRunning },
         {
           ...waiting,
+          onStoppedRunning: stoppedNote(io),
           onStarted: (arn) => {
             generator = arn;
             io.note(`step ${i + 1} of ${rates.length}: ${rate} workflows/s for ${step}`);

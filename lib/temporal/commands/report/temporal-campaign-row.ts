@@ -27,6 +27,7 @@ export function temporalCampaignRow(r: TemporalReport, estimate: CostEstimate, r
   // A day's cost over the workflows a day at the rate held (the cost model's hours under load).
   const m = estimate.perMillionWorkflows;
   const perMillion = held && m ? (m.usd * m.workflowsPerSecond) / held : null;
+  const [rate, perDay, million] = ['Highest rate held (workflows/s)', 'Cost per day (USD)', 'Cost per million workflows at the rate held (USD)'];
   return {
     cells: {
       'Highest rate held': held === null ? 'none' : `${num(held, 2)} workflows/s`,
@@ -36,9 +37,11 @@ export function temporalCampaignRow(r: TemporalReport, estimate: CostEstimate, r
       'Per million workflows': perMillion === null ? 'not computed' : usd(perMillion),
     },
     figures: {
-      'Highest rate held (workflows/s)': held,
-      'Cost per day (USD)': Number(estimate.total.toFixed(2)),
-      'Cost per million workflows at the rate held (USD)': perMillion === null ? null : Number(perMillion.toFixed(2)),
+      [rate]: held,
+      [perDay]: Number(estimate.total.toFixed(2)),
+      [million]: perMillion === null ? null : Number(perMillion.toFixed(2)),
     },
+    // What a rate costs: each preset a point, its day and its million workflows against the rate it held.
+    against: { x: rate, ys: [perDay, million] },
   };
 }

@@ -8,7 +8,9 @@ import {
   DescribeTaskDefinitionCommand,
   DescribeTasksCommand,
   ECSClient,
+  ListTasksCommand,
   RunTaskCommand,
+  StopTaskCommand,
   UpdateServiceCommand,
 } from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -69,6 +71,8 @@ const group = (...states: string[]) => ({
 
 beforeEach(() => {
   for (const m of [ecs, asg, dsql, logs]) m.reset();
+  // No generator running before a run: the usual case (the tests of one left running set their own).
+  ecs.on(ListTasksCommand).resolves({ taskArns: [] });
 });
 
 describe('bench down', () => {
@@ -191,6 +195,53 @@ describe('bench run', () => {
     let page = 0;
     logs.on(GetLogEventsCommand).callsFake(() => logPages[Math.min(page++, logPages.length - 1)]);
   }
+
+  describe('a generator left running by an interrupted run (a killed terminal, a campaign resumed)', () => {
+    const left = 'arn:aws:ecs:eu-west-1:111122223333:task/temporal-dsql/aaaabbbbccccddddeeeeffff00001111';
+    beforeEach(() => {
+      happyPath();
+      ecs.on(ListTasksCommand).resolves({ taskArns: [left] });
+    });
+
+    test('is refused, naming it and how to stop it, before the probe or a generator starts', async () => {
+      const run = benchRun(clients, targets, settings, { timeoutSeconds: 1500, ...fakeTime() });
+      await expect(run).rejects.toThrow(
+        new CommandFailure(
+          "a load generator is running already in cluster temporal-dsql (task aaaabbbbccccddddeeeeffff00001111): two at once would each measure the other's load; " +
+            'wait for it to end, or stop it: aws ecs stop-task --cluster temporal-dsql --task aaaabbbbccccddddeeeeffff00001111',
+          EXIT_FAILED,
+        ),
+      );
+      expect(ecs.commandCalls(ListTasksCommand)[0].args[0].input).toEqual({
+        cluster: 'temporal-dsql',
+        family: 'benchmark-generator',
+        desiredStatus: 'RUNNING',
+      });
+      expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(0);
+      expect(ecs.commandCalls(StopTaskCommand)).toHaveLength(0);
+    });
+
+    test('with stopRunning, is stopped and waited for before the new generator starts', async () => {
+      ecs
+        .on(DescribeTasksCommand, { tasks: [left] })
+        .resolvesOnce({ tasks: [{ taskArn: left, lastStatus: 'DEACTIVATING' }] })
+        .resolves({ tasks: [{ taskArn: left, lastStatus: 'STOPPED' }] });
+      const stopped: string[] = [];
+      const record = await benchRun(
+        clients,
+        targets,
+        { ...settings, stopRunning: true },
+        { timeoutSeconds: 1500, ...fakeTime(), onStoppedRunning: (a) => stopped.push(a) },
+      );
+      expect(stopped).toEqual([left]);
+      expect(ecs.commandCalls(StopTaskCommand)[0].args[0].input).toMatchObject({ cluster: 'temporal-dsql', task: left });
+      expect(ecs.commandCalls(DescribeTasksCommand, { tasks: [left] })).toHaveLength(2);
+      // Stopped (both polls) before the new one was started.
+      const order = ecs.calls().map((c) => (c.args[0] as any).constructor.name);
+      expect(order.lastIndexOf('DescribeTasksCommand', order.indexOf('RunTaskCommand'))).toBeGreaterThan(order.indexOf('StopTaskCommand'));
+      expect(record.exitCode).toBe(0);
+    });
+  });
 
   test('starts the generator with the run settings, waits, and reads the result from its log', async () => {
     happyPath();

@@ -7,6 +7,7 @@ import {
   DescribeTaskDefinitionCommand,
   DescribeTasksCommand,
   ECSClient,
+  ListTasksCommand,
   RunTaskCommand,
   UpdateServiceCommand,
 } from '@aws-sdk/client-ecs';
@@ -72,6 +73,7 @@ const options = { scenario: 'temporal-150wps', interval: '10s' };
 
 beforeEach(() => {
   for (const m of [cfn, ecs, asg, dsql, logs]) m.reset();
+  ecs.on(ListTasksCommand).resolves({ taskArns: [] });
 });
 
 test('status reads the stack and the fleet and returns the table', async () => {
