@@ -190,7 +190,8 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
       return proposedTarget(reportFile, base);
     },
     async hibernate(to) {
-      return outcome('hibernate', await runEnvironment('hibernate', { ...shared(to), timeout: '2h' }, commandDeps));
+      // force: a failed step's load generator may still run; its run is lost with the step, and the campaign ends hibernated whatever ran.
+      return outcome('hibernate', await runEnvironment('hibernate', { ...shared(to), timeout: '2h', force: true }, commandDeps));
     },
   };
 }

@@ -8,6 +8,12 @@ import { CAMPAIGNS } from '../../../config/campaigns';
 import { awsCampaignActions, loadWindow, proposedTarget } from '../../../lib/campaign/campaign-actions';
 import { recordingIO } from '../../support/command-io';
 import { tempDir } from '../../support/temp-dir';
+import { runBench } from '../../../lib/temporal/commands/bench/run-bench';
+import { runEnvironment } from '../../../lib/commands/environment/run-environment';
+
+// What the bench and hibernate stages ask those commands: their own tests cover what they do then.
+jest.mock('../../../lib/temporal/commands/bench/run-bench', () => ({ runBench: jest.fn() }));
+jest.mock('../../../lib/commands/environment/run-environment', () => ({ runEnvironment: jest.fn() }));
 
 /* The stages a campaign runs against a real environment: the parts that need no deployed stack, run for real. */
 
@@ -106,4 +112,18 @@ test("a load's report reads its run record, or the whole minutes inside it; a lo
   expect(() => loadWindow({ start: '2026-11-27T10:00:30Z', end: '2026-11-27T10:01:50Z' })).toThrow(
     "the load ran from 2026-11-27T10:00:30Z to 2026-11-27T10:01:50Z, which holds no whole minute for the report's 1-minute points (valid: a load of 2 minutes or more)",
   );
+});
+
+test("a campaign's bench load stops a generator an interrupted run left, and its hibernation stops one a failed step left", async () => {
+  const ran = jest.mocked(runBench).mockRejectedValue(new Error('stop here'));
+  const hibernated = jest.mocked(runEnvironment).mockResolvedValue({ stdout: 'hibernated\n' });
+  const to = { name: 'temporal-150wps', catalog: CATALOG };
+  await expect(actions().load(to, { kind: 'bench-run' }, tempDir('load-'))).rejects.toThrow('stop here');
+  await expect(actions().load(to, { kind: 'bench-ladder' }, tempDir('load-'))).rejects.toThrow('stop here');
+  expect(ran.mock.calls.map(([command, o]) => [command, o.stopRunning])).toEqual([
+    ['run', true],
+    ['ladder', true],
+  ]);
+  expect(await actions().hibernate(to)).toBe('hibernated');
+  expect(hibernated.mock.calls.map(([command, o]) => [command, o.scenario, o.force])).toEqual([['hibernate', 'temporal-150wps', true]]);
 });
