@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario } from '../../config';
+import { loadPrices } from '../../config/prices';
+import { costOf } from '../../lib/families';
+import { usd } from '../../lib/commands/shared/money';
 import type { CampaignInput } from '../../config/campaign-schema';
 import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../harness/moto';
 import { seedTemporalFleet } from '../../harness/offline-fleet';
@@ -132,7 +135,11 @@ describe('run again, it resumes and finishes', () => {
 
   test('the campaign report sets the three presets side by side, and reads the same when made again from the record', async () => {
     const written = readFileSync(join(out, 'report.md'), 'utf8');
-    for (const p of PRESETS) expect(written).toContain(p);
+    // Each preset's row: the rate its run completed (240 workflows over its 2 minutes and the wait for the last), its P99, its day.
+    PRESETS.forEach((p, i) => {
+      const day = usd(costOf(resolveScenario({ scenario: p }), loadPrices(region)).total).replace('$', '\\$');
+      expect(written).toMatch(new RegExp(`^\\| ${i + 1} \\| ${p} \\| (1\\.9\\d*|2(\\.0\\d*)?) workflows/s \\| [\\d,]+ ms \\| [^|]+ \\| ${day} \\|`, 'm'));
+    });
     const io = recordingIO();
     const again = await runCampaignCommand('report', CAMPAIGN.name, { out, interval: '1s' }, { campaigns: [CAMPAIGN], io });
     expect(again.stdout).toBe(written);
