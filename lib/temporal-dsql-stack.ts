@@ -65,6 +65,7 @@ export class TemporalDsqlStack extends Stack {
       subnets,
       servers,
       taskRole,
+      natAddresses: network.natAddresses,
       dynamoDbEndpoint: network.dynamoDbEndpoint,
       logGroup: schemaLogs,
     }));

@@ -7,7 +7,8 @@
 #   fixed ports: one cluster at a time.
 # - niced (nice 19: it takes only the CPU the timed lane leaves idle): the benchmark program's
 #   Go tests, the commands as separate processes (test/integration/bin: the CDK CLI, and the
-#   companion commands against moto), and the README's offline try of report and bench.
+#   companion commands against moto), the deploy-time functions against moto
+#   (test/integration/deploy-time), and the README's offline try of report and bench.
 # Either lane failing fails the suite; each lane stops itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
@@ -17,7 +18,7 @@ jest=(timeout --kill-after=30s 35m npx jest -c jest.integration.config.js)
 if [ "$#" -gt 0 ]; then
   exec "${jest[@]}" "$@"
 fi
-NICED='/test/integration/bin/'
+NICED='/test/integration/(bin|deploy-time)/'
 
 timed() {
   "${jest[@]}" --testPathIgnorePatterns "$NICED"

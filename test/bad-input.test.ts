@@ -28,6 +28,8 @@ interface BadInput {
   readonly name: string;
   readonly run: () => Promise<Pick<CliResult, 'status' | 'stderr'>>;
   readonly expected: readonly RegExp[];
+  /** Run as a process of its own (synth, spawned): free to run beside the others. */
+  readonly separate?: true;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'bad-input-'));
@@ -95,11 +97,17 @@ const synth = (name: string, context: Record<string, unknown>, expected: RegExp[
   name,
   run: () => runApp(context),
   expected,
+  separate: true,
 });
 /** A command row, run in process through the command's own entry point. */
 const command = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCliInProcess(script, args), expected });
 /** A command row run as a separate process, as a user runs it: the shell wrapper, exit code and stderr end to end. */
-const spawned = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCli(script, args), expected });
+const spawned = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({
+  name,
+  run: () => runCli(script, args),
+  expected,
+  separate: true,
+});
 
 /** What no message may say: zod's own words, a value that is NaN or undefined, a newline escaped into one line. */
 const UNSAID = /Invalid input|expected \w+, received|\ba (array|object|int)\b|\bNaN\b|\bundefined\b|\\n/;
@@ -1279,6 +1287,18 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/^error: option '--timeout <duration>' argument '3h' is invalid\. --timeout is given twice \("1h", then "3h"\); valid: one --timeout$/],
   ),
   command(
+    'operator-policy: a command that is not one',
+    'operator-policy.ts',
+    ['--command', 'hibernate'],
+    [/^error: --command "hibernate" is not a command \(valid: bench, campaign, .*environment, .*, cdk-deploy\)$/],
+  ),
+  command(
+    'operator-policy: --command and --json together',
+    'operator-policy.ts',
+    ['--command', 'bench', '--json'],
+    [/^error: --command and --json cannot be combined \(valid: one of them, or none to print the page\)$/],
+  ),
+  command(
     'scenarios: --update and --check together',
     'scenarios.ts',
     ['--update', 'docs/folio.md', '--check', 'docs/folio.md'],
@@ -1524,22 +1544,26 @@ const BAD_INPUTS: readonly BadInput[] = [
   ),
 ];
 
+/** What every row must end with: status 1 and one line, naming what it should, said as a person says it. */
+async function refusedInOneLine(row: BadInput): Promise<void> {
+  const { status, stderr } = await row.run();
+  expect({ status, stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/^error: [^\n]+\n$/) });
+  expect(stderr).not.toMatch(/^\s+at /m);
+  const line = stderr.slice(0, -1);
+  for (const part of row.expected) expect(line).toMatch(part);
+  // Said as a person says it: no zod wording, no NaN or undefined standing for a value, no escaped newline.
+  // (A value the user gave is shown escaped, in quotes: only what stands outside them counts.)
+  expect(line.replace(/"(?:[^"\\]|\\.)*"/g, '""')).not.toMatch(UNSAID);
+}
+
 describe('bad input: non-zero exit, one line naming the value and what is valid, no stack trace', () => {
-  test.concurrent.each(BAD_INPUTS.map((row) => [row.name, row] as const))(
-    '%s',
-    async (_, row) => {
-      const { status, stderr } = await row.run();
-      expect({ status, stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/^error: [^\n]+\n$/) });
-      expect(stderr).not.toMatch(/^\s+at /m);
-      const line = stderr.slice(0, -1);
-      for (const part of row.expected) expect(line).toMatch(part);
-      // Said as a person says it: no zod wording, no NaN or undefined standing for a value, no escaped newline.
-      // (A value the user gave is shown escaped, in quotes: only what stands outside them counts.)
-      expect(line.replace(/"(?:[^"\\]|\\.)*"/g, '""')).not.toMatch(UNSAID);
-    },
-    // A hang's limit, not a speed test: five rows passed 30 s at a load of about 19.
-    120_000,
-  );
+  const rows = (separate: boolean) => BAD_INPUTS.filter((r) => Boolean(r.separate) === separate).map((row) => [row.name, row] as const);
+  // Rows in this process load the command's modules as they run. Jest counts a concurrent test's
+  // code that runs after another test ends as running between tests, and refuses its require():
+  // these run one at a time (runCliInProcess serializes them anyway).
+  test.each(rows(false))('%s', (_, row) => refusedInOneLine(row), 120_000);
+  // Processes of their own, beside them. A hang's limit, not a speed test: five rows passed 30 s at a load of about 19.
+  test.concurrent.each(rows(true))('%s', (_, row) => refusedInOneLine(row), 120_000);
 
   test('covers at least 20 distinct cases', () => {
     expect(new Set(BAD_INPUTS.map((r) => r.name)).size).toBe(BAD_INPUTS.length);

@@ -49,7 +49,13 @@ export function scenarioAssembly(toolkit: DeployToolkit, to: Target, context: Re
   );
 }
 
-/** Deploys every stack of the target's scenario; returns what it did, in a line. */
+/**
+ * Deploys every stack of the target's scenario; returns what it did, in a line. As `cdk deploy`
+ * does, through the bootstrap's roles: the assets go up as the file-publishing role, and
+ * CloudFormation is driven as the deploy role (which passes the execution role); no lookups.
+ * @iamActions sts:AssumeRole arn:aws:iam::${Account}:role/cdk-hnb659fds-deploy-role-${Account}-${Region}
+ * @iamActions sts:AssumeRole arn:aws:iam::${Account}:role/cdk-hnb659fds-file-publishing-role-${Account}-${Region}
+ */
 export async function deployScenario(toolkit: DeployToolkit, to: Target, context: Record<string, string>, outdir: string): Promise<string> {
   const { StackParameters, StackSelectionStrategy } = await import('@aws-cdk/toolkit-lib');
   const cx = await scenarioAssembly(toolkit, to, context, outdir);

@@ -199,11 +199,22 @@ describe.each(temporalData('dsql'))('%s (dsql): who may do what', (_name, t) => 
   const taskRole = roleNamed(t, '/ServerTaskRole/Resource');
 
   test('DSQL connect: only the Temporal task role, only on the cluster ARN', () => {
-    const connect = statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:')));
+    const connect = statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:DbConnect')));
     expect(connect).toEqual([
       expect.objectContaining({
         roles: taskRole,
         actions: ['dsql:DbConnectAdmin'],
+        resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }],
+      }),
+    ]);
+  });
+
+  test("the cluster's resource policy: set and read back only by its deploy-time function, only on the cluster ARN", () => {
+    const other = statements(t).filter((s) => s.actions.some((a) => a.startsWith('dsql:') && !a.startsWith('dsql:DbConnect')));
+    expect(other).toEqual([
+      expect.objectContaining({
+        roles: [expect.stringMatching(/^DsqlConnectionPolicyPutServiceRole/)],
+        actions: ['dsql:GetClusterPolicy', 'dsql:PutClusterPolicy'],
         resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Dsql/), 'ResourceArn'] }],
       }),
     ]);

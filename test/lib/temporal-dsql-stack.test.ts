@@ -284,8 +284,8 @@ describe.each(DSQL_PRESETS)('%s', (name) => {
       },
       ...(c?.lease ? [{ Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [lease, 'Arn'] } }] : []),
     ];
-    for (const prefix of ['dsql:', 'dynamodb:']) expect(withAction(prefix).map((p) => p.Properties.Roles)).toEqual([[{ Ref: serverRole }]]);
-    const [dsqlStatement] = statements(withAction('dsql:')[0]).filter((st) => String(st.Action).includes('dsql'));
+    for (const prefix of ['dsql:DbConnect', 'dynamodb:']) expect(withAction(prefix).map((p) => p.Properties.Roles)).toEqual([[{ Ref: serverRole }]]);
+    const [dsqlStatement] = statements(withAction('dsql:DbConnect')[0]).filter((st) => String(st.Action).includes('dsql'));
     expect(dsqlStatement).toMatchObject({ Action: 'dsql:DbConnectAdmin', Resource: { 'Fn::GetAtt': [dsql, 'ResourceArn'] } });
     const dynamo = statements(withAction('dynamodb:')[0]).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     expect(dynamo.map((st) => ({ Action: st.Action, Resource: st.Resource }))).toEqual(expected);
@@ -441,6 +441,54 @@ describe('Aurora DSQL over PrivateLink (the default) or its public endpoint', ()
       String(r.Metadata?.['aws:cdk:path']).endsWith('/Schema/Resource/Default'),
     )!;
     expect(schema.DependsOn).toContain(endpointId);
+  });
+
+  const clusterPolicy = (json: Record<string, any>) => {
+    const policies = ofType(json, 'Custom::DsqlClusterPolicy');
+    expect(policies).toHaveLength(1);
+    const [, policy] = policies[0];
+    return { identifier: policy.Properties.Identifier, document: JSON.parse(flatten(policy.Properties.Policy)) };
+  };
+  const denyUnless = (condition: Record<string, any>, resource: string) => ({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: expect.any(String),
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: ['dsql:DbConnect', 'dsql:DbConnectAdmin'],
+        Resource: resource,
+        Condition: condition,
+      },
+    ],
+  });
+
+  test("the cluster's resource policy refuses every connection that does not come through the environment's own endpoint", () => {
+    const json = variants.privatelink;
+    const { dsql } = ids(json);
+    const [[endpointId]] = ofType(json, 'AWS::EC2::VPCEndpoint').filter(([, r]) => JSON.stringify(r.Properties.ServiceName).includes('VpcEndpointServiceName'));
+    const { identifier, document } = clusterPolicy(json);
+    expect(identifier).toEqual({ 'Fn::GetAtt': [dsql, 'Identifier'] });
+    expect(document).toEqual(denyUnless({ StringNotEquals: { 'aws:SourceVpce': `<${endpointId}>` } }, `<${dsql}.ResourceArn>`));
+  });
+
+  test("over NAT, the policy refuses every connection that does not come from the environment's NAT gateways", () => {
+    const json = variants.public;
+    const { dsql } = ids(json);
+    const eips = ofType(json, 'AWS::EC2::EIP').map(([id]) => `<${id}.PublicIp>/32`);
+    expect(eips).toHaveLength(env.natGateways);
+    expect(clusterPolicy(json).document).toEqual(denyUnless({ NotIpAddress: { 'aws:SourceIp': eips } }, `<${dsql}.ResourceArn>`));
+  });
+
+  test("the policy's function may set and read that cluster's policy and nothing else of DSQL", () => {
+    for (const json of Object.values(variants)) {
+      const { dsql } = ids(json);
+      const statements = ofType(json, 'AWS::IAM::Policy').flatMap(([, r]) => r.Properties.PolicyDocument.Statement as any[]);
+      const onPolicy = statements.filter((s) => [s.Action].flat().some((a: string) => /Cluster(Policy)?$/.test(a) && a.startsWith('dsql:')));
+      expect(onPolicy).toEqual([
+        { Action: ['dsql:GetClusterPolicy', 'dsql:PutClusterPolicy'], Effect: 'Allow', Resource: { 'Fn::GetAtt': [dsql, 'ResourceArn'] } },
+      ]);
+    }
   });
 
   test('switching between the two paths replaces, destroys or orphans nothing stateful, either way', () => {

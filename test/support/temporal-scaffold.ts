@@ -25,6 +25,7 @@ export function temporalScaffold(name: string) {
     subnets,
     servers,
     taskRole,
+    natAddresses: ['203.0.113.10'],
     dynamoDbEndpoint,
     logGroup: new logs.LogGroup(stack, 'Logs'),
   });

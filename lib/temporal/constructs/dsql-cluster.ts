@@ -1,5 +1,6 @@
-import { RemovalPolicy, aws_dsql as dsql, aws_ec2 as ec2, aws_iam as iam } from 'aws-cdk-lib';
+import { RemovalPolicy, aws_dsql as dsql, aws_ec2 as ec2, aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { DsqlClusterPolicy } from './dsql-cluster-policy';
 
 export interface DsqlClusterProps {
   /** The cluster's Name tag (DSQL clusters have no name of their own). */
@@ -66,6 +67,16 @@ export class DsqlCluster extends Construct {
     });
     this.endpointForServers.connections.allowFrom(clients, ec2.Port.tcp(port), 'Temporal servers to Aurora DSQL');
     return this.endpointForServers;
+  }
+
+  /**
+   * The cluster's resource policy: connections refused unless they come through the endpoint
+   * connectThroughPrivateLink made or, with no endpoint, from `natAddresses` (the environment's
+   * NAT gateways, its one path to the public endpoint).
+   */
+  admitOnlyTheEnvironment(natAddresses: readonly string[], logGroup: logs.ILogGroup): DsqlClusterPolicy {
+    const path = this.endpointForServers ? { vpcEndpointId: this.endpointForServers.vpcEndpointId } : { natAddresses };
+    return new DsqlClusterPolicy(this, 'ConnectionPolicy', { clusterIdentifier: this.identifier, clusterArn: this.arn, path, logGroup });
   }
 
   get arn(): string {

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CustomResource, Duration, Stack, aws_iam as iam, aws_lambda as lambda, aws_logs as logs, custom_resources as cr } from 'aws-cdk-lib';
+import { type CustomResource, Stack, aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
 import type { HistoryStore } from '../../../config/temporal-schema';
-import { acknowledgeDeployTimeFunctions, acknowledgeNag, nagResource } from '../../platform/constructs/lint-acknowledgements';
+import { deployTimeResource } from '../../platform/constructs/deploy-time-resource';
 
 export interface HistoryStoreGuardProps {
   readonly store: HistoryStore;
@@ -25,17 +24,9 @@ export class HistoryStoreGuard extends Construct {
 
   constructor(scope: Construct, id: string, props: HistoryStoreGuardProps) {
     super(scope, id);
-    const onEvent = new lambda.Function(this, 'Check', {
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      code: lambda.Code.fromInline(readFileSync(join(__dirname, 'history-store-guard', 'handler.js'), 'utf8')),
-      handler: 'index.onEvent',
-      timeout: Duration.seconds(30),
-      logGroup: props.logGroup,
-    });
-    const provider = new cr.Provider(this, 'Provider', { onEventHandler: onEvent, logGroup: props.logGroup });
-    this.resource = new CustomResource(this, 'Resource', {
-      serviceToken: provider.serviceToken,
+    const { resource, onEvent } = deployTimeResource(this, {
+      functionId: 'Check',
+      handlerFile: join(__dirname, 'history-store-guard', 'handler.js'),
       resourceType: 'Custom::TemporalHistoryStore',
       properties: {
         Store: props.store,
@@ -43,20 +34,11 @@ export class HistoryStoreGuard extends Construct {
         ServerRelease: props.server.release,
         SchemaVersion: props.server.schemaVersion,
       },
+      logGroup: props.logGroup,
     });
+    this.resource = resource;
     // Whether an older release is CloudFormation's own rollback: its own stack's status, nothing else.
     onEvent.addToRolePolicy(new iam.PolicyStatement({ actions: ['cloudformation:DescribeStacks'], resources: [Stack.of(this).stackId] }));
-    acknowledgeNag(
-      this,
-      'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      "The function's log permissions, as CDK's provider framework grants them: logs:CreateLogGroup, CreateLogStream and PutLogEvents, nothing else.",
-    );
-    acknowledgeDeployTimeFunctions(this);
-    acknowledgeNag(
-      this,
-      `IAM5[Resource::${nagResource(this, onEvent.functionArn)}:*]`,
-      "lambda:InvokeFunction on the check's versions and aliases (`<arn>:*`), as CDK's provider framework grants it; the function itself is named.",
-    );
   }
 
   /** Makes `resources` wait for the check: a refused deploy creates none of them. */

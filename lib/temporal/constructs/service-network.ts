@@ -53,6 +53,14 @@ export class ServiceNetwork extends Construct {
     return this.vpc.node.findChild('DynamoDB') as ec2.GatewayVpcEndpoint;
   }
 
+  /** The NAT gateways' public addresses: where the environment's traffic to public endpoints comes from. */
+  get natAddresses(): string[] {
+    return this.vpc.publicSubnets.flatMap((s) => {
+      const eip = s.node.tryFindChild('EIP');
+      return eip ? [(eip as ec2.CfnEIP).attrPublicIp] : [];
+    });
+  }
+
   get privateSubnets(): ec2.SubnetSelection {
     return { subnetGroupName: ServiceNetwork.PRIVATE_SUBNETS };
   }

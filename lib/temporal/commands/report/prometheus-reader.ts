@@ -70,6 +70,7 @@ export interface RangeQuery {
 /**
  * Runs range queries against one endpoint. A POST with a form body, as the API allows, so
  * that long queries need no URL encoding limits; signed when the endpoint has a region.
+ * @iamActions aps:QueryMetrics
  */
 export class PrometheusReader {
   private readonly signer?: SignatureV4;

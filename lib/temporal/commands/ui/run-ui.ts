@@ -25,6 +25,11 @@ export interface UiOptions {
   readonly dashboards?: boolean;
 }
 
+/**
+ * Prints the Session Manager command that forwards a port to the UI, which the user then runs.
+ * @iamActions ssm:StartSession arn:aws:ec2:${Region}:${Account}:instance/*
+ * @iamActions ssm:StartSession arn:aws:ssm:${Region}::document/AWS-StartPortForwardingSessionToRemoteHost
+ */
 export async function runUi(o: UiOptions, deps: CommandDeps = {}): Promise<CommandOutput> {
   const { scenario, aws: target } = resolveTargetOf('temporal', 'ui', o);
   const { environment: e, preset } = scenario;

@@ -26,9 +26,11 @@ export interface HistoryStoreProps {
   readonly servers: ec2.SecurityGroup;
   /** The servers' task role: DSQL connect and the limiter's counter are granted to it. */
   readonly taskRole: iam.IRole;
+  /** The NAT gateways' public addresses: DSQL's one path in when the environment reaches it over NAT. */
+  readonly natAddresses: readonly string[];
   /** The DynamoDB gateway endpoint the limiter is reached through. */
   readonly dynamoDbEndpoint: Construct;
-  /** The schema task's log group, where the guard reports a refused change. */
+  /** The schema task's log group, where the guard and the cluster policy's function log. */
   readonly logGroup: logs.ILogGroup;
 }
 
@@ -77,6 +79,7 @@ export class HistoryStore {
       this.guard.guard(dsql);
       if (e.persistence.network === 'privatelink') dsql.connectThroughPrivateLink(props.vpc, props.subnets, props.servers, e.persistence.port);
       else props.servers.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(e.persistence.port), 'Aurora DSQL public endpoint through NAT (IAM auth, TLS)');
+      dsql.admitOnlyTheEnvironment(props.natAddresses, props.logGroup);
       dsql.grantConnectAdmin(props.taskRole);
       const c = store.connections;
       if (c.limiter.kind === 'counter') limiter.grantItems(props.taskRole, 'dynamodb:UpdateItem');

@@ -130,7 +130,7 @@ test('with the per-task limiter, each task gets the local limiter its role is co
 test("IAM: the server task role may connect as admin, the action the plugin's tokens need, and no other DSQL action", () => {
   const { json } = synthScenario({ scenario: 'temporal-150wps' });
   const dsqlActions = Object.values(json.Resources as Record<string, any>)
-    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes('ServerTaskRole'))
     .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()))
     .filter((a: string) => a.startsWith('dsql:'));
   expect(dsqlActions).toEqual([contract.plugin.iamAction]);
