@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { operatorPolicies, policyPage } from '../../lib/commands/operator-policy/run-operator-policy';
 import { policyProblems } from '../../lib/commands/operator-policy/policy-document';
 import { expectDocFile } from '../support/docs';
+import { actionsOutsidePolicy } from '../support/operator-audit';
 
 /*
  * docs/operator-policy/ is what `npm run operator-policy -- --write docs/operator-policy` generates from the code's AWS
@@ -34,4 +35,9 @@ test("the commands that act on an environment ask for what they do and no more: 
   expect([...actionsOf('cost')]).toEqual(['pricing:GetProducts']);
   expect([...actionsOf('report')].every((a) => /:(Get|Describe|List|Query)/.test(a))).toBe(true);
   expect(actionsOf('plan').size + actionsOf('scenarios').size).toBe(0);
+});
+
+test("the audit of a command's calls against its policy names each call the policy does not grant", () => {
+  expect(actionsOutsidePolicy('bench', ['ecs:RunTask', 'ecs:StopTask', 'ecs:DeleteCluster', 'ecs:DeleteCluster'])).toEqual(['bench: ecs:DeleteCluster']);
+  expect(actionsOutsidePolicy('plan', ['cloudformation:DescribeStacks'])).toEqual(['plan: cloudformation:DescribeStacks']);
 });

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLI_CONTEXT } from '../../lib/assembly/scenario-app';
+import { CALL_LOG_VARIABLE } from '../../lib/commands/aws/iam-prefixes';
+import { callLogFor } from './operator-audit';
 import { tempDir } from './temp-dir';
 
 const ROOT = join(__dirname, '../..');
@@ -28,10 +30,11 @@ async function runScript(script: string, args: readonly string[], env: NodeJS.Pr
   }
 }
 
-/** Runs a bin/ command as a user would (through tsx), with test credentials. */
+/** Runs a bin/ command as a user would (through tsx), with test credentials; its AWS calls are held to its operator policy (operator-audit.ts). */
 export function runCli(script: string, args: readonly string[]): Promise<CliResult> {
   return runScript(script, args, {
     ...process.env,
+    [CALL_LOG_VARIABLE]: callLogFor(script),
     AWS_ACCESS_KEY_ID: 'testing',
     AWS_SECRET_ACCESS_KEY: 'testing',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

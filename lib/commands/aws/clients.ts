@@ -12,6 +12,8 @@ import { RDSClient } from '@aws-sdk/client-rds';
 import { Route53Client } from '@aws-sdk/client-route-53';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SSMClient } from '@aws-sdk/client-ssm';
+import { appendFileSync } from 'node:fs';
+import { CALL_LOG_VARIABLE, IAM_PREFIX } from './iam-prefixes';
 
 /** Where the companion commands send their AWS calls. */
 export interface AwsTarget {
@@ -28,25 +30,44 @@ function clientConfig(target: AwsTarget) {
   return { region: target.region, endpoint: target.endpoint, maxAttempts: 8, retryMode: 'adaptive' as const };
 }
 
+interface Stackable {
+  middlewareStack: { add(m: (next: any, context: any) => (args: any) => Promise<any>, o: { step: 'initialize'; name: string }): void };
+}
+
+/** The client, logging each call's action (`ecs:ListTasks`) before it is sent when the call log is asked for. */
+function logged<C extends Stackable>(client: C, pkg: keyof typeof IAM_PREFIX): C {
+  const log = process.env[CALL_LOG_VARIABLE];
+  if (log)
+    client.middlewareStack.add(
+      (next, context) => (args) => {
+        appendFileSync(log, `${IAM_PREFIX[pkg]}:${String(context.commandName).replace(/Command$/, '')}\n`);
+        return next(args);
+      },
+      { step: 'initialize', name: 'operatorCallLog' },
+    );
+  return client;
+}
+
 /** The Price List API answers in us-east-1 (and two other regions), whatever region it prices. */
-const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) => new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint }));
-const cloudWatchClient = (target: AwsTarget) => new CloudWatchClient(clientConfig(target));
-const cloudFormationClient = (target: AwsTarget) => new CloudFormationClient(clientConfig(target));
-const ecsClient = (target: AwsTarget) => new ECSClient(clientConfig(target));
-const autoScalingClient = (target: AwsTarget) => new AutoScalingClient(clientConfig(target));
-const dsqlClient = (target: AwsTarget) => new DSQLClient(clientConfig(target));
-const logsClient = (target: AwsTarget) => new CloudWatchLogsClient(clientConfig(target));
+const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) =>
+  logged(new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint })), 'client-pricing');
+const cloudWatchClient = (target: AwsTarget) => logged(new CloudWatchClient(clientConfig(target)), 'client-cloudwatch');
+const cloudFormationClient = (target: AwsTarget) => logged(new CloudFormationClient(clientConfig(target)), 'client-cloudformation');
+const ecsClient = (target: AwsTarget) => logged(new ECSClient(clientConfig(target)), 'client-ecs');
+const autoScalingClient = (target: AwsTarget) => logged(new AutoScalingClient(clientConfig(target)), 'client-auto-scaling');
+const dsqlClient = (target: AwsTarget) => logged(new DSQLClient(clientConfig(target)), 'client-dsql');
+const logsClient = (target: AwsTarget) => logged(new CloudWatchLogsClient(clientConfig(target)), 'client-cloudwatch-logs');
 /** @public loaded lazily with require(), which knip does not follow */
-const rdsClient = (target: AwsTarget) => new RDSClient(clientConfig(target));
+const rdsClient = (target: AwsTarget) => logged(new RDSClient(clientConfig(target)), 'client-rds');
 /** Route 53's API is global; the region only picks the partition. */
-const route53Client = (target: AwsTarget) => new Route53Client(clientConfig(target));
+const route53Client = (target: AwsTarget) => logged(new Route53Client(clientConfig(target)), 'client-route-53');
 /** @public loaded lazily with require(), which knip does not follow */
-const serviceQuotasClient = (target: AwsTarget) => new ServiceQuotasClient(clientConfig(target));
-const ecrClient = (target: AwsTarget) => new ECRClient(clientConfig(target));
-const iamClient = (target: AwsTarget) => new IAMClient(clientConfig(target));
-const ssmClient = (target: AwsTarget) => new SSMClient(clientConfig(target));
+const serviceQuotasClient = (target: AwsTarget) => logged(new ServiceQuotasClient(clientConfig(target)), 'client-service-quotas');
+const ecrClient = (target: AwsTarget) => logged(new ECRClient(clientConfig(target)), 'client-ecr');
+const iamClient = (target: AwsTarget) => logged(new IAMClient(clientConfig(target)), 'client-iam');
+const ssmClient = (target: AwsTarget) => logged(new SSMClient(clientConfig(target)), 'client-ssm');
 /** Performance Insights: where a writer's load waited. @public loaded lazily with require(), which knip does not follow */
-const piClient = (target: AwsTarget) => new PIClient(clientConfig(target));
+const piClient = (target: AwsTarget) => logged(new PIClient(clientConfig(target)), 'client-pi');
 
 /**
  * Every client a command makes, by service: a run function takes them injected, so that a test

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import ts from 'typescript';
+import { IAM_PREFIX } from '../aws/iam-prefixes';
 
 /*
  * The AWS calls a command can make, read from the code itself: every function its entry point
@@ -10,24 +11,6 @@ import ts from 'typescript';
  * request signed by hand, a command the user is told to run). A request signed by hand without
  * that tag is refused: its action would be missing from the policy.
  */
-
-/** The IAM prefix of each SDK v3 client package the project depends on. */
-export const IAM_PREFIX: Readonly<Record<string, string>> = {
-  'client-auto-scaling': 'autoscaling',
-  'client-cloudformation': 'cloudformation',
-  'client-cloudwatch': 'cloudwatch',
-  'client-cloudwatch-logs': 'logs',
-  'client-dsql': 'dsql',
-  'client-ecr': 'ecr',
-  'client-ecs': 'ecs',
-  'client-iam': 'iam',
-  'client-pi': 'pi',
-  'client-pricing': 'pricing',
-  'client-rds': 'rds',
-  'client-route-53': 'route53',
-  'client-service-quotas': 'servicequotas',
-  'client-ssm': 'ssm',
-};
 
 /** An action the code needs, where it needs it (file:line), and the resource if the code's tag names one. */
 export interface AwsCall {
@@ -123,7 +106,7 @@ export class AwsCallScanner {
     const { name } = imported;
     if (sdk) {
       const prefix = IAM_PREFIX[sdk[1]];
-      if (!prefix) throw new Error(`${this.where(n)}: ${sdk[1]} has no IAM prefix in IAM_PREFIX (lib/commands/operator-policy/aws-calls.ts)`);
+      if (!prefix) throw new Error(`${this.where(n)}: ${sdk[1]} has no IAM prefix in IAM_PREFIX (lib/commands/aws/iam-prefixes.ts)`);
       if (ts.isCallExpression(n) && /^waitUntil/.test(name))
         throw new Error(`${this.where(n)}: ${name} is a waiter; say which operation it polls with an @${TAG} tag, and teach the scanner`);
       const op = ts.isNewExpression(n) ? /^(\w+)Command$/.exec(name)?.[1] : /^paginate(\w+)$/.exec(name)?.[1];

@@ -1,6 +1,6 @@
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeTasksCommand, type ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { DescribeTasksCommand, type ECSClient, ListTasksCommand, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { ChangeResourceRecordSetsCommand, type Route53Client } from '@aws-sdk/client-route-53';
 import type { ClusterRole, FolioScenario } from '../../../../config';
 import { requiredOutputs } from '../../../commands/aws/read-stack-outputs';
@@ -145,13 +145,40 @@ async function readLog(c: MoveClients, group: string, stream: string, token: str
   }
 }
 
-/** One wave as one run of the mover task: a result per module, read from the schemas' lines. */
-async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMove[], flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
-  const now = w.now ?? Date.now;
-  const started = now();
-  const label = wave.map((m) => m.module).join(', ');
-  const schemas = wave.reduce((n, m) => n + m.schemas.length, 0);
-  const environment = Object.entries(moverEnvironment(wave, flags)).map(([name, value]) => ({ name, value }));
+/**
+ * A mover an earlier run of this wave started and did not see to its end (a run killed while its
+ * mover worked: the task goes on without it). The same wave's mover, with the same schemas and
+ * flags, is taken over: its log followed, its routes pointed, its outcome read. Another mover of
+ * these modules is waited for: a second would only meet its lock.
+ */
+async function earlierMover(c: MoveClients, t: MoveTargets, startedBy: string, environment: { name: string; value: string }[], label: string, w: MoveHooks) {
+  const { taskArns = [] } = await c.ecs.send(new ListTasksCommand({ cluster: t.cluster, startedBy, desiredStatus: 'RUNNING' }));
+  if (!taskArns.length) return undefined;
+  const { tasks = [] } = await c.ecs.send(new DescribeTasksCommand({ cluster: t.cluster, tasks: taskArns }));
+  const same = (env: readonly { name?: string; value?: string }[] = []) =>
+    JSON.stringify(env.map((e) => [e.name, e.value]).sort()) === JSON.stringify(environment.map((e) => [e.name, e.value]).sort());
+  for (const task of tasks) {
+    const env = task.overrides?.containerOverrides?.find((o) => o.name === MOVER_CONTAINER)?.environment;
+    if (task.taskArn && same(env)) {
+      w.onLine?.(label, `taking over mover ${task.taskArn}, which an earlier run of this move started and left running`);
+      return task.taskArn;
+    }
+    if (!task.taskArn) continue;
+    w.onLine?.(label, `waiting for mover ${task.taskArn} of these modules (another move's) to stop`);
+    await waitUntil(
+      `${label}: the earlier mover`,
+      async () => {
+        const { tasks: now = [] } = await c.ecs.send(new DescribeTasksCommand({ cluster: t.cluster, tasks: [task.taskArn!] }));
+        const status = now[0]?.lastStatus ?? 'STOPPED';
+        return { done: status === 'STOPPED', text: `earlier mover ${status.toLowerCase()}` };
+      },
+      w,
+    );
+  }
+  return undefined;
+}
+
+async function startMover(c: MoveClients, t: MoveTargets, startedBy: string, environment: { name: string; value: string }[], label: string): Promise<string> {
   const { tasks, failures } = await c.ecs.send(
     new RunTaskCommand({
       cluster: t.cluster,
@@ -159,7 +186,7 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
       launchType: 'FARGATE',
       networkConfiguration: { awsvpcConfiguration: { subnets: [...t.subnets], securityGroups: [t.securityGroup], assignPublicIp: 'DISABLED' } },
       overrides: { containerOverrides: [{ name: MOVER_CONTAINER, environment }] },
-      startedBy: `npm-run-move/${wave[0].module}`.slice(0, 36),
+      startedBy,
       count: 1,
     }),
   );
@@ -169,6 +196,18 @@ async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMov
       `RunTask started no mover for ${label}: ${failures?.map((f) => `${f.arn ?? ''} ${f.reason ?? ''}`.trim()).join('; ') || 'no reason given'}`,
       EXIT_FAILED,
     );
+  return taskArn;
+}
+
+/** One wave as one run of the mover task: a result per module, read from the schemas' lines. */
+async function moveWave(c: MoveClients, t: MoveTargets, wave: readonly ModuleMove[], flags: MoveFlags, w: MoveHooks): Promise<ModuleResult[]> {
+  const now = w.now ?? Date.now;
+  const started = now();
+  const label = wave.map((m) => m.module).join(', ');
+  const schemas = wave.reduce((n, m) => n + m.schemas.length, 0);
+  const environment = Object.entries(moverEnvironment(wave, flags)).map(([name, value]) => ({ name, value }));
+  const startedBy = `npm-run-move/${wave[0].module}`.slice(0, 36);
+  const taskArn = (await earlierMover(c, t, startedBy, environment, label, w)) ?? (await startMover(c, t, startedBy, environment, label));
   w.onStarted?.(label, taskArn);
 
   const stream = `${MOVER_LOG_STREAM_PREFIX}/${MOVER_CONTAINER}/${taskArn.split('/').pop()}`;

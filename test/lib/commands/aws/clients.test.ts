@@ -1,7 +1,13 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
+import { ListTasksCommand } from '@aws-sdk/client-ecs';
+import { AWS_CLIENTS } from '../../../../lib/commands/aws/clients';
+import { CALL_LOG_VARIABLE } from '../../../../lib/commands/aws/iam-prefixes';
 import { ENGINES, SUPPORTED_NODE_MAJORS } from '../../../support/node-versions';
+import { tempDir } from '../../../support/temp-dir';
 
 const ROOT = join(__dirname, '../../../..');
 const supported = SUPPORTED_NODE_MAJORS.includes(process.versions.node.split('.')[0]);
@@ -24,3 +30,24 @@ test(`the SDK's Node.js version warning ${supported ? 'never reaches a user' : '
   if (supported) expect(stderr).toBe('');
   else expect(stderr).toMatch(/NodeVersionSupportWarning: The AWS SDK for JavaScript \(v3\)/);
 }, 30_000);
+
+/** A client whose calls are answered before they are signed or sent: what is logged is what was asked for. */
+function answeredLocally<C extends { middlewareStack: { add: (...a: any[]) => void } }>(client: C): C {
+  client.middlewareStack.add(() => async () => ({ output: { $metadata: {} } }), { step: 'initialize', priority: 'low' });
+  return client;
+}
+
+test("the call log (DB_BENCH_AWS_CALL_LOG): every call's IAM action, a line each, as the command makes it; nothing when not asked for", async () => {
+  const log = join(tempDir('call-log-'), 'calls.log');
+  const target = { region: 'eu-west-1' };
+  await answeredLocally(AWS_CLIENTS.ecs(target)).send(new ListTasksCommand({ cluster: 'c' }));
+  expect(existsSync(log)).toBe(false);
+  process.env[CALL_LOG_VARIABLE] = log;
+  try {
+    await answeredLocally(AWS_CLIENTS.ecs(target)).send(new ListTasksCommand({ cluster: 'c' }));
+    await answeredLocally(AWS_CLIENTS.autoScaling(target)).send(new DescribeAutoScalingGroupsCommand({}));
+  } finally {
+    delete process.env[CALL_LOG_VARIABLE];
+  }
+  expect(readFileSync(log, 'utf8')).toBe('ecs:ListTasks\nautoscaling:DescribeAutoScalingGroups\n');
+});

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AwsCallScanner, commandsProgram, IAM_PREFIX } from '../../../../lib/commands/operator-policy/aws-calls';
+import { AwsCallScanner, commandsProgram } from '../../../../lib/commands/operator-policy/aws-calls';
+import { IAM_PREFIX } from '../../../../lib/commands/aws/iam-prefixes';
 import { tempDir } from '../../../support/temp-dir';
 
 /*

@@ -1,6 +1,6 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeTasksCommand, ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { DescribeTasksCommand, ECSClient, ListTasksCommand, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { ChangeResourceRecordSetsCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type FolioScenario, resolveScenario } from '../../../../../config';
@@ -45,6 +45,8 @@ beforeEach(() => {
   logs.reset();
   cfn.reset();
   route53.reset();
+  // No mover an earlier run left.
+  ecs.on(ListTasksCommand).resolves({ taskArns: [] });
 });
 
 test('each module runs as the mover task with its schemas and flags; its log is followed and its rows counted', async () => {
@@ -126,6 +128,73 @@ test('a wave of two modules is one task; each module gets the rows and skips of 
     ['mod-source-record-manager', 2, 100, 1],
     ['mod-source-record-storage', 2, 560, 0],
   ]);
+});
+
+describe('a mover an interrupted run left (a move or campaign killed while its mover worked)', () => {
+  const earlier = 'arn:aws:ecs:us-east-1:111122223333:task/FolioHybridAurora-SchemaMoverCluster/0000000000000000000000000000e411';
+  const env = (flags: Record<string, string>) => [
+    { name: 'MOVE_FROM', value: 'primary' },
+    { name: 'MOVE_TO', value: 'offload' },
+    { name: 'MOVE_SCHEMAS', value: plan.moves[0].schemas.join(' ') },
+    ...Object.entries(flags).map(([name, value]) => ({ name, value })),
+  ];
+  const listed = (environment: { name: string; value: string }[]) => ({
+    tasks: [{ taskArn: earlier, lastStatus: 'RUNNING', overrides: { containerOverrides: [{ name: 'Mover', environment }] }, containers: [{ name: 'Mover' }] }],
+  });
+  const sameFlags = {
+    MOVE_SUFFIX: '_mod_inventory_storage',
+    MOVE_ACTION: 'copy',
+    MOVE_REPLACE: 'false',
+    MOVE_FORCE: 'false',
+    MOVE_KEEP_EXISTING: 'false',
+    MOVE_MODE: 'fenced',
+  };
+
+  test("the same wave's mover is taken over, not started again: its log followed, its outcome read", async () => {
+    ecs.on(ListTasksCommand).resolves({ taskArns: [earlier] });
+    ecs
+      .on(DescribeTasksCommand)
+      .resolvesOnce(listed(env(sameFlags)))
+      .resolves({ tasks: [{ taskArn: earlier, lastStatus: 'STOPPED', containers: [{ name: 'Mover', exitCode: 0 }] }] });
+    const [a, b] = plan.moves[0].schemas;
+    logs
+      .on(GetLogEventsCommand)
+      .resolvesOnce(page('f/1', [`move: ${a}: copied and verified, 3 tables, 160 rows`, `move: ${b}: copied and verified, 3 tables, 160 rows`]))
+      .resolves(page('f/1', []));
+    const lines: string[] = [];
+    const [result] = await runMoves(clients, targets, plan, {}, { timeoutSeconds: 600, ...fakeTime(), onLine: (_m, l) => lines.push(l) });
+    expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(0);
+    expect(ecs.commandCalls(ListTasksCommand)[0].args[0].input).toEqual({
+      cluster: targets.cluster,
+      startedBy: 'npm-run-move/mod-inventory-storage',
+      desiredStatus: 'RUNNING',
+    });
+    expect(lines[0]).toBe(`taking over mover ${earlier}, which an earlier run of this move started and left running`);
+    expect(logs.commandCalls(GetLogEventsCommand)[0].args[0].input.logStreamName).toBe('move/Mover/0000000000000000000000000000e411');
+    expect(result).toMatchObject({ module: 'mod-inventory-storage', rows: 320, taskArn: earlier });
+  });
+
+  test("another move's mover of these modules is waited for, then this wave's own runs", async () => {
+    ecs.on(ListTasksCommand).resolves({ taskArns: [earlier] });
+    ecs.on(RunTaskCommand).resolves({ tasks: [{ taskArn }], failures: [] });
+    ecs
+      .on(DescribeTasksCommand)
+      .resolvesOnce(listed(env({ ...sameFlags, MOVE_REPLACE: 'true' })))
+      .resolvesOnce({ tasks: [{ taskArn: earlier, lastStatus: 'RUNNING' }] })
+      .resolvesOnce({ tasks: [{ taskArn: earlier, lastStatus: 'STOPPED' }] })
+      .resolves(task('STOPPED', 0));
+    logs.on(GetLogEventsCommand).resolves(page('f/0', []));
+    const lines: string[] = [];
+    await runMoves(clients, targets, plan, {}, { timeoutSeconds: 600, ...fakeTime(), onLine: (_m, l) => lines.push(l) });
+    expect(lines[0]).toBe(`waiting for mover ${earlier} of these modules (another move's) to stop`);
+    expect(
+      ecs
+        .commandCalls(DescribeTasksCommand)
+        .slice(1, 3)
+        .map((c) => c.args[0].input.tasks),
+    ).toEqual([[earlier], [earlier]]);
+    expect(ecs.commandCalls(RunTaskCommand)).toHaveLength(1);
+  });
 });
 
 test("a failed move ends with the mover's own reason, says the source is untouched, and stops the plan", async () => {

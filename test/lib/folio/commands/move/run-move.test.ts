@@ -1,7 +1,7 @@
 import { DescribeDBClustersCommand, RDSClient } from '@aws-sdk/client-rds';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeTasksCommand, ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { DescribeTasksCommand, ECSClient, ListTasksCommand, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { MOVE_OUTPUTS } from '../../../../../lib/folio/commands/move/mover-task';
 import { runMove } from '../../../../../lib/folio/commands/move/run-move';
@@ -24,6 +24,7 @@ const taskArn = 'arn:aws:ecs:us-east-1:111122223333:task/FolioHybridAurora-Schem
 beforeEach(() => {
   for (const m of [cfn, ecs, logs, rds]) m.reset();
   rds.on(DescribeDBClustersCommand).resolves({ DBClusters: [{ Status: 'available' }] });
+  ecs.on(ListTasksCommand).resolves({ taskArns: [] });
 });
 
 const deployed = (phase: string) => {
