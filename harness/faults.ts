@@ -355,6 +355,19 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
 const describeStraggler = (s: Straggler) =>
   s.closedAfterSeconds === null ? `${s.id} still open` : `${s.id} closed ${s.closedAfterSeconds} s after its start, ${s.events} events`;
 
+/** Each interval from the fault's start: completions and the P99 of its starts, what recovery() judged (a run that was not back says why). */
+function afterFault(o: FaultOutcome): string {
+  const series = o.run.raw?.series;
+  if (!series) return 'no series';
+  const first = Math.floor(o.faultWindow.start / series.intervalSeconds);
+  const at = (xs: readonly number[]) =>
+    xs
+      .slice(first)
+      .map((x) => Math.round(x))
+      .join(' ');
+  return `from ${first * series.intervalSeconds} s, every ${series.intervalSeconds} s: completed ${at(series.completed)}; P99 ms by start ${at(series.latencyP99MsByStart)}`;
+}
+
 /** One line per fault, for logs. */
 export function describeOutcome(o: FaultOutcome): string {
   const l = o.ledger;
@@ -365,7 +378,7 @@ export function describeOutcome(o: FaultOutcome): string {
   return (
     `${o.fault}: ${l.completedOnce}/${l.offered} completed once, missing ${l.missing.length}, duplicates ${l.duplicates.length}, not completed ${l.notCompleted.length}; ` +
     `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}${o.stragglers.length ? ` (${o.stragglers.map(describeStraggler).join(', ')})` : ''}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
-    `${o.recoverySeconds === null ? 'not back at the rate before the load ended' : `recovered after ${o.recoverySeconds} s`}; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
+    `${o.recoverySeconds === null ? `not back at the rate before the load ended (${afterFault(o)})` : `recovered after ${o.recoverySeconds} s`}; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
     (stops ? `; ${stops}` : '')
   );
 }

@@ -1,5 +1,5 @@
 import { TEMPORAL_ROLES, type TemporalRole } from '../../config';
-import { membershipSettles, recovery, stragglers } from '../../harness/faults';
+import { describeOutcome, type FaultOutcome, membershipSettles, recovery, stragglers } from '../../harness/faults';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
 
@@ -96,4 +96,24 @@ describe('stragglers', () => {
     ]);
     expect(clock.now() - Date.parse('2026-01-21T10:00:00Z')).toBeGreaterThan(10_000);
   });
+});
+
+test('a run that was not back says, interval by interval from the fault, what kept it out', () => {
+  const raw = { series: { intervalSeconds: 1, completed: [10, 10, 10, 2, 0, 9.6], latencyP99MsByStart: [50, 50, 50, 4939.8, 0, 60] } };
+  const o = {
+    fault: 'PostgreSQL restarted',
+    notes: { stops: [] },
+    run: { raw },
+    ledger: { completedOnce: 50, offered: 50, missing: [], duplicates: [], notCompleted: [] },
+    faultWindow: { start: 3.2, end: 3.8 },
+    steadyP99Ms: 50,
+    faultP99Ms: 4939.8,
+    recoverySeconds: null,
+    startErrors: {},
+    openAtDeadline: 0,
+    stragglers: [],
+    membershipSettled: true,
+    membershipSettledSeconds: 0,
+  } as unknown as FaultOutcome;
+  expect(describeOutcome(o)).toContain('not back at the rate before the load ended (from 3 s, every 1 s: completed 2 0 10; P99 ms by start 4940 0 60)');
 });
