@@ -238,7 +238,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     ],
   },
   spending: {
-    // Above a day of temporal-150wps running ($247, npm run cost): a larger preset left running,
+    // Above a day of temporal-150wps running ($251, npm run cost -- -s temporal-150wps): a larger preset left running,
     // or an environment nobody hibernated, is what it warns about.
     budget: { dailyUsd: 300 },
     // An hour with the fleet up, no load generator and idle workers parks the fleet: its instances

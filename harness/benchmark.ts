@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import type { TemporalPreset } from '../config';
 import { type GeneratorResult, findResult } from '../lib/commands/shared/run-record';
 import { type BenchmarkMode, benchmarkEnvironment } from '../lib/temporal/contract/temporal-config';
 import { stopProcess } from './processes';
 import { binaries } from './binaries';
 import { freePort } from './ports';
+import { type PostureProcess, spawnInPosture, taskPosture } from './task-posture';
 
 /*
  * The project's benchmark program (benchmark/) run as the stack runs it: the environment
  * benchmarkEnvironment() renders for its task definitions, with the per-run overrides that
- * `bench run` passes to the generator.
+ * `bench run` passes to the generator, each under its task's posture.
  */
 
 export interface Overrides {
@@ -29,19 +29,18 @@ function environment(preset: TemporalPreset, mode: BenchmarkMode, frontendAddres
 }
 
 export interface Worker {
-  readonly process: ChildProcess;
+  readonly process: PostureProcess;
   output(): string;
   stop(): Promise<void>;
 }
 
-export function startWorker(preset: TemporalPreset, frontendAddress: string, metricsPort: number, overrides: Overrides = {}): Worker {
-  const child = spawn(binaries().benchmark, [], {
+export async function startWorker(preset: TemporalPreset, frontendAddress: string, metricsPort: number, overrides: Overrides = {}): Promise<Worker> {
+  const child = await spawnInPosture(taskPosture('benchmark-worker'), {}, binaries().benchmark, [], {
     env: environment(preset, 'worker', frontendAddress, metricsPort, overrides),
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
+  child.sandbox.stdout?.on('data', (d) => (out += d));
+  child.sandbox.stderr?.on('data', (d) => (out += d));
   return {
     process: child,
     output: () => out,
@@ -68,19 +67,20 @@ export async function runGenerator(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<GeneratorRun> {
-  const child = spawn(binaries().benchmark, [], {
+  const child = await spawnInPosture(taskPosture('benchmark-generator'), {}, binaries().benchmark, [], {
     env: environment(preset, 'generator', frontendAddress, metricsPort, overrides),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(signal ? { signal } : {}),
   });
-  child.on('error', () => undefined); // an abort is reported as an error; its exit is what is read
+  const stopped = () => child.kill('SIGTERM');
+  if (signal?.aborted) stopped();
+  signal?.addEventListener('abort', stopped);
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
+  child.sandbox.stdout?.on('data', (d) => (stdout += d));
+  child.sandbox.stderr?.on('data', (d) => (stderr += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exitCode = (await child.exited).code;
   clearTimeout(timer);
+  signal?.removeEventListener('abort', stopped);
   const lines = `${stderr}${stdout}`.split('\n');
   const start = stdout.indexOf('{');
   let raw: Record<string, any> | null = null;

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MOVER_SCRIPT } from '../lib/folio/constructs/schema-mover/mover-bundle';
 import type { Postgres } from './postgres';
+import { type PostureProcess, spawnInPosture, taskPosture } from './task-posture';
 
 /*
  * The schema mover's own script (lib/folio/constructs/schema-mover/), run against two local
@@ -44,21 +44,28 @@ export interface MoverRun {
   readonly out: string;
 }
 
-/** Runs the script in its own process group (a test can stop or kill all of it), calling `onLine` for each line it prints. */
-export function runMover(env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<MoverRun> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', [MOVER_SCRIPT_FILE], { detached: true, env });
-    let out = '';
-    let partial = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const lines = (partial + d).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) if (line) onLine?.(line, child);
-    });
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (status) => resolve({ status, out }));
+/**
+ * Runs the script under the mover task's posture, in its own process group (a test can stop or
+ * kill all of it: `-child.pid`), calling `onLine` for each line it prints. `outside`: directories
+ * of the route stand-ins it reads and its switch command points (on AWS, DNS records outside the task).
+ */
+export async function runMover(
+  env: Record<string, string>,
+  onLine?: (line: string, child: PostureProcess) => void,
+  outside: readonly string[] = [],
+): Promise<MoverRun> {
+  const child = await spawnInPosture(taskPosture('folio-schema-mover'), { inputs: [MOVER_SCRIPT_FILE], outside }, 'sh', [MOVER_SCRIPT_FILE], { env });
+  let out = '';
+  let partial = '';
+  child.sandbox.stdout?.on('data', (d) => {
+    out += d;
+    const lines = (partial + d).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line) onLine?.(line, child);
   });
+  child.sandbox.stderr?.on('data', (d) => (out += d));
+  const { code } = await child.exited;
+  return { status: code, out };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import { ServiceName } from './service-name';
 import { stopProcess } from './processes';
 import type { Postgres } from './postgres';
 import { type Binaries, binaries } from './binaries';
+import { type PostureProcess, runInPosture, spawnInPosture, taskPosture } from './task-posture';
 
 /*
  * A four-process Temporal cluster on this machine, started the way ECS starts it: each role
@@ -131,16 +132,6 @@ async function serveMetadata(addresses: ReadonlyMap<string, string>): Promise<{ 
   return { server, url: `http://127.0.0.1:${port}/v4` };
 }
 
-/**
- * `sh -c command` with its own /tmp bound to dir, as each container has its own file
- * system: every role writes its config to the same rendered path (/tmp/temporal).
- * Root gets a private mount namespace; anyone else a user namespace mapped to root.
- */
-function inPrivateTmp(command: string, dir: string): [string, string[]] {
-  const ns = process.getuid?.() === 0 ? ['--mount'] : ['--user', '--map-root-user', '--mount'];
-  return ['unshare', [...ns, '--propagation', 'private', '/bin/sh', '-c', 'mount --bind "$1" /tmp || exit 1; exec /bin/sh -c "$0"', command, dir]];
-}
-
 /** One ECS task of a role: its own address, /tmp, log and metrics port. */
 export interface RoleProcess {
   readonly id: string;
@@ -148,7 +139,8 @@ export interface RoleProcess {
   /** The upstream release whose server this task runs (its task definition's image). */
   readonly release: string;
   readonly ip: string;
-  readonly process: ChildProcess;
+  /** The program under its task's posture (harness/task-posture.ts). */
+  readonly process: PostureProcess;
   readonly log: string;
   readonly tmp: string;
   readonly metricsPort: number;
@@ -271,8 +263,12 @@ export async function runSchemaTask(
   const e = scenario.environment;
   const dir = mkdtempSync(join(tmpdir(), 'schema-task-'));
   try {
-    const calls = join(dir, 'elasticsearch-calls');
-    writeFileSync(join(dir, 'temporal-elasticsearch-tool'), `#!/bin/sh\necho "$*" >> '${calls}'\n`, { mode: 0o755 });
+    // The task's /tmp, and the stand-in tool (read-only) that records its calls there.
+    const [scratch, tools] = [join(dir, 'tmp'), join(dir, 'bin')];
+    mkdirSync(scratch);
+    mkdirSync(tools);
+    const calls = join(scratch, 'elasticsearch-calls');
+    writeFileSync(join(tools, 'temporal-elasticsearch-tool'), `#!/bin/sh\necho "$*" >> /tmp/elasticsearch-calls\n`, { mode: 0o755 });
     const rendered = schemaEnvironment(e, scenario.preset.store.engine, { storeHost: pg.host, visibilityHost: 'opensearch.invalid' });
     const env = {
       ...rendered,
@@ -280,10 +276,15 @@ export async function runSchemaTask(
       SQL_DATABASE: database,
       [PASSWORD_VARIABLE]: pg.password,
       SCHEMA_ACTION: action,
-      PATH: `${dir}:${b.serverDir}:/usr/bin:/bin`,
-      HOME: dir,
+      PATH: `${tools}:${b.serverDir}:/usr/bin:/bin`,
     };
-    const { stdout, stderr } = await run('/bin/sh', ['-c', schemaCommand(e, scenario.preset.store.engine)], { env });
+    const { stdout, stderr } = await runInPosture(
+      taskPosture('temporal-schema'),
+      { writable: { '/tmp': scratch }, inputs: [tools] },
+      '/bin/sh',
+      ['-c', schemaCommand(e, scenario.preset.store.engine)],
+      env,
+    );
     return { output: stdout + stderr, elasticsearchCalls: existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : [] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -366,7 +367,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
   const all: RoleProcess[] = [];
   const first: RoleProcess[] = [];
-  const running = (t: RoleProcess) => t.process.exitCode === null && t.process.signalCode === null;
+  const running = (t: RoleProcess) => t.process.running();
   const healthPort = (role: TemporalRole) => (role === 'worker' ? e.ports.worker.membership : e.ports[role].grpc);
 
   const startTask = async (role: TemporalRole, metricsPort?: number): Promise<RoleProcess> => {
@@ -385,22 +386,22 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     };
     const env = {
       PATH: `${image.serverDir}:/usr/local/bin:/usr/bin:/bin`,
-      HOME: tmp,
       ...serverEnvironment(e, role, files, wiring, scenario.preset.pools[role]),
       ...secrets,
       ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${id}`,
     };
     const log = join(dir, `${id}.log`);
     const fd = openSync(log, 'a');
-    const [cmd, args] = inPrivateTmp(startCommand(), tmp);
-    const child = spawn(cmd, args, { env, stdio: ['ignore', fd, fd] });
-    closeSync(fd);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-    );
-    const task: RoleProcess = { id, role, release: image.release, ip, process: child, log, tmp, metricsPort: port, exited };
+    // Each container has its own /tmp: every role writes its config to the same rendered path (/tmp/temporal).
+    const child = await spawnInPosture(taskPosture(`temporal-${role}`), { writable: { '/tmp': tmp } }, '/bin/sh', ['-c', startCommand()], {
+      env,
+      stdio: ['ignore', fd, fd],
+    }).finally(() => closeSync(fd));
+    const task: RoleProcess = { id, role, release: image.release, ip, process: child, log, tmp, metricsPort: port, exited: child.exited };
     all.push(task);
-    const why = () => (running(task) ? undefined : `exited (${child.exitCode ?? child.signalCode}):\n${tailOf(log)}`);
+    let exit: string | undefined;
+    void child.exited.then((x) => (exit = `exited (${x.code ?? x.signal})`));
+    const why = () => (exit ? `${exit}:\n${tailOf(log)}` : undefined);
     await waitFor(`${id} listening on ${ip}:${healthPort(role)}`, o.startTimeoutMs ?? 90_000, () => listening(healthPort(role), ip), why);
     // ECS registers a task under the service's name once it is healthy.
     if (role === 'frontend') frontends.register(`${ip}:${e.ports.frontend.grpc}`);

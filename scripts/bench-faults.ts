@@ -98,7 +98,7 @@ runCommand(async () => {
   const outcomes: FaultOutcome[] = [];
   try {
     const cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults', dynamicConfigOverrides: overrides });
-    const worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
+    const worker = await startWorker(scenario.preset, cluster.frontendAddress, await freePort());
     try {
       await warmUp(scenario.preset, cluster.frontendAddress);
       for (const fault of faults.flatMap((f) => Array<typeof f>(repeat).fill(f))) {

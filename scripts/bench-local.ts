@@ -54,7 +54,7 @@ async function ladder(
   scenario: TemporalScenario,
   o: { rates: number[]; step: string; held: Ladder['held']; workflow: string },
 ): Promise<Ladder> {
-  const worker = startWorker(scenario.preset, frontendAddress, await freePort(), { BENCHMARK_WORKFLOW_TYPE: o.workflow });
+  const worker = await startWorker(scenario.preset, frontendAddress, await freePort(), { BENCHMARK_WORKFLOW_TYPE: o.workflow });
   try {
     // Unreported, as the fault suite does: the namespace registered, every shard owned and the
     // task queues loaded before the first measured step (a cold four-process cluster took

@@ -13,11 +13,9 @@
  *
  *   npm run bench:move-pause -- --tenants 3 --rows 200000
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError } from '../config';
 import { numberOption, runCommand } from '../lib/commands/shared/cli';
@@ -25,10 +23,9 @@ import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { schemaName } from '../lib/folio/commands/move/move-plan';
 import { parseMoverLine } from '../lib/folio/contract/mover';
 import { type Postgres, startPostgres } from '../harness/postgres';
-import { MOVER_SCRIPT_FILE, Routes, moverEnv, runMover } from '../harness/mover-script';
+import { Routes, moverEnv, runMover } from '../harness/mover-script';
 import { startWriter } from '../harness/writer';
 
-const run = promisify(execFile);
 const DB = 'folio';
 
 const program = new Command('bench:move-pause')
@@ -104,7 +101,8 @@ runCommand(async () => {
     await new Promise((r) => setTimeout(r, 1000));
     const before = await writer.stop();
     let started = Date.now();
-    await run('sh', [MOVER_SCRIPT_FILE], { env: env({ MOVE_MODE: 'fenced' }), maxBuffer: 64 * 1024 * 1024 });
+    const fenced = await runMover(env({ MOVE_MODE: 'fenced' }) as Record<string, string>);
+    if (fenced.status !== 0) throw new Error(`the fenced move failed: ${fenced.out.trim().split('\n').at(-1)}`);
     const fencedSeconds = (Date.now() - started) / 1000;
     routes.point('offload');
     writer = writerOn(schemas[0]);
@@ -124,9 +122,13 @@ runCommand(async () => {
     routes.point('primary');
     writer = writerOn(schemas[0]);
     started = Date.now();
-    const moved = await runMover({ ...env({ MOVE_MODE: 'online', MOVE_ROUTE_GRACE: '1s', ...routes.env }) } as Record<string, string>, (line) => {
-      if (parseMoverLine(line)?.kind === 'switchReady') routes.point('offload');
-    });
+    const moved = await runMover(
+      { ...env({ MOVE_MODE: 'online', MOVE_ROUTE_GRACE: '1s', ...routes.env }) } as Record<string, string>,
+      (line) => {
+        if (parseMoverLine(line)?.kind === 'switchReady') routes.point('offload');
+      },
+      [dir],
+    );
     if (moved.status !== 0) throw new Error(`the online move failed: ${moved.out.trim().split('\n').at(-1)}`);
     const onlineSeconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1000));

@@ -29,7 +29,7 @@ import { parseMoverLine } from '../lib/folio/contract/mover';
 import { moverJobs } from '../lib/folio/constructs/schema-mover';
 import { editedCatalog } from '../harness/catalog';
 import { folioSeedSql } from '../harness/folio-data';
-import { MOVER_SCRIPT_FILE, moverEnv } from '../harness/mover-script';
+import { moverEnv, runMover } from '../harness/mover-script';
 import { type Postgres, startPostgres } from '../harness/postgres';
 
 const run = promisify(execFile);
@@ -117,17 +117,16 @@ runCommand(async () => {
       verifiedRows = 0;
       return seconds(async () => {
         for (const wave of waves(plan)) {
-          const { stdout } = await run('sh', [MOVER_SCRIPT_FILE], {
-            env: {
-              ...env(source),
-              ...moverEnv(source, moved, DB),
-              MOVE_JOBS: String(jobs),
-              MOVE_LOCK_TIMEOUT: mover.lockTimeout,
-              ...moverEnvironment(wave),
-            },
-            maxBuffer: 64 * 1024 * 1024,
-          });
-          for (const line of stdout.split('\n').map(parseMoverLine)) if (line?.kind === 'copied') verifiedRows += Number(line.slots.rows);
+          // As the task runs it: under its posture (harness/task-posture.ts).
+          const r = await runMover({
+            ...env(source),
+            ...moverEnv(source, moved, DB),
+            MOVE_JOBS: String(jobs),
+            MOVE_LOCK_TIMEOUT: mover.lockTimeout,
+            ...moverEnvironment(wave),
+          } as Record<string, string>);
+          if (r.status !== 0) throw new Error(`the mover failed: ${r.out.trim().split('\n').at(-1)}`);
+          for (const line of r.out.split('\n').map(parseMoverLine)) if (line?.kind === 'copied') verifiedRows += Number(line.slots.rows);
         }
       });
     };

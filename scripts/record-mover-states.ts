@@ -14,7 +14,7 @@
  *
  *   npm run record:mover-states
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { MOVER_PARTS } from '../lib/folio/constructs/schema-mover/mover-bundle';
 import { folioSeedSql } from '../harness/folio-data';
 import { Routes, moverEnv, runMover } from '../harness/mover-script';
 import { startPostgres } from '../harness/postgres';
+import type { PostureProcess } from '../harness/task-posture';
 
 const DB = 'folio';
 const TENANT = 'fs09000000';
@@ -65,9 +66,13 @@ runCommand(async () => {
     const listing = (what: 'content' | 'shape', side: 'src' | 'tgt', schema: string): string =>
       probe(schema, `S=${schema} SNAP=''; ${what} ${side} "$work/out"; [ ! -e "$work/out.failed" ] || { cat "$work/out.failed"; exit 1; }; cat "$work/out"`);
     const move = async (schemas: string, extra: Record<string, string> = {}, killAt?: RegExp) => {
-      const r = await runMover(env(schemas, extra), (line: string, child: ChildProcess) => {
-        if (killAt?.test(line)) process.kill(-child.pid!, 'SIGKILL');
-      });
+      const r = await runMover(
+        env(schemas, extra),
+        (line: string, child: PostureProcess) => {
+          if (killAt?.test(line)) process.kill(-child.pid, 'SIGKILL');
+        },
+        [dir],
+      );
       if (killAt ? r.status === 0 : r.status !== 0) throw new Error(`the mover ${killAt ? 'was not killed' : 'failed'}:\n${r.out}`);
       return r;
     };

@@ -2,6 +2,7 @@
 # Installs and builds what the integration suite runs, idempotently:
 #   - PostgreSQL from the distribution's packages (server binaries, psql, pg_dump, pg_restore);
 #   - Prometheus from the distribution's packages (the report reads a real one);
+#   - bubblewrap from the distribution's packages (each program runs under its task's posture);
 #   - the upstream Temporal server and its SQL tool at config's releases (servers.upstream: the
 #     release, and the one the upgrade test starts from), from the Go module proxy, cached by
 #     version (about 4 minutes each on 2 cores the first time); Go
@@ -20,6 +21,7 @@ export GOFLAGS=-buildvcs=false GOTOOLCHAIN=auto
 bash scripts/setup-postgres.sh
 bash scripts/setup-postgres16.sh
 bash scripts/setup-prometheus.sh
+bash scripts/setup-bubblewrap.sh
 command -v go >/dev/null || { echo "setup-integration: Go is not installed (https://go.dev/doc/install); it builds the Temporal server and the benchmark" >&2; exit 1; }
 
 for version in $releases; do

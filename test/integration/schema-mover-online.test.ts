@@ -1,10 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { schemaName } from '../../lib/folio/commands/move/move-plan';
 import { folioSeedSql } from '../../harness/folio-data';
 import { MOVER_SCRIPT_FILE, type MoverRun as Run, Routes, moverEnv, runMover as runScript } from '../../harness/mover-script';
+import type { PostureProcess } from '../../harness/task-posture';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Writer, type WriterResult, startWriter } from '../../harness/writer';
 
@@ -29,8 +29,10 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   let offload: Postgres;
   let dir: string;
 
-  const runMover = (env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<Run> =>
-    runScript(moverEnv(primary, offload, DB, { MOVE_LOCK_TIMEOUT: '5s', MOVE_MODE: 'online', MOVE_FROM: 'primary', MOVE_TO: 'offload', ...env }), onLine);
+  const runMover = (env: Record<string, string>, onLine?: (line: string, child: PostureProcess) => void): Promise<Run> =>
+    runScript(moverEnv(primary, offload, DB, { MOVE_LOCK_TIMEOUT: '5s', MOVE_MODE: 'online', MOVE_FROM: 'primary', MOVE_TO: 'offload', ...env }), onLine, [
+      dir,
+    ]);
   const module = (schemas: readonly string[], suffix: string, extra: Record<string, string> = {}) => ({
     MOVE_SCHEMAS: schemas.join(' '),
     MOVE_SUFFIX: suffix,

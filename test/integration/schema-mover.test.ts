@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { type FolioScenario, resolveScenario } from '../../config';
 import { type MoveFlags, type MovePlan, moverEnvironment, planPhaseSwitch, schemaName } from '../../lib/folio/commands/move/move-plan';
 import { editedCatalog } from '../../harness/catalog';
+import type { PostureProcess } from '../../harness/task-posture';
 import { folioSeedSql } from '../../harness/folio-data';
 import { type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover-script';
 import { type Postgres, type Session, startPostgres } from '../../harness/postgres';
@@ -47,11 +48,11 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
   let primary: Postgres;
   let offload: Postgres;
 
-  const runMover = (env: Record<string, string>, onLine?: (line: string, child: ChildProcess) => void): Promise<Run> =>
+  const runMover = (env: Record<string, string>, onLine?: (line: string, child: PostureProcess) => void): Promise<Run> =>
     runScript(moverEnv(primary, offload, DB, { MOVE_JOBS: '2', MOVE_LOCK_TIMEOUT: `${LOCK_TIMEOUT_S}s`, ...env }), onLine);
-  const group = (child: ChildProcess, signal: NodeJS.Signals) => process.kill(-child.pid!, signal);
+  const group = (child: PostureProcess, signal: NodeJS.Signals) => process.kill(-child.pid!, signal);
   /** The pid of a program the mover started, found in its process group. */
-  const inGroup = (child: ChildProcess, program: string) =>
+  const inGroup = (child: PostureProcess, program: string) =>
     Number(
       execFileSync('pgrep', ['-g', String(child.pid), '-x', program])
         .toString()
@@ -67,7 +68,7 @@ describe.each([15, 16] as const)('PostgreSQL %i', (major) => {
     env: Record<string, string>,
     at: (line: string) => boolean,
     pg: Postgres,
-    meanwhile?: (child: ChildProcess) => Promise<void>,
+    meanwhile?: (child: PostureProcess) => Promise<void>,
   ): Promise<Run> {
     const bg = new Background();
     let seen = false;

@@ -1,12 +1,12 @@
 import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../config';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PASSWORD_VARIABLE, POSTGRES_PLUGIN, PROBE_PASSWORD_VARIABLE, probeEnvironment } from '../../lib/temporal/contract/temporal-config';
 import { probeResultSchema } from '../../lib/commands/shared/run-record';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
+import { runInPosture, taskPosture } from '../../harness/task-posture';
 import { binaries } from '../../harness/binaries';
 import { type LocalCluster, membersOnceFormed, roleFile, runSchemaTask, startCluster } from '../../harness/temporal-cluster';
 
@@ -75,7 +75,7 @@ test("the schema task's create can run again (after a failed deploy) and its upd
 });
 
 test('the benchmark runs on it: every workflow completes', async () => {
-  worker = startWorker(scenario.preset, cluster.frontendAddress, METRICS + 10);
+  worker = await startWorker(scenario.preset, cluster.frontendAddress, METRICS + 10);
   const run = await runGenerator(
     scenario.preset,
     cluster.frontendAddress,
@@ -90,7 +90,7 @@ test('the benchmark runs on it: every workflow completes', async () => {
   console.log(`local aurora-postgresql rendering, 10/s for 20s: latency P50 ${r.results.latency.p50} ms, P99 ${r.results.latency.p99} ms`);
 }, 240_000);
 
-test("bench run's store probe, as the stack renders it, times 100 round trips over TLS to the store", () => {
+test("bench run's store probe, as the stack renders it, times 100 round trips over TLS to the store", async () => {
   // The swap: where it connects (this server's address and database); user, TLS mode and count as rendered.
   const rendered = probeEnvironment(scenario.environment, 'aurora-postgresql', { storeHost: pg.host });
   const env = {
@@ -100,7 +100,7 @@ test("bench run's store probe, as the stack renders it, times 100 round trips ov
     [PROBE_PASSWORD_VARIABLE]: pg.password,
     PATH: '/usr/bin:/bin',
   };
-  const out = execFileSync(binaries().benchmark, [], { env, encoding: 'utf8' });
+  const { stdout: out } = await runInPosture(taskPosture('store-probe'), {}, binaries().benchmark, [], env);
   const result = probeResultSchema.parse(JSON.parse(out));
   expect(result.probe).toMatchObject({ host: pg.host, queries: 100 });
   expect(result.probe.medianMs).toBeGreaterThan(0);

@@ -25,7 +25,7 @@ beforeAll(async () => {
   pg = await startPostgres({ maxConnections: 800 });
   cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults' });
   context = { cluster, postgres: pg, stopTimeoutMs: durationSeconds(scenario.environment.deployment.stopTimeout) * 1000 };
-  worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
+  worker = await startWorker(scenario.preset, cluster.frontendAddress, await freePort());
   await warmUp(scenario.preset, cluster.frontendAddress);
 }, 300_000);
 

@@ -37,7 +37,7 @@ let membershipSettled: number | null = null;
 beforeAll(async () => {
   pg = await startPostgres({ maxConnections: 800 });
   cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'hibernate' });
-  worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
+  worker = await startWorker(scenario.preset, cluster.frontendAddress, await freePort());
   await warmUp(scenario.preset, cluster.frontendAddress);
 
   // Workflows that sleep on a durable timer: the generator starts them and stops waiting at once.
@@ -84,7 +84,7 @@ beforeAll(async () => {
   wokeAt = Date.now();
   for (const role of TEMPORAL_ROLES) for (let i = 0; i < counts[role]; i++) await cluster.startTask(role);
   ({ settledAfter: membershipSettled } = await membershipSettles(cluster, Date.now()));
-  worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
+  worker = await startWorker(scenario.preset, cluster.frontendAddress, await freePort());
 
   // Every timer overdue: they fire now; wait until the store has them all completed (or give up).
   const deadline = Date.now() + 180_000;

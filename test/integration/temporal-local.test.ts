@@ -6,6 +6,7 @@ import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../co
 import { BENCHMARK_WORKFLOW_TYPES } from '../../config/temporal-schema';
 import { PROBE_PASSWORD_VARIABLE, benchmarkEnvironment, dynamicConfig, probeEnvironment } from '../../lib/temporal/contract/temporal-config';
 import { type Postgres, startPostgres } from '../../harness/postgres';
+import { postureDifferences, taskPosture } from '../../harness/task-posture';
 import { type Worker, runGenerator, startWorker, warmUp } from '../../harness/benchmark';
 import { localLadder } from '../../harness/local-ladder';
 import { startUi } from '../../harness/local-ui';
@@ -86,6 +87,17 @@ test('the four roles form one cluster: each has a live membership record', async
   expect((await membersOnceFormed(cluster)).sort()).toEqual([...TEMPORAL_ROLES].sort());
 });
 
+test("each role runs under its task's posture: the container's user, a read-only root, only /tmp writable", () => {
+  for (const r of cluster.roles)
+    expect({ role: r.role, differences: postureDifferences(r.process.pid, taskPosture(`temporal-${r.role}`)) }).toEqual({ role: r.role, differences: [] });
+  // And the check can fail: the test process itself runs as the machine's user, on a writable root.
+  expect(postureDifferences(process.pid, taskPosture('temporal-history'))).toEqual([
+    expect.stringMatching(/^runs as \d+:\d+, not 1000:1000$/),
+    'its root is writable',
+    expect.stringMatching(/^may write .*, not \/tmp$/),
+  ]);
+});
+
 test('each role wrote the rendered config where the start command puts it, with its own address', () => {
   for (const r of cluster.roles) {
     const config = parse(roleFile(r, 'temporal/config.yaml'));
@@ -122,7 +134,7 @@ test('the benchmark program reads every variable the stack renders for it, and k
 });
 
 test(`the benchmark runs at ${RATE} workflows/s for ${DURATION}: every workflow completes and bench run reads the result`, async () => {
-  worker = startWorker(scenario.preset, cluster.frontendAddress, WORKER_METRICS);
+  worker = await startWorker(scenario.preset, cluster.frontendAddress, WORKER_METRICS);
   const start = new Date();
   const run = await runGenerator(
     scenario.preset,
@@ -339,7 +351,10 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
     // Two slots (the SDK's least) of 100 ms each: about 20 activities a second at most. The
     // worker reports as a new task (its own instance), as a replacement task does on ECS: the
     // same process restarted on the steady worker's address would read as a counter reset.
-    worker = startWorker(scenario.preset, cluster.frontendAddress, STARVED_WORKER_METRICS, { BENCHMARK_WORKER_SLOTS: '2', BENCHMARK_ACTIVITY_DELAY: '100ms' });
+    worker = await startWorker(scenario.preset, cluster.frontendAddress, STARVED_WORKER_METRICS, {
+      BENCHMARK_WORKER_SLOTS: '2',
+      BENCHMARK_ACTIVITY_DELAY: '100ms',
+    });
     await warmUp(scenario.preset, cluster.frontendAddress);
     const config = scenario.environment.observability.ladder;
     const ladder = await localLadder(scenario, cluster.frontendAddress, {
@@ -349,7 +364,7 @@ describe("the report reads the servers' and workers' own metrics from a real Pro
       metricsPort: GENERATOR_METRICS,
       completionTimeout: '10s',
     });
-    if (worker.process.exitCode !== null) throw new Error(`the starved worker exited:\n${worker.output().slice(-2000)}`);
+    if (!worker.process.running()) throw new Error(`the starved worker exited:\n${worker.output().slice(-2000)}`);
     console.log(`starved ladder: ${JSON.stringify(ladder.steps.map((x) => ({ rate: x.rate, held: x.held, figures: x.figures, failed: x.failed })))}`);
     expect(ladder.steps.map((x) => [x.rate, x.held])).toEqual([
       [2, true],

@@ -41,7 +41,7 @@ beforeAll(async () => {
   [from, to] = [binaries(upstream.upgradeTestedFrom), binaries(upstream.release)];
   pg = await startPostgres({ maxConnections: 800, requireTls: true });
   cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'upgrade', binaries: from });
-  worker = startWorker(scenario.preset, cluster.frontendAddress, await freePort());
+  worker = await startWorker(scenario.preset, cluster.frontendAddress, await freePort());
   await warmUp(scenario.preset, cluster.frontendAddress);
 }, 300_000);
 

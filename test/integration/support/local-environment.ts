@@ -137,11 +137,11 @@ export async function startLocalEnvironment(o: { postgres: Postgres; aws: FleetC
       if (running() !== scenario) throw new Error(`${scenario} is not deployed (running: ${running() ?? 'nothing'})`);
       const members = await membersOnceFormed(cluster!);
       if (members.length !== TEMPORAL_ROLES.length) throw new Error(`membership has ${members.join(', ')} only`);
-      if (worker && worker.process.exitCode === null) {
+      if (worker && worker.process.running()) {
         ledger.noops.push(`ready ${scenario}`);
         return { note: 'the cluster and the worker are up' };
       }
-      worker = startWorker(cluster!.scenario.preset, cluster!.frontendAddress, workerMetrics);
+      worker = await startWorker(cluster!.scenario.preset, cluster!.frontendAddress, workerMetrics);
       await warmUp(cluster!.scenario.preset, cluster!.frontendAddress);
       return { note: 'membership formed; the worker polling' };
     },
