@@ -114,7 +114,7 @@ func runProbe(ctx context.Context, s probe.Settings, log *slog.Logger) int {
 	if s.TokenHost != "" {
 		c, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(s.Region))
 		if err != nil {
-			log.Error("no AWS credentials for the DSQL token", "error", err)
+			log.Error("no AWS credentials for the IAM token", "error", err)
 			return exitSetup
 		}
 		creds = c.Credentials

@@ -80,15 +80,23 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   auroraPostgresql: {
     engineVersion: '16.8',
     databaseName: 'temporal',
+    // The master user: the schema task's login (the password in Secrets Manager).
     user: 'temporal',
+    // The servers' own login: IAM tokens only, no password, and only the data rights they use.
+    // The schema task creates it and grants it; servers of a release with passwordCommand
+    // (1.31.0+) sign a token per new connection with the task role, older ones use the master
+    // password (the DSQL fork signs its own tokens and has neither).
+    serverUser: 'temporal_server',
     port: 5432,
     backupRetentionDays: 7,
     // Performance Insights is what publishes DBLoad, the report's load figure.
     performanceInsightsRetentionDays: 7,
     monitoringIntervalSeconds: 60,
-    // Both images run as their own user, temporal (uid 1000).
+    // Both images run as their own user, temporal (uid 1000). The server is upstream's image with
+    // the IAM token signer the servers' passwordCommand runs: build it from docker/temporal-aurora
+    // (docs/temporal.md, "Bring it up") and push it here, or set { asset: 'docker/temporal-aurora' }.
     images: {
-      server: { registry: 'docker.io/temporalio/server:1.32.2', user: '1000:1000' },
+      server: { ecr: { repository: 'temporal-aurora', tag: '1.32.2' }, user: '1000:1000' },
       schemaTool: { registry: 'docker.io/temporalio/admin-tools:1.32.2', user: '1000:1000' },
     },
     schema: { name: 'postgresql/v12/temporal' },

@@ -234,6 +234,10 @@ export const temporalEnvironmentSchema = z.strictObject({
     user: physicalName(/^[a-z][a-z0-9_]{0,15}$/, 'master user name (1-16 of a-z, 0-9, _)').refine((u) => !['postgres', 'rdsadmin', 'admin'].includes(u), {
       error: (iss) => `"${String(iss.input)}" is reserved by Aurora PostgreSQL (valid: any other name, e.g. temporal)`,
     }),
+    serverUser: physicalName(/^[a-z][a-z0-9_]{0,62}$/, "the servers' database user (1-63 of a-z, 0-9, _)").refine(
+      (u) => !['postgres', 'rdsadmin', 'admin', 'rds_iam', 'public'].includes(u) && !u.startsWith('pg_') && !u.startsWith('rds'),
+      { error: (iss) => `"${String(iss.input)}" is reserved by Aurora PostgreSQL (valid: any other name, e.g. temporal_server)` },
+    ),
     port: z.literal(5432, { error: 'valid: 5432 (the port the security groups and the endpoint use)' }),
     backupRetentionDays: z.number().int().min(1).max(35),
     performanceInsightsRetentionDays: z.union([z.literal(7), z.literal(731)], { error: 'valid: 7 (free tier) or 731' }),
@@ -442,6 +446,13 @@ export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: 
   if (clash !== undefined) issue(['environment', 'ports'], `port ${clash} is used twice; every role needs its own gRPC and membership ports`, clash);
 
   for (const [path, problem] of imageVersionProblems(env)) issue(path, problem);
+  const { user, serverUser } = env.auroraPostgresql;
+  if (serverUser === user)
+    issue(
+      ['environment', 'auroraPostgresql', 'serverUser'],
+      `auroraPostgresql.serverUser "${serverUser}" is the master user (valid: a name of its own, e.g. temporal_server: the servers log in with IAM tokens, the schema task with the password)`,
+      serverUser,
+    );
 
   const names = t.scenarios.map((s) => s.name);
   for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice (valid: each name once)`, d);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { durationSeconds } from '../config/fields';
-import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../config';
+import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalRole, type TemporalScenario, resolveScenario } from '../config';
 import {
   PASSWORD_VARIABLE,
   POSTGRES_PLUGIN,
@@ -40,6 +40,68 @@ import { type PostureProcess, runInPosture, spawnInPosture, taskPosture } from '
 
 const run = promisify(execFile);
 
+/**
+ * The environment as a task of `release` renders it: an upgrade's older release logs in the
+ * way that release can (auroraServerLogin).
+ */
+function atRelease(e: TemporalEnvironment, release: string): TemporalEnvironment {
+  return release === e.servers.upstream.release ? e : { ...e, servers: { ...e.servers, upstream: { ...e.servers.upstream, release } } };
+}
+
+/**
+ * What RDS does for a user granted rds_iam, done here: a token the servers' passwordCommand
+ * prints is accepted as that user's password, and a new token makes the old one useless for
+ * new connections (a token's expiry), while open connections stay. The stand-in command
+ * records each call's arguments in the task's /tmp and prints the current token.
+ */
+interface LocalIamAuth {
+  /** The stand-in for docker/temporal-aurora's signer, and the folder it is in (read-only in the task). */
+  readonly command: string;
+  readonly dir: string;
+  /** Accepts the current token for `user` (once its login exists: the schema task makes it). */
+  admit(user: string): Promise<void>;
+  /** A new token for every admitted user; the old one no longer logs in. */
+  rotate(): Promise<void>;
+  /** The token that logs in now. */
+  current(): string;
+  /** Each call a task's server made, as the arguments it passed. */
+  calls(task: RoleProcess): string[];
+}
+
+const TOKEN_CALLS = 'rds-iam-token.calls';
+
+function localIamAuth(pg: Postgres, parent: string): LocalIamAuth {
+  const dir = join(parent, 'iam');
+  mkdirSync(dir);
+  const [command, tokenFile] = [join(dir, 'rds-iam-token'), join(dir, 'token')];
+  writeFileSync(command, `#!/bin/sh\nprintf '%s\\n' "$*" >> /tmp/${TOKEN_CALLS}\nexec cat ${tokenFile}\n`, { mode: 0o755 });
+  const admitted = new Set<string>();
+  let n = 0;
+  const token = () => `local-iam-token-${++n}-${process.pid}`;
+  let current = token();
+  writeFileSync(tokenFile, `${current}\n`);
+  const accept = (user: string) => pg.psql(`ALTER ROLE "${user}" PASSWORD '${current}'`);
+  return {
+    command,
+    dir,
+    admit: async (user) => {
+      if (admitted.has(user)) return;
+      await accept(user);
+      admitted.add(user);
+    },
+    rotate: async () => {
+      current = token();
+      for (const user of admitted) await accept(user);
+      writeFileSync(tokenFile, `${current}\n`);
+    },
+    current: () => current,
+    calls: (task) => {
+      const file = join(task.tmp, TOKEN_CALLS);
+      return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
+    },
+  };
+}
+
 /** The local stand-ins for the stores that only exist on AWS. */
 interface LocalStores {
   readonly postgres: Postgres;
@@ -55,8 +117,9 @@ interface LocalStores {
  * The one swap between the config ECS runs and what runs here. It replaces exactly:
  * - the persistence datastore's server: for the dsql store, the DSQL plugin becomes upstream's
  *   PostgreSQL plugin (`postgres12_pgx`) on the local server, keeping the rendered pool
- *   settings; for the aurora-postgresql store, only where it connects (address and database)
- *   changes: plugin, user, password template, pool and TLS are used as rendered;
+ *   settings; for the aurora-postgresql store, where it connects (address and database)
+ *   changes, and a passwordCommand runs the local IAM stand-in with the rendered arguments:
+ *   plugin, user, password template, pool and TLS are used as rendered;
  * - the visibility store: OpenSearch becomes SQL visibility on the same server;
  * - `persistence.numHistoryShards`, scaled down;
  * - the metrics port, one per task, since all tasks share this host's network
@@ -66,7 +129,7 @@ interface LocalStores {
  * Every other key (ports, membership, broadcast address, dynamic config, clients) is used as
  * rendered, and so is the template header that makes the server read the password.
  */
-function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number): string {
+function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number, tokenCommand: string): string {
   const header = rendered.split('\n').filter((l) => l.startsWith('#'));
   const c = parse(rendered);
   const p = c.persistence;
@@ -86,6 +149,7 @@ function localStaticConfig(rendered: string, s: LocalStores, metricsPort: number
   });
   p.numHistoryShards = s.numHistoryShards;
   const store = history.pluginName === POSTGRES_PLUGIN ? { ...history, connectAddr, databaseName: s.database } : sql(s.database);
+  if (store.passwordCommand) store.passwordCommand = { ...store.passwordCommand, command: tokenCommand };
   p.datastores = { [p.defaultStore]: { sql: store }, [p.visibilityStore]: { sql: sql(s.visibilityDatabase) } };
   for (const service of Object.values<any>(c.services)) service.rpc.bindOnIP = TASK_IP_PLACEHOLDER;
   const prometheus = c.global.metrics.prometheus;
@@ -167,6 +231,8 @@ export interface LocalCluster {
   readonly roles: readonly RoleProcess[];
   readonly stores: LocalStores;
   readonly dir: string;
+  /** The stand-in for RDS's IAM authentication (servers whose release signs tokens). */
+  readonly iam: LocalIamAuth;
   /** The tasks running now, of one role or all. */
   tasks(role?: TemporalRole): RoleProcess[];
   /** Starts one more task of a role from the same rendered command; resolves once its health check passes. */
@@ -251,7 +317,8 @@ async function setUpDatabases(b: Binaries, pg: Postgres, database: string, visib
  * under /bin/sh with the rendered environment, the password where ECS puts the secret, and
  * upstream's temporal-sql-tool on the PATH. Swapped: where it connects (address, database),
  * and temporal-elasticsearch-tool, a stand-in that records its arguments (no OpenSearch here).
- * The database and its owner exist beforehand, as Aurora creates its default database and master user.
+ * The database and its owner exist beforehand, as Aurora creates its default database and master
+ * user, and so does Aurora's rds_iam role (a stand-in here), which the servers' login is granted.
  */
 export async function runSchemaTask(
   b: Binaries,
@@ -260,7 +327,7 @@ export async function runSchemaTask(
   database: string,
   action: 'create' | 'update',
 ): Promise<{ output: string; elasticsearchCalls: string[] }> {
-  const e = scenario.environment;
+  const e = atRelease(scenario.environment, b.release);
   const dir = mkdtempSync(join(tmpdir(), 'schema-task-'));
   try {
     // The task's /tmp, and the stand-in tool (read-only) that records its calls there.
@@ -334,6 +401,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     numHistoryShards: o.numHistoryShards ?? 16,
   };
   const dir = mkdtempSync(join(tmpdir(), 'temporal-local-'));
+  const iam = localIamAuth(o.postgres, dir);
   const frontendAddress = `127.0.0.1:${e.ports.frontend.grpc}`;
   if (await listening(e.ports.frontend.grpc)) throw new Error(`port ${e.ports.frontend.grpc} is in use: another Temporal server is running on this machine`);
 
@@ -343,7 +411,9 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   else if (!o.existingStores) {
     // What Aurora creates with the cluster: its master user (as rendered) owning the default database.
     const user = e.auroraPostgresql.user;
-    await o.postgres.psql(`CREATE ROLE "${user}" LOGIN PASSWORD '${o.postgres.password}'`);
+    // Aurora's master user may create roles and databases; rds_iam is Aurora's, and the master may grant it.
+    await o.postgres.psql(`CREATE ROLE "${user}" LOGIN CREATEROLE CREATEDB PASSWORD '${o.postgres.password}'`);
+    await o.postgres.psql(`SET ROLE "${user}"; CREATE ROLE rds_iam NOLOGIN`);
     await o.postgres.psql(`CREATE DATABASE "${stores.database}" OWNER "${user}"`);
     await runSchemaTask(b, scenario, o.postgres, stores.database, 'create');
     await setUpDatabase(b, o.postgres, stores.visibilityDatabase, 'postgresql/v12/visibility');
@@ -353,7 +423,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
   const frontends = new ServiceName(durationSeconds(e.deployment.dnsTtl) * 1000);
   await frontends.listen(frontendAddress);
   const endpoints = { storeHost: 'store.invalid', visibilityHost: 'opensearch.invalid', frontendAddress };
-  // What the stack gives each store: the DSQL plugin's settings, or the Aurora password (an ECS secret).
+  // What the stack gives each store: the DSQL plugin's settings, or nothing (the Aurora login is in the config, or its password an ECS secret).
   const wiring: StoreWiring =
     scenario.preset.store.engine === 'dsql'
       ? {
@@ -364,7 +434,6 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
           connections: scenario.preset.store.connections,
         }
       : { engine: 'aurora-postgresql' };
-  const secrets = engine === 'dsql' ? {} : { [PASSWORD_VARIABLE]: o.postgres.password };
   const all: RoleProcess[] = [];
   const first: RoleProcess[] = [];
   const running = (t: RoleProcess) => t.process.running();
@@ -378,22 +447,25 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     const tmp = join(dir, id);
     mkdirSync(tmp);
     const port = metricsPort ?? (await freePort());
-    // Each role's own rendering: its pool size is its own.
-    const rendered = staticConfig(e, engine, endpoints, scenario.preset.pools[role]);
+    // Each role's own rendering (its pool size is its own), as its release renders it.
+    const rendered = staticConfig(atRelease(e, image.release), engine, endpoints, scenario.preset.pools[role]);
+    const login = parse(rendered).persistence.datastores[engine].sql;
+    if (login.passwordCommand) await iam.admit(login.user);
     const files = {
-      staticConfig: localStaticConfig(rendered, stores, port),
+      staticConfig: localStaticConfig(rendered, stores, port, iam.command),
       dynamicConfig: withOverrides(dynamicConfig(e, scenario.preset), o.dynamicConfigOverrides),
     };
     const env = {
       PATH: `${image.serverDir}:/usr/local/bin:/usr/bin:/bin`,
       ...serverEnvironment(e, role, files, wiring, scenario.preset.pools[role]),
-      ...secrets,
+      // The password where the stack gives one: an Aurora store's server that signs no tokens.
+      ...(login.password ? { [PASSWORD_VARIABLE]: o.postgres.password } : {}),
       ECS_CONTAINER_METADATA_URI_V4: `${metadata.url}/${id}`,
     };
     const log = join(dir, `${id}.log`);
     const fd = openSync(log, 'a');
     // Each container has its own /tmp: every role writes its config to the same rendered path (/tmp/temporal).
-    const child = await spawnInPosture(taskPosture(`temporal-${role}`), { writable: { '/tmp': tmp } }, '/bin/sh', ['-c', startCommand()], {
+    const child = await spawnInPosture(taskPosture(`temporal-${role}`), { writable: { '/tmp': tmp }, inputs: [iam.dir] }, '/bin/sh', ['-c', startCommand()], {
       env,
       stdio: ['ignore', fd, fd],
     }).finally(() => closeSync(fd));
@@ -451,6 +523,7 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     roles: first,
     stores,
     dir,
+    iam,
     tasks: (role) => all.filter((t) => running(t) && (role === undefined || t.role === role)),
     startTask,
     setImage: (next) => {

@@ -5,8 +5,8 @@
 #   recovery and timeouts, the schema mover's fences and pauses, a forwarder's round trip), or
 #   a Temporal cluster (a campaign's), at normal priority. The Temporal roles bind the rendered,
 #   fixed ports: one cluster at a time.
-# - niced (nice 19: it takes only the CPU the timed lane leaves idle): the benchmark program's
-#   Go tests, the commands as separate processes (test/integration/bin: the CDK CLI, and the
+# - niced (nice 19: it takes only the CPU the timed lane leaves idle): the Go tests of the
+#   benchmark program and of the Aurora servers' token signer (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the CDK CLI, and the
 #   companion commands against moto), the deploy-time functions against moto
 #   (test/integration/deploy-time), and the README's offline try of report and bench.
 # Either lane failing fails the suite; each lane stops itself after 35 minutes.
@@ -26,6 +26,7 @@ timed() {
 
 niced() {
   (cd benchmark && GOFLAGS=-buildvcs=false go test ./...)
+  (cd docker/temporal-aurora && GOFLAGS=-buildvcs=false go test ./...)
   "${jest[@]}" --testPathPatterns "$NICED"
   # The offline try of report and bench that the README documents, as a user runs it.
   local log

@@ -650,6 +650,18 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/auroraPostgresql.user: "rdsadmin" is reserved by Aurora PostgreSQL \(valid: any other name, e.g. temporal\)/],
   ),
   config(
+    "the Aurora servers' user as the master user",
+    { scenario: 'temporal-aurora-150wps' },
+    editedCatalog((c) => (c.temporal.environment.auroraPostgresql.serverUser = 'temporal')),
+    [/auroraPostgresql.serverUser "temporal" is the master user \(valid: a name of its own, e.g. temporal_server/],
+  ),
+  config(
+    "a reserved name for the Aurora servers' user",
+    { scenario: 'temporal-aurora-150wps' },
+    editedCatalog((c) => (c.temporal.environment.auroraPostgresql.serverUser = 'rds_iam')),
+    [/auroraPostgresql.serverUser: "rds_iam" is reserved by Aurora PostgreSQL \(valid: any other name, e.g. temporal_server\)/],
+  ),
+  config(
     'a workflow type the benchmark does not register',
     { scenario: 'temporal-150wps' },
     preset('temporal-150wps', (p) => (p.benchmark.workflowType = 'ExecuteActivity')),

@@ -69,8 +69,10 @@ test.each(cdk)('`%s`: a scenario and context the app accepts', (example) => {
 test('image builds use the project\'s build contexts and the repositories config names', () => {
   const builds = examples.filter((e) => e.startsWith('docker buildx build'));
   const repositories = examples.filter((e) => e.startsWith('aws ecr create-repository')).map((e) => /--repository-name (\S+)/.exec(e)![1]);
-  const images = TEMPORAL_ENVIRONMENT.images as Record<string, { ecr?: { repository: string; tag: string } }>;
-  const configured = Object.values(images).flatMap((i) => (i.ecr ? [`${i.ecr.repository}:${i.ecr.tag}`] : []));
+  const images = [...Object.values(TEMPORAL_ENVIRONMENT.images), ...Object.values(TEMPORAL_ENVIRONMENT.auroraPostgresql.images)] as {
+    ecr?: { repository: string; tag: string };
+  }[];
+  const configured = images.flatMap((i) => (i.ecr ? [`${i.ecr.repository}:${i.ecr.tag}`] : []));
   expect(builds).toHaveLength(configured.length);
   for (const b of builds) {
     const [, image, context] = /-t \S+?\/(\S+) (\S+)$/.exec(b)!;

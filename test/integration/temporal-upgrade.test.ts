@@ -14,7 +14,10 @@ import { type LocalCluster, startCluster } from '../../harness/temporal-cluster'
  * aurora-postgresql store (the one that runs upstream's server) starts on the older release
  * config names, the benchmark offers a steady rate, and mid-run the new release's schema task
  * brings the store (and the visibility store) up, then every role rolls onto the new image in
- * start order. Every offered workflow completes exactly once, counted in the store.
+ * start order. Every offered workflow completes exactly once, counted in the store. The
+ * older release reads no passwordCommand, so its servers log in as the master user with the
+ * password; the new release's schema task creates the servers' own login, and each rolled
+ * task logs in with it, by IAM token (the local stand-in): the move a deploy makes.
  */
 
 const scenario = resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario;
@@ -34,6 +37,13 @@ function schemaVersions(b: Binaries): { history: string; visibility: string } {
   const text = readFileSync(join(b.serverSource, 'schema/postgresql/v12/version.go'), 'utf8');
   return { history: /const Version = "([\d.]+)"/.exec(text)![1], visibility: /const VisibilityVersion = "([\d.]+)"/.exec(text)![1] };
 }
+
+/** Who the servers' connections to the store log in as. */
+const logins = async () =>
+  (await pg.psql(`SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = '${cluster.stores.database}' AND usename <> current_user ORDER BY 1`)).split(
+    '\n',
+  );
+const { user: master, serverUser } = scenario.environment.auroraPostgresql;
 
 const storedVersion = (db: string) => pg.psql('SELECT curr_version FROM schema_version WHERE version_partition = 0 AND db_name = current_database()', db);
 
@@ -56,6 +66,9 @@ test("the cluster starts on the older release, its store at that release's schem
   expect(cluster.tasks().map((t) => t.release)).toEqual(TEMPORAL_ROLES.map(() => upstream.upgradeTestedFrom));
   expect(await storedVersion(cluster.stores.database)).toBe(schemaVersions(from).history);
   expect(schemaVersions(from).history).not.toBe(upstream.schemas.history);
+  // The older release's login: the master user and its password; no token asked for.
+  expect(await logins()).toEqual([master]);
+  for (const task of cluster.tasks()) expect(cluster.iam.calls(task)).toEqual([]);
 });
 
 test(`the upgrade to ${upstream.release} under load: schema first, every role rolled, every offered workflow completed exactly once`, async () => {
@@ -74,4 +87,7 @@ test(`the upgrade to ${upstream.release} under load: schema first, every role ro
   expect(await storedVersion(cluster.stores.database)).toBe(upstream.schemas.history);
   expect(await storedVersion(cluster.stores.visibilityDatabase)).toBe(upstream.schemas.visibility);
   expect(schemaVersions(to)).toEqual(upstream.schemas);
+  // Every rolled task logs in as the servers' own user, each connection with a token; the old tasks' logins are gone.
+  expect(await logins()).toEqual([serverUser]);
+  for (const task of cluster.tasks()) expect(cluster.iam.calls(task).length).toBeGreaterThan(0);
 }, 600_000);

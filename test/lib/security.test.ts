@@ -251,7 +251,22 @@ describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who ma
     expect(resources(t, 'AWS::DynamoDB::Table')).toEqual([]);
   });
 
-  test("the store's password: readable only by the server tasks' execution role (ECS hands it to the server, schema and probe containers), decryptable with its key only by it", () => {
+  test("the servers' login: rds-db:connect as their own database user of this cluster, to the servers' task role only (which the store probe shares)", () => {
+    const cluster = resources(t, 'AWS::RDS::DBCluster')[0][0];
+    const connects = statements(t).filter((s) => s.actions.some((a) => a.startsWith('rds-db:')));
+    expect(connects).toEqual([expect.objectContaining({ roles: roleNamed(t, '/ServerTaskRole/Resource'), actions: ['rds-db:connect'] })]);
+    const arn = connects[0].resources[0] as { 'Fn::Join': [string, unknown[]] };
+    const e = (resolveScenario({ scenario: 'temporal-aurora-150wps' }) as TemporalScenario).environment;
+    expect(arn['Fn::Join'][1]).toEqual([
+      `arn:aws:rds-db:${e.region}:`,
+      { Ref: 'AWS::AccountId' },
+      ':dbuser:',
+      { 'Fn::GetAtt': [cluster, 'DBClusterResourceId'] },
+      `/${e.auroraPostgresql.serverUser}`,
+    ]);
+  });
+
+  test("the store's password: readable only by the server tasks' execution role (ECS hands it to the schema task, which logs in as the master user), decryptable with its key only by it", () => {
     const secret = resources(t, 'AWS::SecretsManager::Secret');
     expect(secret).toHaveLength(1);
     const serverExecution = roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark'));
@@ -260,11 +275,11 @@ describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who ma
     const decrypts = statements(t).filter((s) => s.actions.some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
     const storeKey = resources(t, 'AWS::KMS::Key').find(([, k]) => /\/Aurora\/Key\//.test(k.Metadata['aws:cdk:path']))![0];
     for (const d of decrypts.filter((x) => JSON.stringify(x.resources).includes(storeKey))) expect(d.roles).toEqual(serverExecution);
-    // And which containers get it: the four server roles, the schema task and the store probe (which connects as they do); no benchmark task.
+    // And which containers get it: the schema task alone; not the servers nor the store probe (they sign IAM tokens), no benchmark task.
     const withSecret = resources(t, 'AWS::ECS::TaskDefinition')
       .filter(([, d]) => d.Properties.ContainerDefinitions.some((c: any) => (c.Secrets ?? []).length))
       .map(([, d]) => String(d.Metadata['aws:cdk:path']).split('/')[1]);
-    expect(withSecret.sort()).toEqual(['Frontend', 'History', 'Matching', 'Schema', 'StoreProbe', 'Worker']);
+    expect(withSecret).toEqual(['Schema']);
   });
 
   test("the database: reachable on 5432 from the servers' security group and nothing else", () => {

@@ -8,6 +8,7 @@ import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } f
 import { resourceChanges } from '../../lib/commands/plan/resource-changes';
 import { switchSnapshot } from '../support/switch-snapshot';
 import { buildApp, editedCatalog, hibernatable, inTempOutdir, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
+import { TOKEN_COMMAND, serverLoginSql } from '../../lib/temporal/contract/temporal-config';
 
 const catalog = loadCatalog();
 const env = catalog.temporal.environment;
@@ -38,6 +39,19 @@ function containerEnv(json: Record<string, any>, family: string, container = 'Se
 function serviceOf(json: Record<string, any>, name: string) {
   const [id, svc] = Object.entries(json.Resources as Record<string, any>).find(([, r]) => r.Type === SERVICE && r.Properties.ServiceName === name)!;
   return { id, resource: svc };
+}
+
+/** The one image asset a scenario's synth stages, for arm64: the named files of its staged build context (nothing is built). */
+function stagedImage(scenario: string, catalog: ReturnType<typeof editedCatalog>, ...files: string[]): string[] {
+  return inTempOutdir((dir) => {
+    const { stack } = buildApp({ scenario }, catalog, dir);
+    const assembly = (stack.node.root as App).synth();
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+    const images = Object.values(manifest.dockerImages) as any[];
+    expect(images).toHaveLength(1);
+    expect(images[0].source).toMatchObject({ platform: 'linux/arm64' });
+    return files.map((f) => readFileSync(join(assembly.directory, images[0].source.directory, f), 'utf8'));
+  });
 }
 
 describe("temporal-150wps reproduces the seed's environment number for number", () => {
@@ -550,15 +564,7 @@ describe('the server image', () => {
 
   test('as an asset, synth stages the Dockerfile and builds nothing', () => {
     const catalog = editedCatalog((c) => (c.temporal.environment.images.server = { asset: 'docker/temporal-dsql', user: '1000:1000' }));
-    inTempOutdir((dir) => {
-      const { stack } = buildApp({ scenario: 'temporal-25wps' }, catalog, dir);
-      const assembly = (stack.node.root as App).synth();
-      const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
-      const images = Object.values(manifest.dockerImages) as any[];
-      expect(images).toHaveLength(1);
-      expect(images[0].source).toMatchObject({ platform: 'linux/arm64' });
-      expect(readFileSync(join(assembly.directory, images[0].source.directory, 'Dockerfile'), 'utf8')).toContain('temporal-dsql-tool');
-    });
+    expect(stagedImage('temporal-25wps', catalog, 'Dockerfile')[0]).toContain('temporal-dsql-tool');
   });
 });
 
@@ -621,9 +627,10 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
     for (const id of [cluster, writer, secret, storeSg]) expect(json.Resources[id].DependsOn).toContain(guard);
   });
 
-  test("upstream's server with its PostgreSQL plugin: the writer's endpoint, the pool from config, TLS, the password read from the variable ECS sets", () => {
+  test("upstream's server with its PostgreSQL plugin: the writer's endpoint, the pool from config, TLS, its own user with an IAM token per connection", () => {
     const rendered = containerEnv(json, 'temporal-history').TEMPORAL_STATIC_CONFIG;
-    expect(rendered.split('\n')[0]).toMatch(/^# enable-template/);
+    // No template: nothing in the file comes from the environment.
+    expect(rendered).not.toMatch(/enable-template|\{\{/);
     const config = parse(rendered);
     expect(config.persistence.defaultStore).toBe('aurora-postgresql');
     expect(config.persistence.numHistoryShards).toBe(4096);
@@ -632,8 +639,12 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
       databaseName: 'temporal',
       connectAddr: `<${cluster}.Endpoint.Address>:5432`,
       connectProtocol: 'tcp',
-      user: 'temporal',
-      password: '{{ env "SQL_PASSWORD" }}',
+      user: aurora.serverUser,
+      passwordCommand: {
+        command: TOKEN_COMMAND,
+        args: ['--host', `<${cluster}.Endpoint.Address>`, '--port', '5432', '--user', aurora.serverUser, '--region', env.region],
+        timeout: '10s',
+      },
       maxConns: 50,
       maxIdleConns: 50,
       maxConnLifetime: env.persistence.pool.maxConnLifetime,
@@ -646,14 +657,14 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
     expect(others).toEqual(seedOthers);
     for (const role of TEMPORAL_ROLES) {
       const def = taskOf(json, `temporal-${role}`).props.ContainerDefinitions.find((c: any) => c.Name === 'Server');
-      expect(flatten(def.Image)).toBe((aurora.images.server as { registry: string }).registry);
-      expect(def.Secrets).toEqual([{ Name: 'SQL_PASSWORD', ValueFrom: { 'Fn::Join': ['', [{ Ref: secret }, ':password::']] } }]);
+      expect(flatten(def.Image)).toMatch(new RegExp(`/temporal-aurora:${env.servers.upstream.release}$`));
+      expect(def.Secrets).toBeUndefined();
       const environment = containerEnv(json, `temporal-${role}`);
       expect(Object.keys(environment).filter((k) => k.startsWith('DSQL_') || k === 'CLUSTER_ENDPOINT' || k === 'SQL_PASSWORD')).toEqual([]);
     }
   });
 
-  test("the schema task: upstream's temporal-sql-tool (admin-tools) against the writer, TLS on, the password from the secret", () => {
+  test("the schema task: upstream's temporal-sql-tool (admin-tools) against the writer as the master user, TLS on, the password from the secret; then the servers' login", () => {
     const def = schemaTask();
     expect(flatten(def.Image)).toBe((aurora.images.schemaTool as { registry: string }).registry);
     expect(def.Command[0]).toContain('temporal-sql-tool setup-schema -v 0.0');
@@ -666,7 +677,13 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
       SQL_USER: 'temporal',
       SQL_DATABASE: 'temporal',
       SQL_TLS: 'true',
+      SERVER_LOGIN_SQL: serverLoginSql(env),
     });
+    // The login after each branch's schema change, before the index work that ends it.
+    for (const branch of def.Command[0].split(/\n {2}(?=create|update)/).slice(1))
+      expect(branch).toMatch(
+        /update-schema --schema-name postgresql\/v12\/temporal\n.*\n *temporal-sql-tool setup-schema --disable-versioning --schema-file \/tmp\/server-login.sql\n/,
+      );
     expect(def.Secrets).toEqual([{ Name: 'SQL_PASSWORD', ValueFrom: { 'Fn::Join': ['', [{ Ref: secret }, ':password::']] } }]);
     const schema = logicalId(json, 'Custom::TemporalSchema', 'Schema/Resource/Default');
     expect(json.Resources[schema].DependsOn).toEqual(expect.arrayContaining([cluster]));
@@ -707,6 +724,13 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
   test('snapshot: the switch from temporal-150wps', () => {
     expect(switchSnapshot('temporal-aurora-150wps', json)).toMatchSnapshot();
   });
+
+  test("the server image as an asset: synth stages docker/temporal-aurora (upstream's image and the token signer) and builds nothing", () => {
+    const catalog = editedCatalog((c) => (c.temporal.environment.auroraPostgresql.images.server = { asset: 'docker/temporal-aurora', user: '1000:1000' }));
+    const [dockerfile, signer] = stagedImage('temporal-aurora-150wps', catalog, 'Dockerfile', 'main.go');
+    expect(dockerfile).toContain('rds-iam-token');
+    expect(signer).toContain('BuildAuthToken');
+  });
 });
 
 describe("bench run's store probe", () => {
@@ -730,8 +754,10 @@ describe("bench run's store probe", () => {
       expect(e.PROBE_TOKEN_HOST).toBe(containerEnv(json, 'temporal-history').CLUSTER_ENDPOINT);
       expect(def.Secrets).toBeUndefined();
     } else {
-      expect(e.PROBE_TOKEN_HOST).toBeUndefined();
-      expect(def.Secrets).toEqual([{ Name: 'PROBE_PASSWORD', ValueFrom: server.ContainerDefinitions[0].Secrets[0].ValueFrom }]);
+      // The servers' token: for their user at the writer's endpoint, with the role they share.
+      expect([e.PROBE_TOKEN_HOST, e.PROBE_TOKEN_KIND, e.AWS_REGION]).toEqual([e.PROBE_HOST, 'rds', env.region]);
+      expect(sql.passwordCommand.args).toEqual(['--host', e.PROBE_HOST, '--port', e.PROBE_PORT, '--user', e.PROBE_USER, '--region', e.AWS_REGION]);
+      expect(def.Secrets).toBeUndefined();
     }
     expect(json.Outputs.StoreProbeTaskDefinition.Value).toEqual({ Ref: probe.id });
     expect(json.Outputs.ServerSecurityGroupId.Value).toEqual({

@@ -78,8 +78,9 @@ var Variables = []Variable{
 	{"PROBE_DATABASE", "probe", "(required)", "the database the servers use"},
 	{"PROBE_SSLMODE", "probe", "require", "libpq sslmode: disable, require or verify-full"},
 	{"PROBE_PASSWORD", "probe", "(none)", "the password (Aurora: from its secret); or PROBE_TOKEN_HOST"},
-	{"PROBE_TOKEN_HOST", "probe", "(none)", "sign an Aurora DSQL admin IAM token for this host (the cluster endpoint) instead of a password"},
-	{"AWS_REGION", "probe", "(with PROBE_TOKEN_HOST)", "the region the DSQL token is signed for"},
+	{"PROBE_TOKEN_HOST", "probe", "(none)", "sign an IAM token for this host instead of a password"},
+	{"PROBE_TOKEN_KIND", "probe", "dsql-admin", "dsql-admin: an Aurora DSQL admin token (the cluster endpoint); rds: an Aurora PostgreSQL token for PROBE_USER at the host and PROBE_PORT"},
+	{"AWS_REGION", "probe", "(with PROBE_TOKEN_HOST)", "the region the token is signed for"},
 	{"PROBE_QUERIES", "probe", "100", "SELECT 1 round trips to time on the open connection (1-100000)"},
 }
 
@@ -146,11 +147,15 @@ func probeConfig(r *reader) (Config, error) {
 		SSLMode:   r.text("PROBE_SSLMODE", "require"),
 		Password:  r.getenv("PROBE_PASSWORD"),
 		TokenHost: strings.TrimSpace(r.getenv("PROBE_TOKEN_HOST")),
+		TokenKind: r.text("PROBE_TOKEN_KIND", probe.TokenDsqlAdmin),
 		Region:    strings.TrimSpace(r.getenv("AWS_REGION")),
 		Queries:   r.integer("PROBE_QUERIES", 100, 1, 100000),
 	}
 	if r.err == nil && !slices.Contains([]string{"disable", "require", "verify-full"}, p.SSLMode) {
 		r.fail("PROBE_SSLMODE %q is not valid (valid: disable, require, verify-full)", p.SSLMode)
+	}
+	if r.err == nil && !slices.Contains([]string{probe.TokenDsqlAdmin, probe.TokenRds}, p.TokenKind) {
+		r.fail("PROBE_TOKEN_KIND %q is not valid (valid: dsql-admin, rds)", p.TokenKind)
 	}
 	if r.err == nil && (p.Password == "") == (p.TokenHost == "") {
 		r.fail("set exactly one of PROBE_PASSWORD and PROBE_TOKEN_HOST (valid: a password, or the DSQL host an IAM token is signed for)")

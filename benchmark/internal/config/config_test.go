@@ -110,8 +110,12 @@ func TestProbeSettingsNeedNoTemporal(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 	dsql, err := FromEnv(env(map[string]string{"BENCHMARK_PROBE_ONLY": "true", "PROBE_HOST": "x.vpce", "PROBE_USER": "admin", "PROBE_DATABASE": "postgres", "PROBE_TOKEN_HOST": "abc.dsql.eu-west-1.on.aws", "AWS_REGION": "eu-west-1", "PROBE_SSLMODE": "verify-full"}))
-	if err != nil || dsql.Probe.TokenHost != "abc.dsql.eu-west-1.on.aws" || dsql.Probe.Region != "eu-west-1" || dsql.Probe.SSLMode != "verify-full" {
+	if err != nil || dsql.Probe.TokenHost != "abc.dsql.eu-west-1.on.aws" || dsql.Probe.Region != "eu-west-1" || dsql.Probe.SSLMode != "verify-full" || dsql.Probe.TokenKind != "dsql-admin" {
 		t.Fatalf("%+v %v", dsql, err)
+	}
+	rds, err := FromEnv(env(map[string]string{"BENCHMARK_PROBE_ONLY": "true", "PROBE_HOST": "w", "PROBE_USER": "temporal_server", "PROBE_DATABASE": "temporal", "PROBE_TOKEN_HOST": "w", "PROBE_TOKEN_KIND": "rds", "AWS_REGION": "eu-west-1"}))
+	if err != nil || rds.Probe.TokenKind != "rds" || rds.Probe.Password != "" {
+		t.Fatalf("%+v %v", rds, err)
 	}
 }
 
@@ -134,6 +138,7 @@ func TestBadProbeSettings(t *testing.T) {
 		{with(nil), "set exactly one of PROBE_PASSWORD and PROBE_TOKEN_HOST"},
 		{with(map[string]string{"PROBE_PASSWORD": "p", "PROBE_TOKEN_HOST": "h"}), "set exactly one of PROBE_PASSWORD and PROBE_TOKEN_HOST"},
 		{with(map[string]string{"PROBE_TOKEN_HOST": "h"}), "PROBE_TOKEN_HOST needs AWS_REGION"},
+		{with(map[string]string{"PROBE_TOKEN_HOST": "h", "AWS_REGION": "r", "PROBE_TOKEN_KIND": "rds-db"}), `PROBE_TOKEN_KIND "rds-db" is not valid (valid: dsql-admin, rds)`},
 		{with(map[string]string{"PROBE_PASSWORD": "p", "PROBE_SSLMODE": "prefer"}), `PROBE_SSLMODE "prefer" is not valid (valid: disable, require, verify-full)`},
 		{with(map[string]string{"PROBE_PASSWORD": "p", "PROBE_QUERIES": "0"}), `PROBE_QUERIES "0" is not a whole number from 1 to 100000`},
 		{with(map[string]string{"PROBE_PASSWORD": "p", "BENCHMARK_WORKER_ONLY": "true"}), "exactly one mode may be true"},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dsql/auth"
+	rdsauth "github.com/aws/aws-sdk-go-v2/feature/rds/auth"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -28,8 +29,9 @@ type Settings struct {
 	// SSLMode as libpq spells it: require (encrypted) or verify-full.
 	SSLMode  string
 	Password string
-	// TokenHost: sign an Aurora DSQL admin token for this host (the cluster endpoint) instead of a password.
+	// TokenHost: sign an IAM token for this host instead of a password, of TokenKind.
 	TokenHost string
+	TokenKind string
 	Region    string
 	Queries   int
 }
@@ -45,13 +47,29 @@ type Summary struct {
 	MaxMs     float64 `json:"maxMs"`
 }
 
-// Run connects once and times Queries round trips; creds signs the DSQL token when TokenHost is set.
+// The IAM tokens the probe signs, each as the servers of its store sign theirs.
+const (
+	// TokenDsqlAdmin is an Aurora DSQL admin token for the cluster endpoint (the DSQL plugin's).
+	TokenDsqlAdmin = "dsql-admin"
+	// TokenRds is an Aurora PostgreSQL token for the user at host:port (the servers' passwordCommand).
+	TokenRds = "rds"
+)
+
+// Token signs the IAM token that stands in for the password.
+func Token(ctx context.Context, s Settings, creds aws.CredentialsProvider) (string, error) {
+	if s.TokenKind == TokenRds {
+		return rdsauth.BuildAuthToken(ctx, net.JoinHostPort(s.TokenHost, strconv.Itoa(s.Port)), s.Region, s.User, creds)
+	}
+	return auth.GenerateDBConnectAdminAuthToken(ctx, s.TokenHost, s.Region, creds)
+}
+
+// Run connects once and times Queries round trips; creds signs the token when TokenHost is set.
 func Run(ctx context.Context, s Settings, creds aws.CredentialsProvider) (Summary, error) {
 	password := s.Password
 	if s.TokenHost != "" {
-		token, err := auth.GenerateDBConnectAdminAuthToken(ctx, s.TokenHost, s.Region, creds)
+		token, err := Token(ctx, s, creds)
 		if err != nil {
-			return Summary{}, fmt.Errorf("signing the DSQL token for %s: %w", s.TokenHost, err)
+			return Summary{}, fmt.Errorf("signing the %s token for %s: %w", s.TokenKind, s.TokenHost, err)
 		}
 		password = token
 	}

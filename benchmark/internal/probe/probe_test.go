@@ -39,6 +39,19 @@ func TestAdminTokenIsForTheEndpoint(t *testing.T) {
 	}
 }
 
+// The Aurora token is the one the servers' passwordCommand signs: their user, at host:port.
+func TestRdsTokenIsForTheUser(t *testing.T) {
+	creds := credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")
+	s := Settings{TokenHost: "w.cluster-x.eu-west-1.rds.amazonaws.com", Port: 5432, User: "temporal_server", Region: "eu-west-1", TokenKind: TokenRds}
+	token, err := Token(context.Background(), s, creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(token, "w.cluster-x.eu-west-1.rds.amazonaws.com:5432?Action=connect&DBUser=temporal_server&") || !strings.Contains(token, "%2Feu-west-1%2Frds-db%2Faws4_request") {
+		t.Fatalf("unexpected token %q", token)
+	}
+}
+
 // A store that does not answer is an error that names it, not a hang or a zero.
 func TestRunNamesAnUnreachableStore(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -21,8 +21,9 @@ export interface AuroraHistoryStoreProps {
 /**
  * Temporal's history on Aurora PostgreSQL: one writer (provisioned Graviton or Serverless v2),
  * encrypted with its own key, TLS only, in the private subnets, reachable from the servers
- * only. The master credential is generated into Secrets Manager; ECS hands it to the server
- * and schema containers as an environment variable, and nothing else may read it.
+ * only, IAM authentication on. The master credential is generated into Secrets Manager; ECS
+ * hands it to the schema container as an environment variable, and nothing else may read it
+ * (the servers log in as their own user with IAM tokens: lib/temporal/contract/temporal-config.ts).
  */
 export class AuroraHistoryStore extends Construct {
   readonly key: kms.Key;
@@ -45,7 +46,7 @@ export class AuroraHistoryStore extends Construct {
     acknowledgeNag(
       this.secret,
       'SMG4',
-      'Not rotated on a schedule: ECS reads the password when a task starts, so a rotation would fail every running server at its next connection until the services are redeployed. Rotate by changing the secret and redeploying.',
+      'Not rotated on a schedule: the master password is read only by the schema task, for the few minutes it runs during a deploy (the servers and the store probe log in with IAM tokens). A scheduled rotation would need a rotation function in the VPC with a route to the writer for that; rotate by changing the secret, which the next schema run reads.',
     );
     this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,

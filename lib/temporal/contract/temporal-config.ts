@@ -1,12 +1,12 @@
 import { stringify } from 'yaml';
 import type { TemporalEnvironment, TemporalPreset, TemporalRole } from '../../../config';
 import { TEMPORAL_ROLES } from '../../../config';
-import { type DsqlConnections, type HistoryStore, shutdownDynamicConfig } from '../../../config/temporal-schema';
+import { type DsqlConnections, type HistoryStore, compareReleases, shutdownDynamicConfig } from '../../../config/temporal-schema';
 
 /*
  * What the Temporal server reads, rendered from config: the static server config (YAML), the
  * dynamic config (YAML, {value, constraints} per key) and the store's environment variables
- * (the DSQL plugin's, or the Aurora password); the schema task's command and environment; and
+ * (the DSQL plugin's); the schema task's command and environment; and
  * the benchmark program's environment. Pure functions, so tests
  * (and the local cluster of test/integration) run exactly what a container gets.
  */
@@ -17,9 +17,10 @@ export const TASK_IP_PLACEHOLDER = '__TASK_IP__';
 const CONFIG_DIR = '/tmp/temporal';
 
 /**
- * The variable that carries the Aurora store's password: ECS sets it from Secrets Manager in
- * the server and schema containers; the server's config reads it through its template
- * (`{{ env ... }}`), and temporal-sql-tool reads it under this name.
+ * The variable that carries the Aurora store's master password: ECS sets it from Secrets
+ * Manager in the schema container, where temporal-sql-tool reads it under this name, and in the
+ * servers' only where their release reads no passwordCommand (their config then reads it
+ * through its template, `{{ env ... }}`).
  */
 export const PASSWORD_VARIABLE = 'SQL_PASSWORD';
 
@@ -35,6 +36,25 @@ export interface Endpoints {
   readonly frontendAddress: string;
 }
 
+/** The first upstream release whose SQL config takes a `passwordCommand` (common/config/config.go, PasswordCommandConfig). */
+export const PASSWORD_COMMAND_SINCE = '1.31.0';
+
+/** The IAM token signer docker/temporal-aurora adds to upstream's server image. */
+export const TOKEN_COMMAND = '/usr/local/bin/rds-iam-token';
+
+/** How long the server waits for one token (the signer gives up after 8 s of its own). */
+const TOKEN_TIMEOUT = '10s';
+
+/**
+ * How the aurora-postgresql store's servers log in: as their own user with an IAM token per
+ * new connection where the release reads a passwordCommand, else as the master user with its
+ * password (an environment that pins an older release, and the upgrade test's start).
+ */
+export function auroraServerLogin(env: TemporalEnvironment): { user: string; iam: boolean } {
+  const iam = compareReleases(env.servers.upstream.release, PASSWORD_COMMAND_SINCE) >= 0;
+  return { user: iam ? env.auroraPostgresql.serverUser : env.auroraPostgresql.user, iam };
+}
+
 /** Where each store's clients log in: the same for the servers, the schema task and the probe. */
 function storeLogin(env: TemporalEnvironment, store: HistoryStore): { port: number; user: string; databaseName: string } {
   const { port, user, databaseName } = store === 'dsql' ? env.persistence : env.auroraPostgresql;
@@ -48,12 +68,24 @@ function historyDatastore(env: TemporalEnvironment, store: HistoryStore, host: s
   const pool = { maxConns: size.maxConns, maxIdleConns: size.maxIdleConns, maxConnLifetime: p.pool.maxConnLifetime };
   const connection = { databaseName: login.databaseName, connectAddr: `${host}:${login.port}`, connectProtocol: 'tcp', user: login.user };
   if (store === 'dsql') return ['dsql', { pluginName: p.pluginName, ...connection, ...pool, tls: { enabled: p.tls } }];
+  const server = auroraServerLogin(env);
+  const credential = server.iam
+    ? {
+        user: server.user,
+        // Run for every new connection: a token lives 15 minutes, a connection as long as the pool keeps it.
+        passwordCommand: {
+          command: TOKEN_COMMAND,
+          args: ['--host', host, '--port', String(login.port), '--user', server.user, '--region', env.region],
+          timeout: TOKEN_TIMEOUT,
+        },
+      }
+    : { user: server.user, password: `{{ env "${PASSWORD_VARIABLE}" }}` };
   return [
     'aurora-postgresql',
     {
       pluginName: POSTGRES_PLUGIN,
       ...connection,
-      password: `{{ env "${PASSWORD_VARIABLE}" }}`,
+      ...credential,
       ...pool,
       // Encrypted (the cluster refuses plain connections); not verified: the RDS CA is not in upstream's image.
       tls: { enabled: true, enableHostVerification: false },
@@ -130,7 +162,7 @@ export function staticConfig(env: TemporalEnvironment, store: HistoryStore, endp
     dynamicConfigClient: { filepath: `${CONFIG_DIR}/dynamicconfig.yaml`, pollInterval: '60s' },
   };
   const yaml = stringify(config, { lineWidth: 0 });
-  return store === 'dsql' ? yaml : TEMPLATE_HEADER + yaml;
+  return 'password' in sql ? TEMPLATE_HEADER + yaml : yaml;
 }
 
 /** Temporal's dynamic-config file: every key applies cluster-wide (no constraints). */
@@ -328,15 +360,61 @@ export function schemaCommand(env: TemporalEnvironment, store: HistoryStore): st
           ],
           update: `temporal-sql-tool update-schema --schema-name ${env.auroraPostgresql.schema.name}`,
         };
+  // The servers' login after every schema change, so the rights cover every table the update made.
+  const login =
+    store === 'aurora-postgresql' && auroraServerLogin(env).iam
+      ? [
+          `          printf '%s\\n' "$${SERVER_LOGIN_VARIABLE}" > ${SERVER_LOGIN_FILE}`,
+          `          temporal-sql-tool setup-schema --disable-versioning --schema-file ${SERVER_LOGIN_FILE}`,
+        ]
+      : [];
   return [
     'set -eu',
     'case "$SCHEMA_ACTION" in',
     ...sql.create,
+    ...login,
     ...index,
     `  update) ${sql.update}`,
+    ...login,
     indexUpdate,
     '  *) echo "SCHEMA_ACTION must be create or update" >&2; exit 2 ;;',
     'esac',
+  ].join('\n');
+}
+
+/** The variable that carries serverLoginSql to the schema task, and the file its SQL tool reads it from. */
+export const SERVER_LOGIN_VARIABLE = 'SERVER_LOGIN_SQL';
+const SERVER_LOGIN_FILE = '/tmp/server-login.sql';
+
+/**
+ * What the schema task runs as the master user after every schema change, for servers that
+ * log in with IAM tokens: their user (created once; rds_iam makes it IAM only, with no
+ * password), and the rights they use (upstream 1.32.2): reading and writing Temporal's rows;
+ * drawing buffered_events' ids from its BIGSERIAL sequence
+ * (sqlplugin/postgresql/execution.go:710, InsertIntoBufferedEvents); and reading
+ * schema_version, which each server checks when it starts (temporal/fx.go:960,
+ * sqlplugin/postgresql/admin.go:11), but not writing it, nor reading the tool's
+ * schema_update_history. Granted again after each update, so new tables are covered.
+ * Temporal's SQL tool runs it (its splitter keeps the DO block whole); every statement can run again.
+ */
+export function serverLoginSql(env: TemporalEnvironment): string {
+  const u = env.auroraPostgresql.serverUser;
+  return [
+    'DO $$',
+    'BEGIN',
+    `  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${u}') THEN`,
+    `    CREATE ROLE ${u} LOGIN;`,
+    '  END IF;',
+    `  EXECUTE format('GRANT CONNECT ON DATABASE %I TO ${u}', current_database());`,
+    'END',
+    '$$;',
+    `GRANT rds_iam TO ${u};`,
+    `GRANT USAGE ON SCHEMA public TO ${u};`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${u};`,
+    `REVOKE INSERT, UPDATE, DELETE ON schema_version FROM ${u};`,
+    `REVOKE ALL ON schema_update_history FROM ${u};`,
+    `GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${u};`,
+    '',
   ].join('\n');
 }
 
@@ -366,16 +444,18 @@ export function schemaEnvironment(
     SQL_TLS: 'true',
     SQL_TLS_DISABLE_HOST_VERIFICATION: 'true',
     ...visibility,
+    ...(auroraServerLogin(env).iam ? { [SERVER_LOGIN_VARIABLE]: serverLoginSql(env) } : {}),
   };
 }
 
-/** Where the store probe's password goes (the aurora-postgresql store; ECS sets it from the secret). */
+/** Where the store probe's password goes (an aurora-postgresql store whose servers use one; ECS sets it from the secret). */
 export const PROBE_PASSWORD_VARIABLE = 'PROBE_PASSWORD';
 
 /**
  * The store probe's environment (the benchmark program, BENCHMARK_PROBE_ONLY; benchmark/internal/probe):
  * the host, user, database and TLS mode the servers connect with, and their credential: an
- * admin IAM token signed for the DSQL cluster endpoint, or the Aurora password.
+ * admin IAM token signed for the DSQL cluster endpoint, the servers' IAM token for the Aurora
+ * writer, or the Aurora password where the servers' release reads no passwordCommand.
  */
 export function probeEnvironment(env: TemporalEnvironment, store: HistoryStore, o: { storeHost: string; tokenEndpoint?: string }): Record<string, string> {
   const l = storeLogin(env, store);
@@ -385,5 +465,7 @@ export function probeEnvironment(env: TemporalEnvironment, store: HistoryStore, 
     if (!o.tokenEndpoint) throw new Error('probeEnvironment: the DSQL store needs the endpoint its tokens are signed for');
     return { ...common, ...login, PROBE_TOKEN_HOST: o.tokenEndpoint, AWS_REGION: env.region };
   }
-  return { ...common, ...login };
+  const server = auroraServerLogin(env);
+  if (!server.iam) return { ...common, ...login };
+  return { ...common, ...login, PROBE_USER: server.user, PROBE_TOKEN_HOST: o.storeHost, PROBE_TOKEN_KIND: 'rds', AWS_REGION: env.region };
 }

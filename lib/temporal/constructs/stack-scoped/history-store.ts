@@ -1,7 +1,7 @@
 import { aws_ec2 as ec2, type aws_ecs as ecs, type aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { TemporalEnvironment, TemporalPreset } from '../../../../config';
-import { PASSWORD_VARIABLE, type StoreWiring } from '../../contract/temporal-config';
+import { PASSWORD_VARIABLE, type StoreWiring, auroraServerLogin } from '../../contract/temporal-config';
 import { AuroraHistoryStore } from '../aurora-history-store';
 import { DsqlCluster } from '../dsql-cluster';
 import { HistoryStoreGuard } from '../history-store-guard';
@@ -52,8 +52,11 @@ export class HistoryStore {
   readonly tokenEndpoint?: string;
   /** What the server's environment needs to reach the store. */
   readonly wiring: StoreWiring;
-  /** Secrets a server or schema task gets: Aurora's password, none for DSQL. */
+  /** Secrets a server gets: Aurora's password where its release cannot sign IAM tokens, else none. */
   readonly secrets: Record<string, ecs.Secret>;
+  /** Secrets the schema task gets: Aurora's password (it logs in as the master user), none for DSQL. */
+  readonly schemaSecrets: Record<string, ecs.Secret>;
+  /** The password the servers (and so the store probe) log in with, where they use one. */
   readonly password?: ecs.Secret;
   /** What must exist before any task connects. */
   readonly ready: Construct[];
@@ -96,6 +99,7 @@ export class HistoryStore {
         connections: c,
       };
       this.secrets = {};
+      this.schemaSecrets = {};
       // Every new DSQL connection first goes through the limiter's (and the lease's) table; a
       // DynamoDB error fails the connection, so the tables and the route to them come before any
       // server. The PrivateLink name resolves only once the endpoint exists.
@@ -115,8 +119,13 @@ export class HistoryStore {
       this.aurora = aurora;
       this.host = aurora.host;
       this.wiring = { engine: 'aurora-postgresql' };
-      this.secrets = { [PASSWORD_VARIABLE]: aurora.password };
-      this.password = aurora.password;
+      // Servers that sign a token per connection log in as their own user (which the schema
+      // task creates): rds-db:connect for that user alone, and no password.
+      const login = auroraServerLogin(e);
+      if (login.iam) aurora.cluster.grantConnect(props.taskRole, login.user);
+      this.secrets = login.iam ? {} : { [PASSWORD_VARIABLE]: aurora.password };
+      this.schemaSecrets = { [PASSWORD_VARIABLE]: aurora.password };
+      this.password = login.iam ? undefined : aurora.password;
       this.ready = [aurora.cluster];
     }
   }

@@ -41,7 +41,7 @@ export function addTemporalOutputs(scope: Construct, scenario: TemporalScenario,
   if (store.aurora) {
     out(O.auroraEndpoint, store.aurora.host, 'The Aurora writer, reachable from the server tasks only');
     out(O.auroraClusterId, store.aurora.identifier, 'Dimension DBClusterIdentifier of the AWS/RDS metrics');
-    out(O.auroraSecretArn, store.aurora.secret.secretArn, 'The master credential (read by ECS for the server and schema tasks)');
+    out(O.auroraSecretArn, store.aurora.secret.secretArn, 'The master credential (read by ECS for the schema task; the servers sign IAM tokens)');
   }
   out(O.visibilityEndpoint, p.visibility.domain.domainEndpoint);
   out(O.prometheusWorkspaceId, p.prometheus.workspace.attrWorkspaceId);

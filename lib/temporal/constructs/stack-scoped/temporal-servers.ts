@@ -38,7 +38,7 @@ export interface TemporalServersProps {
 export class TemporalServers {
   readonly schema: SchemaSetup;
   readonly services: TemporalServices;
-  /** Shared with the store probe: reads the Aurora store's secret where there is one. */
+  /** Shared with the store probe: reads the Aurora store's secret where there is one (for the schema task). */
   readonly executionRole: iam.IRole;
   readonly frontendAddress: string;
   /** A rolling deploy's ceiling: a preset may roll more gently than the environment. */
@@ -74,7 +74,7 @@ export class TemporalServers {
         tokenEndpoint: store.tokenEndpoint,
         visibilityHost: props.visibilityHost,
       }),
-      secrets: store.secrets,
+      secrets: store.schemaSecrets,
       logGroup: props.schemaLogs,
     });
     // RunTask needs the capacity providers associated with the cluster: CDK adds that

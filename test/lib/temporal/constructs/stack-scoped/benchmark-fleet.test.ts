@@ -56,14 +56,14 @@ test("the store probe runs with the servers' task role; the worker and generator
   expect(taskDefinition(template, BENCHMARK_GENERATOR_FAMILY).Properties.TaskRoleArn['Fn::GetAtt'][0]).toMatch(/^BenchmarkTaskRole/);
 });
 
-test('the Aurora store hands the probe its password as a secret; DSQL hands it none', () => {
+test('the probe gets no secret: it signs its IAM token as the servers do, on either store', () => {
   const secretsOf = (name: string) => {
     const { template } = fleetOf(name, 'external');
     return (taskDefinition(template, STORE_PROBE_FAMILY).Properties.ContainerDefinitions as { Name: string; Secrets?: unknown[] }[]).find(
       (c) => c.Name === PROBE_CONTAINER,
     )!.Secrets;
   };
-  expect(secretsOf('temporal-aurora-150wps')).toHaveLength(1);
+  expect(secretsOf('temporal-aurora-150wps')).toBeUndefined();
   expect(secretsOf('temporal-150wps')).toBeUndefined();
 });
 

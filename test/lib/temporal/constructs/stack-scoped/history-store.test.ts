@@ -51,13 +51,14 @@ describe('dsql', () => {
 describe('aurora-postgresql', () => {
   const { stack, store, template } = storeOf('temporal-aurora-150wps');
 
-  test('one Aurora writer, guarded, its password as the one secret; no DSQL and no limiter', () => {
+  test('one Aurora writer, guarded, its password for the schema task only (the servers sign IAM tokens); no DSQL and no limiter', () => {
     expect(store.aurora).toBeDefined();
     expect(store.dsql).toBeUndefined();
     expect(store.limiter).toBeUndefined();
     expect(store.wiring).toEqual({ engine: 'aurora-postgresql' });
-    expect(Object.keys(store.secrets)).toHaveLength(1);
-    expect(store.password).toBeDefined();
+    expect(store.secrets).toEqual({});
+    expect(Object.keys(store.schemaSecrets)).toEqual(['SQL_PASSWORD']);
+    expect(store.password).toBeUndefined();
     expect(store.ready).toEqual([store.aurora!.cluster]);
     template.resourceCountIs('AWS::RDS::DBCluster', 1);
     template.resourceCountIs('AWS::DSQL::Cluster', 0);
