@@ -33,12 +33,23 @@ export interface OperatorPolicy {
   readonly document?: PolicyDocument;
 }
 
-/** Every command's policy, then `cdk deploy`'s; refused if any fails the policy linter. */
-export async function operatorPolicies(root = ROOT): Promise<OperatorPolicy[]> {
+/** The companion commands (bin/<command>.ts), then `cdk deploy`: the names a policy is asked for by. */
+function commandNames(root: string): string[] {
   const commands = readdirSync(join(root, 'bin'))
     .filter((f) => f.endsWith('.ts') && !NOT_COMMANDS.has(f))
+    .map((f) => f.replace(/\.ts$/, ''))
     .sort();
-  const scanner = new AwsCallScanner(commandsProgram(commands.map((f) => join(root, 'bin', f))), root);
+  return [...commands, CDK_DEPLOY.name];
+}
+
+/** Every command's policy, then `cdk deploy`'s (or only `only`'s); refused if any fails the policy linter. */
+export async function operatorPolicies(root = ROOT, only?: string): Promise<OperatorPolicy[]> {
+  const commands = commandNames(root)
+    .filter((c) => c !== CDK_DEPLOY.name && (only === undefined || c === only))
+    .map((c) => `${c}.ts`);
+  const deploy = only === undefined || only === CDK_DEPLOY.name;
+  const roots = [...commands.map((f) => join(root, 'bin', f)), ...(deploy ? [join(root, CDK_DEPLOY.file)] : [])];
+  const scanner = new AwsCallScanner(commandsProgram(roots), root);
   const catalog = loadCatalog();
   const regions = [...new Set([catalog.temporal.environment.region, catalog.folio.environment.region])].sort();
   const of = async (command: string, calls: AwsCall[]): Promise<OperatorPolicy> => {
@@ -49,6 +60,7 @@ export async function operatorPolicies(root = ROOT): Promise<OperatorPolicy[]> {
     return { command, calls, document };
   };
   const policies = await Promise.all(commands.map((f) => of(f.replace(/\.ts$/, ''), scanner.callsFrom(join(root, 'bin', f)))));
+  if (!deploy) return policies;
   return [...policies, await of(CDK_DEPLOY.name, scanner.callsFrom(join(root, CDK_DEPLOY.file), CDK_DEPLOY.fn))];
 }
 
@@ -97,13 +109,15 @@ const policyJson = (doc: PolicyDocument) => `${JSON.stringify(doc, null, 2)}\n`;
 export async function runOperatorPolicy(o: OperatorPolicyOptions): Promise<CommandOutput> {
   const given = [o.command !== undefined && '--command', o.write !== undefined && '--write', o.json && '--json'].filter(Boolean);
   if (given.length > 1) throw new ConfigError(`${given.join(' and ')} cannot be combined (valid: one of them, or none to print the page)`);
-  const policies = await operatorPolicies();
   if (o.command !== undefined) {
-    const p = policies.find((x) => x.command === o.command);
-    if (!p) throw new ConfigError(`--command "${o.command}" is not a command (valid: ${policies.map((x) => x.command).join(', ')})`);
+    // Named before anything is read: the scan and the linter take seconds.
+    const names = commandNames(ROOT);
+    if (!names.includes(o.command)) throw new ConfigError(`--command "${o.command}" is not a command (valid: ${names.join(', ')})`);
+    const [p] = await operatorPolicies(ROOT, o.command);
     if (!p.document) return { stdout: `${p.command} makes no AWS call: it needs no policy\n` };
     return { stdout: policyJson(p.document) };
   }
+  const policies = await operatorPolicies();
   if (o.json) return { stdout: `${JSON.stringify(Object.fromEntries(policies.map((p) => [p.command, p.document ?? null])), null, 2)}\n` };
   if (o.write !== undefined) {
     const dir = writableDir('--write', o.write);
