@@ -266,15 +266,19 @@ describe.each(temporalData('aurora-postgresql'))('%s (aurora-postgresql): who ma
     ]);
   });
 
-  test("the store's password: readable only by the server tasks' execution role (ECS hands it to the schema task, which logs in as the master user), decryptable with its key only by it", () => {
+  test("the store's password: readable only by the schema task's execution role (ECS hands it to the schema task, which logs in as the master user), decryptable with its key only by it", () => {
     const secret = resources(t, 'AWS::SecretsManager::Secret');
     expect(secret).toHaveLength(1);
-    const serverExecution = roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark'));
+    const schemaExecution = roleNamed(t, '/SchemaExecutionRole/Resource');
+    expect(schemaExecution).toHaveLength(1);
+    // The schema task's definition names it; no other task definition does.
+    const schemaTask = resources(t, 'AWS::ECS::TaskDefinition').filter(([, d]) => JSON.stringify(d.Properties.ExecutionRoleArn).includes(schemaExecution[0]));
+    expect(schemaTask.map(([, d]) => String(d.Metadata['aws:cdk:path']).split('/')[1])).toEqual(['Schema']);
     const reads = statements(t).filter((s) => s.actions.some((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:*'));
-    expect(reads).toEqual([expect.objectContaining({ roles: serverExecution, resources: [{ Ref: secret[0][0] }] })]);
+    expect(reads).toEqual([expect.objectContaining({ roles: schemaExecution, resources: [{ Ref: secret[0][0] }] })]);
     const decrypts = statements(t).filter((s) => s.actions.some((a) => a === 'kms:Decrypt' || a === 'kms:*'));
     const storeKey = resources(t, 'AWS::KMS::Key').find(([, k]) => /\/Aurora\/Key\//.test(k.Metadata['aws:cdk:path']))![0];
-    for (const d of decrypts.filter((x) => JSON.stringify(x.resources).includes(storeKey))) expect(d.roles).toEqual(serverExecution);
+    for (const d of decrypts.filter((x) => JSON.stringify(x.resources).includes(storeKey))) expect(d.roles).toEqual(schemaExecution);
     // And which containers get it: the schema task alone; not the servers nor the store probe (they sign IAM tokens), no benchmark task.
     const withSecret = resources(t, 'AWS::ECS::TaskDefinition')
       .filter(([, d]) => d.Properties.ContainerDefinitions.some((c: any) => (c.Secrets ?? []).length))
@@ -305,7 +309,7 @@ describe.each(templates)('%s: secrets', (_name, t) => {
     if (TEMPORAL_SCENARIO_NAMES.includes(_name) && storeOf(_name) === 'aurora-postgresql')
       return expect(reads).toEqual([
         expect.objectContaining({
-          roles: roleNamed(t, '/ExecutionRole/Resource').filter((r) => !r.startsWith('Benchmark')),
+          roles: roleNamed(t, '/SchemaExecutionRole/Resource'),
           resources: [{ Ref: expect.stringMatching(/^AuroraSecret/) }],
         }),
       ]);

@@ -725,6 +725,24 @@ describe('temporal-aurora-150wps: the seed sizing on Aurora PostgreSQL', () => {
     expect(switchSnapshot('temporal-aurora-150wps', json)).toMatchSnapshot();
   });
 
+  test('a release without passwordCommand: the servers log in as the master user with the password their execution role hands them, and no rds-db:connect', () => {
+    const older = editedCatalog((c) => {
+      const upstream = c.temporal.environment.servers.upstream;
+      [upstream.release, upstream.upgradeTestedFrom] = ['1.30.0', '1.29.0'];
+      c.temporal.environment.auroraPostgresql.images.server = { ecr: { repository: 'temporal-aurora', tag: '1.30.0' }, user: '1000:1000' };
+      c.temporal.environment.auroraPostgresql.images.schemaTool = { registry: 'docker.io/temporalio/admin-tools:1.30.0', user: '1000:1000' };
+    });
+    const o = synthScenario({ scenario: 'temporal-aurora-150wps' }, older).json;
+    const sql = parse(containerEnv(o, 'temporal-history').TEMPORAL_STATIC_CONFIG).persistence.datastores['aurora-postgresql'].sql;
+    expect([sql.user, sql.password, sql.passwordCommand]).toEqual([aurora.user, '{{ env "SQL_PASSWORD" }}', undefined]);
+    const server = taskOf(o, 'temporal-history').props;
+    expect(server.ContainerDefinitions[0].Secrets).toEqual([{ Name: 'SQL_PASSWORD', ValueFrom: expect.anything() }]);
+    expect(JSON.stringify(o)).not.toContain('rds-db:connect');
+    const probe = taskOf(o, 'store-probe').props.ContainerDefinitions[0];
+    expect(probe.Environment.map((v: any) => v.Name)).not.toContain('PROBE_TOKEN_HOST');
+    expect(probe.Secrets).toEqual([{ Name: 'PROBE_PASSWORD', ValueFrom: server.ContainerDefinitions[0].Secrets[0].ValueFrom }]);
+  });
+
   test("the server image as an asset: synth stages docker/temporal-aurora (upstream's image and the token signer) and builds nothing", () => {
     const catalog = editedCatalog((c) => (c.temporal.environment.auroraPostgresql.images.server = { asset: 'docker/temporal-aurora', user: '1000:1000' }));
     const [dockerfile, signer] = stagedImage('temporal-aurora-150wps', catalog, 'Dockerfile', 'main.go');

@@ -38,7 +38,7 @@ export interface TemporalServersProps {
 export class TemporalServers {
   readonly schema: SchemaSetup;
   readonly services: TemporalServices;
-  /** Shared with the store probe: reads the Aurora store's secret where there is one (for the schema task). */
+  /** Shared with the store probe: reads the Aurora store's secret only where the servers log in with it. */
   readonly executionRole: iam.IRole;
   readonly frontendAddress: string;
   /** A rolling deploy's ceiling: a preset may roll more gently than the environment. */
@@ -47,9 +47,11 @@ export class TemporalServers {
 
   constructor(scope: Construct, props: TemporalServersProps) {
     const { environment: e, preset, store, cluster, taskRole } = props;
-    // Two execution roles: the servers' (with the schema task's) reads the Aurora store's
-    // secret where there is one; the benchmark's never can.
-    this.executionRole = executionRole(scope, 'ExecutionRole', 'Temporal server and schema tasks');
+    // Three execution roles: the schema task's alone reads the Aurora store's master password;
+    // the servers' (and the store probe's) reads it only for a release that signs no IAM token;
+    // the benchmark's never can.
+    this.executionRole = executionRole(scope, 'ExecutionRole', 'Temporal server tasks and the store probe');
+    const schemaExecutionRole = executionRole(scope, 'SchemaExecutionRole', 'Temporal schema task');
     const aurora = preset.store.engine === 'aurora-postgresql';
     const serverRef = aurora ? e.auroraPostgresql.images.server : e.images.server;
     const serverImage = containerImage(scope, 'ServerImage', serverRef);
@@ -66,7 +68,7 @@ export class TemporalServers {
       image: schemaImage,
       user: schemaRef.user,
       taskRole,
-      executionRole: this.executionRole,
+      executionRole: schemaExecutionRole,
       ...e.schemaSetupTask,
       command: schemaCommand(e, preset.store.engine),
       environment: schemaEnvironment(e, preset.store.engine, {
