@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
-# cached), then runs two lanes side by side, each file in its lane one after another:
-# - timed: every file with a verdict that depends on time (a Temporal cluster's latency,
-#   recovery and timeouts, the schema mover's fences and pauses, a forwarder's round trip), or
-#   a Temporal cluster (a campaign's), at normal priority. The Temporal roles bind the rendered,
-#   fixed ports: one cluster at a time.
+# cached), then runs its files in three lanes, each file in its lane one after another. The
+# Temporal roles bind the rendered, fixed ports, so one Temporal cluster at a time (the timed lane).
+# - timed, at normal priority: every Temporal file, and the forwarder's round trips. It runs in
+#   three stages, each waiting for what ran beside the one before:
+#   1. hibernation and the upgrade (verdicts: every workflow done), beside the niced lane;
+#   2. the campaign over three presets (2 workflows/s; verdicts: every workflow done, each stage
+#      once), beside the movers lane;
+#   3. everything else, alone: the files whose verdicts are latencies and recoveries (the local
+#      cluster's runs, the faults, the forwarder), and any file not named here.
 # - niced (nice 19: it takes only the CPU the timed lane leaves idle): the Go tests of the
-#   benchmark program and of the Aurora servers' token signer (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the CDK CLI, and the
-#   companion commands against moto), the deploy-time functions against moto
-#   (test/integration/deploy-time), and the README's offline try of report and bench.
-# Either lane failing fails the suite; each lane stops itself after 35 minutes.
+#   benchmark program and of the Aurora servers' token signer (docker/temporal-aurora), the
+#   commands as separate processes (test/integration/bin: the CDK CLI, and the companion commands
+#   against moto), the deploy-time functions against moto (test/integration/deploy-time), and
+#   the README's offline try of report and bench.
+# - movers, at normal priority: the schema mover's files (PostgreSQL only, their own free ports);
+#   their fences and pauses are timed, so not niced, and not beside a latency verdict.
+# Any lane failing fails the suite; each Jest run stops itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,10 +26,9 @@ if [ "$#" -gt 0 ]; then
   exec "${jest[@]}" "$@"
 fi
 NICED='/test/integration/(bin|deploy-time)/'
-
-timed() {
-  "${jest[@]}" --testPathIgnorePatterns "$NICED"
-}
+BESIDE_NICED='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
+CAMPAIGN='/test/integration/campaign-local\.test\.ts$'
+MOVERS='/test/integration/schema-mover(-online)?\.test\.ts$'
 
 niced() {
   (cd benchmark && GOFLAGS=-buildvcs=false go test ./...)
@@ -40,16 +46,27 @@ niced() {
 }
 
 # Each lane's lines carry its name; pipefail (inherited) makes a lane's status its own, not its
-# labeller's. Neither lane runs under && or ||, where bash would ignore set -e inside it.
+# labeller's. No lane runs under && or ||, where bash would ignore set -e inside it.
 label() { sed -u "s/^/[$1] /"; }
-(timed 2>&1 | label timed) &
-t=$!
+status=0
+# Waits for a lane started in the background; its failure fails the suite, and the stages go on.
+await() { wait "$1" || { status=1; echo "integration: the $2 lane failed" >&2; }; }
+
 (
   renice -n 19 -p "$BASHPID" >/dev/null
   niced 2>&1 | label niced
 ) &
 n=$!
-status=0
-wait "$t" || { status=1; echo "integration: the timed lane failed" >&2; }
-wait "$n" || { status=1; echo "integration: the niced lane failed" >&2; }
+("${jest[@]}" --testPathPatterns "$BESIDE_NICED" 2>&1 | label timed) &
+await $! timed
+await "$n" niced
+
+("${jest[@]}" --testPathPatterns "$MOVERS" 2>&1 | label movers) &
+m=$!
+("${jest[@]}" --testPathPatterns "$CAMPAIGN" 2>&1 | label timed) &
+await $! timed
+await "$m" movers
+
+("${jest[@]}" --testPathIgnorePatterns "$NICED" "$BESIDE_NICED" "$CAMPAIGN" "$MOVERS" 2>&1 | label timed) &
+await $! timed
 exit "$status"
