@@ -47,14 +47,16 @@ export interface MoverRun {
 /**
  * Runs the script under the mover task's posture, in its own process group (a test can stop or
  * kill all of it: `-child.pid`), calling `onLine` for each line it prints. `outside`: directories
- * of the route stand-ins it reads and its switch command points (on AWS, DNS records outside the task).
+ * of the route stand-ins it reads and its switch command points (on AWS, DNS records outside the
+ * task); `hosts`: a file it resolves names by, as its /etc/hosts (on AWS, the VPC's DNS).
  */
 export async function runMover(
   env: Record<string, string>,
   onLine?: (line: string, child: PostureProcess) => void,
   outside: readonly string[] = [],
+  hosts?: string,
 ): Promise<MoverRun> {
-  const child = await spawnInPosture(taskPosture('folio-schema-mover'), { inputs: [MOVER_SCRIPT_FILE], outside }, 'sh', [MOVER_SCRIPT_FILE], { env });
+  const child = await spawnInPosture(taskPosture('folio-schema-mover'), { inputs: [MOVER_SCRIPT_FILE], outside, hosts }, 'sh', [MOVER_SCRIPT_FILE], { env });
   let out = '';
   let partial = '';
   child.sandbox.stdout?.on('data', (d) => {

@@ -51,6 +51,8 @@ export interface Mounts {
   readonly inputs?: readonly string[];
   /** Host paths of stand-ins for what is outside the task and the program changes there (the routes a switch points), writable at the same path. */
   readonly outside?: readonly string[];
+  /** A file shown as the task's /etc/hosts: a stand-in for the VPC's DNS (the names it resolves); rewritten in place, it is read anew. */
+  readonly hosts?: string;
 }
 
 function ids(user: string | undefined): [string, string] {
@@ -84,6 +86,7 @@ export function sandboxArgs(posture: TaskPosture, mounts: Required<Pick<Mounts, 
     ...Object.entries(mounts.writable).flatMap(([path, host]) => ['--bind', host, path]),
     ...(mounts.inputs ?? []).flatMap((p) => ['--ro-bind', p, p]),
     ...(mounts.outside ?? []).flatMap((p) => ['--bind', p, p]),
+    ...(mounts.hosts ? ['--ro-bind', mounts.hosts, '/etc/hosts'] : []),
   ];
 }
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
-# cached), then runs its files in three lanes, each file in its lane one after another. The
+# cached), then runs its files in four lanes, each file in its lane one after another. The
 # Temporal roles bind the rendered, fixed ports, so one Temporal cluster at a time (the timed lane).
 # - timed, at normal priority: every Temporal file, and the forwarder's round trips. It runs in
 #   three stages, each waiting for what ran beside the one before:
 #   1. hibernation and the upgrade (verdicts: every workflow done), beside the niced lane;
 #   2. the campaign over three presets (2 workflows/s; verdicts: every workflow done, each stage
-#      once), beside the movers lane;
+#      once), beside the movers lane and the FOLIO campaign's;
 #   3. everything else, alone: the files whose verdicts are latencies and recoveries (the local
 #      cluster's runs, the faults, the forwarder), and any file not named here.
 # - niced (nice 19: it takes only the CPU the timed lane leaves idle): the Go tests of the
@@ -16,6 +16,8 @@
 #   the README's offline try of report and bench.
 # - movers, at normal priority: the schema mover's files (PostgreSQL only, their own free ports);
 #   their fences and pauses are timed, so not niced, and not beside a latency verdict.
+# - folio, at normal priority: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly
+#   waiting out its 2-minute loads), whose kills land inside stages by time.
 # Any lane failing fails the suite; each Jest run stops itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
@@ -29,6 +31,7 @@ NICED='/test/integration/(bin|deploy-time)/'
 BESIDE_NICED='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
 CAMPAIGN='/test/integration/campaign-local\.test\.ts$'
 MOVERS='/test/integration/schema-mover(-online)?\.test\.ts$'
+FOLIO='/test/integration/campaign-folio-local\.test\.ts$'
 
 niced() {
   (cd benchmark && GOFLAGS=-buildvcs=false go test ./...)
@@ -63,10 +66,13 @@ await "$n" niced
 
 ("${jest[@]}" --testPathPatterns "$MOVERS" 2>&1 | label movers) &
 m=$!
+("${jest[@]}" --testPathPatterns "$FOLIO" 2>&1 | label folio) &
+f=$!
 ("${jest[@]}" --testPathPatterns "$CAMPAIGN" 2>&1 | label timed) &
 await $! timed
 await "$m" movers
+await "$f" folio
 
-("${jest[@]}" --testPathIgnorePatterns "$NICED" "$BESIDE_NICED" "$CAMPAIGN" "$MOVERS" 2>&1 | label timed) &
+("${jest[@]}" --testPathIgnorePatterns "$NICED" "$BESIDE_NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO" 2>&1 | label timed) &
 await $! timed
 exit "$status"

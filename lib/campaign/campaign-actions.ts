@@ -138,8 +138,10 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
       };
     },
     async move(from, to) {
+      // A campaign resumed after a failed step finds the environment as that failure left it (hibernated by default): the move needs the clusters up.
+      const woke = outcome('wake', await runEnvironment('wake', { ...shared(to), scenario: from, timeout: '2h' }, commandDeps));
       const out = await runMove({ ...shared(to), scenario: undefined, from, to: to.name, online: true, timeout: '6h' }, commandDeps);
-      return outcome('move', out);
+      return `${woke}; ${outcome('move', out)}`;
     },
     async deploy(to, dir) {
       return deployScenario(await deps.toolkit(), to, t.envName ? { envName: t.envName } : {}, join(dir, 'cdk.out'));

@@ -83,6 +83,12 @@ describe('the sandbox', () => {
     expect(sandboxArgs({ readonlyRootFilesystem: false, writable: [] }, { writable: {} }).join(' ')).toContain('--uid 0 --gid 0 --cap-drop ALL --bind / /');
   });
 
+  test("shows a stand-in for the VPC's DNS as the task's /etc/hosts, read-only, after every other mount", () => {
+    const args = sandboxArgs(posture, { writable: { '/tmp': '/host/task-1' }, hosts: '/host/hosts-1' });
+    expect(args.slice(-3)).toEqual(['--ro-bind', '/host/hosts-1', '/etc/hosts']);
+    expect(sandboxArgs(posture, { writable: { '/tmp': '/host/task-1' } })).not.toContain('/etc/hosts');
+  });
+
   test('refuses mounts other than the task definition declares', () => {
     expect(() => sandboxArgs(posture, { writable: {} })).toThrow('the task definition makes /tmp writable; the harness mounts nothing');
     expect(() => sandboxArgs(posture, { writable: { '/tmp': '/a', '/var/lib/x': '/b' } })).toThrow(

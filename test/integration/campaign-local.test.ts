@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario } from '../../config';
@@ -10,10 +9,10 @@ import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../har
 import { seedTemporalFleet } from '../../harness/offline-fleet';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { runCampaignCommand } from '../../lib/campaign/run-campaign';
-import type { CampaignRecord } from '../../lib/campaign/campaign-record';
 import { readRunRecord } from '../../lib/commands/shared/run-record';
 import { recordingIO } from '../support/command-io';
 import { tempDir } from '../support/temp-dir';
+import { type Kill, campaignRecord, campaignRun as runCampaignProcess, runToKill } from './support/campaign-process';
 import { type LocalEnvironment, startLocalEnvironment } from './support/local-environment';
 
 /*
@@ -34,7 +33,7 @@ const CAMPAIGN: CampaignInput = {
   estimates: { deploy: '1m', ready: '1m', report: '1m' },
 };
 /** Once at each stage: step, stage, and how long after it starts (0: at once, before the stage does anything). */
-const KILLS: [number, string, number][] = [
+const KILLS: Kill[] = [
   [1, 'plan', 0],
   [1, 'deploy', 1_500],
   [2, 'move', 0],
@@ -63,39 +62,28 @@ afterAll(async () => {
   moto?.stop();
 }, 120_000);
 
-/** `campaign run` in its own process; resolves with how it ended and what it printed. */
-function campaignRun(kill?: [number, string, number]): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'support/campaign-child.ts')], {
-    env: {
-      ...process.env,
-      CAMPAIGN: JSON.stringify(CAMPAIGN),
-      OUT: out,
-      ENVIRONMENT_URL: environment.url,
-      ENDPOINT_URL: moto.endpoint,
-      PROMETHEUS_URL: environment.prometheus.url,
-      ...(kill ? { KILL_AT: `${kill[0]}:${kill[1]}`, KILL_AFTER_MS: String(kill[2]) } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, output })));
-}
+/** What campaign-child.ts is told. */
+const childEnv = (): Record<string, string> => ({
+  CAMPAIGN: JSON.stringify(CAMPAIGN),
+  OUT: out,
+  ENVIRONMENT_URL: environment.url,
+  ENDPOINT_URL: moto.endpoint,
+  PROMETHEUS_URL: environment.prometheus.url,
+});
+/** `campaign run` in its own process, to its end. */
+const campaignRun = () => runCampaignProcess(childEnv());
 
-const record = (): CampaignRecord => JSON.parse(readFileSync(join(out, 'campaign.json'), 'utf8'));
+const record = () => campaignRecord(out);
 
 test.each(KILLS)(
   'killed at step %i, %s (%i ms in): the record says where it stopped',
-  async (step, stage, after) => {
-    const run = await campaignRun([step, stage, after]);
-    if (run.signal !== 'SIGKILL')
-      throw new Error(
-        `campaign run ended ${run.code ?? run.signal}, not killed:\n${run.output.slice(-3000)}\nthe environment:\n${environment.ledger.log.join('\n')}`,
-      );
-    expect(record().running).toMatchObject({ step: step - 1, stage });
-    expect(record().status).toBe('running');
-  },
+  (step, stage, after) =>
+    runToKill(
+      childEnv(),
+      out,
+      [step, stage, after],
+      (run) => `campaign run ended ${run.code ?? run.signal}, not killed:\n${run.output.slice(-3000)}\nthe environment:\n${environment.ledger.log.join('\n')}`,
+    ),
   600_000,
 );
 

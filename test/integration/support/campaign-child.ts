@@ -1,20 +1,23 @@
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { CampaignInput } from '../../../config/campaign-schema';
+import type { CatalogInput } from '../../../config/catalog-schema';
 import { awsCampaignActions } from '../../../lib/campaign/campaign-actions';
 import type { CampaignActions, LoadResult } from '../../../lib/campaign/campaign-run';
 import { runCampaignCommand } from '../../../lib/campaign/run-campaign';
 import { CommandFailure, EXIT_FAILED, processIO, runCommand } from '../../../lib/commands/shared/cli';
 
 /*
- * `campaign run` as its own process, as a user runs it, with the stages that need AWS's control
- * plane (deploy, wake, bench) asked of the local environment (local-environment.ts) instead; plan,
- * the deployed scenario (the stack's output) and the report are the command's own, against moto
- * and the environment's Prometheus. KILL_AT=<step>:<stage> makes the process SIGKILL itself
+ * `campaign run` as its own process, as a user runs it, with the stages that need what cannot run
+ * here asked of the local environment instead (ENVIRONMENT_STAGES, by default the Temporal
+ * environment's: deploy, ready, load, hibernate; local-environment.ts; folio-environment.ts serves
+ * the deploy only); every other stage is the command's own, against moto (and, for Temporal, the
+ * environment's Prometheus). KILL_AT=<step>:<stage> makes the process SIGKILL itself
  * KILL_AFTER_MS after that stage starts: a real kill, at a known stage.
  *
  *   node --import tsx test/integration/support/campaign-child.ts
- *   (CAMPAIGN: the definition as JSON; OUT, ENVIRONMENT_URL, ENDPOINT_URL, PROMETHEUS_URL)
+ *   (CAMPAIGN: the definition as JSON; OUT, ENVIRONMENT_URL, ENDPOINT_URL; PROMETHEUS_URL for
+ *   Temporal; CATALOG: a catalog as JSON, config's by default)
  */
 
 const env = (name: string): string => {
@@ -55,8 +58,9 @@ function ask<T>(action: string, body: Record<string, unknown>): Promise<T> {
   });
 }
 
+const prometheusUrl = process.env.PROMETHEUS_URL;
 const aws = awsCampaignActions(
-  { endpointUrl: env('ENDPOINT_URL'), interval: '1s', prometheusUrl: env('PROMETHEUS_URL') },
+  { endpointUrl: env('ENDPOINT_URL'), interval: '1s', prometheusUrl },
   {
     io,
     toolkit: async () => {
@@ -64,8 +68,7 @@ const aws = awsCampaignActions(
     },
   },
 );
-const actions: CampaignActions = {
-  ...aws,
+const served: Partial<CampaignActions> = {
   deploy: async (to) => (await ask<{ note: string }>('deploy', { scenario: to.name })).note,
   ready: async (to) => (await ask<{ note: string }>('ready', { scenario: to.name })).note,
   load: async (to, load, dir) => {
@@ -75,12 +78,14 @@ const actions: CampaignActions = {
   },
   hibernate: async (to) => (await ask<{ note: string }>('hibernate', { scenario: to.name })).note,
 };
+const stages = (process.env.ENVIRONMENT_STAGES ?? 'deploy,ready,load,hibernate').split(',') as (keyof typeof served)[];
+const actions: CampaignActions = { ...aws, ...Object.fromEntries(stages.map((s) => [s, served[s]])) };
 
 void runCommand(() =>
   runCampaignCommand(
     'run',
     definition.name,
-    { out: env('OUT'), interval: '1s', endpointUrl: env('ENDPOINT_URL'), prometheusUrl: env('PROMETHEUS_URL') },
-    { campaigns: [definition], actions, io },
+    { out: env('OUT'), interval: '1s', endpointUrl: env('ENDPOINT_URL'), prometheusUrl },
+    { campaigns: [definition], actions, io, ...(process.env.CATALOG ? { catalog: JSON.parse(process.env.CATALOG) as CatalogInput } : {}) },
   ),
 );

@@ -1,6 +1,4 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudFormationClient, DescribeStacksCommand, GetTemplateCommand, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
@@ -13,15 +11,15 @@ import { type LocalCluster, membersOnceFormed, startCluster } from '../../../har
 import type { RunRecord } from '../../../lib/commands/shared/run-record';
 import { BENCHMARK_GENERATOR_FAMILY, BENCHMARK_WORKER_SERVICE, temporalServiceName } from '../../../lib/temporal/contract/temporal-names';
 import { TEMPORAL_OUTPUTS } from '../../../lib/temporal/contract/temporal-stack-outputs';
+import { serveActions } from './action-server';
 import { type LocalPrometheus, startPrometheus } from './prometheus';
 
 /*
  * A Temporal environment on this machine that outlives the program driving it, as AWS outlives
  * a campaign killed mid-stage: the local cluster (started again from a preset's rendering on a
  * deploy, the stores kept), the benchmark worker and generator, a real Prometheus scraping them
- * under the collector's job names, and the TemporalDsql stack's Scenario output on moto. Served
- * over HTTP on loopback, one request at a time in arrival order; a request goes on to its end
- * when its caller is killed, as a CloudFormation deploy or an ECS task does.
+ * under the collector's job names, and the TemporalDsql stack's Scenario output on moto, served
+ * by action-server.ts.
  */
 
 interface EnvironmentLedger {
@@ -186,40 +184,19 @@ export async function startLocalEnvironment(o: { postgres: Postgres; aws: FleetC
     },
   };
 
-  let queue: Promise<unknown> = Promise.resolve();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const name = (req.url ?? '').slice(1);
-      const action = actions[name];
-      const done = (status: number, payload: Record<string, unknown>) => {
-        if (!res.destroyed) res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-      };
-      if (!action) return done(404, { error: `no action ${req.url}` });
-      // Not behind the load under way: it is stopped, so the new one can start.
-      if (name === 'load' && loading) {
-        ledger.stopped.push(loading.scenario);
-        loading.abort.abort();
-      }
-      queue = queue.then(() => {
-        const began = Date.now();
-        const said = (how: string) => ledger.log.push(`${name} ${body}: ${how} after ${((Date.now() - began) / 1000).toFixed(1)} s`);
-        return action(JSON.parse(body || '{}')).then(
-          (r) => (said('done'), done(200, r)),
-          (e: Error) => (said(`failed: ${e.message}`), done(500, { error: e.message })),
-        );
-      });
-    });
+  const server = await serveActions(actions, ledger.log, (name) => {
+    // Not behind the load under way: it is stopped, so the new one can start.
+    if (name === 'load' && loading) {
+      ledger.stopped.push(loading.scenario);
+      loading.abort.abort();
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     prometheus,
     ledger,
     stop: async () => {
-      server.close();
-      await queue.catch(() => undefined);
+      await server.close();
       await stopAll();
       await prometheus.stop();
       cfn.destroy();
