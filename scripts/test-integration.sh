@@ -18,7 +18,8 @@
 #   their fences and pauses are timed, so not niced, and not beside a latency verdict.
 # - folio, at normal priority: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly
 #   waiting out its 2-minute loads), whose kills land inside stages by time.
-# Any lane failing fails the suite; each Jest run stops itself after 35 minutes.
+# Any lane failing fails the suite, its failures printed again at the end; each Jest run stops
+# itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,31 +49,50 @@ niced() {
   rm -f "$log"
 }
 
-# Each lane's lines carry its name; pipefail (inherited) makes a lane's status its own, not its
-# labeller's. No lane runs under && or ||, where bash would ignore set -e inside it.
-label() { sed -u "s/^/[$1] /"; }
+# Each lane's lines carry its name and are kept in its log; pipefail (inherited) makes a lane's
+# status its own, not its labeller's. No lane runs under && or ||, where bash would ignore set -e
+# inside it.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+label() { tee "$logs/$2" | sed -u "s/^/[$1] /"; }
 status=0
+failed=()
 # Waits for a lane started in the background; its failure fails the suite, and the stages go on.
-await() { wait "$1" || { status=1; echo "integration: the $2 lane failed" >&2; }; }
+await() { wait "$1" || { status=1 failed+=("$2"); }; }
+# A failed lane's failures again at the very end, where a log's tail (CI's) shows them: Jest's
+# failing tests from their first "●", or the lane's last lines when it failed outside Jest.
+report() {
+  local lane log
+  for lane in "${failed[@]}"; do
+    log="$logs/$lane"
+    echo "integration: the $lane lane failed; its failures:"
+    if grep -q '●' "$log"; then
+      sed -n '/●/,$p' "$log" | head -n 300
+    else
+      tail -n 60 "$log"
+    fi
+  done
+}
 
 (
   renice -n 19 -p "$BASHPID" >/dev/null
-  niced 2>&1 | label niced
+  niced 2>&1 | label niced niced
 ) &
 n=$!
-("${jest[@]}" --testPathPatterns "$BESIDE_NICED" 2>&1 | label timed) &
-await $! timed
+("${jest[@]}" --testPathPatterns "$BESIDE_NICED" 2>&1 | label timed "timed (stage 1)") &
+await $! "timed (stage 1)"
 await "$n" niced
 
-("${jest[@]}" --testPathPatterns "$MOVERS" 2>&1 | label movers) &
+("${jest[@]}" --testPathPatterns "$MOVERS" 2>&1 | label movers movers) &
 m=$!
-("${jest[@]}" --testPathPatterns "$FOLIO" 2>&1 | label folio) &
+("${jest[@]}" --testPathPatterns "$FOLIO" 2>&1 | label folio folio) &
 f=$!
-("${jest[@]}" --testPathPatterns "$CAMPAIGN" 2>&1 | label timed) &
-await $! timed
+("${jest[@]}" --testPathPatterns "$CAMPAIGN" 2>&1 | label timed "timed (stage 2)") &
+await $! "timed (stage 2)"
 await "$m" movers
 await "$f" folio
 
-("${jest[@]}" --testPathIgnorePatterns "$NICED" "$BESIDE_NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO" 2>&1 | label timed) &
-await $! timed
+("${jest[@]}" --testPathIgnorePatterns "$NICED" "$BESIDE_NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO" 2>&1 | label timed "timed (stage 3)") &
+await $! "timed (stage 3)"
+report
 exit "$status"
