@@ -11,8 +11,8 @@
 #      cluster's runs, the faults, the forwarder), and any file not named here.
 # - niced (nice 19: it takes only the CPU the timed lane leaves idle): the Go tests of the
 #   benchmark program and of the Aurora servers' token signer (docker/temporal-aurora), the
-#   commands as separate processes (test/integration/bin: the CDK CLI, and the companion commands
-#   against moto), the deploy-time functions against moto (test/integration/deploy-time), and
+#   commands as separate processes (test/integration/bin: the CDK CLI, the companion commands and
+#   a campaign's deploy through the toolkit, against moto), the deploy-time functions against moto (test/integration/deploy-time), and
 #   the README's offline try of report and bench.
 # - movers, at normal priority: the schema mover's files (PostgreSQL only, their own free ports);
 #   their fences and pauses are timed, so not niced, and not beside a latency verdict.

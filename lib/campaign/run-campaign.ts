@@ -17,7 +17,7 @@ import { projectCampaign, type ProjectionDeps, renderProjection } from './campai
 import { type CampaignRecord, fingerprint, readRecord } from './campaign-record';
 import { renderCampaignReport, type ReportedStep } from './campaign-report';
 import { type CampaignActions, recordPath, runCampaign } from './campaign-run';
-import { campaignIoHost, type DeployToolkit } from './toolkit-deploy';
+import { campaignToolkit, type DeployToolkit } from './toolkit-deploy';
 
 /*
  * `npm run campaign -- <plan|run|report> <campaign>`: a campaign's projection, its unattended run
@@ -140,7 +140,7 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
           {
             io,
             aws: deps.aws,
-            toolkit: deps.toolkit ?? (async () => new (await import('@aws-cdk/toolkit-lib')).Toolkit({ ioHost: campaignIoHost(io), color: false })),
+            toolkit: deps.toolkit ?? (() => campaignToolkit(io, o.endpointUrl)),
             sleep: deps.sleep,
             now: deps.now,
           },

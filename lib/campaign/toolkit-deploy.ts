@@ -1,6 +1,6 @@
 import type { IIoHost, IoMessage, IoRequest, ICloudAssemblySource, DeployResult, DeployOptions } from '@aws-cdk/toolkit-lib';
 import { scenarioApp } from '../assembly/scenario-app';
-import type { CommandIO } from '../commands/shared/cli';
+import { type CommandIO, CommandFailure, EXIT_FAILED } from '../commands/shared/cli';
 import type { Target } from './campaign-run';
 
 /*
@@ -19,18 +19,53 @@ export interface DeployToolkit {
   deploy(cx: ICloudAssemblySource, options?: DeployOptions): Promise<DeployResult>;
 }
 
-/** The toolkit's messages as lines: progress on the status line, warnings and errors as notes, debug dropped. */
-export function campaignIoHost(io: CommandIO): IIoHost {
+/** The toolkit's messages as lines: progress on the status line, warnings and errors as notes (errors kept in `errors` too), debug dropped. */
+export function campaignIoHost(io: CommandIO, errors: string[] = []): IIoHost {
   return {
     async notify(msg: IoMessage<unknown>): Promise<void> {
       const text = msg.message.replace(/\s+$/, '');
       if (!text) return;
+      if (msg.level === 'error') errors.push(text);
       if (msg.level === 'error' || msg.level === 'warn') io.note(`${msg.level === 'error' ? 'error' : 'warning'}: ${text}`);
       else if (msg.level === 'info' || msg.level === 'result') io.status.update(text.split('\n').at(-1)!);
     },
     async requestResponse<T>(msg: IoRequest<unknown, T>): Promise<T> {
       return msg.defaultResponse;
     },
+  };
+}
+
+/**
+ * A failed deploy in one line: the toolkit's own error, then the last error it reported if that
+ * says more (a failed asset publish names the asset, and only the message before it names the cause).
+ */
+export function deployFailure(e: unknown, errors: readonly string[]): string {
+  const line = (text: string) =>
+    text
+      .replace(/❌\s*/g, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
+  const said = line(e instanceof Error ? e.message : String(e));
+  const cause = errors.length ? line(errors[errors.length - 1]) : '';
+  return cause && !said.includes(cause) ? `${said}: ${cause}` : said;
+}
+
+/**
+ * The campaign's Toolkit, its messages through `io`, a failed deploy in one line. The toolkit's
+ * SDK clients take an endpoint only from the SDK's own environment, so a campaign run against an
+ * emulator (--endpoint-url) deploys there too, never to the account its credentials reach.
+ */
+export async function campaignToolkit(io: CommandIO, endpointUrl?: string): Promise<DeployToolkit> {
+  if (endpointUrl) process.env.AWS_ENDPOINT_URL = endpointUrl;
+  const { Toolkit } = await import('@aws-cdk/toolkit-lib');
+  const errors: string[] = [];
+  const toolkit = new Toolkit({ ioHost: campaignIoHost(io, errors), color: false });
+  return {
+    fromAssemblyBuilder: (builder, props) => toolkit.fromAssemblyBuilder(builder as never, props),
+    deploy: (cx, options) =>
+      toolkit.deploy(cx, options).catch((e: unknown) => {
+        throw new CommandFailure(deployFailure(e, errors), EXIT_FAILED);
+      }),
   };
 }
 

@@ -1,14 +1,15 @@
 import type { DeployOptions, DeployResult, ICloudAssemblySource, IoMessage } from '@aws-cdk/toolkit-lib';
 import { Toolkit } from '@aws-cdk/toolkit-lib';
 import { CATALOG } from '../../../config';
-import { campaignIoHost, deployScenario, type DeployToolkit, scenarioAssembly } from '../../../lib/campaign/toolkit-deploy';
+import { campaignIoHost, deployFailure, deployScenario, type DeployToolkit, scenarioAssembly } from '../../../lib/campaign/toolkit-deploy';
 import { recordingIO } from '../../support/command-io';
 import { tempDir } from '../../support/temp-dir';
 
 /*
  * The campaign's deploy through @aws-cdk/toolkit-lib: the real Toolkit builds the scenario's
  * assembly in process (no credentials, no network), and a stand-in answers the deploy as the
- * toolkit does, with what it was asked recorded.
+ * toolkit does, with what it was asked recorded. The toolkit's deploy against moto's server is
+ * test/integration/bin/campaign-deploy.test.ts.
  */
 
 test("the real toolkit synthesizes the step's scenario in process: both stacks, the scenario's own templates, no account lookup", async () => {
@@ -66,4 +67,32 @@ test("the toolkit's messages as the campaign shows them: progress on the status 
   ]);
   const answer = await host.requestResponse({ ...msg('info', 'Do you wish to deploy these changes (y/n)?'), defaultResponse: true } as never);
   expect(answer).toBe(true);
+});
+
+test("a failed deploy in one line: the toolkit's error, then the cause it reported before it, each once", () => {
+  // As the toolkit reported a publish to a bucket that is gone (campaign-deploy.test.ts): the error names the asset, the message before it the cause.
+  const publish = new Error('Failed to publish asset TemporalDsql Template (current_account-eu-west-1-2cd00073)');
+  const noBucket = "TemporalDsql: fail: No bucket named 'cdk-hnb659fds-assets-123456789012-eu-west-1'. Is account 123456789012 bootstrapped?";
+  expect(deployFailure(publish, [noBucket, noBucket])).toBe(`Failed to publish asset TemporalDsql Template (current_account-eu-west-1-2cd00073): ${noBucket}`);
+  // A stack that failed: the toolkit's error says it all, the message before it says the same.
+  const failed = '❌  TemporalDsql failed: ValidationError: Template error: instance of Fn::GetAtt references undefined resource VisibilityDomainF99AA73A';
+  expect(deployFailure(new Error(failed), [failed])).toBe(
+    'TemporalDsql failed: ValidationError: Template error: instance of Fn::GetAtt references undefined resource VisibilityDomainF99AA73A',
+  );
+  // Nothing reported before it, and a message of several lines: one line.
+  expect(deployFailure(new Error('TemporalDsql failed:\n  Resource is not in the state stackUpdateComplete\n'), [])).toBe(
+    'TemporalDsql failed: Resource is not in the state stackUpdateComplete',
+  );
+  expect(deployFailure('not an Error', [])).toBe('not an Error');
+});
+
+test('the host keeps every error the toolkit reports, for the failure line', async () => {
+  const errors: string[] = [];
+  const host = campaignIoHost(recordingIO(), errors);
+  const msg = (level: IoMessage<unknown>['level'], message: string) =>
+    ({ level, message, time: new Date(), action: 'deploy', code: 'CDK_TOOLKIT_I0000', data: undefined }) as IoMessage<unknown>;
+  await host.notify(msg('info', 'TemporalDsql: deploying... [1/2]'));
+  await host.notify(msg('error', 'TemporalDsql: fail: No bucket named x\n'));
+  await host.notify(msg('warn', 'a warning'));
+  expect(errors).toEqual(['TemporalDsql: fail: No bucket named x']);
 });
