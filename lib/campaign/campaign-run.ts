@@ -78,7 +78,10 @@ async function resumable(r: CampaignRun, record: CampaignRecord): Promise<void> 
     );
   if (record.deployed === undefined) return;
   const now = await r.actions.deployedScenario(r.campaign);
-  if (now !== record.deployed)
+  // A deploy stopped in flight (the process killed, or its wait failed) may finish on its own (CloudFormation goes on): the stacks then hold that step's scenario, which the resumed deploy finds done.
+  const at = record.running ?? record.failure;
+  const inFlight = at?.stage === 'deploy' ? record.steps[at.step].scenario : undefined;
+  if (now !== record.deployed && now !== inFlight)
     throw new ConfigError(
       `the stacks were deployed with ${now ?? 'nothing'} since campaign ${r.campaign.name} deployed ${record.deployed}: its record no longer describes them (valid: deploy ${record.deployed} again, or start over with another --out)`,
     );

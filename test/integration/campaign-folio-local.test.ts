@@ -15,6 +15,7 @@ import { costOf } from '../../lib/families';
 import { usd } from '../../lib/commands/shared/money';
 import { num } from '../../lib/commands/report/report-format';
 import { moduleRouteNames } from '../../lib/platform/contract/physical-names';
+import { waitUntil } from '../../lib/commands/shared/waiting';
 import { recordingIO } from '../support/command-io';
 import { tempDir } from '../support/temp-dir';
 import { type Kill, campaignRecord, campaignRun as runCampaignProcess, runToKill } from './support/campaign-process';
@@ -156,7 +157,16 @@ describe('a mover that refuses', () => {
 
 test.each(KILLS)(
   'killed at step %i, %s (%i ms in): the record says where it stopped',
-  (step, stage, after) => runToKill(childEnv(), out, [step, stage, after], explain),
+  async (step, stage, after) => {
+    await runToKill(childEnv(), out, [step, stage, after], explain);
+    // CloudFormation goes on when the campaign's process dies: the next run finds the deploy it left finished, as a run in the morning does.
+    if (stage === 'deploy')
+      await waitUntil(
+        `the deploy of ${PHASES[step - 1]} left in flight to finish`,
+        async () => ({ done: environment.ledger.deploys.includes(PHASES[step - 1]), text: environment.ledger.deploys.join(', ') }),
+        { timeoutSeconds: 60, intervalSeconds: 0.2 },
+      );
+  },
   600_000,
 );
 

@@ -200,6 +200,36 @@ describe('a record is resumed only as it was left', () => {
     expect(env.state.calls).toEqual([]);
   });
 
+  test("a deploy stopped in flight that finished on its own is the record's own: resumed, the deploy run again; a third scenario is still refused", async () => {
+    /** A run stopped in test11's deploy: failed while waiting, or killed (its record as the process left it, the stage running). */
+    const stoppedInDeploy = async (how: 'failed' | 'killed'): Promise<string> => {
+      const dir = tempDir('campaign-');
+      await run(FOLIO, dir, environment({ fail: { scenario: 'test11', stage: 'deploy' } }).actions).catch(() => undefined);
+      const { failure, ...left } = readRecord(recordPath(dir))!;
+      if (how === 'killed')
+        writeFileSync(
+          recordPath(dir),
+          JSON.stringify({ ...left, status: 'running', running: { step: failure!.step, stage: failure!.stage, since: failure!.at } }),
+        );
+      expect(readRecord(recordPath(dir))).toMatchObject({ deployed: 'test10', [how === 'killed' ? 'running' : 'failure']: { step: 1, stage: 'deploy' } });
+      return dir;
+    };
+    for (const how of ['failed', 'killed'] as const) {
+      const dir = await stoppedInDeploy(how);
+      // CloudFormation went on after the process stopped waiting: the stacks hold the step's scenario.
+      const finished = environment();
+      finished.state.deployed = 'test11';
+      expect((await run(FOLIO, dir, finished.actions)).status).toBe('done');
+      expect(finished.state.calls[0]).toBe('deploy test11');
+    }
+    const other = environment();
+    other.state.deployed = 'test4';
+    await expect(run(FOLIO, await stoppedInDeploy('killed'), other.actions)).rejects.toThrow(
+      'the stacks were deployed with test4 since campaign three-phases deployed test10',
+    );
+    expect(other.state.calls).toEqual([]);
+  });
+
   test('a finished campaign runs nothing again', async () => {
     const dir = tempDir('campaign-');
     await run(FOLIO, dir, environment().actions);
