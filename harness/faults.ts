@@ -1,4 +1,4 @@
-import { TEMPORAL_ROLES, type TemporalRole } from '../config';
+import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalRole } from '../config';
 import { durationSeconds } from '../config/fields';
 import { rollingDeployment } from '../config/packing';
 import type { Postgres } from './postgres';
@@ -34,7 +34,16 @@ export interface Fault {
   readonly name: string;
   /** Announced the ECS way (SIGTERM, the DNS record withdrawn first), as a deploy or a scale change is. */
   readonly graceful: boolean;
+  /** How long its injection takes by design (the drains and waits it sits out), from the rendered environment. */
+  readonly plannedSeconds: (e: TemporalEnvironment) => number;
   readonly inject: (c: FaultContext) => Promise<FaultNotes>;
+}
+
+/** What a stopped task of a role sits out after SIGTERM, as the environment renders it. */
+function shutdownSeconds(e: TemporalEnvironment, role: TemporalRole): number {
+  const s = e.deployment.shutdown;
+  if (role === 'frontend') return durationSeconds(s.frontend.failHealthCheck) + durationSeconds(s.frontend.drain);
+  return role === 'worker' ? 0 : durationSeconds(s[role].drain);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,6 +57,7 @@ function rollingDeploy(role: TemporalRole): Fault {
   return {
     name: `rolling deploy: ${role}`,
     graceful: true,
+    plannedSeconds: (e) => shutdownSeconds(e, role),
     inject: async ({ cluster, stopTimeoutMs }) => {
       const e = cluster.scenario.environment;
       const old = cluster.tasks(role);
@@ -75,6 +85,7 @@ function killAndReplace(role: TemporalRole, delayMs: number): Fault {
   return {
     name: `SIGKILL ${role}, replaced after ${delayMs / 1000} s`,
     graceful: false,
+    plannedSeconds: () => delayMs / 1000,
     inject: async ({ cluster }) => {
       const [victim] = cluster.tasks(role);
       await cluster.killTask(victim);
@@ -89,6 +100,7 @@ function storeRestart(): Fault {
   return {
     name: 'PostgreSQL restarted (fast shutdown, start)',
     graceful: false,
+    plannedSeconds: () => 0,
     inject: async ({ postgres }) => {
       await postgres.halt('fast');
       await postgres.start();
@@ -102,6 +114,7 @@ function frontendScale(settleMs: number): Fault {
   return {
     name: 'frontend scaled 1 → 2 → 1',
     graceful: true,
+    plannedSeconds: (e) => settleMs / 1000 + shutdownSeconds(e, 'frontend'),
     inject: async ({ cluster, stopTimeoutMs }) => {
       const [old] = cluster.tasks('frontend');
       const added = await cluster.startTask('frontend');
@@ -120,6 +133,7 @@ export function upgrade(to: Binaries): Fault {
   return {
     name: `upgrade to Temporal ${to.release}`,
     graceful: true,
+    plannedSeconds: (e) => TEMPORAL_ROLES.reduce((sum, role) => sum + shutdownSeconds(e, role), 0),
     inject: async (c) => {
       const { cluster, postgres } = c;
       await runSchemaTask(to, cluster.scenario, postgres, cluster.stores.database, 'update');

@@ -1,25 +1,26 @@
 #!/usr/bin/env bash
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
-# cached), then runs its files in four lanes, each file in its lane one after another. The
-# Temporal roles bind the rendered, fixed ports, so one Temporal cluster at a time (the timed lane).
-# - timed, at normal priority: every Temporal file, and the forwarder's round trips. It runs in
-#   three stages, each waiting for what ran beside the one before:
-#   1. hibernation and the upgrade (verdicts: every workflow done), beside the niced lane;
-#   2. the campaign over three presets (2 workflows/s; verdicts: every workflow done, each stage
-#      once), beside the movers lane and the FOLIO campaign's;
-#   3. everything else, alone: the files whose verdicts are latencies and recoveries (the local
-#      cluster's runs, the faults, the forwarder), and any file not named here.
-# - niced (nice 19: it takes only the CPU the timed lane leaves idle): the Go tests of the
-#   benchmark program and of the Aurora servers' token signer (docker/temporal-aurora), the
-#   commands as separate processes (test/integration/bin: the CDK CLI, the companion commands and
-#   a campaign's deploy through the toolkit, against moto), the deploy-time functions against moto (test/integration/deploy-time), and
-#   the README's offline try of report and bench.
-# - movers, at normal priority: the schema mover's files (PostgreSQL only, their own free ports);
-#   their fences and pauses are timed, so not niced, and not beside a latency verdict.
-# - folio, at normal priority: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly
-#   waiting out its 2-minute loads), whose kills land inside stages by time.
-# Any lane failing fails the suite, its failures printed again at the end; each Jest run stops
-# itself after 35 minutes.
+# cached), then runs its files in lanes, each file in its lane one after another, in two stages:
+# 1. side by side, the files whose verdicts are exit codes, every workflow done, or pauses of
+#    seconds:
+#    - niced (nice 19: it takes only the CPU the others leave idle): the Go tests of the benchmark
+#      program and of the Aurora servers' token signer (docker/temporal-aurora), the commands as
+#      separate processes (test/integration/bin: the CDK CLI, the companion commands and a
+#      campaign's deploy through the toolkit, against moto), the deploy-time functions against
+#      moto (test/integration/deploy-time), and the README's offline try of report and bench;
+#      then, at normal priority, hibernation, the upgrade and the Aurora-flavoured cluster, in a
+#      network namespace of their own (the Temporal roles bind the rendered, fixed ports, so two
+#      clusters at once need two loopbacks);
+#    - temporal: the campaign over three presets (2 workflows/s);
+#    - movers: the schema mover's files (PostgreSQL only, their own free ports); their fences and
+#      pauses are timed, so not niced;
+#    - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
+#      2-minute loads), whose kills land inside stages by time.
+# 2. alone, once all of that has ended: every other file (the local cluster's runs, the faults,
+#    the forwarder's round trips: verdicts that are latencies and recoveries).
+# Without network namespaces (not root, and no user namespaces), the namespaced files run before
+# stage 1, beside the niced lane only. Any lane failing fails the suite, its failures printed
+# again at the end; each Jest run stops itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,15 +30,16 @@ if [ "$#" -gt 0 ]; then
   exec "${jest[@]}" "$@"
 fi
 NICED='/test/integration/(bin|deploy-time)/'
-BESIDE_NICED='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
+OWN_NETWORK='/test/integration/temporal-(hibernate|upgrade|aurora-local)\.test\.ts$'
 CAMPAIGN='/test/integration/campaign-local\.test\.ts$'
 MOVERS='/test/integration/schema-mover(-online)?\.test\.ts$'
 FOLIO='/test/integration/campaign-folio-local\.test\.ts$'
 
+# Each step checked by itself: a lane runs where bash ignores set -e (a condition, below).
 niced() {
-  (cd benchmark && GOFLAGS=-buildvcs=false go test ./...)
-  (cd docker/temporal-aurora && GOFLAGS=-buildvcs=false go test ./...)
-  "${jest[@]}" --testPathPatterns "$NICED"
+  (cd benchmark && GOFLAGS=-buildvcs=false go test ./...) || return 1
+  (cd docker/temporal-aurora && GOFLAGS=-buildvcs=false go test ./...) || return 1
+  "${jest[@]}" --testPathPatterns "$NICED" || return 1
   # The offline try of report and bench that the README documents, as a user runs it.
   local log
   log=$(mktemp)
@@ -49,50 +51,72 @@ niced() {
   rm -f "$log"
 }
 
-# Each lane's lines carry its name and are kept in its log; pipefail (inherited) makes a lane's
-# status its own, not its labeller's. No lane runs under && or ||, where bash would ignore set -e
-# inside it.
+# A lane: a command whose lines carry the lane's name and are kept in its log; pipefail
+# (inherited) makes its status the command's, not the labeller's. A failed lane's name is kept
+# for the report.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-label() { tee "$logs/$2" | sed -u "s/^/[$1] /"; }
-status=0
-failed=()
-# Waits for a lane started in the background; its failure fails the suite, and the stages go on.
-await() { wait "$1" || { status=1 failed+=("$2"); }; }
+lane() {
+  local name=$1
+  shift
+  if "$@" 2>&1 | tee "$logs/$name" | sed -u "s/^/[$name] /"; then return 0; fi
+  echo "$name" >>"$logs/failed"
+  return 1
+}
 # A failed lane's failures again at the very end, where a log's tail (CI's) shows them: Jest's
 # failing tests from their first "●", or the lane's last lines when it failed outside Jest.
 report() {
-  local lane log
-  for lane in "${failed[@]}"; do
-    log="$logs/$lane"
-    echo "integration: the $lane lane failed; its failures:"
-    if grep -q '●' "$log"; then
-      sed -n '/●/,$p' "$log" | head -n 300
+  [ -f "$logs/failed" ] || return 0
+  local name
+  while read -r name; do
+    echo "integration: the $name lane failed; its failures:"
+    if grep -q '●' "$logs/$name"; then
+      sed -n '/●/,$p' "$logs/$name" | head -n 300
     else
-      tail -n 60 "$log"
+      tail -n 60 "$logs/$name"
     fi
-  done
+  done <"$logs/failed"
 }
+status=0
+await() { wait "$1" || status=1; }
 
-(
-  renice -n 19 -p "$BASHPID" >/dev/null
-  niced 2>&1 | label niced niced
-) &
+# A network namespace of its own, loopback up (root only: PostgreSQL runs as the postgres user,
+# whom a user namespace cannot map).
+isolated() { unshare --net -- sh -c 'ip link set lo up && exec "$@"' isolated "$@"; }
+
+# Stage 1.
+if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then
+  alone=("$NICED" "$OWN_NETWORK" "$CAMPAIGN" "$MOVERS" "$FOLIO")
+  (
+    ok=0
+    (
+      renice -n 19 -p "$BASHPID" >/dev/null
+      lane niced niced
+    ) || ok=1
+    lane own-network isolated "${jest[@]}" --testPathPatterns "$OWN_NETWORK" || ok=1
+    exit "$ok"
+  ) &
+else
+  echo "integration: no network namespace (not root): hibernation, the upgrade and the Aurora cluster run in stage 2"
+  alone=("$NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO")
+  (
+    renice -n 19 -p "$BASHPID" >/dev/null
+    lane niced niced
+  ) &
+fi
 n=$!
-("${jest[@]}" --testPathPatterns "$BESIDE_NICED" 2>&1 | label timed "timed (stage 1)") &
-await $! "timed (stage 1)"
-await "$n" niced
-
-("${jest[@]}" --testPathPatterns "$MOVERS" 2>&1 | label movers movers) &
+lane movers "${jest[@]}" --testPathPatterns "$MOVERS" &
 m=$!
-("${jest[@]}" --testPathPatterns "$FOLIO" 2>&1 | label folio folio) &
+lane folio "${jest[@]}" --testPathPatterns "$FOLIO" &
 f=$!
-("${jest[@]}" --testPathPatterns "$CAMPAIGN" 2>&1 | label timed "timed (stage 2)") &
-await $! "timed (stage 2)"
-await "$m" movers
-await "$f" folio
+lane temporal "${jest[@]}" --testPathPatterns "$CAMPAIGN" &
+await $!
+await "$m"
+await "$f"
+await "$n"
 
-("${jest[@]}" --testPathIgnorePatterns "$NICED" "$BESIDE_NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO" 2>&1 | label timed "timed (stage 3)") &
-await $! "timed (stage 3)"
+# Stage 2: alone, every file not run above.
+lane alone "${jest[@]}" --testPathIgnorePatterns "${alone[@]}" &
+await $!
 report
 exit "$status"

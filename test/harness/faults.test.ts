@@ -1,5 +1,5 @@
-import { TEMPORAL_ROLES, type TemporalRole } from '../../config';
-import { describeOutcome, type FaultOutcome, membershipSettles, recovery, stragglers } from '../../harness/faults';
+import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../config';
+import { describeOutcome, type FaultOutcome, faultSuite, membershipSettles, recovery, stragglers } from '../../harness/faults';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
 
@@ -116,4 +116,29 @@ test('a run that was not back says, interval by interval from the fault, what ke
     membershipSettledSeconds: 0,
   } as unknown as FaultOutcome;
   expect(describeOutcome(o)).toContain('not back at the rate before the load ended (from 3 s, every 1 s: completed 2 0 10; P99 ms by start 4940 0 60)');
+});
+
+test('each fault plans the drains and waits it sits out from the rendered environment, so its load runs past them', () => {
+  const { environment } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  const planned = Object.fromEntries(faultSuite().map((f) => [f.name, f.plannedSeconds(environment)]));
+  expect(planned).toEqual({
+    'rolling deploy: history': 0,
+    'rolling deploy: matching': 5,
+    // failHealthCheck 15 s, then drain 10 s.
+    'rolling deploy: frontend': 25,
+    'rolling deploy: worker': 0,
+    'SIGKILL history, replaced after 5 s': 5,
+    'SIGKILL matching, replaced after 5 s': 5,
+    'PostgreSQL restarted (fast shutdown, start)': 0,
+    'frontend scaled 1 → 2 → 1': 30,
+  });
+  const slower = {
+    ...environment,
+    deployment: { ...environment.deployment, shutdown: { ...environment.deployment.shutdown, frontend: { failHealthCheck: '20s', drain: '15s' } } },
+  };
+  expect(
+    faultSuite()
+      .find((f) => f.name === 'rolling deploy: frontend')!
+      .plannedSeconds(slower),
+  ).toBe(35);
 });

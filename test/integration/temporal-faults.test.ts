@@ -3,7 +3,7 @@ import { durationSeconds } from '../../config/fields';
 import { freePort } from '../../harness/ports';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, startWorker, warmUp } from '../../harness/benchmark';
-import { type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from '../../harness/faults';
+import { type Fault, type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from '../../harness/faults';
 import { type LocalCluster, startCluster } from '../../harness/temporal-cluster';
 
 /*
@@ -13,11 +13,14 @@ import { type LocalCluster, startCluster } from '../../harness/temporal-cluster'
  */
 
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
-// The load runs 60 s, so the longest faults (a frontend's 25 s drain, the scale's 30 s) leave 18 s
-// or more after them: the clients reconnect once the old frontend exits, and the judge needs 5 s
-// held after that. At 45 s, a rolling frontend's reconnect 4 s after its exit (P99 368 ms for two
-// seconds, the rate held) left no 5 s before the load ended, in one CI rehearsal of twelve runs.
-const LOAD = { rate: 10, duration: '60s', faultAtSeconds: 12, completionTimeout: '90s' };
+// Each fault's load runs AFTER_SECONDS past the end its config plans (a frontend's 25 s of health
+// check and drain; the scale's 30 s; none for a history roll): time for the clients to reconnect
+// and for the judge's 5 s held after the last bad second. The slowest seen: a killed matching
+// back 8 s after its replacement, and a rolling frontend's clients reconnecting 4 s after its
+// exit with two slow seconds (one CI rehearsal of twelve, when every load was 45 s).
+const LOAD = { rate: 10, faultAtSeconds: 12, completionTimeout: '90s' };
+const AFTER_SECONDS = 30;
+const loadFor = (fault: Fault) => ({ ...LOAD, duration: `${LOAD.faultAtSeconds + fault.plannedSeconds(scenario.environment) + AFTER_SECONDS}s` });
 
 let pg: Postgres;
 let cluster: LocalCluster;
@@ -43,7 +46,7 @@ afterAll(async () => {
 describe.each(faultSuite().map((f) => [f.name, f] as const))('%s', (_, fault) => {
   let o: FaultOutcome;
   beforeAll(async () => {
-    o = await runFault(context, fault, LOAD);
+    o = await runFault(context, fault, loadFor(fault));
     outcomes.push(o);
     console.log(describeOutcome(o));
   }, 420_000);
