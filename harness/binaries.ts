@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TEMPORAL_ENVIRONMENT } from '../config/temporal-environment';
 import type { TaskImage } from '../config/fields';
+import { cacheDir } from './cache-dir';
 
 /*
  * Where scripts/setup-integration.sh puts what it builds: one cache directory, keyed by the
@@ -11,10 +11,6 @@ import type { TaskImage } from '../config/fields';
  */
 
 const { upstream } = TEMPORAL_ENVIRONMENT.servers;
-
-function cacheDir(): string {
-  return process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra');
-}
 
 export interface Binaries {
   /** The upstream release they were built from. */

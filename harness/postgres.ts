@@ -1,8 +1,9 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { cacheDir } from './cache-dir';
 import { freePort } from './ports';
 
 /*
@@ -79,7 +80,7 @@ const asRoot = process.getuid?.() === 0;
 function postgres16Dir(): string {
   if (process.env.DB_BENCH_PG16) return process.env.DB_BENCH_PG16;
   if (asRoot) return '/opt/db-bench-infra/postgresql-16';
-  return join(process.env.DB_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'db-bench-infra'), 'postgresql-16');
+  return join(cacheDir(), 'postgresql-16');
 }
 
 /** The server's and the client tools' directories for a major. */

@@ -3,14 +3,14 @@
 # cached), then runs its files in lanes, each file in its lane one after another, in two stages:
 # 1. side by side, the files whose verdicts are exit codes, every workflow done, or pauses of
 #    seconds:
-#    - niced (nice 19: it takes only the CPU the others leave idle): the Go tests of the benchmark
-#      program and of the Aurora servers' token signer (docker/temporal-aurora), the commands as
-#      separate processes (test/integration/bin: the CDK CLI, the companion commands and a
-#      campaign's deploy through the toolkit, against moto), the deploy-time functions against
-#      moto (test/integration/deploy-time), and the README's offline try of report and bench;
-#      then, at normal priority, hibernation, the upgrade and the Aurora-flavoured cluster, in a
+#    - own network, then niced: hibernation, the upgrade and the Aurora-flavoured cluster, in a
 #      network namespace of their own (the Temporal roles bind the rendered, fixed ports, so two
-#      clusters at once need two loopbacks);
+#      clusters at once need two loopbacks); then, at nice 19 (it takes only the CPU the others
+#      leave idle), the Go tests of the benchmark program and of the Aurora servers' token signer
+#      (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the
+#      CDK CLI, the companion commands and a campaign's deploy through the toolkit, against
+#      moto), the deploy-time functions against moto (test/integration/deploy-time), and the
+#      README's offline try of report and bench;
 #    - temporal: the campaign over three presets (2 workflows/s);
 #    - movers: the schema mover's files (PostgreSQL only, their own free ports); their fences and
 #      pauses are timed, so not niced;
@@ -18,8 +18,8 @@
 #      2-minute loads), whose kills land inside stages by time.
 # 2. alone, once all of that has ended: every other file (the local cluster's runs, the faults,
 #    the forwarder's round trips: verdicts that are latencies and recoveries).
-# Without network namespaces (not root, and no user namespaces), the namespaced files run before
-# stage 1, beside the niced lane only. Any lane failing fails the suite, its failures printed
+# Not as root (no network namespace here that PostgreSQL's postgres user can run in), the
+# namespaced files run in stage 2. Any lane failing fails the suite, its failures printed
 # again at the end; each Jest run stops itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
@@ -89,15 +89,13 @@ if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then
   alone=("$NICED" "$OWN_NETWORK" "$CAMPAIGN" "$MOVERS" "$FOLIO")
   (
     ok=0
-    (
-      renice -n 19 -p "$BASHPID" >/dev/null
-      lane niced niced
-    ) || ok=1
     lane own-network isolated "${jest[@]}" --testPathPatterns "$OWN_NETWORK" || ok=1
+    renice -n 19 -p "$BASHPID" >/dev/null
+    lane niced niced || ok=1
     exit "$ok"
   ) &
 else
-  echo "integration: no network namespace (not root): hibernation, the upgrade and the Aurora cluster run in stage 2"
+  echo "integration: not root, so no network namespace: hibernation, the upgrade and the Aurora cluster run in stage 2"
   alone=("$NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO")
   (
     renice -n 19 -p "$BASHPID" >/dev/null

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,6 +9,7 @@ import {
   type ControlTowerAcknowledgement,
   loadCheckovSkips,
 } from '../../lib/platform/constructs/lint-acknowledgements';
+import { cacheDir } from '../../harness/cache-dir';
 import { namesIn, PLACEHOLDER, resourceKeys, sectionsKey, unitsFor } from './lint-units';
 import { page } from './manual';
 import { CACHED_VARIANTS } from './synth';
@@ -267,11 +268,21 @@ interface TemplateLint {
   readonly checkov: { readonly failed: CheckovResult[]; readonly skipped: CheckovResult[]; readonly resources: number };
 }
 
-/** Where results are kept: by the linters' versions and their code, outside any one source state. */
+/**
+ * Where results are kept: by the linters' versions and their code, outside any one source state
+ * or checkout (the user's cache: a fresh clone, as CI's, finds what an earlier one judged).
+ */
 function lintCacheDir(): string {
-  const dir = join(process.env.LINT_CACHE_DIR ?? join(ROOT, 'node_modules/.cache/db-bench-infra/lint'), lintKey());
+  const dir = join(process.env.LINT_CACHE_DIR ?? join(cacheDir(), 'lint'), lintKey());
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** A result written whole or not at all: another checkout's run may read the same cache at once. */
+function keep(file: string, result: unknown): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, JSON.stringify(result));
+  renameSync(partial, file);
 }
 
 const contentHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
@@ -343,12 +354,12 @@ async function lintTemplates(files: readonly string[], work: string): Promise<Ma
           .filter((f) => f.endsWith(` ${id}`))
           .map((f) => f.slice(0, -id.length - 1)),
       };
-      writeFileSync(kept('resource', key), JSON.stringify(result));
+      keep(kept('resource', key), result);
     }
-    if (u.sections) writeFileSync(kept('sections', u.sections), JSON.stringify({ cfnLint: found.filter((m) => !onResource(m)).map(said) }));
+    if (u.sections) keep(kept('sections', u.sections), { cfnLint: found.filter((m) => !onResource(m)).map(said) });
   }
   for (const t of templates.filter((x) => whole.includes(x.file)))
-    writeFileSync(kept('template', t.hash), JSON.stringify({ cfnLint: template.filter((m) => m.Filename === t.file).map(said) }));
+    keep(kept('template', t.hash), { cfnLint: template.filter((m) => m.Filename === t.file).map(said) });
   const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
   return new Map(
     templates.map(({ file, template: json, hash }) => {
