@@ -3,15 +3,15 @@
 # cached), then runs its files in lanes, each file in its lane one after another, in two stages:
 # 1. side by side, the files whose verdicts are exit codes, every workflow done, or pauses of
 #    seconds:
-#    - own network, then niced: hibernation, the upgrade and the Aurora-flavoured cluster, in a
-#      network namespace of their own (the Temporal roles bind the rendered, fixed ports, so two
-#      clusters at once need two loopbacks); then, at nice 19 (it takes only the CPU the others
-#      leave idle), the Go tests of the benchmark program and of the Aurora servers' token signer
+#    - own network, then niced: hibernation and the upgrade, in a network namespace of their
+#      own (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
+#      loopbacks); then, at nice 19 (it takes only the CPU the others leave idle), the Go tests of the benchmark program and of the Aurora servers' token signer
 #      (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the
 #      CDK CLI, the companion commands and a campaign's deploy through the toolkit, against
 #      moto), the deploy-time functions against moto (test/integration/deploy-time), and the
 #      README's offline try of report and bench;
-#    - temporal: the campaign over three presets (2 workflows/s);
+#    - temporal: the Aurora-flavoured cluster (its verdicts: every workflow done, the logins),
+#      then the campaign over three presets (2 workflows/s);
 #    - movers: the schema mover's files (PostgreSQL only, their own free ports); their fences and
 #      pauses are timed, so not niced;
 #    - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
@@ -30,8 +30,8 @@ if [ "$#" -gt 0 ]; then
   exec "${jest[@]}" "$@"
 fi
 NICED='/test/integration/(bin|deploy-time)/'
-OWN_NETWORK='/test/integration/temporal-(hibernate|upgrade|aurora-local)\.test\.ts$'
-CAMPAIGN='/test/integration/campaign-local\.test\.ts$'
+OWN_NETWORK='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
+TEMPORAL='/test/integration/(temporal-aurora-local|campaign-local)\.test\.ts$'
 MOVERS='/test/integration/schema-mover(-online)?\.test\.ts$'
 FOLIO='/test/integration/campaign-folio-local\.test\.ts$'
 
@@ -86,7 +86,7 @@ isolated() { unshare --net -- sh -c 'ip link set lo up && exec "$@"' isolated "$
 
 # Stage 1.
 if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then
-  alone=("$NICED" "$OWN_NETWORK" "$CAMPAIGN" "$MOVERS" "$FOLIO")
+  alone=("$NICED" "$OWN_NETWORK" "$TEMPORAL" "$MOVERS" "$FOLIO")
   (
     ok=0
     lane own-network isolated "${jest[@]}" --testPathPatterns "$OWN_NETWORK" || ok=1
@@ -95,8 +95,8 @@ if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then
     exit "$ok"
   ) &
 else
-  echo "integration: not root, so no network namespace: hibernation, the upgrade and the Aurora cluster run in stage 2"
-  alone=("$NICED" "$CAMPAIGN" "$MOVERS" "$FOLIO")
+  echo "integration: not root, so no network namespace: hibernation and the upgrade run in stage 2"
+  alone=("$NICED" "$TEMPORAL" "$MOVERS" "$FOLIO")
   (
     renice -n 19 -p "$BASHPID" >/dev/null
     lane niced niced
@@ -107,7 +107,7 @@ lane movers "${jest[@]}" --testPathPatterns "$MOVERS" &
 m=$!
 lane folio "${jest[@]}" --testPathPatterns "$FOLIO" &
 f=$!
-lane temporal "${jest[@]}" --testPathPatterns "$CAMPAIGN" &
+lane temporal "${jest[@]}" --testPathPatterns "$TEMPORAL" &
 await $!
 await "$m"
 await "$f"
