@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalRole } from '../config';
 import { durationSeconds } from '../config/fields';
 import { rollingDeployment } from '../config/packing';
@@ -160,6 +162,21 @@ export interface LoadSettings {
   readonly completionTimeout: string;
 }
 
+/** The suite's load: 10 workflows/s, the fault 12 s in, results awaited 90 s past the last start. */
+export const FAULT_SUITE_LOAD = { rate: 10, faultAtSeconds: 12, completionTimeout: '90s' } as const;
+/**
+ * A load runs this long past the end its fault plans: time for the clients to reconnect and for
+ * recovery()'s 5 s held after the last bad second. The slowest seen: a killed matching back 8 s
+ * after its replacement, a rolling frontend's clients reconnecting 4 s after its exit.
+ */
+export const LOAD_AFTER_PLANNED_SECONDS = 30;
+
+/** A fault's load: offered until LOAD_AFTER_PLANNED_SECONDS past the end the fault plans (plannedSeconds). */
+export function faultLoad(fault: Fault, environment: TemporalEnvironment, o: Partial<Pick<LoadSettings, 'rate' | 'faultAtSeconds'>> = {}): LoadSettings {
+  const load = { ...FAULT_SUITE_LOAD, ...o };
+  return { ...load, duration: `${load.faultAtSeconds + fault.plannedSeconds(environment) + LOAD_AFTER_PLANNED_SECONDS}s` };
+}
+
 export interface FaultOutcome {
   readonly fault: string;
   readonly notes: FaultNotes;
@@ -228,18 +245,43 @@ interface Straggler {
   readonly id: string;
   /** Seconds from its start to its close; null: still open when the wait ended. */
   readonly closedAfterSeconds: number | null;
-  /** Events in its history at the close: a simple workflow has 11; each timed-out task adds its own. */
+  /**
+   * Events in its history at the close: a simple workflow has 11, a timed-out workflow task adds
+   * 3, and a timed-out activity attempt none (its retry shows only in the started event's attempt):
+   * 11 events and 30 s late is an activity started and never delivered.
+   */
   readonly events: number | null;
+  /** What the servers logged naming it (time, task, message, error): a retried hand-over, a task not found. */
+  readonly logged: readonly string[];
+}
+
+/** Each line of the cluster's server logs that names the workflow, shortened; the first `max` by time. */
+function loggedAbout(dir: string, id: string, max = 20): string[] {
+  const needle = `"${id}"`;
+  const lines: string[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.log'))) {
+    const task = file.slice(0, -'.log'.length);
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line.includes(needle)) continue;
+      try {
+        const j = JSON.parse(line) as { ts?: string; msg?: string; error?: string };
+        lines.push(`${j.ts} ${task}: ${j.msg}${j.error ? ` (${j.error})` : ''}`);
+      } catch {
+        lines.push(`${task}: ${line.slice(0, 300)}`);
+      }
+    }
+  }
+  return lines.sort().slice(0, max);
 }
 
 /**
- * Waits up to `waitMs` for the workflows open at the deadline to close, then reads when each did
- * and how long its history grew: what names a straggler's cause (a task started and never
- * delivered closes a timeout later, its history longer by the timeout's events). Only a failing
- * run has any, so a passing one waits for nothing.
+ * Waits up to `waitMs` for the workflows open at the deadline to close, then reads when each did,
+ * how long its history grew and what the servers logged naming it: what names a straggler's cause
+ * (a task started and never delivered closes its timeout later: 10 s for a workflow task, 30 s for
+ * the activity). Only a failing run has any, so a passing one waits for nothing.
  */
 export async function stragglers(
-  c: { readonly cluster: Pick<LocalCluster, 'stores'>; readonly postgres: Pick<Postgres, 'psql'> },
+  c: { readonly cluster: Pick<LocalCluster, 'stores' | 'dir'>; readonly postgres: Pick<Postgres, 'psql'> },
   ids: readonly string[],
   waitMs = 120_000,
   clock = { now: Date.now, sleep },
@@ -260,7 +302,8 @@ export async function stragglers(
       const r = rows.get(id);
       return { id, closedAfterSeconds: r?.seconds ? Math.round(Number(r.seconds) * 10) / 10 : null, events: r?.events ? Number(r.events) : null };
     });
-    if (found.every((s) => s.closedAfterSeconds !== null) || clock.now() > deadline) return found;
+    if (found.every((s) => s.closedAfterSeconds !== null) || clock.now() > deadline)
+      return found.map((s) => ({ ...s, logged: loggedAbout(c.cluster.dir, s.id) }));
     await clock.sleep(2_000);
   }
 }
@@ -367,7 +410,8 @@ export async function membershipSettles(
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
 
 const describeStraggler = (s: Straggler) =>
-  s.closedAfterSeconds === null ? `${s.id} still open` : `${s.id} closed ${s.closedAfterSeconds} s after its start, ${s.events} events`;
+  `${s.closedAfterSeconds === null ? `${s.id} still open` : `${s.id} closed ${s.closedAfterSeconds} s after its start, ${s.events} events`}` +
+  (s.logged.length ? `; logged: ${s.logged.join(' | ')}` : '');
 
 /** Each interval from the fault's start: completions and the P99 of its starts, what recovery() judged (a run that was not back says why). */
 function afterFault(o: FaultOutcome): string {

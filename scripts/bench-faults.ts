@@ -17,7 +17,17 @@ import { DYNAMIC_CONFIG_KEYS } from '../config/temporal-dynamic-config-keys';
 import { runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { startWorker, warmUp } from '../harness/benchmark';
-import { type FaultOutcome, describeOutcome, faultSuite, runFault } from '../harness/faults';
+import {
+  type Fault,
+  type FaultOutcome,
+  FAULT_SUITE_LOAD,
+  type LoadSettings,
+  LOAD_AFTER_PLANNED_SECONDS,
+  describeOutcome,
+  faultLoad,
+  faultSuite,
+  runFault,
+} from '../harness/faults';
 import { startCluster } from '../harness/temporal-cluster';
 import { freePort } from '../harness/ports';
 import { startPostgres } from '../harness/postgres';
@@ -25,9 +35,12 @@ import { startPostgres } from '../harness/postgres';
 const program = new Command('bench:faults')
   .description('Fault suite against a local Temporal cluster started from the rendered config: what each fault costs')
   .option('--scenario <name>', 'Temporal preset whose rendering is started', 'temporal-150wps')
-  .option('--rate <n>', 'workflow starts offered per second throughout', '10')
-  .option('--duration <duration>', 'how long each fault run offers load (Go duration)', '45s')
-  .option('--fault-at <duration>', 'when, into each run, the fault starts', '12s')
+  .option('--rate <n>', 'workflow starts offered per second throughout', String(FAULT_SUITE_LOAD.rate))
+  .option(
+    '--duration <duration>',
+    `how long each fault run offers load (Go duration); by default the integration suite's: ${LOAD_AFTER_PLANNED_SECONDS} s past the end the fault plans`,
+  )
+  .option('--fault-at <duration>', 'when, into each run, the fault starts', `${FAULT_SUITE_LOAD.faultAtSeconds}s`)
   .option('--fault <text>', 'run only the faults whose name contains this (e.g. "rolling deploy")')
   .option('--repeat <n>', 'run each fault this many times on the same cluster, one row each', '1')
   .option('--dynamic-config <key=value...>', 'set these dynamic-config keys over the rendered ones (what a setting buys)')
@@ -45,15 +58,20 @@ function dynamicConfigOverrides(pairs: readonly string[]): Record<string, string
   );
 }
 
+interface Measured {
+  readonly o: FaultOutcome;
+  readonly load: LoadSettings;
+}
+
 const fmt = (n: number | null) => (n === null ? 'not back' : n.toLocaleString('en-US', { maximumFractionDigits: 1 }));
 
-function row(o: FaultOutcome, rate: number): string[] {
+function row({ o, load }: Measured): string[] {
   const l = o.ledger;
   const errors = Object.entries(o.startErrors).map(([cause, n]) => `${n} ${cause}`);
   const stops = o.notes.stops.map((s) => `${(s.drainMs / 1000).toFixed(1)} s${s.killed ? ' (SIGKILL)' : ''}`);
   return [
     o.fault,
-    `${rate}/s, ${l.offered.toLocaleString('en-US')} offered`,
+    `${load.rate}/s for ${load.duration}, ${l.offered.toLocaleString('en-US')} offered`,
     String(l.missing.length + l.notCompleted.length + (l.decidable ? 0 : 1)),
     String(l.duplicates.length),
     errors.length ? errors.join(', ') : '0',
@@ -70,12 +88,9 @@ runCommand(async () => {
   const o = program.opts();
   const rate = Number(o.rate);
   if (!(rate > 0)) throw new ConfigError(`--rate "${o.rate}" is not valid (valid: a number of workflows per second above 0)`);
-  for (const [flag, value] of [
-    ['--duration', o.duration],
-    ['--fault-at', o.faultAt],
-  ])
+  for (const [flag, value] of [['--fault-at', o.faultAt], ...(o.duration === undefined ? [] : [['--duration', o.duration]])])
     if (!(durationSeconds(value) > 0)) throw new ConfigError(`${flag} "${value}" is not valid (valid: a Go duration with a unit, e.g. 45s)`);
-  if (durationSeconds(o.faultAt) >= durationSeconds(o.duration))
+  if (o.duration !== undefined && durationSeconds(o.faultAt) >= durationSeconds(o.duration))
     throw new ConfigError(`--fault-at ${o.faultAt} is not inside the run (valid: less than --duration ${o.duration})`);
   const repeat = Number(o.repeat);
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100)
@@ -84,7 +99,11 @@ runCommand(async () => {
   const scenario = resolveScenario({ scenario: o.scenario }) as TemporalScenario;
   if (scenario.family !== 'temporal') throw new ConfigError(`--scenario "${o.scenario}" is a FOLIO phase (valid: a Temporal preset)`);
   const stopTimeoutMs = durationSeconds(scenario.environment.deployment.stopTimeout) * 1000;
-  const load = { rate, duration: o.duration, faultAtSeconds: durationSeconds(o.faultAt), completionTimeout: '90s' };
+  const faultAtSeconds = durationSeconds(o.faultAt);
+  const loadFor = (fault: Fault) => {
+    const load = faultLoad(fault, scenario.environment, { rate, faultAtSeconds });
+    return o.duration === undefined ? load : { ...load, duration: o.duration };
+  };
 
   const faults = faultSuite().filter((f) => o.fault === undefined || f.name.includes(o.fault));
   if (!faults.length)
@@ -95,7 +114,7 @@ runCommand(async () => {
     );
 
   const pg = await startPostgres({ maxConnections: 800 });
-  const outcomes: FaultOutcome[] = [];
+  const outcomes: Measured[] = [];
   try {
     const cluster = await startCluster({ postgres: pg, scenario: scenario.name, databasePrefix: 'faults', dynamicConfigOverrides: overrides });
     const worker = await startWorker(scenario.preset, cluster.frontendAddress, await freePort());
@@ -103,9 +122,10 @@ runCommand(async () => {
       await warmUp(scenario.preset, cluster.frontendAddress);
       for (const fault of faults.flatMap((f) => Array<typeof f>(repeat).fill(f))) {
         process.stderr.write(`${fault.name} ...\n`);
+        const load = loadFor(fault);
         const outcome = await runFault({ cluster, postgres: pg, stopTimeoutMs }, fault, load);
         process.stderr.write(`${describeOutcome(outcome)}\n`);
-        outcomes.push(outcome);
+        outcomes.push({ o: outcome, load });
       }
     } finally {
       await worker.stop();
@@ -129,12 +149,12 @@ runCommand(async () => {
       'Stopped task drained in',
       'Membership settled',
     ],
-    outcomes.map((x) => row(x, rate)),
+    outcomes.map(row),
   );
   const report = [
     `# Faults on the local cluster (${scenario.name}, dynamic config ${drains})`,
     '',
-    `${rate} simple workflows/s for ${o.duration} per fault, the fault ${o.faultAt} in; ${scenario.environment.deployment.stopTimeout} stopTimeout; PostgreSQL ${pg.major} on loopback; this machine only.`,
+    `${rate} simple workflows/s, the fault ${o.faultAt} in, ${o.duration === undefined ? `each load until ${LOAD_AFTER_PLANNED_SECONDS} s past the end its fault plans (the integration suite's)` : `for ${o.duration} per fault`}; ${scenario.environment.deployment.stopTimeout} stopTimeout; PostgreSQL ${pg.major} on loopback; this machine only.`,
     '',
     table,
     '',

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../config';
-import { describeOutcome, type FaultOutcome, faultSuite, membershipSettles, recovery, stragglers } from '../../harness/faults';
+import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, membershipSettles, recovery, stragglers } from '../../harness/faults';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
+import { tempDir } from '../support/temp-dir';
 
 /* The recovery figure fed runs that did and did not come back; the membership check fed rows that did and did not settle. */
 
@@ -69,8 +72,19 @@ describe('stragglers', () => {
       reads.push(`${database}: ${sql}`);
       return answers[Math.min(reads.length, answers.length) - 1];
     };
-    return { reads, context: { cluster: { stores: { visibilityDatabase: 'faults_visibility' } } as never, postgres: { psql } } };
+    return { reads, context: { cluster: { stores: { visibilityDatabase: 'faults_visibility' }, dir: logs } as never, postgres: { psql } } };
   };
+  const logs = tempDir('faults-logs-');
+  writeFileSync(
+    join(logs, 'history-1.log'),
+    [
+      '{"level":"warn","ts":"2026-11-28T13:54:31.677Z","msg":"Fail to process task","wf-id":"w-1","error":"context deadline exceeded","attempt":2}',
+      '{"level":"info","ts":"2026-11-28T13:54:20.000Z","msg":"Started","wf-id":"w-10"}',
+      'not JSON, naming "w-1"',
+    ].join('\n'),
+  );
+  writeFileSync(join(logs, 'matching-2.log'), '{"level":"info","ts":"2026-11-28T13:54:30.001Z","msg":"Workflow task not found","wf-id":"w-1"}\n');
+  writeFileSync(join(logs, 'ignored.txt'), '"w-1"');
 
   test('a passing run has none and reads nothing', async () => {
     const s = store([]);
@@ -78,10 +92,22 @@ describe('stragglers', () => {
     expect(s.reads).toEqual([]);
   });
 
-  test('waits for each to close, then says when it did and how long its history grew', async () => {
+  test('waits for each to close, then says when it did, how long its history grew and what the servers logged naming it', async () => {
     const clock = fakeTime();
     const s = store(['w-1||', 'w-1||', 'w-1|41.237|14']);
-    expect(await stragglers(s.context, ['w-1'], 120_000, clock)).toEqual([{ id: 'w-1', closedAfterSeconds: 41.2, events: 14 }]);
+    expect(await stragglers(s.context, ['w-1'], 120_000, clock)).toEqual([
+      {
+        id: 'w-1',
+        closedAfterSeconds: 41.2,
+        events: 14,
+        // By time, from every task's log; a line that is not JSON is kept as it is.
+        logged: [
+          '2026-11-28T13:54:30.001Z matching-2: Workflow task not found',
+          '2026-11-28T13:54:31.677Z history-1: Fail to process task (context deadline exceeded)',
+          'history-1: not JSON, naming "w-1"',
+        ],
+      },
+    ]);
     expect(s.reads).toHaveLength(3);
     expect(s.reads[0]).toMatch(/^faults_visibility: SELECT .* FROM executions_visibility WHERE workflow_id IN \('w-1'\)/);
   });
@@ -90,9 +116,9 @@ describe('stragglers', () => {
     const clock = fakeTime();
     const s = store(['w-1|12|13\nw-2||']);
     expect(await stragglers(s.context, ['w-1', 'w-2', 'w-3'], 10_000, clock)).toEqual([
-      { id: 'w-1', closedAfterSeconds: 12, events: 13 },
-      { id: 'w-2', closedAfterSeconds: null, events: null },
-      { id: 'w-3', closedAfterSeconds: null, events: null },
+      { id: 'w-1', closedAfterSeconds: 12, events: 13, logged: expect.arrayContaining([expect.stringContaining('Fail to process task')]) },
+      { id: 'w-2', closedAfterSeconds: null, events: null, logged: [] },
+      { id: 'w-3', closedAfterSeconds: null, events: null, logged: [] },
     ]);
     expect(clock.now() - Date.parse('2026-01-21T10:00:00Z')).toBeGreaterThan(10_000);
   });
@@ -141,4 +167,12 @@ test('each fault plans the drains and waits it sits out from the rendered enviro
       .find((f) => f.name === 'rolling deploy: frontend')!
       .plannedSeconds(slower),
   ).toBe(35);
+});
+
+test("each fault's load runs 30 s past the end it plans; the bench may set its own rate and start", () => {
+  const { environment } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  const named = (name: string) => faultSuite().find((f) => f.name === name)!;
+  expect(faultLoad(named('rolling deploy: matching'), environment)).toEqual({ rate: 10, faultAtSeconds: 12, duration: '47s', completionTimeout: '90s' });
+  expect(faultLoad(named('rolling deploy: frontend'), environment).duration).toBe('67s');
+  expect(faultLoad(named('rolling deploy: history'), environment, { rate: 50, faultAtSeconds: 20 })).toMatchObject({ rate: 50, duration: '50s' });
 });

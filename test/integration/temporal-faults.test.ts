@@ -3,7 +3,7 @@ import { durationSeconds } from '../../config/fields';
 import { freePort } from '../../harness/ports';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, startWorker, warmUp } from '../../harness/benchmark';
-import { type Fault, type FaultContext, type FaultOutcome, describeOutcome, faultSuite, runFault } from '../../harness/faults';
+import { type FaultContext, type FaultOutcome, describeOutcome, faultLoad, faultSuite, runFault } from '../../harness/faults';
 import { type LocalCluster, startCluster } from '../../harness/temporal-cluster';
 
 /*
@@ -13,14 +13,6 @@ import { type LocalCluster, startCluster } from '../../harness/temporal-cluster'
  */
 
 const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
-// Each fault's load runs AFTER_SECONDS past the end its config plans (a frontend's 25 s of health
-// check and drain; the scale's 30 s; none for a history roll): time for the clients to reconnect
-// and for the judge's 5 s held after the last bad second. The slowest seen: a killed matching
-// back 8 s after its replacement, and a rolling frontend's clients reconnecting 4 s after its
-// exit with two slow seconds (one CI rehearsal of twelve, when every load was 45 s).
-const LOAD = { rate: 10, faultAtSeconds: 12, completionTimeout: '90s' };
-const AFTER_SECONDS = 30;
-const loadFor = (fault: Fault) => ({ ...LOAD, duration: `${LOAD.faultAtSeconds + fault.plannedSeconds(scenario.environment) + AFTER_SECONDS}s` });
 
 let pg: Postgres;
 let cluster: LocalCluster;
@@ -46,7 +38,7 @@ afterAll(async () => {
 describe.each(faultSuite().map((f) => [f.name, f] as const))('%s', (_, fault) => {
   let o: FaultOutcome;
   beforeAll(async () => {
-    o = await runFault(context, fault, loadFor(fault));
+    o = await runFault(context, fault, faultLoad(fault, scenario.environment));
     outcomes.push(o);
     console.log(describeOutcome(o));
   }, 420_000);
