@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOnConfigError, resolveScenario } from '../config';
 import type { CatalogInput } from '../config/catalog-schema';
+import { CLI_CONTEXT } from '../lib/assembly/scenario-app';
 import { runCommand } from '../lib/commands/shared/cli';
+import { resolveScenario as resolveAppScenario } from '../lib/families';
 import { reportWindow, type WindowOptions } from '../lib/commands/report/window';
 import { judgeStep } from '../lib/commands/shared/ladder-judgement';
 import { generatorResult } from './support/generator-result';
@@ -19,9 +21,11 @@ import { editedCatalog, FOLIO_PHASE_NAMES } from '../harness/catalog';
  *
  * Config rows run in process through exitOnConfigError, the path bin/app.ts takes; report
  * window rows through runCommand, the path every command takes; command rows in process
- * through the command's own entry point (test/support/cli.ts, runCliInProcess). Synth rows
- * and a few command rows (spawned) are separate processes, as a user runs them, so that the
- * wrapper, the exit code and stderr are proven end to end.
+ * through the command's own entry point (test/support/cli.ts, runCliInProcess); synth rows in
+ * process with the CLI's context, as bin/app.ts resolves it. One synth row and one command row
+ * are processes of their own, as a user runs them, so that each wrapper, its exit code and its
+ * stderr are proven end to end (each spawn costs seconds of CPU: the integration suite runs
+ * more commands as processes).
  */
 
 interface BadInput {
@@ -93,12 +97,14 @@ const proposalWith = (edit: (p: any) => void) => {
   edit(report.proposal);
   return JSON.stringify(report);
 };
-const synth = (name: string, context: Record<string, unknown>, expected: RegExp[]): BadInput => ({
-  name,
-  run: () => runApp(context),
-  expected,
-  separate: true,
-});
+/**
+ * `cdk synth -c …`: in process as bin/app.ts resolves it (the CLI's context, cdk.json's flags,
+ * beside the row's), or, for `spawn`, bin/app.ts itself in its own process.
+ */
+const synth = (name: string, context: Record<string, unknown>, expected: RegExp[], how: 'spawn' | 'in process' = 'in process'): BadInput =>
+  how === 'spawn'
+    ? { name, run: () => runApp(context), expected, separate: true }
+    : { name, run: () => inProcess(() => exitOnConfigError(() => resolveAppScenario({ ...CLI_CONTEXT, ...context }))), expected };
 /** A command row, run in process through the command's own entry point. */
 const command = (name: string, script: string, args: string[], expected: RegExp[]): BadInput => ({ name, run: () => runCliInProcess(script, args), expected });
 /** A command row run as a separate process, as a user runs it: the shell wrapper, exit code and stderr end to end. */
@@ -826,10 +832,12 @@ const BAD_INPUTS: readonly BadInput[] = [
   // `cdk synth` itself: bin/app.ts in its own process, context as the CDK CLI passes it.
   synth('synth: no scenario', {}, [/^error: no scenario given: pass -c scenario=<name>; valid: baseline, /]),
   synth('synth: a misspelled scenario', { scenario: 'test-12' }, [/^error: unknown scenario "test-12" \(did you mean "test12"\?\); valid: /]),
-  synth('synth: a misspelled context key', { scenario: 'test1', envNmae: 'x' }, [
-    /^error: unknown context key "envNmae" \(did you mean "envName"\?\)/,
-    /valid: scenario, envName/,
-  ]),
+  synth(
+    'synth: a misspelled context key',
+    { scenario: 'test1', envNmae: 'x' },
+    [/^error: unknown context key "envNmae" \(did you mean "envName"\?\)/, /valid: scenario, envName/],
+    'spawn',
+  ),
   synth('synth: a bad fleet state', { scenario: 'temporal-150wps', fleet: 'stopped' }, [
     /^error: fleet "stopped" is not valid \(valid: running, parked, external\)$/m,
   ]),
@@ -898,8 +906,8 @@ const BAD_INPUTS: readonly BadInput[] = [
     { run: file('other.json', JSON.stringify({ scenario: 'test11', start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' })) },
     [/^error: --run .*other.json records scenario "test11", not "test10"/],
   ),
-  // The companion commands' arguments, each command in its own process.
-  spawned(
+  // The companion commands' arguments.
+  command(
     'report: misspelled scenario',
     'report.ts',
     ['--scenario', 'tset10', '--last', '1h'],
@@ -979,7 +987,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     ['--compare', 'only-one.json'],
     [/^error: --compare takes two report files, got 1; valid: --compare <a.json> <b.json>$/],
   ),
-  spawned(
+  command(
     'move: a Temporal preset as the target',
     'move.ts',
     ['--from', 'test4', '--to', 'temporal-150wps', '--dry-run'],
@@ -1187,7 +1195,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     ['--check', join(work, 'NO-README.md')],
     [/^error: --check ".*NO-README.md": cannot read it \(no such file or directory\)$/],
   ),
-  spawned(
+  command(
     'plan: no target scenario',
     'plan.ts',
     ['--from', 'test11'],
@@ -1221,7 +1229,7 @@ const BAD_INPUTS: readonly BadInput[] = [
       /^error: "temporal-150wps" keeps Temporal's history in dsql and "temporal-aurora-150wps" in aurora-postgresql: an environment keeps its store for life \(the switch would orphan the history, and its deploy is refused\); deploy "temporal-aurora-150wps" as a second environment: -c envName=<name>$/,
     ],
   ),
-  spawned('cost: no scenario', 'cost.ts', [], [/^error: no scenario given: pass --scenario <name> \(or --refresh-prices\)$/]),
+  command('cost: no scenario', 'cost.ts', [], [/^error: no scenario given: pass --scenario <name> \(or --refresh-prices\)$/]),
   command(
     'cost: a rate that is not a number',
     'cost.ts',
@@ -1431,7 +1439,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'],
     [/^error: --timeout "soon" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
-  spawned(
+  command(
     'bench: a rate of zero',
     'bench.ts',
     ['run', '--scenario', 'temporal-150wps', '--rate', '0'],

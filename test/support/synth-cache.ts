@@ -108,6 +108,18 @@ export function cachedAssembly(context: Readonly<Record<string, string>>): strin
   return existsSync(join(outdir, 'manifest.json')) ? outdir : undefined;
 }
 
+/**
+ * Every module of the project the cache's workers loaded (relative paths): what synth reads
+ * of the code, which the cache's key must cover. Undefined outside a Jest run.
+ */
+export function loadedModules(): string[] | undefined {
+  const dir = process.env.SYNTH_CACHE_DIR;
+  if (!dir) return undefined;
+  const files = readdirSync(dir).filter((f) => /^loaded-modules\.\d+\.json$/.test(f));
+  const loaded = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as string[]);
+  return [...new Set(loaded)].filter((f) => f.startsWith(`${ROOT}/`) && !f.includes('/node_modules/')).map((f) => relative(ROOT, f));
+}
+
 function runWorker(dir: string, ids: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     // CDK_VALIDATION=false (the unit tests' setting) would turn off the validation test/lint reads.

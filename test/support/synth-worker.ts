@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -8,7 +8,9 @@ import { parseVariant } from './synth-cache';
 /*
  * One synth-cache worker: `node --import tsx synth-worker.ts <dir> <variant>...` synthesizes
  * each variant into <dir>/<variant> as `cdk synth` would, with CDK's built-in CloudFormation
- * validation (`-c validate=true`) and cdk-nag's AwsSolutions pack as validation plugins.
+ * validation (`-c validate=true`) and cdk-nag's AwsSolutions pack as validation plugins, and
+ * records in <dir>/loaded-modules.<pid>.json every module it loaded (loadedModules in
+ * synth-cache.ts; test/structure.test.ts checks the cache's key covers them).
  */
 /** Synthesizes the given variants into `dir`, with cdk-nag and CDK's validation: one worker process. */
 function synthesizeInto(dir: string, ids: readonly string[]): void {
@@ -27,3 +29,4 @@ function synthesizeInto(dir: string, ids: readonly string[]): void {
 
 const [dir, ...ids] = process.argv.slice(2);
 synthesizeInto(dir, ids);
+writeFileSync(join(dir, `loaded-modules.${process.pid}.json`), JSON.stringify(Object.keys(require.cache)));

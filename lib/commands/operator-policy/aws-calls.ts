@@ -61,6 +61,8 @@ export class AwsCallScanner {
   private readonly implementations = new Map<string, ts.Node[]>();
   /** Each interface of the project: the names of its members. */
   private readonly interfaceMembers = new Map<string, Set<string>>();
+  /** Each function walked so far: its own calls and its targets (step). */
+  private readonly steps = new Map<ts.Node, { found: readonly AwsCall[]; next: readonly FunctionLike[] }>();
 
   constructor(
     private readonly program: ts.Program,
@@ -79,22 +81,37 @@ export class AwsCallScanner {
     const calls = new Map<string, AwsCall>();
     const seen = new Set<ts.Node>();
     const queue: FunctionLike[] = [start as FunctionLike];
-    const add = (call: AwsCall) => calls.set(`${call.action} ${call.resource ?? ''} ${call.where}`, call);
     while (queue.length) {
       const fn = queue.pop()!;
       if (seen.has(fn)) continue;
       seen.add(fn);
-      for (const call of this.taggedCalls(fn)) add(call);
-      const visit = (n: ts.Node): void => {
-        // A function declared here runs only if something calls it; a class only through its members.
-        if (n !== fn && (ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n))) return;
-        if (ts.isNewExpression(n) || ts.isCallExpression(n)) this.sdkCall(n, add);
-        if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) for (const target of this.targets(n)) if (!seen.has(target)) queue.push(target);
-        ts.forEachChild(n, visit);
-      };
-      ts.forEachChild(fn, visit);
+      const { found, next } = this.step(fn);
+      for (const call of found) calls.set(`${call.action} ${call.resource ?? ''} ${call.where}`, call);
+      for (const target of next) if (!seen.has(target)) queue.push(target);
     }
     return [...calls.values()].sort((a, b) => a.action.localeCompare(b.action) || a.where.localeCompare(b.where));
+  }
+
+  /**
+   * A function's own AWS calls and what it may run next, worked out once: the commands share
+   * most of their functions, and each entry point walks them again.
+   */
+  private step(fn: FunctionLike): { found: readonly AwsCall[]; next: readonly FunctionLike[] } {
+    const known = this.steps.get(fn);
+    if (known) return known;
+    const found = this.taggedCalls(fn);
+    const next: FunctionLike[] = [];
+    const visit = (n: ts.Node): void => {
+      // A function declared here runs only if something calls it; a class only through its members.
+      if (n !== fn && (ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n))) return;
+      if (ts.isNewExpression(n) || ts.isCallExpression(n)) this.sdkCall(n, (c) => found.push(c));
+      if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) next.push(...this.targets(n));
+      ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(fn, visit);
+    const step = { found, next };
+    this.steps.set(fn, step);
+    return step;
   }
 
   /** A constructed SDK command or a called paginator: its action; a hand-signed request: refused unless tagged. */
