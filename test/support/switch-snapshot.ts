@@ -13,14 +13,21 @@ const PREDECESSORS: Readonly<Record<string, string>> = { ...FOLIO_PREDECESSORS, 
  * to the predecessor's template, the leaves give this one's (test/lib/commands/shared/leaf-diff.test.ts).
  */
 export function switchSnapshot(name: string, template: CfnTemplate): CfnTemplate | Switch {
-  const from = PREDECESSORS[name];
-  if (from === undefined) return template;
-  const before = synthScenario({ scenario: from }).json;
+  const leaves = switchLeaves(name, template);
+  if (leaves === undefined) return template;
+  const before = synthScenario({ scenario: leaves.from }).json;
   return {
-    from,
+    from: leaves.from,
     resources: resourceChanges(before, template).map((c) => `${c.logicalId} (${c.type}): ${c.impact}${c.unsafe ? ', stateful' : ''}`),
-    leaves: leafDiff(before, template, { arrays: 'items' }),
+    leaves: leaves.leaves,
   };
+}
+
+/** A snapshot's leaves alone (none for a family's first scenario): what test/lib/commands/shared/leaf-diff.test.ts checks. */
+export function switchLeaves(name: string, template: CfnTemplate): Pick<Switch, 'from' | 'leaves'> | undefined {
+  const from = PREDECESSORS[name];
+  if (from === undefined) return undefined;
+  return { from, leaves: leafDiff(synthScenario({ scenario: from }).json, template, { arrays: 'items' }) };
 }
 
 /** A switch as its snapshot holds it. */
