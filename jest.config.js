@@ -8,7 +8,7 @@ module.exports = {
   transform: { '^.+\\.tsx?$': ['@swc/jest'] },
   // The built-in CloudFormation validation engine costs seconds per process; the unit tests
   // turn it off, and the synth cache (globalSetup) runs it over every scenario for test/lint.
-  setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/cached-templates.ts'],
+  setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/cached-templates.ts', '<rootDir>/test/support/cached-service-spec.ts'],
   // Every standard scenario synthesized once per source state, read by every worker.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testSequencer: '<rootDir>/test/support/sequencer.js',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /*
  * Every standard scenario synthesized once per source state, into a directory every Jest worker
@@ -120,6 +120,34 @@ export function loadedModules(): string[] | undefined {
   return [...new Set(loaded)].filter((f) => f.startsWith(`${ROOT}/`) && !f.includes('/node_modules/')).map((f) => relative(ROOT, f));
 }
 
+/** The CloudFormation service specification cloudformation-diff loads: its own dependency, resolved as it resolves it. */
+export const SERVICE_SPEC = require.resolve('@aws-cdk/aws-service-spec', { paths: [dirname(require.resolve('@aws-cdk/cloudformation-diff'))] });
+
+/** The resource models written beside the cached assemblies (resourceModels). */
+const RESOURCE_MODELS = 'resource-models.json';
+
+/**
+ * Writes into `dir` the specification's model of each resource type the cached templates hold:
+ * what plan's diff reads of it (a property's replacement rule), for test/support/cached-service-spec.ts.
+ */
+function writeResourceModels(dir: string, ids: readonly string[]): void {
+  const types = new Set<string>();
+  for (const id of ids)
+    for (const stack of Object.values(cachedStacks(join(dir, id))))
+      for (const r of Object.values((JSON.parse(readFileSync(stack.templateFile, 'utf8')).Resources ?? {}) as Record<string, { Type: string }>))
+        types.add(r.Type);
+  const spec = require(SERVICE_SPEC).loadAwsServiceSpecSync();
+  // A type the specification has no model of (a custom resource) is kept as null: its answer is none.
+  const models = [...types].sort().map((type) => [type, spec.lookup('resource', 'cloudFormationType', 'equals', type)[0] ?? null]);
+  writeFileSync(join(dir, RESOURCE_MODELS), JSON.stringify(Object.fromEntries(models)));
+}
+
+/** The resource models of the run's synth cache, by type (null: the specification has none); undefined outside a Jest run. */
+export function resourceModels(): Record<string, unknown> | undefined {
+  const dir = process.env.SYNTH_CACHE_DIR;
+  return dir && existsSync(join(dir, RESOURCE_MODELS)) ? JSON.parse(readFileSync(join(dir, RESOURCE_MODELS), 'utf8')) : undefined;
+}
+
 function runWorker(dir: string, ids: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     // CDK_VALIDATION=false (the unit tests' setting) would turn off the validation test/lint reads.
@@ -152,6 +180,7 @@ export async function buildSynthCache(variants: ReadonlyArray<Readonly<Record<st
   const halves = [ids.filter((_, i) => i % 2 === 0), ids.filter((_, i) => i % 2 === 1)];
   try {
     await Promise.all(halves.map((half) => runWorker(building, half)));
+    writeResourceModels(building, ids);
     writeFileSync(join(building, 'complete'), `${ids.length} variants\n`);
     for (const old of readdirSync(CACHE_ROOT)) if (old !== key && !old.endsWith('.tmp')) rmSync(join(CACHE_ROOT, old), { recursive: true, force: true });
     if (!existsSync(dir)) renameSync(building, dir);

@@ -115,15 +115,22 @@ function withoutUnchanged(from: CfnTemplate, to: CfnTemplate): [CfnTemplate, Cfn
   const text = new Map(Object.entries(b).map(([id, r]) => [id, JSON.stringify(r)]));
   const kept = new Set([...Object.keys(a), ...Object.keys(b)].filter((id) => !(id in a) || !(id in b) || JSON.stringify(a[id]) !== text.get(id)));
   // A Ref, a GetAtt or DependsOn names the id in quotes; an Fn::Sub string as ${id} or ${id.Attribute}.
-  const refersTo = (body: string, id: string) => body.includes(`"${id}"`) || body.includes(`\${${id}}`) || body.includes(`\${${id}.`);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [id, body] of text)
-      if (!kept.has(id) && [...kept].some((k) => refersTo(body, k))) {
+  const referrers = new Map<string, string[]>();
+  for (const [id, body] of text)
+    for (const [, quoted, substituted] of body.matchAll(/"([A-Za-z0-9]+)"|\$\{([A-Za-z0-9]+)[.}]/g)) {
+      const target = quoted ?? substituted;
+      if (target !== id && (target in a || target in b))
+        referrers
+          .set(target, referrers.get(target) ?? [])
+          .get(target)!
+          .push(id);
+    }
+  for (const queue = [...kept]; queue.length;)
+    for (const id of referrers.get(queue.pop()!) ?? [])
+      if (!kept.has(id)) {
         kept.add(id);
-        grew = true;
+        queue.push(id);
       }
-  }
   const pick = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([id]) => kept.has(id)));
   return [
     { ...from, Resources: pick(a) },
