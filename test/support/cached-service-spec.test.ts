@@ -8,9 +8,11 @@ import { resourceModels, SERVICE_SPEC } from './synth-cache';
 type Spec = Parameters<typeof cachedSpec>[0];
 const actual = jest.requireActual<Spec>(SERVICE_SPEC);
 const models = resourceModels()!;
+/** The whole specification, loaded once for this file (a second each time). */
+let loaded: ReturnType<Spec['loadAwsServiceSpecSync']> | undefined;
+const whole = () => (loaded ??= actual.loadAwsServiceSpecSync());
 
 test("each model is the specification's own, and every resource type of every scenario's templates has one", () => {
-  const whole = actual.loadAwsServiceSpecSync();
   const types = new Set(
     ALL_SCENARIO_NAMES.flatMap((scenario) =>
       [synthScenario({ scenario }), synthObservability({ scenario })].flatMap((s) =>
@@ -21,29 +23,26 @@ test("each model is the specification's own, and every resource type of every sc
   expect(types.size).toBeGreaterThan(40);
   expect([...types].filter((t) => !Object.hasOwn(models, t))).toEqual([]);
   for (const [type, model] of Object.entries(models))
-    expect({ type, model }).toEqual({ type, model: whole.lookup('resource', 'cloudFormationType', 'equals', type)[0] ?? null });
+    expect({ type, model }).toEqual({ type, model: whole().lookup('resource', 'cloudFormationType', 'equals', type)[0] ?? null });
   // Custom resources have no model: kept as none, so that a diff of them does not load the whole specification.
   expect(Object.keys(models).filter((t) => models[t] === null)).toEqual(expect.arrayContaining(['Custom::TemporalSchema']));
 });
 
 test('a type the models hold is answered without the specification; another loads it once, and gets its answer', () => {
-  const load = jest.spyOn(actual, 'loadAwsServiceSpecSync');
-  try {
-    const spec = cachedSpec(actual, models);
-    expect(spec.lookup('resource', 'cloudFormationType', 'equals', 'AWS::RDS::DBCluster')).toEqual([models['AWS::RDS::DBCluster']]);
-    expect(load).not.toHaveBeenCalled();
-    const [fleet] = spec.lookup('resource', 'cloudFormationType', 'equals', 'AWS::GameLift::Fleet') as { cloudFormationType: string }[];
-    expect(fleet.cloudFormationType).toBe('AWS::GameLift::Fleet');
-    spec.lookup('resource', 'cloudFormationType', 'equals', 'AWS::GameLift::Alias');
-    expect(load).toHaveBeenCalledTimes(1);
-  } finally {
-    load.mockRestore();
-  }
+  const load = jest.fn(whole);
+  const spec = cachedSpec({ loadAwsServiceSpecSync: load }, models);
+  expect(spec.lookup('resource', 'cloudFormationType', 'equals', 'AWS::RDS::DBCluster')).toEqual([models['AWS::RDS::DBCluster']]);
+  expect(spec.lookup('resource', 'cloudFormationType', 'equals', 'Custom::TemporalSchema')).toEqual([]);
+  expect(load).not.toHaveBeenCalled();
+  const [fleet] = spec.lookup('resource', 'cloudFormationType', 'equals', 'AWS::GameLift::Fleet') as { cloudFormationType: string }[];
+  expect(fleet.cloudFormationType).toBe('AWS::GameLift::Fleet');
+  spec.lookup('resource', 'cloudFormationType', 'equals', 'AWS::GameLift::Alias');
+  expect(load).toHaveBeenCalledTimes(1);
 });
 
 test("plan's diff reads the models: a property whose update replaces the resource replaces it, for a type they hold and one they lack", () => {
   const replacing = (model: any) => Object.keys(model.properties).find((p) => model.properties[p].causesReplacement === 'yes')!;
-  const spec = cachedSpec(actual, models);
+  const spec = cachedSpec({ loadAwsServiceSpecSync: whole }, models);
   const changed = (type: string) => {
     const property = replacing(spec.lookup('resource', 'cloudFormationType', 'equals', type)[0]);
     const template = (value: string) => ({ Resources: { R: { Type: type, Properties: { [property]: value } } } });
@@ -51,5 +50,4 @@ test("plan's diff reads the models: a property whose update replaces the resourc
   };
   expect(changed('AWS::RDS::DBCluster')).toBe(ResourceImpact.WILL_REPLACE);
   expect(changed('AWS::GameLift::Fleet')).toBe(ResourceImpact.WILL_REPLACE);
-  expect(spec.lookup('resource', 'cloudFormationType', 'equals', 'Custom::TemporalSchema')).toEqual([]);
 });

@@ -39,9 +39,15 @@ export interface Synthesized {
 
 const cache = new Map<string, { data: Synthesized; observability: Synthesized }>();
 
+/**
+ * CDK records where each resource was created (a stack trace, into the assembly's metadata,
+ * never the template); a test that synthesizes in process reads only templates.
+ */
+const NO_CREATION_STACKS = { 'aws:cdk:disable-creation-stack-traces': 'true' };
+
 /** An app as the CDK CLI would build it for `-c` context, with the scenario's stacks added. */
 export function buildApp(context: Record<string, string>, catalog: CatalogInput = CATALOG, outdir?: string) {
-  const { app, data: stack, observability } = scenarioApp(context, catalog, outdir);
+  const { app, data: stack, observability } = scenarioApp({ ...NO_CREATION_STACKS, ...context }, catalog, outdir);
   return { app, stack, observability };
 }
 
