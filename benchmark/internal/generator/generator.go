@@ -112,6 +112,16 @@ offer:
 	lastStart := time.Now()
 	log.Info("all starts offered; waiting for completions", "offered", offered, "timeout", cfg.CompletionTimeout.String())
 	wg.Wait()
+	// The last start stands for the schedule's rate up to Duration, so a run left to finish ends
+	// no earlier: a window read from its start and end then holds all of the load it offered.
+	if rest := time.Until(begin.Add(cfg.Duration)); rest > 0 && ctx.Err() == nil {
+		rested := time.NewTimer(rest)
+		select {
+		case <-ctx.Done():
+		case <-rested.C:
+		}
+		rested.Stop()
+	}
 	stopProgress()
 	end := time.Now()
 

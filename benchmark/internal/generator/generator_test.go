@@ -172,3 +172,12 @@ func sum(v []int) int {
 	}
 	return n
 }
+
+func TestARunLeftToFinishEndsNoEarlierThanItsDuration(t *testing.T) {
+	// At 4/s for 1 s the last start is due at 750 ms and done by about 760 ms; the run still
+	// stands for the whole second, so a window cut from its start and end holds all the load.
+	r := Run(context.Background(), &slowServer{delay: 10 * time.Millisecond}, settings(4, time.Second, time.Second), metrics.New().Generator(), quiet)
+	if got := r.Window.End.Sub(r.Window.Start); got < time.Second || r.Results.WorkflowsCompleted != 4 {
+		t.Fatalf("window %v with %d completed, want at least the 1s duration and all 4", got, r.Results.WorkflowsCompleted)
+	}
+}

@@ -358,12 +358,12 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, o: Progres
 }
 
 /**
- * A numeric option within [min, max], or one ConfigError line naming the option, what it got
- * and what is valid. Undefined when the option was not given.
+ * A span of seconds as Go and the user write it: 90s, 30m, 2h, 1h30m, 1m59.6s. Rounded to a
+ * tenth first, so 119.96 s is 2m and never 1m60s.
  */
-/** A span of seconds as Go and the user write it: 90s, 30m, 2h, 1h30m. */
 export const span = (seconds: number): string => {
-  const [h, m, sec] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), Math.round(seconds % 60)];
+  const tenths = Math.round(seconds * 10);
+  const [h, m, sec] = [Math.floor(tenths / 36_000), Math.floor((tenths % 36_000) / 600), (tenths % 600) / 10];
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${sec || (!h && !m) ? `${sec}s` : ''}`;
 };
 

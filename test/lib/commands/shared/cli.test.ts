@@ -1,5 +1,5 @@
 import { ConfigError } from '../../../../config';
-import { EXIT_INTERRUPTED, NO_CREDENTIALS, newCommand, onInterrupt, progress, runCommand } from '../../../../lib/commands/shared/cli';
+import { EXIT_INTERRUPTED, NO_CREDENTIALS, newCommand, onInterrupt, progress, runCommand, span } from '../../../../lib/commands/shared/cli';
 
 /* Long waits talk in every setting: a line in place on a terminal, lines with elapsed time in a log. */
 
@@ -7,6 +7,10 @@ function stream(isTTY: boolean) {
   const written: string[] = [];
   return { written, stream: { isTTY, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream };
 }
+
+test('a span is written as Go writes a duration, to a tenth of a second, never with 60 seconds or minutes', () => {
+  expect([0, 90, 1800, 7200, 5400, 119.6, 119.96, 3599.99, 308].map(span)).toEqual(['0s', '1m30s', '30m', '2h', '1h30m', '1m59.6s', '2m', '1h', '5m8s']);
+});
 
 test('without a terminal: a line per change (at most every 10 s), repeated each minute, each with the time elapsed', () => {
   let t = 0;
