@@ -19,6 +19,6 @@ module.exports = {
   // A test's time limit catches a hang, not a slow machine: timing belongs in the benchmark
   // scripts. Jest's 5 s default failed correct tests on a machine a few times busier than CI.
   testTimeout: 60_000,
-  setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/cdk-autoclean.ts'],
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
 };

@@ -30,9 +30,9 @@ export function cachedSpec(actual: Spec, models: Readonly<Record<string, unknown
   });
 }
 
-const models = resourceModels();
-if (models)
-  jest.doMock(SERVICE_SPEC, () => {
-    const actual = jest.requireActual<Spec>(SERVICE_SPEC);
-    return { ...actual, loadAwsServiceSpecSync: () => cachedSpec(actual, models) };
-  });
+// Read when a file first loads the specification, not in every file.
+jest.doMock(SERVICE_SPEC, () => {
+  const actual = jest.requireActual<Spec>(SERVICE_SPEC);
+  const models = resourceModels();
+  return models ? { ...actual, loadAwsServiceSpecSync: () => cachedSpec(actual, models) } : actual;
+});
