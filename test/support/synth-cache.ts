@@ -88,7 +88,6 @@ export function cachedStacks(outdir: string): { data: CachedStack; observability
   const artifacts = Object.entries(manifest.artifacts as Record<string, any>).filter(([, a]) => a.type === 'aws:cloudformation:stack');
   const nameOf = new Map(artifacts.map(([id, a]) => [id, a.properties.stackName ?? id]));
   const stacks = artifacts.map(([id, a]) => ({
-    id,
     path: a.displayName ?? id,
     stackName: nameOf.get(id)!,
     terminationProtection: a.properties.terminationProtection === true,
@@ -118,6 +117,30 @@ export function loadedModules(): string[] | undefined {
   const files = readdirSync(dir).filter((f) => /^loaded-modules\.\d+\.json$/.test(f));
   const loaded = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as string[]);
   return [...new Set(loaded)].filter((f) => f.startsWith(`${ROOT}/`) && !f.includes('/node_modules/')).map((f) => relative(ROOT, f));
+}
+
+/**
+ * What a test synthesized beyond the stock variants (an edited catalog, another context), kept
+ * under the run's synth cache by a hash of `what` decides it: a later run on the same sources
+ * reads it instead of synthesizing again, and a changed source starts a new cache without it.
+ * `synth` writes into the path it is given (a cloud assembly, or a file); concurrent workers each
+ * write their own and the first rename wins. Undefined outside a Jest run.
+ */
+export function kept(what: unknown, synth: (path: string) => void): string | undefined {
+  const dir = process.env.SYNTH_CACHE_DIR;
+  if (!dir) return undefined;
+  const path = join(dir, 'kept', createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16));
+  if (existsSync(path)) return path;
+  mkdirSync(dirname(path), { recursive: true });
+  const writing = `${path}.${process.pid}.tmp`;
+  rmSync(writing, { recursive: true, force: true });
+  try {
+    synth(writing);
+    if (!existsSync(path)) renameSync(writing, path);
+  } finally {
+    rmSync(writing, { recursive: true, force: true });
+  }
+  return path;
 }
 
 /** The CloudFormation service specification cloudformation-diff loads: its own dependency, resolved as it resolves it. */

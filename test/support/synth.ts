@@ -7,7 +7,7 @@ import { CATALOG } from '../../config';
 import type { CatalogInput } from '../../config/catalog-schema';
 import { scenarioApp } from '../../lib/assembly/scenario-app';
 import { ALL_SCENARIO_NAMES } from '../../harness/catalog';
-import { type CachedStack, cachedAssembly, cachedStacks } from './synth-cache';
+import { type CachedStack, cachedAssembly, cachedStacks, kept } from './synth-cache';
 
 export { ALL_SCENARIO_NAMES, editedCatalog, FOLIO_PHASE_NAMES, TEMPORAL_SCENARIO_NAMES } from '../../harness/catalog';
 
@@ -87,10 +87,16 @@ function synthBoth(context: Record<string, string>, catalog: CatalogInput) {
     const stacks = cachedStacks(outdir);
     result = { data: fromCache(stacks.data), observability: fromCache(stacks.observability) };
   } else {
-    result = inTempOutdir((dir) => {
-      const { stack, observability } = buildApp(context, catalog, dir);
-      return { data: synthesized(stack), observability: synthesized(observability) };
-    });
+    // Synthesized once per source state: an edited catalog, or a context the cache lacks.
+    const assembly = kept({ context: { ...NO_CREATION_STACKS, ...context }, catalog }, (dir) => buildApp(context, catalog, dir).app.synth());
+    if (assembly) {
+      const stacks = cachedStacks(assembly);
+      result = { data: fromCache(stacks.data), observability: fromCache(stacks.observability) };
+    } else
+      result = inTempOutdir((dir) => {
+        const { stack, observability } = buildApp(context, catalog, dir);
+        return { data: synthesized(stack), observability: synthesized(observability) };
+      });
   }
   if (key) cache.set(key, result);
   return result;
@@ -98,7 +104,8 @@ function synthBoth(context: Record<string, string>, catalog: CatalogInput) {
 
 /**
  * A scenario through the same path as bin/app.ts (context -> config -> stacks): from the
- * run's synth cache when the context is a cached one and the catalog the real one, else in process.
+ * run's synth cache when the context is a cached one and the catalog the real one, else
+ * synthesized in process once per source state and kept (test/support/synth.test.ts).
  */
 export function synthScenario(context: Record<string, string>, catalog: CatalogInput = CATALOG): Synthesized {
   return synthBoth(context, catalog).data;
