@@ -3,13 +3,15 @@
  * against an empty CDK app (the same cdk.json, the same `node --import tsx` runner), the same
  * synth with CDK's built-in validation (`-c validate=true`), and the plan command between two
  * phases. Runs alternate (empty, scenario, validated, plan, empty, ...) so that machine noise
- * hits all alike; prints medians and min-max. A measurement, not a test.
+ * hits all alike; prints medians and min-max. A measurement, not a test. With --npm-test, each
+ * row also gives the CPU-seconds the run took and what they allow on this machine's cores: a run
+ * whose wall time is at that floor goes faster only by doing less.
  *
  *   npm run bench:tooling -- --runs 5 --scenario test12 --from test11 --to test12
  *   npm run bench:tooling -- --npm-test --runs 3
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,6 +37,17 @@ const program = new Command('bench:tooling')
     '--npm-test',
     "instead: the README's test command warm (nothing changed), after a source change (no synth cache) and cold (no synth cache, no lint results)",
   );
+
+/**
+ * CPU-seconds (user and system) of this process's children that have ended, from /proc/self/stat
+ * (cutime and cstime, in Linux's fixed 100 ticks a second): a child counts its own children that
+ * it waited for, so a command's whole tree is counted.
+ */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
 
 /** Wall seconds of one command; its failure is the benchmark's failure, with the command's own words. */
 async function timed(command: string, args: readonly string[]): Promise<number> {
@@ -76,6 +89,7 @@ async function npmTest(runs: number): Promise<void> {
     { name: '`npm test` cold (nothing cached: no project cache, lint results or Jest cache)', clear: [PROJECT_CACHE, LINT_RESULTS], jestCache: true },
   ];
   const seconds = cases.map(() => [] as number[]);
+  const cpu = cases.map(() => [] as number[]);
   try {
     // A first run leaves the caches filled, so that the first "warm" run is one.
     status.update('a first run, to fill the caches');
@@ -85,17 +99,24 @@ async function npmTest(runs: number): Promise<void> {
         status.update(`run ${r + 1}/${runs}: ${c.name}`);
         for (const dir of c.clear) rmSync(dir, { recursive: true, force: true });
         if (c.jestCache) await timed(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--clearCache']);
+        const before = childrenCpuSeconds();
         seconds[i].push(await timed('npm', ['test']));
+        cpu[i].push(childrenCpuSeconds() - before);
       }
   } finally {
     status.done();
   }
+  const cores = cpus().length;
   const rows = cases.map((c, i) => [
     c.name,
     `${median(seconds[i]).toFixed(1)} s`,
     `${Math.min(...seconds[i]).toFixed(1)}–${Math.max(...seconds[i]).toFixed(1)} s`,
+    `${median(cpu[i]).toFixed(0)} s`,
+    `${(median(cpu[i]) / cores).toFixed(1)} s`,
   ]);
-  process.stdout.write(`${markdownTable(['What', 'Median', 'Min–max'], rows)}\n\n${runs} alternating runs of each on ${cpus().length} cores.\n`);
+  process.stdout.write(
+    `${markdownTable(['What', 'Median', 'Min–max', 'CPU (median)', `CPU ÷ ${cores} cores`], rows)}\n\n${runs} alternating runs of each on ${cores} cores.\n`,
+  );
 }
 
 runCommand(async () => {
