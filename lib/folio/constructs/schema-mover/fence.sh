@@ -15,9 +15,9 @@ fence_wait() {
 }
 fence_died() {
   sleep 0.1
-  why=$(first_error "$FB.log")
+  why=$(session_end "$FB.log" "$FB.rc")
   case "$why" in *"lock timeout"*) why="$why (waited $MOVE_LOCK_TIMEOUT; held by $(lock_holders src))" ;; esac
-  die "$BL: $1 on the source ($MOVE_FROM) failed: ${why:-the session ended}"
+  die "$BL: $1 on the source ($MOVE_FROM) failed: $why"
 }
 fence_open() {
   mode=$1

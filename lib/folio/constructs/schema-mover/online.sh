@@ -25,9 +25,9 @@ sess_get() {
 }
 sess_died() {
   sleep 0.1
-  why=$(first_error "$W.$1.log")
+  why=$(session_end "$W.$1.log" "$W.$1.rc")
   case "$why" in *"lock timeout"*) why="$why (waited $MOVE_LOCK_TIMEOUT; held by $(lock_holders src))" ;; esac
-  die "$2 failed: ${why:-the session ended}"
+  die "$2 failed: $why"
 }
 sess_close() { # name fd sql
   [ -e "$W.$1.rc" ] || printf '%s\n' "$3" >&"$2" 2>/dev/null || true

@@ -84,6 +84,23 @@ die() {
 # User text echoed in messages: one line, at most 80 characters.
 shown() { printf '%s' "$1" | tr -c '[:print:]' '?' | cut -c1-80; }
 first_error() { grep -m1 -i -E 'error|fatal|could not|failed' "$1" 2>/dev/null | sed -E 's/^(psql|pg_dump|pg_restore)(:[^ ]*)?: //; s/^error: //' | cut -c1-300 || true; }
+# Why a session fed through a FIFO ended (its log, the file holding psql's exit status): its
+# first error, or else psql's status and its last line. A lost connection prints no error word
+# ("server closed the connection unexpectedly"): 2 is that, 0 its input closed.
+session_end() {
+  why=$(first_error "$1")
+  if [ -z "$why" ]; then
+    rc=$(cat "$2" 2>/dev/null || echo unknown)
+    case "$rc" in
+      2) why="the connection to the server was lost (psql exit 2)" ;;
+      0) why="the session ended, its input closed (psql exit 0)" ;;
+      *) why="the session ended (psql exit $rc)" ;;
+    esac
+    last=$(grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n1 | cut -c1-200 || true)
+    [ -z "$last" ] || why="$why: $last"
+  fi
+  printf '%s' "$why"
+}
 
 MOVE_ACTION=${MOVE_ACTION:-copy}
 MOVE_REPLACE=${MOVE_REPLACE:-false}
