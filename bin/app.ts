@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { App } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib/core';
 import { exitOnConfigError, validatesTemplates } from '../config';
 import { addScenarioStacks } from '../lib/assembly/scenario-stacks';
 import { resolveScenario } from '../lib/families';

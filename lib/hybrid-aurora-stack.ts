@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib/core';
 import type { Construct } from 'constructs';
 import type { FolioScenario } from '../config';
 import { AuroraPair } from './folio/constructs/aurora-pair';

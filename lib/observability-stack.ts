@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib/core';
 import type { Construct } from 'constructs';
 import type { Scenario } from '../config';
 import { AlarmTopic } from './platform/constructs/alarm-topic';

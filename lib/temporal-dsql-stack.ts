@@ -1,4 +1,6 @@
-import { Stack, type StackProps, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { Stack, type StackProps } from 'aws-cdk-lib/core';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TemporalScenario } from '../config';
 import { BenchmarkFleet } from './temporal/constructs/stack-scoped/benchmark-fleet';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib/core';
 import { CATALOG, type Scenario, validatesTemplates } from '../../config';
 import { resolveScenario } from '../families';
 import type { CatalogInput } from '../../config/catalog-schema';

@@ -1,4 +1,4 @@
-import { type App, Aspects, type Stack, Tags } from 'aws-cdk-lib';
+import { type App, Aspects, type Stack, Tags } from 'aws-cdk-lib/core';
 import type { Scenario } from '../../config';
 import { familyOf } from '../families';
 import { AcknowledgeCdkDependsOn, AcknowledgeShortLogRetention, CheckovSkips } from '../platform/constructs/lint-acknowledgements';

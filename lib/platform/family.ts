@@ -1,4 +1,4 @@
-import type { App, Stack } from 'aws-cdk-lib';
+import type { App, Stack } from 'aws-cdk-lib/core';
 import type { ImageRef, Scenario } from '../../config';
 import type { CatalogInput } from '../../config/catalog-schema';
 import type { PriceFile } from '../../config/prices';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { App } from 'aws-cdk-lib';
+import type { App } from 'aws-cdk-lib/core';
 import { ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import { Match } from 'aws-cdk-lib/assertions';
 import { parse } from 'yaml';

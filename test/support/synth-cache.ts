@@ -36,6 +36,7 @@ const SOURCES = [
   'checkov-skips.yaml',
   'test/support/synth-cache.ts',
   'test/support/synth-worker.ts',
+  'test/support/kept-validation.ts',
 ];
 
 function* filesUnder(path: string): Generator<string> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Stack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib/core';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CATALOG } from '../../config';
 import type { CatalogInput } from '../../config/catalog-schema';

@@ -1,4 +1,8 @@
-import { App, Stack, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { resolveScenario, type TemporalScenario } from '../../config';
 import { EcsCapacity } from '../../lib/temporal/constructs/ecs-capacity';
 import { HistoryStore } from '../../lib/temporal/constructs/stack-scoped/history-store';

@@ -1,4 +1,5 @@
-import { Stack, aws_sns as sns } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib/core';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { ConfigError } from '../../config';
 import { heading, num } from '../../lib/commands/report/report-format';
 import { reportBase, SeriesContext, type ReportBase } from '../../lib/commands/report/summarize';

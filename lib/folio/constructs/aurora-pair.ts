@@ -1,4 +1,7 @@
-import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as rds from 'aws-cdk-lib/aws-rds';
 import { Construct } from 'constructs';
 import type { ClusterRole, FolioEnvironment, FolioPhase } from '../../../config';
 import type { AuroraStorageType } from '../../../config/fields';

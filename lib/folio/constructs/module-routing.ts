@@ -1,12 +1,9 @@
-import {
-  Duration,
-  SecretValue,
-  aws_ec2 as ec2,
-  aws_kms as kms,
-  aws_route53 as route53,
-  aws_secretsmanager as secretsmanager,
-  aws_ssm as ssm,
-} from 'aws-cdk-lib';
+import { Duration, SecretValue } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import type { ClusterRole, ModuleRoute } from '../../../config';
 import { moduleRouteNames } from '../../platform/contract/physical-names';

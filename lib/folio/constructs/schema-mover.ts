@@ -1,13 +1,9 @@
 import { gzipSync, strToU8 } from 'fflate';
-import {
-  type CfnResource,
-  RemovalPolicy,
-  Validations,
-  aws_ec2 as ec2,
-  aws_ecs as ecs,
-  aws_logs as logs,
-  aws_secretsmanager as secretsmanager,
-} from 'aws-cdk-lib';
+import { type CfnResource, RemovalPolicy, Validations } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { ClusterRole } from '../../../config';
 import { MOVER_ENDPOINTS } from '../contract/folio-endpoints';

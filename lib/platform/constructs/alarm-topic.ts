@@ -1,12 +1,9 @@
-import {
-  Duration,
-  Stack,
-  aws_cloudwatch as cloudwatch,
-  aws_cloudwatch_actions as actions,
-  aws_iam as iam,
-  aws_sns as sns,
-  aws_sns_subscriptions as subs,
-} from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib/core';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { MetricCatalog } from '../contract/metrics';
 import { catalogMetric } from './catalog-metric';

@@ -1,4 +1,6 @@
-import { Duration, aws_iam as iam, aws_rds as rds } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as rds from 'aws-cdk-lib/aws-rds';
 import { durationSeconds } from '../../../config/fields';
 import type { Construct } from 'constructs';
 import { acknowledgeNag } from './lint-acknowledgements';

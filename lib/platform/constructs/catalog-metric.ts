@@ -1,4 +1,5 @@
-import { Duration, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { type MetricCatalog, type Statistic, seriesById } from '../contract/metrics';
 
 /** One-minute periods: the finest every catalog metric is published at. */

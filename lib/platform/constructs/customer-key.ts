@@ -1,4 +1,6 @@
-import { type Duration, RemovalPolicy, aws_iam as iam, aws_kms as kms } from 'aws-cdk-lib';
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib/core';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 
 /**

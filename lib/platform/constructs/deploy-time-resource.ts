@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { CustomResource, Duration, aws_lambda as lambda, type aws_logs as logs, custom_resources as cr } from 'aws-cdk-lib';
+import { CustomResource, Duration } from 'aws-cdk-lib/core';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { acknowledgeDeployTimeFunctions, acknowledgeNag, nagResource } from './lint-acknowledgements';
 

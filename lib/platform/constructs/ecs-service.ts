@@ -1,4 +1,9 @@
-import { Duration, aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sd from 'aws-cdk-lib/aws-servicediscovery';
 import { Construct } from 'constructs';
 import { acknowledgeNag } from './lint-acknowledgements';
 

@@ -1,4 +1,4 @@
-import { aws_budgets as budgets } from 'aws-cdk-lib';
+import * as budgets from 'aws-cdk-lib/aws-budgets';
 import { Construct } from 'constructs';
 import { BUDGET_MONTH_DAYS } from '../../../config/spending-schema';
 import { ENVIRONMENT_TAG } from '../contract/physical-names';

@@ -1,14 +1,11 @@
-import {
-  Duration,
-  Stack,
-  aws_applicationautoscaling as appscaling,
-  aws_cloudwatch as cloudwatch,
-  aws_cloudwatch_actions as actions,
-  aws_ecs as ecs,
-  aws_events as events,
-  aws_iam as iam,
-  aws_sns as sns,
-} from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib/core';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { type IdleRule, idleExpression } from '../contract/idle-rule';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type IAspect, CfnResource, Stack, Validations, aws_logs as logs } from 'aws-cdk-lib';
+import { type IAspect, CfnResource, Stack, Validations } from 'aws-cdk-lib/core';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { parse } from 'yaml';
 import { z } from 'zod';

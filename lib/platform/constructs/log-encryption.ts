@@ -1,4 +1,7 @@
-import { type IAspect, AspectPriority, Aspects, Duration, Stack, aws_iam as iam, aws_kms as kms, aws_logs as logs } from 'aws-cdk-lib';
+import { type IAspect, AspectPriority, Aspects, Duration, Stack } from 'aws-cdk-lib/core';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { customerKey } from './customer-key';
 

@@ -1,4 +1,5 @@
-import { Duration, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { MetricCatalog } from '../contract/metrics';
 import { catalogMetric } from './catalog-metric';

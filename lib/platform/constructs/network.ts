@@ -1,4 +1,6 @@
-import { type CfnResource, RemovalPolicy, Stack, Validations, aws_ec2 as ec2, aws_logs as logs } from 'aws-cdk-lib';
+import { type CfnResource, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { acknowledgeDeployTimeFunctions } from './lint-acknowledgements';
 

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { aws_ecr as ecr, aws_ecr_assets as assets, aws_ecs as ecs } from 'aws-cdk-lib';
+import * as ecr from 'aws-cdk-lib/aws-ecr';
+import * as assets from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
 import type { Construct } from 'constructs';
 import type { ImageRef } from '../../../config';
 

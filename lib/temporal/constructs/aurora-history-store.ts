@@ -1,4 +1,8 @@
-import { Annotations, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecs as ecs, aws_kms as kms, aws_rds as rds } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as rds from 'aws-cdk-lib/aws-rds';
 import { Construct } from 'constructs';
 import type { TemporalEnvironment } from '../../../config';
 import { acknowledgeNag, acknowledgeTeardown } from '../../platform/constructs/lint-acknowledgements';

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { type CustomResource, Stack, aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import { type CustomResource, Stack } from 'aws-cdk-lib/core';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { deployTimeResource } from '../../platform/constructs/deploy-time-resource';
 

@@ -1,4 +1,8 @@
-import { RemovalPolicy, aws_dsql as dsql, aws_ec2 as ec2, aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib/core';
+import * as dsql from 'aws-cdk-lib/aws-dsql';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DsqlClusterPolicy } from './dsql-cluster-policy';
 

@@ -1,4 +1,6 @@
-import { aws_autoscaling as autoscaling, aws_ec2 as ec2, aws_ecs as ecs } from 'aws-cdk-lib';
+import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
 import { Construct } from 'constructs';
 import { acknowledgeControl, acknowledgeNag } from '../../platform/constructs/lint-acknowledgements';
 import { acknowledgePinnedZones } from '../../platform/constructs/network';

@@ -1,4 +1,5 @@
-import { CfnCondition, CfnParameter, Fn, type Stack, Token, aws_autoscaling as autoscaling } from 'aws-cdk-lib';
+import { CfnCondition, CfnParameter, Fn, type Stack, Token } from 'aws-cdk-lib/core';
+import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import { HIBERNATED_PARAMETER } from '../contract/temporal-stack-outputs';
 
 /**

@@ -1,4 +1,8 @@
-import { Stack, aws_aps as aps, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib/core';
+import * as aps from 'aws-cdk-lib/aws-aps';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { SIDECAR_MEMORY_MIB } from '../../platform/constructs/ecs-service';

@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CustomResource,
-  Duration,
-  Stack,
-  aws_ec2 as ec2,
-  aws_ecs as ecs,
-  aws_iam as iam,
-  aws_lambda as lambda,
-  aws_logs as logs,
-  custom_resources as cr,
-} from 'aws-cdk-lib';
+import { CustomResource, Duration, Stack } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { acknowledgeControl, acknowledgeDeployTimeFunctions, acknowledgeNag, nagResource } from '../../platform/constructs/lint-acknowledgements';
 import { addTaskContainer, arm64TaskDefinition } from '../../platform/constructs/ecs-service';

@@ -1,4 +1,4 @@
-import { aws_ec2 as ec2 } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
 import { SERVICE_NETWORK_ENDPOINTS } from '../contract/temporal-endpoints';
 import { acknowledgeDefaultSecurityGroupHandler, acknowledgePinnedZones, logRejectedTraffic } from '../../platform/constructs/network';

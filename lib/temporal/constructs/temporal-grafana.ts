@@ -1,4 +1,7 @@
-import { Stack, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { TEMPORAL_GRAFANA_SERVICE } from '../contract/temporal-names';
 import { grafanaEnvironment, grafanaHealthCheck, grafanaStartCommand } from '../contract/grafana';

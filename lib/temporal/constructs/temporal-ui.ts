@@ -1,4 +1,8 @@
-import { Stack, type aws_autoscaling as autoscaling, aws_ec2 as ec2, type aws_ecs as ecs, aws_iam as iam } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib/core';
+import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { TEMPORAL_UI_SERVICE } from '../contract/temporal-names';
 import { uiEnvironment, uiHealthCheck } from '../contract/temporal-config';

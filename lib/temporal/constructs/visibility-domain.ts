@@ -1,4 +1,8 @@
-import { RemovalPolicy, Stack, aws_ec2 as ec2, aws_iam as iam, aws_logs as logs, aws_opensearchservice as opensearch } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import { Construct, type IConstruct } from 'constructs';
 import { acknowledgeControl, acknowledgeNag, nagResource } from '../../platform/constructs/lint-acknowledgements';
 

@@ -1,4 +1,8 @@
-import { type Duration, type aws_ec2 as ec2, aws_ecs as ecs, aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { type Duration } from 'aws-cdk-lib/core';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { FleetState, TemporalEnvironment, TemporalPreset } from '../../../../config';
 import { rollingDeployment } from '../../../../config/packing';

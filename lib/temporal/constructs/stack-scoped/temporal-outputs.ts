@@ -1,4 +1,4 @@
-import { CfnOutput } from 'aws-cdk-lib';
+import { CfnOutput } from 'aws-cdk-lib/core';
 import type { Construct } from 'constructs';
 import type { TemporalScenario } from '../../../../config';
 import { TEMPORAL_OUTPUTS as O, type TemporalOutput } from '../../contract/temporal-stack-outputs';

@@ -1,4 +1,6 @@
-import { type Stack, type aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { type Stack } from 'aws-cdk-lib/core';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sd from 'aws-cdk-lib/aws-servicediscovery';
 import type { TemporalScenario } from '../../../../config';
 import { containerImage } from '../../../platform/contract/images';
 import { EcsCapacity } from '../ecs-capacity';

@@ -1,4 +1,4 @@
-import { aws_ec2 as ec2 } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalEnvironment } from '../../../../config';
 

@@ -1,4 +1,8 @@
-import { type CfnResource, Duration, type aws_ec2 as ec2, type aws_ecs as ecs, type aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import { type CfnResource, Duration } from 'aws-cdk-lib/core';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TemporalEnvironment, TemporalPreset } from '../../../../config';
 import { durationSeconds } from '../../../../config/fields';

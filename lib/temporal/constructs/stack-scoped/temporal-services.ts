@@ -1,4 +1,8 @@
-import { Duration, type aws_ec2 as ec2, type aws_ecs as ecs, type aws_iam as iam, type aws_logs as logs } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TEMPORAL_ROLES, type TemporalEnvironment, type TemporalPreset, type TemporalRole } from '../../../../config';
 import { durationSeconds } from '../../../../config/fields';

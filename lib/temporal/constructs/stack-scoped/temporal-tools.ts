@@ -1,4 +1,4 @@
-import type { aws_ec2 as ec2 } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { containerImage } from '../../../platform/contract/images';
 import type { EcsCapacity } from '../ecs-capacity';

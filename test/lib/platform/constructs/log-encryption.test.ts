@@ -1,4 +1,6 @@
-import { App, Stack, aws_kms as kms, aws_logs as logs } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib/core';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { LogEncryption } from '../../../../lib/platform/constructs/log-encryption';
 

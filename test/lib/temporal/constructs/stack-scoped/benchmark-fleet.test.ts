@@ -1,4 +1,7 @@
-import { Duration, aws_ec2 as ec2, type aws_iam as iam, aws_logs as logs } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { FleetState } from '../../../../../config';
 import { HibernationSwitch } from '../../../../../lib/temporal/constructs/hibernation-switch';

@@ -1,4 +1,4 @@
-import type { Stack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib/core';
 import { Template } from 'aws-cdk-lib/assertions';
 import { temporalScaffold } from '../../../../support/temporal-scaffold';
 

@@ -1,4 +1,5 @@
-import { App, Stack, aws_ec2 as ec2 } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib/core';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Template } from 'aws-cdk-lib/assertions';
 import { TEMPORAL_ROLES, type TemporalEnvironment, loadCatalog } from '../../../../../config';
 import { TemporalSecurityGroups } from '../../../../../lib/temporal/constructs/stack-scoped/temporal-security-groups';

@@ -1,4 +1,7 @@
-import { CfnWaitConditionHandle, Duration, aws_ecs as ecs, aws_logs as logs, aws_servicediscovery as sd } from 'aws-cdk-lib';
+import { CfnWaitConditionHandle, Duration } from 'aws-cdk-lib/core';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sd from 'aws-cdk-lib/aws-servicediscovery';
 import { Template } from 'aws-cdk-lib/assertions';
 import { TEMPORAL_ROLES, type TemporalRole } from '../../../../../config';
 import { HibernationSwitch } from '../../../../../lib/temporal/constructs/hibernation-switch';
