@@ -3,9 +3,9 @@
  * changed since it last passed (harness/typecheck.ts).
  */
 import { join } from 'node:path';
-import { typecheck } from '../harness/typecheck';
+import { TSC, typecheck } from '../harness/typecheck';
 
 const ROOT = join(__dirname, '..');
 const CACHE = join(ROOT, 'node_modules/.cache/db-bench-infra');
-const tsc = [process.execPath, join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--incremental', '--tsBuildInfoFile', join(CACHE, 'tsc.tsbuildinfo')];
+const tsc = [process.execPath, TSC, '--noEmit', '--incremental', '--tsBuildInfoFile', join(CACHE, 'tsc.tsbuildinfo')];
 process.exitCode = typecheck(ROOT, join(CACHE, 'typecheck.pass'), tsc);

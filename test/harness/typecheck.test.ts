@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { typecheck, typecheckKey } from '../../harness/typecheck';
+import { TSC as TYPE_CHECKER, typecheck, typecheckKey } from '../../harness/typecheck';
 import { tempDir } from '../support/temp-dir';
 
 /* `npm run typecheck` skips tsc only when nothing tsc reads has changed since it passed. */
 
 const ROOT = join(__dirname, '../..');
-const TSC = [process.execPath, join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit'];
+const TSC = [process.execPath, TYPE_CHECKER, '--noEmit'];
 /** A command that would fail: run, it proves the check ran; skipped, it proves it did not. */
 const FAILS = ['sh', '-c', 'exit 3'];
 const PASSES = ['true'];
@@ -63,11 +63,17 @@ test('an include entry it cannot read is refused, not skipped', () => {
   expect(() => typecheck(root, stamp, PASSES)).toThrow('tsconfig.json includes "src/*.ts"');
 });
 
-test("tsc's type error fails it, and no pass is recorded", () => {
+test('the type checker passes a sound project; its type error fails it, and no pass is recorded', () => {
+  const sound = project();
+  expect(typecheck(sound.root, sound.stamp, TSC)).toBe(0);
   const { root, stamp } = project();
   writeFileSync(join(root, 'src/a.ts'), "export const a: number = 'one';\n");
   expect(typecheck(root, stamp, TSC)).not.toBe(0);
   expect(() => readFileSync(stamp)).toThrow();
+});
+
+test("the type checker is TypeScript 7's native tsc", () => {
+  expect(JSON.parse(readFileSync(join(TYPE_CHECKER, '../../package.json'), 'utf8')).version).toMatch(/^7\./);
 });
 
 test("the project's tsconfig.json is one it reads, and npm run typecheck is this", () => {

@@ -81,7 +81,7 @@ export class KeptValidation extends CloudFormationValidatePlugin {
           .slice(0, 32)}.json`,
       ),
     );
-    if (files.every((f) => existsSync(f))) {
+    if (files.length && files.every((f) => existsSync(f))) {
       const kept = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Kept);
       this.lastVersion = kept[0].version;
       return reportOf(
