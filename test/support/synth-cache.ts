@@ -189,6 +189,26 @@ function runWorker(dir: string, ids: readonly string[]): Promise<void> {
 }
 
 /**
+ * Removes from `root` every cache but `key`'s, and every build (`<key>.<pid>.tmp`) whose process
+ * no longer runs: a run killed while it built leaves its directory behind. A build in progress
+ * stays.
+ */
+export function removeOldCaches(root: string, key: string): void {
+  const running = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+    }
+  };
+  for (const name of readdirSync(root)) {
+    const building = /\.(\d+)\.tmp$/.exec(name);
+    if (name !== key && !(building && running(Number(building[1])))) rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
+/**
  * The cache directory for today's sources, filled if it is not there yet: the variants split
  * between two processes (one per core). Concurrent runs each build into a temporary directory
  * and the first rename wins; older caches are removed.
@@ -206,7 +226,7 @@ export async function buildSynthCache(variants: ReadonlyArray<Readonly<Record<st
     await Promise.all(halves.map((half) => runWorker(building, half)));
     writeResourceModels(building, ids);
     writeFileSync(join(building, 'complete'), `${ids.length} variants\n`);
-    for (const old of readdirSync(CACHE_ROOT)) if (old !== key && !old.endsWith('.tmp')) rmSync(join(CACHE_ROOT, old), { recursive: true, force: true });
+    removeOldCaches(CACHE_ROOT, key);
     if (!existsSync(dir)) renameSync(building, dir);
   } finally {
     rmSync(building, { recursive: true, force: true });
