@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
  * conditions, mappings and rules; so a resource's key is a hash of exactly those, and a resource
  * whose key was judged in one template is not judged again in another. What lies outside
  * Resources (outputs, parameters), and Resources as a whole, is judged once per sections key.
- * What is to be judged is written into units (unitsFor).
+ * What is to be judged is written into units (unitsFor). In a unit, cfn-lint's schema pass
+ * validates only the resources the unit judges, the others there for what those name
+ * (cfn-lint-pass.py's --judges); checkov and the Control Tower rules judge every resource in it,
+ * and only the judged ones' results are read.
  * Whole-template rules (unused parameters, size limits, circular dependencies) never see a unit:
  * they run on every template (test/support/cfn-lint-pass.py).
  */

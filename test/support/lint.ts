@@ -77,11 +77,18 @@ const CFN_LINT_STATUSES = [0, 2, 4, 6, 8, 10, 12, 14];
 /** A finding as the tests print it: rule, path, message. */
 const said = (m: CfnLintMatch) => `${m.Rule.Id} ${m.Location.Path.join('/')}: ${m.Message}`;
 
-/** cfn-lint over files, in one pass (`schema`, `template`) or the whole of it (`plain`, the passes' reference): its findings. */
-async function cfnLint(pass: 'schema' | 'template' | 'plain', files: readonly string[]): Promise<CfnLintMatch[]> {
+/**
+ * cfn-lint over files, in one pass (`schema`, `template`) or the whole of it (`plain`, the passes'
+ * reference): its findings. `judges`: for the schema pass, a JSON file of the ids each unit
+ * judges, the only resources it validates there (cfn-lint-pass.py).
+ */
+async function cfnLint(pass: 'schema' | 'template' | 'plain', files: readonly string[], judges?: string): Promise<CfnLintMatch[]> {
   if (!files.length) return [];
   const args = ['--format', 'json', '--', ...files];
-  const r = pass === 'plain' ? await run(join(ROOT, '.venv/bin/cfn-lint'), args) : await run(PYTHON, [CFN_LINT_PASS, pass, ...args]);
+  const r =
+    pass === 'plain'
+      ? await run(join(ROOT, '.venv/bin/cfn-lint'), args)
+      : await run(PYTHON, [CFN_LINT_PASS, pass, ...(judges ? ['--judges', judges] : []), ...args]);
   // A linter that could not run leaves nothing behind to be read as a pass.
   if (r.stderr || !CFN_LINT_STATUSES.includes(r.status ?? -1)) throw new Error(`cfn-lint (${pass}) exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
   return JSON.parse(r.stdout) as CfnLintMatch[];
@@ -324,12 +331,15 @@ async function lintTemplates(files: readonly string[], work: string): Promise<Ma
     writeFileSync(file, JSON.stringify(u.template));
     return file;
   });
+  // A unit's other resources are there for what its judged ones name; their findings are not read.
+  const judges = join(work, 'judges.json');
+  writeFileSync(judges, JSON.stringify(Object.fromEntries(units.map((u, i) => [unitFiles[i], [...u.judges.keys()]]))));
   const resourceUnits = unitFiles.filter((_, i) => units[i].judges.size);
   if (resourceUnits.length && !existsSync(CFN_GUARD))
     throw new Error(`${CFN_GUARD} is not installed: run \`npm ci\` (@cdklabs/cdk-validator-cfnguard ships it)`);
   const [schema, template, ck, ct] = await Promise.all([
     // The schema pass is most of the work: two processes, each with about half the units' bytes.
-    Promise.all(balanced(unitFiles).map((part) => cfnLint('schema', part))).then((r) => r.flat()),
+    Promise.all(balanced(unitFiles).map((part) => cfnLint('schema', part, judges))).then((r) => r.flat()),
     cfnLint('template', whole),
     resourceUnits.length ? checkov(resourceUnits) : undefined,
     // cfn-guard is single-threaded too: two processes as well.
@@ -405,6 +415,35 @@ function plant(template: Record<string, any>, file: string) {
   t.Outputs = { ...t.Outputs, PlantedOutput: { Value: { 'Fn::GetAtt': [vpc, 'NoSuchAttribute'] } } };
   writeFileSync(file, JSON.stringify(t, null, 1));
   return { file, group, readers, required, dependent, vpc, changed: [group, required, dependent] };
+}
+
+/**
+ * The schema pass over one small template twice, the first copy named in its judges file with one
+ * of its two resources: each copy's findings (rule and place), kept under the template's content.
+ * The judged resource lacks a required property and asks the other, a VPC with a misspelled
+ * property, for an attribute it lacks.
+ */
+async function judgedOnly(work: string): Promise<{ judged: string[]; whole: string[] }> {
+  const template = JSON.stringify({
+    Resources: {
+      Judged: { Type: 'AWS::EC2::SecurityGroup', Properties: { VpcId: { 'Fn::GetAtt': ['Named', 'NoSuchAttribute'] } } },
+      Named: { Type: 'AWS::EC2::VPC', Properties: { CidrBlock: '10.0.0.0/16', EnableDnsHostname: true } },
+    },
+  });
+  const kept = join(lintCacheDir(), `judged-only-${createHash('sha256').update(template).digest('hex').slice(0, 32)}.json`);
+  if (!existsSync(kept)) {
+    const [judged, whole, judges] = ['judged-only', 'whole', 'judged-only-judges'].map((n) => join(work, `${n}.json`));
+    for (const f of [judged, whole]) writeFileSync(f, template);
+    writeFileSync(judges, JSON.stringify({ [judged]: ['Judged'] }));
+    const found = await cfnLint('schema', [judged, whole], judges);
+    const of = (f: string) =>
+      found
+        .filter((m) => m.Filename === f)
+        .map((m) => `${m.Rule.Id} ${m.Location.Path.join('/')}`)
+        .sort();
+    keep(kept, { judged: of(judged), whole: of(whole) });
+  }
+  return JSON.parse(readFileSync(kept, 'utf8'));
 }
 
 /**
@@ -612,6 +651,18 @@ export function lintSuite(): void {
       at('E3005', 'Resources', planted.dependent, 'DependsOn');
       at('W2001', 'Parameters', 'PlantedUnused');
       at('E6101', 'Outputs', 'PlantedOutput');
+    },
+    LINT_TIMEOUT,
+  );
+
+  test(
+    "cfn-lint's schema pass validates only the resources a unit judges, the others still there for what those name",
+    async () => {
+      const { judged, whole } = await judgedOnly(work);
+      // The judged resource's own finding, and its Fn::GetAtt read against the other's type; nothing on the other.
+      expect(judged).toEqual(['E1010 Resources/Judged/Properties/VpcId/Fn::GetAtt/1', 'E3003 Resources/Judged/Properties']);
+      // A template the judges file does not name is validated whole: the other's finding too.
+      expect(whole).toEqual([...judged, 'E3002 Resources/Named/Properties/EnableDnsHostname'].sort());
     },
     LINT_TIMEOUT,
   );
