@@ -108,9 +108,9 @@ $root || LATENCY=("$NICED" "$TEMPORAL" "$MOVERS" "$FOLIO")
 latency() { lane latency "$@" "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}"; }
 
 if cg=$(idle_cgroup); then
-  half=$(($(nproc) / 2))
-  echo "integration: the latency lane on CPUs 0-$((half - 1)), beside the others on every CPU in $cg (cpu.idle)"
-  latency taskset -c "0-$((half - 1))" isolated &
+  cpus="0-$(($(nproc) / 2 - 1))"
+  echo "integration: the latency lane on CPUs $cpus, beside the other lanes on every CPU in $cg (cpu.idle)"
+  latency isolated taskset -c "$cpus" &
   l=$!
   # This shell and every lane it starts from here on: in the idle group.
   echo $$ >"$cg/cgroup.procs"
