@@ -2,12 +2,13 @@
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
 # cached), then runs its files in lanes, each file in its lane one after another:
 # - latency: the files whose verdicts are latencies and recoveries (the local cluster's runs, the
-#   faults, the forwarder's round trips) and any file not named below, in a network namespace of
-#   their own, on the first half of the CPUs (one of two), at normal priority;
-# - beside it, on every CPU but in a cgroup marked idle (cpu.idle: the group is SCHED_IDLE, so on
-#   the latency lane's CPUs it runs only when that lane leaves them idle, and a waking latency
-#   task takes its CPU at once; the other half is its own), the files whose verdicts are exit
-#   codes, every workflow done, or pauses of seconds:
+#   faults, the forwarder's round trips) and any file not named below, in network namespaces of
+#   their own, at normal priority: the local cluster's runs on the first half of the CPUs (one of
+#   two), then the rest on every CPU;
+# - beside it, on every CPU but in a cgroup marked idle (cpu.idle: the group is SCHED_IDLE, so it
+#   runs only on CPU the latency lane leaves idle, and a waking latency task takes its CPU at
+#   once; the other half is its own while the local cluster runs), the files whose verdicts are
+#   exit codes, every workflow done, or pauses of seconds:
 #   - own network, then niced: hibernation and the upgrade, in a network namespace of their
 #     own (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
 #     loopbacks); then, at nice 19 (within the group, it takes only the CPU the others leave
@@ -22,7 +23,7 @@
 #     pauses are timed, so not niced;
 #   - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
 #     2-minute loads), whose kills land inside stages by time.
-# Without root, without cgroup v1's cpu controller with cpu.idle, or on one CPU, the latency lane runs alone
+# Without root, on one CPU, or without cgroup v1's cpu controller with cpu.idle, the latency lane runs alone
 # after the others instead (and without root, so without network namespaces that PostgreSQL's
 # postgres user can run in, hibernation and the upgrade run in it too); the script says so.
 # Any lane failing fails the suite, its failures printed again at the end; each Jest run stops
@@ -105,12 +106,20 @@ idle_cgroup() {
 
 LATENCY=("$NICED" "$OWN_NETWORK" "$TEMPORAL" "$MOVERS" "$FOLIO")
 $root || LATENCY=("$NICED" "$TEMPORAL" "$MOVERS" "$FOLIO")
-latency() { lane latency "$@" "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}"; }
+LOCAL='/test/integration/temporal-local\.test\.ts$'
+# Beside the others: the local cluster's runs (the starved ladder keeps two CPUs busy) on the
+# first half of the CPUs while the others do their heaviest work, then the rest on every CPU.
+beside() {
+  local ok=0
+  isolated taskset -c "$1" "${jest[@]}" --testPathPatterns "$LOCAL" || ok=1
+  isolated "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}" "$LOCAL" || ok=1
+  return "$ok"
+}
 
 if cg=$(idle_cgroup); then
   cpus="0-$(($(nproc) / 2 - 1))"
-  echo "integration: the latency lane on CPUs $cpus, beside the other lanes on every CPU in $cg (cpu.idle)"
-  latency isolated taskset -c "$cpus" &
+  echo "integration: the latency lane beside the other lanes, which run in $cg (cpu.idle); its local cluster on CPUs $cpus"
+  lane latency beside "$cpus" &
   l=$!
   # This shell and every lane it starts from here on: in the idle group.
   echo $$ >"$cg/cgroup.procs"
@@ -150,7 +159,7 @@ if [ -n "$cg" ]; then
   await "$l"
 else
   # Alone, once all of that has ended.
-  latency &
+  lane latency "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}" &
   await $!
 fi
 report
