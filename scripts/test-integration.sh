@@ -2,13 +2,13 @@
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
 # cached), then runs its files in lanes, each file in its lane one after another:
 # - latency: the files whose verdicts are latencies and recoveries (the local cluster's runs, the
-#   faults, the forwarder's round trips) and any file not named below, in network namespaces of
-#   their own, at normal priority: the local cluster's runs on the first half of the CPUs (one of
-#   two), then the rest on every CPU;
+#   faults, the forwarder's round trips) and any file not named below, in a network namespace of
+#   their own, at normal priority, on the first half of the CPUs (one of two) until the other
+#   lanes end, then on every CPU;
 # - beside it, on every CPU but in a cgroup marked idle (cpu.idle: the group is SCHED_IDLE, so it
-#   runs only on CPU the latency lane leaves idle, and a waking latency task takes its CPU at
-#   once; the other half is its own while the local cluster runs), the files whose verdicts are
-#   exit codes, every workflow done, or pauses of seconds:
+#   runs on the latency lane's CPUs only when that lane leaves them idle, and a waking latency
+#   task takes its CPU at once; the other half is its own), the files whose verdicts are exit
+#   codes, every workflow done, or pauses of seconds:
 #   - own network, then niced: hibernation and the upgrade, in a network namespace of their
 #     own (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
 #     loopbacks); then, at nice 19 (within the group, it takes only the CPU the others leave
@@ -23,7 +23,7 @@
 #     pauses are timed, so not niced;
 #   - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
 #     2-minute loads), whose kills land inside stages by time.
-# Without root, on one CPU, or without cgroup v1's cpu controller with cpu.idle, the latency lane runs alone
+# Without root, on one CPU, or without cgroup v1's cpuset and cpu controllers, the latency lane runs alone
 # after the others instead (and without root, so without network namespaces that PostgreSQL's
 # postgres user can run in, hibernation and the upgrade run in it too); the script says so.
 # Any lane failing fails the suite, its failures printed again at the end; each Jest run stops
@@ -93,40 +93,41 @@ isolated() { unshare --net -- sh -c 'ip link set lo up && exec "$@"' isolated "$
 root=false
 if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then root=true; fi
 
-# A cgroup whose tasks run only on CPU no other task wants (cgroup v1's cpu controller; cpu.idle
-# since Linux 5.15), made empty; its path, or failure where there is none to make. Groups that
-# killed runs left behind are removed once empty.
+# Two cgroups, made empty, for the latency lane beside the others (cgroup v1, root, two CPUs or
+# more): a cpuset holding the first half of the CPUs, the latency lane's until the others end,
+# and a cpu group marked idle (cpu.idle, Linux 5.15 and later), whose tasks run only on CPU no
+# other task wants. Their paths, or failure where they cannot be made. Groups that killed runs
+# left behind are removed once empty.
+CPUSETS=/sys/fs/cgroup/cpuset
 CPU_CGROUPS=/sys/fs/cgroup/cpu
-idle_cgroup() {
-  $root && [ "$(nproc)" -ge 2 ] && [ -f "$CPU_CGROUPS/cpu.idle" ] && [ -w "$CPU_CGROUPS/cgroup.procs" ] || return 1
-  rmdir "$CPU_CGROUPS"/db-bench-integration-* 2>/dev/null || true
-  local cg="$CPU_CGROUPS/db-bench-integration-$$"
-  mkdir "$cg" && echo 1 >"$cg/cpu.idle" && echo "$cg"
+beside_cgroups() {
+  $root && [ "$(nproc)" -ge 2 ] && [ -f "$CPU_CGROUPS/cpu.idle" ] && [ -w "$CPU_CGROUPS/cgroup.procs" ] && [ -w "$CPUSETS/cgroup.procs" ] || return 1
+  rmdir "$CPU_CGROUPS"/db-bench-integration-* "$CPUSETS"/db-bench-integration-* 2>/dev/null || true
+  local name="db-bench-integration-$$"
+  mkdir "$CPUSETS/$name" "$CPU_CGROUPS/$name" &&
+    cat "$CPUSETS/cpuset.mems" >"$CPUSETS/$name/cpuset.mems" &&
+    echo "0-$(($(nproc) / 2 - 1))" >"$CPUSETS/$name/cpuset.cpus" &&
+    echo 1 >"$CPU_CGROUPS/$name/cpu.idle" &&
+    echo "$CPUSETS/$name $CPU_CGROUPS/$name"
 }
 
 LATENCY=("$NICED" "$OWN_NETWORK" "$TEMPORAL" "$MOVERS" "$FOLIO")
 $root || LATENCY=("$NICED" "$TEMPORAL" "$MOVERS" "$FOLIO")
-LOCAL='/test/integration/temporal-local\.test\.ts$'
-# Beside the others: the local cluster's runs (the starved ladder keeps two CPUs busy) on the
-# first half of the CPUs while the others do their heaviest work, then the rest on every CPU.
-beside() {
-  local ok=0
-  isolated taskset -c "$1" "${jest[@]}" --testPathPatterns "$LOCAL" || ok=1
-  isolated "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}" "$LOCAL" || ok=1
-  return "$ok"
-}
+latency() { lane latency "$@" "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}"; }
 
-if cg=$(idle_cgroup); then
-  cpus="0-$(($(nproc) / 2 - 1))"
-  echo "integration: the latency lane beside the other lanes, which run in $cg (cpu.idle); its local cluster on CPUs $cpus"
-  lane latency beside "$cpus" &
+if groups=$(beside_cgroups); then
+  read -r cpuset idle <<<"$groups"
+  trap 'echo $$ >"$CPUSETS/cgroup.procs"; echo $$ >"$CPU_CGROUPS/cgroup.procs"; rmdir "$cpuset" "$idle" 2>/dev/null; rm -rf "$logs"' EXIT
+  echo "integration: the latency lane on CPUs $(cat "$cpuset/cpuset.cpus") until the other lanes end, they in $idle (cpu.idle)"
+  echo $$ >"$cpuset/cgroup.procs"
+  latency isolated &
   l=$!
-  # This shell and every lane it starts from here on: in the idle group.
-  echo $$ >"$cg/cgroup.procs"
-  trap 'echo $$ >"$CPU_CGROUPS/cgroup.procs"; rmdir "$cg" 2>/dev/null; rm -rf "$logs"' EXIT
+  # This shell and every lane it starts from here on: on every CPU, in the idle group.
+  echo $$ >"$CPUSETS/cgroup.procs"
+  echo $$ >"$idle/cgroup.procs"
 else
-  cg=
-  echo "integration: no idle cgroup here (needs root, two CPUs or more, and cgroup v1's cpu controller with cpu.idle), so the latency lane runs alone after the others"
+  cpuset=
+  echo "integration: no cgroups here to run the latency lane beside the others (they need root, two CPUs or more, and cgroup v1's cpuset and cpu controllers, cpu.idle), so it runs alone after them"
 fi
 
 if $root; then
@@ -155,11 +156,14 @@ await "$m"
 await "$f"
 await "$n"
 
-if [ -n "$cg" ]; then
+if [ -n "$cpuset" ]; then
+  # The others are done: the latency lane has the machine.
+  cat "$CPUSETS/cpuset.cpus" >"$cpuset/cpuset.cpus"
+  echo "integration: the other lanes are done; the latency lane on CPUs $(cat "$cpuset/cpuset.cpus")"
   await "$l"
 else
   # Alone, once all of that has ended.
-  lane latency "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}" &
+  latency &
   await $!
 fi
 report
