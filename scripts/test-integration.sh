@@ -1,33 +1,26 @@
 #!/usr/bin/env bash
 # The integration suite: builds what it needs (scripts/setup-integration.sh, idempotent and
-# cached), then runs its files in lanes, each file in its lane one after another:
-# - latency: the files whose verdicts are latencies and recoveries (the local cluster's runs, the
-#   faults, the forwarder's round trips) and any file not named below, in a network namespace of
-#   their own, at normal priority, on the first half of the CPUs (one of two) until the other
-#   lanes end, then on every CPU;
-# - beside it, on every CPU but in a cgroup marked idle (cpu.idle: the group is SCHED_IDLE, so it
-#   runs on the latency lane's CPUs only when that lane leaves them idle, and a waking latency
-#   task takes its CPU at once; the other half is its own), the files whose verdicts are exit
-#   codes, every workflow done, or pauses of seconds:
-#   - own network, then niced: hibernation and the upgrade, in a network namespace of their
-#     own (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
-#     loopbacks); then, at nice 19 (within the group, it takes only the CPU the others leave
-#     idle), the Go tests of the benchmark program and of the Aurora servers' token signer
-#     (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the
-#     CDK CLI, the companion commands and a campaign's deploy through the toolkit, against
-#     moto), the deploy-time functions against moto (test/integration/deploy-time), and the
-#     README's offline try of report and bench;
-#   - temporal: the Aurora-flavoured cluster (its verdicts: every workflow done, the logins),
-#     then the campaign over three presets (2 workflows/s);
-#   - movers: the schema mover's files (PostgreSQL only, their own free ports); their fences and
-#     pauses are timed, so not niced;
-#   - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
-#     2-minute loads), whose kills land inside stages by time.
-# Without root, on one CPU, or without cgroup v1's cpuset and cpu controllers, the latency lane runs alone
-# after the others instead (and without root, so without network namespaces that PostgreSQL's
-# postgres user can run in, hibernation and the upgrade run in it too); the script says so.
-# Any lane failing fails the suite, its failures printed again at the end; each Jest run stops
-# itself after 35 minutes.
+# cached), then runs its files in lanes, each file in its lane one after another, in two stages:
+# 1. side by side, the files whose verdicts are exit codes, every workflow done, or pauses of
+#    seconds:
+#    - own network, then niced: hibernation and the upgrade, in a network namespace of their
+#      own (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
+#      loopbacks); then, at nice 19 (it takes only the CPU the others leave idle), the Go tests of the benchmark program and of the Aurora servers' token signer
+#      (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the
+#      CDK CLI, the companion commands and a campaign's deploy through the toolkit, against
+#      moto), the deploy-time functions against moto (test/integration/deploy-time), and the
+#      README's offline try of report and bench;
+#    - temporal: the Aurora-flavoured cluster (its verdicts: every workflow done, the logins),
+#      then the campaign over three presets (2 workflows/s);
+#    - movers: the schema mover's files (PostgreSQL only, their own free ports); their fences and
+#      pauses are timed, so not niced;
+#    - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
+#      2-minute loads), whose kills land inside stages by time.
+# 2. alone, once all of that has ended: every other file (the local cluster's runs, the faults,
+#    the forwarder's round trips: verdicts that are latencies and recoveries).
+# Not as root (no network namespace here that PostgreSQL's postgres user can run in), the
+# namespaced files run in stage 2. Any lane failing fails the suite, its failures printed
+# again at the end; each Jest run stops itself after 35 minutes.
 # With arguments, they are Jest's, and the files they name run one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,47 +83,10 @@ await() { wait "$1" || status=1; }
 # A network namespace of its own, loopback up (root only: PostgreSQL runs as the postgres user,
 # whom a user namespace cannot map).
 isolated() { unshare --net -- sh -c 'ip link set lo up && exec "$@"' isolated "$@"; }
-root=false
-if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then root=true; fi
 
-# Two cgroups, made empty, for the latency lane beside the others (cgroup v1, root, two CPUs or
-# more): a cpuset holding the first half of the CPUs, the latency lane's until the others end,
-# and a cpu group marked idle (cpu.idle, Linux 5.15 and later), whose tasks run only on CPU no
-# other task wants. Their paths, or failure where they cannot be made. Groups that killed runs
-# left behind are removed once empty.
-CPUSETS=/sys/fs/cgroup/cpuset
-CPU_CGROUPS=/sys/fs/cgroup/cpu
-beside_cgroups() {
-  $root && [ "$(nproc)" -ge 2 ] && [ -f "$CPU_CGROUPS/cpu.idle" ] && [ -w "$CPU_CGROUPS/cgroup.procs" ] && [ -w "$CPUSETS/cgroup.procs" ] || return 1
-  rmdir "$CPU_CGROUPS"/db-bench-integration-* "$CPUSETS"/db-bench-integration-* 2>/dev/null || true
-  local name="db-bench-integration-$$"
-  mkdir "$CPUSETS/$name" "$CPU_CGROUPS/$name" &&
-    cat "$CPUSETS/cpuset.mems" >"$CPUSETS/$name/cpuset.mems" &&
-    echo "0-$(($(nproc) / 2 - 1))" >"$CPUSETS/$name/cpuset.cpus" &&
-    echo 1 >"$CPU_CGROUPS/$name/cpu.idle" &&
-    echo "$CPUSETS/$name $CPU_CGROUPS/$name"
-}
-
-LATENCY=("$NICED" "$OWN_NETWORK" "$TEMPORAL" "$MOVERS" "$FOLIO")
-$root || LATENCY=("$NICED" "$TEMPORAL" "$MOVERS" "$FOLIO")
-latency() { lane latency "$@" "${jest[@]}" --testPathIgnorePatterns "${LATENCY[@]}"; }
-
-if groups=$(beside_cgroups); then
-  read -r cpuset idle <<<"$groups"
-  trap 'echo $$ >"$CPUSETS/cgroup.procs"; echo $$ >"$CPU_CGROUPS/cgroup.procs"; rmdir "$cpuset" "$idle" 2>/dev/null; rm -rf "$logs"' EXIT
-  echo "integration: the latency lane on CPUs $(cat "$cpuset/cpuset.cpus") until the other lanes end, they in $idle (cpu.idle)"
-  echo $$ >"$cpuset/cgroup.procs"
-  latency isolated &
-  l=$!
-  # This shell and every lane it starts from here on: on every CPU, in the idle group.
-  echo $$ >"$CPUSETS/cgroup.procs"
-  echo $$ >"$idle/cgroup.procs"
-else
-  cpuset=
-  echo "integration: no cgroups here to run the latency lane beside the others (they need root, two CPUs or more, and cgroup v1's cpuset and cpu controllers, cpu.idle), so it runs alone after them"
-fi
-
-if $root; then
+# Stage 1.
+if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then
+  alone=("$NICED" "$OWN_NETWORK" "$TEMPORAL" "$MOVERS" "$FOLIO")
   (
     ok=0
     lane own-network isolated "${jest[@]}" --testPathPatterns "$OWN_NETWORK" || ok=1
@@ -139,7 +95,8 @@ if $root; then
     exit "$ok"
   ) &
 else
-  echo "integration: not root, so no network namespace: hibernation and the upgrade run in the latency lane"
+  echo "integration: not root, so no network namespace: hibernation and the upgrade run in stage 2"
+  alone=("$NICED" "$TEMPORAL" "$MOVERS" "$FOLIO")
   (
     renice -n 19 -p "$BASHPID" >/dev/null
     lane niced niced
@@ -156,15 +113,8 @@ await "$m"
 await "$f"
 await "$n"
 
-if [ -n "$cpuset" ]; then
-  # The others are done: the latency lane has the machine.
-  cat "$CPUSETS/cpuset.cpus" >"$cpuset/cpuset.cpus"
-  echo "integration: the other lanes are done; the latency lane on CPUs $(cat "$cpuset/cpuset.cpus")"
-  await "$l"
-else
-  # Alone, once all of that has ended.
-  latency &
-  await $!
-fi
+# Stage 2: alone, every file not run above.
+lane alone "${jest[@]}" --testPathIgnorePatterns "${alone[@]}" &
+await $!
 report
 exit "$status"

@@ -5,9 +5,9 @@ const Sequencer = require('@jest/test-sequencer').default;
  * need one that does not depend on that:
  * - the unit suite: suites that wait on other processes (the linters, many command processes)
  *   start first, so their waits overlap the rest of the run;
- * - the integration suite's latency lane (scripts/test-integration.sh): the local cluster's runs,
+ * - the integration suite's last stage (scripts/test-integration.sh): the local cluster's runs,
  *   the faults and the forwarder's round trips, whose verdicts are latencies and recoveries, run
- *   after the lane's quick files.
+ *   after the stage's quick files.
  */
 const FIRST = ['/test/lint/', '/test/bad-input.test.ts'];
 const LAST = ['/test/integration/temporal-local.test.ts', '/test/integration/temporal-faults.test.ts', '/test/integration/harness/service-name.test.ts'];
