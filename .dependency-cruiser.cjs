@@ -192,6 +192,13 @@ module.exports = {
       to: { path: '^(node_modules/)?aws-cdk-lib(/index\\.js)?$' },
     },
     {
+      name: 'zod-through-config',
+      severity: 'error',
+      comment: 'config/zod.ts sets zod up before any schema is parsed (no compiled schemas: a process parses each a few times).',
+      from: { pathNot: '^config/zod\\.ts$' },
+      to: { path: '^(node_modules/)?zod(/|$)' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nobody imports is dead code (entry points, tests and type declarations aside).',

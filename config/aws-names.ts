@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /*
  * The naming rules AWS applies to the physical names this app gives its resources, each in the

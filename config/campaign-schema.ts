@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { CATALOG, ConfigError, resolveScenario, type Scenario } from './index';
 import type { CatalogInput } from './catalog-schema';
 import { describeIssues, unknownName } from './errors';

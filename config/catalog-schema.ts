@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { checkFolio, folioEnvironmentSchema, folioModuleSchema, folioPhaseSchema } from './folio-schema';
 import { checkTemporal, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /*
  * What the cost model cannot read from a scenario: how much a deployment logs, stores and

@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { z } from 'zod';
+import { z } from './zod';
 
 /** A problem in config or in what the user passed: shown as one line, never as a stack trace. */
 export class ConfigError extends Error {

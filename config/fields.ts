@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { AURORA_POSTGRES_INSTANCE_CLASSES } from './aurora-instance-classes';
 import { awsName } from './aws-names';
 

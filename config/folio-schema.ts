@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { didYouMean } from './errors';
 import { awsName } from './aws-names';
 import { engineVersionProblem, loadEngineVersions } from './engine-versions';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { type AwsNameKind, moduleRouteNames, readerInstanceIdentifier, resolvedNameProblem, writerInstanceIdentifier } from './aws-names';
 import {
   ConfigError,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { awsName } from './aws-names';
 import { durationSeconds, goDuration, stackName } from './fields';
 

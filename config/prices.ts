@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readJsonFile, writeFileAtomically } from './json-file';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from './zod';
 import { ConfigError, didYouMean, fileIssue } from './errors';
 import { region } from './fields';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /*
  * What an environment may spend while nobody tests: the idle rule that parks it by itself, and

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { DSQL_CONNECTION_RATE, headroomProblems, temporalHeadroom } from './headroom';
 import { planPool, temporalPoolSpecs } from './packing';
 import { awsName } from './aws-names';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import { z } from '../../config/zod';
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../../config';
 import type { CampaignInput } from '../../config/campaign-schema';

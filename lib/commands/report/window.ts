@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../config/zod';
 import { ConfigError } from '../../../config';
 import { durationSeconds } from '../../../config/fields';
 import type { LadderConfig } from '../../../config/observability-schema';

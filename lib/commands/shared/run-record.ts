@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../config/zod';
 import { ConfigError } from '../../../config';
 import { fileIssue } from '../../../config/errors';
 import { readJson } from './files';

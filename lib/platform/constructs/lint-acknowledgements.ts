@@ -4,7 +4,7 @@ import { type IAspect, CfnResource, Stack, Validations } from 'aws-cdk-lib/core'
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { parse } from 'yaml';
-import { z } from 'zod';
+import { z } from '../../../config/zod';
 
 /**
  * CDK makes every Lambda function (and the provider framework's state machine) DependsOn
