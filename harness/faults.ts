@@ -201,6 +201,8 @@ export interface FaultOutcome {
   /** Seconds after the fault ended (at the latest, when the run ended) that it had; null: not within twice the cutoff. */
   readonly membershipSettledSeconds: number | null;
   readonly membership: Partial<Record<TemporalRole, string[]>>;
+  /** A troubled run's server warnings (logDigest()); empty for a clean one. */
+  readonly warnings: readonly string[];
 }
 
 /** Seconds in a row the run must hold the rate, after its last bad second, to count as back. */
@@ -272,6 +274,39 @@ function loggedAbout(dir: string, id: string, max = 20): string[] {
     }
   }
   return lines.sort().slice(0, max);
+}
+
+/**
+ * What each task logged at warn level or worse, one line per message and error, counted, with
+ * its first and last time, the `perTask` most frequent of each task: what a run that went wrong
+ * was doing (a new history failing every task past its deadline reads as hundreds of one line).
+ */
+export function logDigest(dir: string, perTask = 5): string[] {
+  const out: string[] = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.log'))
+    .sort()) {
+    const kinds = new Map<string, { count: number; first: string; last: string }>();
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line.startsWith('{')) continue;
+      let j: { level?: string; ts?: string; msg?: string; error?: string };
+      try {
+        j = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (j.level !== 'warn' && j.level !== 'error' && j.level !== 'fatal' && j.level !== 'dpanic') continue;
+      const kind = `${j.msg}${j.error ? ` (${j.error.slice(0, 160)})` : ''}`;
+      const k = kinds.get(kind);
+      const ts = (j.ts ?? '').slice(11, 23);
+      if (k) Object.assign(k, { count: k.count + 1, last: ts });
+      else kinds.set(kind, { count: 1, first: ts, last: ts });
+    }
+    const task = file.slice(0, -'.log'.length);
+    for (const [kind, k] of [...kinds].sort((a, b) => b[1].count - a[1].count).slice(0, perTask))
+      out.push(`${task}: ${k.count} × ${kind}, ${k.first === k.last ? k.first : `${k.first} to ${k.last}`}`);
+  }
+  return out;
 }
 
 /**
@@ -358,6 +393,9 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
   );
   const { membership, settledAfter } = await settling;
   const openAtDeadlineIds: string[] = x.openAtDeadlineIds ?? [];
+  // Trouble any verdict fails on keeps the role logs, and says what the servers warned of.
+  const troubled = x.workflowsTimedOut > 0 || !ledger.exactlyOnce || recoverySeconds === null;
+  if (troubled) cluster.keepLogs();
   return {
     fault: fault.name,
     notes,
@@ -374,6 +412,7 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
     membershipSettled: settledAfter !== null,
     membershipSettledSeconds: settledAfter,
     membership,
+    warnings: troubled ? logDigest(cluster.dir) : [],
   };
 }
 
@@ -413,6 +452,11 @@ const describeStraggler = (s: Straggler) =>
   `${s.closedAfterSeconds === null ? `${s.id} still open` : `${s.id} closed ${s.closedAfterSeconds} s after its start, ${s.events} events`}` +
   (s.logged.length ? `; logged: ${s.logged.join(' | ')}` : '');
 
+/** The first few in full; hundreds open (a cluster that stopped) would bury the rest of the line. */
+const SHOWN_STRAGGLERS = 5;
+const describeStragglers = (all: readonly Straggler[]) =>
+  all.slice(0, SHOWN_STRAGGLERS).map(describeStraggler).join(', ') + (all.length > SHOWN_STRAGGLERS ? `, and ${all.length - SHOWN_STRAGGLERS} more` : '');
+
 /** Each interval from the fault's start: completions and the P99 of its starts, what recovery() judged (a run that was not back says why). */
 function afterFault(o: FaultOutcome): string {
   const series = o.run.raw?.series;
@@ -435,8 +479,9 @@ export function describeOutcome(o: FaultOutcome): string {
   const stops = o.notes.stops.map((s) => `${s.task} drained in ${(s.drainMs / 1000).toFixed(1)} s${s.killed ? ' (SIGKILL)' : ''}`).join('; ');
   return (
     `${o.fault}: ${l.completedOnce}/${l.offered} completed once, missing ${l.missing.length}, duplicates ${l.duplicates.length}, not completed ${l.notCompleted.length}; ` +
-    `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}${o.stragglers.length ? ` (${o.stragglers.map(describeStraggler).join(', ')})` : ''}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
+    `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}${o.stragglers.length ? ` (${describeStragglers(o.stragglers)})` : ''}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
     `${o.recoverySeconds === null ? `not back at the rate before the load ended (${afterFault(o)})` : `recovered after ${o.recoverySeconds} s`}; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
-    (stops ? `; ${stops}` : '')
+    (stops ? `; ${stops}` : '') +
+    (o.warnings.length ? `; the servers warned: ${o.warnings.join(' | ')}` : '')
   );
 }

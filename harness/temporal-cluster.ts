@@ -252,6 +252,8 @@ export interface LocalCluster {
   members(): Promise<TemporalRole[]>;
   /** Each role's addresses that heartbeat within the last `withinSeconds` (membership rows). */
   memberAddresses(withinSeconds: number): Promise<Partial<Record<TemporalRole, string[]>>>;
+  /** Keeps `dir` (the role logs) when the cluster stops, as KEEP_TEMPORAL_LOGS does for every cluster: a failed verdict's evidence. */
+  keepLogs(): void;
   stop(): Promise<void>;
 }
 
@@ -503,11 +505,13 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
     await task.exited;
   };
 
+  let keep = false;
   const stop = async () => {
     for (const t of [...all].reverse()) await stopProcess(t.process);
     frontends.close();
     metadata.server.close();
-    if (!process.env.KEEP_TEMPORAL_LOGS) rmSync(dir, { recursive: true, force: true });
+    if (keep || process.env.KEEP_TEMPORAL_LOGS) console.warn(`the cluster's role logs are kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   };
 
   try {
@@ -555,6 +559,9 @@ export async function startCluster(o: ClusterOptions): Promise<LocalCluster> {
         .map((l) => l.split('|')))
         (members[SERVICE_TYPE[Number(role)]] ??= []).push(address);
       return members;
+    },
+    keepLogs: () => {
+      keep = true;
     },
     stop,
   };

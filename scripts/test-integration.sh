@@ -3,13 +3,16 @@
 # cached), then runs its files in lanes, each file in its lane one after another, in two stages:
 # 1. side by side, the files whose verdicts are exit codes, every workflow done, or pauses of
 #    seconds:
-#    - own network, then niced: hibernation and the upgrade, in a network namespace of their
-#      own (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
+#    - hibernate, then niced, and the upgrade: hibernation, in a network namespace of its own
+#      (the Temporal roles bind the rendered, fixed ports, so two clusters at once need two
 #      loopbacks); then, at nice 19 (it takes only the CPU the others leave idle), the Go tests of the benchmark program and of the Aurora servers' token signer
 #      (docker/temporal-aurora), the commands as separate processes (test/integration/bin: the
 #      CDK CLI, the companion commands and a campaign's deploy through the toolkit, against
 #      moto), the deploy-time functions against moto (test/integration/deploy-time), and the
-#      README's offline try of report and bench;
+#      README's offline try of report and bench; beside that, once the movers lane has ended,
+#      the upgrade, in a namespace of its own: a cluster short of CPU while its history and
+#      matching roll onto 1.32 does not come back (docs/testing.md, "The upgrade's collapse"),
+#      and the movers are the lane that takes the most CPU;
 #    - temporal: the Aurora-flavoured cluster (its verdicts: every workflow done, the logins),
 #      then the campaign over three presets (2 workflows/s);
 #    - movers: the schema mover's files (PostgreSQL only, their own free ports); their fences and
@@ -31,6 +34,8 @@ if [ "$#" -gt 0 ]; then
 fi
 NICED='/test/integration/(bin|deploy-time)/'
 OWN_NETWORK='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
+HIBERNATE='/test/integration/temporal-hibernate\.test\.ts$'
+UPGRADE='/test/integration/temporal-upgrade\.test\.ts$'
 TEMPORAL='/test/integration/(temporal-aurora-local|campaign-local)\.test\.ts$'
 MOVERS='/test/integration/schema-mover(-online)?\.test\.ts$'
 FOLIO='/test/integration/campaign-folio-local\.test\.ts$'
@@ -84,14 +89,21 @@ await() { wait "$1" || status=1; }
 # whom a user namespace cannot map).
 isolated() { unshare --net -- sh -c 'ip link set lo up && exec "$@"' isolated "$@"; }
 
-# Stage 1.
+# Stage 1. The movers lane's end, which the upgrade waits for.
+movers_done="$logs/movers.done"
 if [ "$(id -u)" = 0 ] && isolated true 2>/dev/null; then
   alone=("$NICED" "$OWN_NETWORK" "$TEMPORAL" "$MOVERS" "$FOLIO")
   (
     ok=0
-    lane own-network isolated "${jest[@]}" --testPathPatterns "$OWN_NETWORK" || ok=1
-    renice -n 19 -p "$BASHPID" >/dev/null
-    lane niced niced || ok=1
+    lane hibernate isolated "${jest[@]}" --testPathPatterns "$HIBERNATE" || ok=1
+    (
+      renice -n 19 -p "$BASHPID" >/dev/null
+      lane niced niced
+    ) &
+    niced=$!
+    until [ -e "$movers_done" ]; do sleep 1; done
+    lane upgrade isolated "${jest[@]}" --testPathPatterns "$UPGRADE" || ok=1
+    wait "$niced" || ok=1
     exit "$ok"
   ) &
 else
@@ -103,7 +115,12 @@ else
   ) &
 fi
 n=$!
-lane movers "${jest[@]}" --testPathPatterns "$MOVERS" &
+(
+  ok=0
+  lane movers "${jest[@]}" --testPathPatterns "$MOVERS" || ok=1
+  touch "$movers_done"
+  exit "$ok"
+) &
 m=$!
 lane folio "${jest[@]}" --testPathPatterns "$FOLIO" &
 f=$!

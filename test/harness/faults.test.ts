@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../config';
-import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, membershipSettles, recovery, stragglers } from '../../harness/faults';
+import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, logDigest, membershipSettles, recovery, stragglers } from '../../harness/faults';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
 import { tempDir } from '../support/temp-dir';
@@ -124,6 +124,34 @@ describe('stragglers', () => {
   });
 });
 
+test("a troubled run's warnings: each task's kinds counted, the most frequent first, with their first and last time", () => {
+  const dir = tempDir('faults-digest-');
+  const line = (level: string, ts: string, msg: string, error?: string) => JSON.stringify({ level, ts: `2026-11-29T${ts}Z`, msg, ...(error ? { error } : {}) });
+  writeFileSync(
+    join(dir, 'history-2.log'),
+    [
+      line('warn', '13:40:34.100', 'Fail to process task', 'context deadline exceeded'),
+      line('info', '13:40:34.200', 'Acquired shard'),
+      line('warn', '13:40:35.000', 'Fail to process task', 'context canceled'),
+      line('warn', '13:40:48.900', 'Fail to process task', 'context deadline exceeded'),
+      line('error', '13:40:49.000', 'Persistent fetch operation Failure', `GetWorkflowExecution: failed. ${'x'.repeat(300)}`),
+      'SIGQUIT: quit',
+      '{"level":"warn", truncated',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'matching-2.log'), `${line('info', '13:40:30.000', 'started')}\n`);
+  writeFileSync(join(dir, 'frontend-2.log'), `${line('warn', '13:41:00.000', 'one')}\n${line('warn', '13:41:01.000', 'two')}\n`);
+  const digest = logDigest(dir);
+  expect(digest).toEqual([
+    'frontend-2: 1 × one, 13:41:00.000',
+    'frontend-2: 1 × two, 13:41:01.000',
+    'history-2: 2 × Fail to process task (context deadline exceeded), 13:40:34.100 to 13:40:48.900',
+    'history-2: 1 × Fail to process task (context canceled), 13:40:35.000',
+    `history-2: 1 × Persistent fetch operation Failure (GetWorkflowExecution: failed. ${'x'.repeat(160 - 'GetWorkflowExecution: failed. '.length)}), 13:40:49.000`,
+  ]);
+  expect(logDigest(dir, 1)).toEqual([digest[0], digest[2]]);
+});
+
 test('a run that was not back says, interval by interval from the fault, what kept it out', () => {
   const raw = { series: { intervalSeconds: 1, completed: [10, 10, 10, 2, 0, 9.6], latencyP99MsByStart: [50, 50, 50, 4939.8, 0, 60] } };
   const o = {
@@ -140,8 +168,15 @@ test('a run that was not back says, interval by interval from the fault, what ke
     stragglers: [],
     membershipSettled: true,
     membershipSettledSeconds: 0,
+    warnings: [],
   } as unknown as FaultOutcome;
   expect(describeOutcome(o)).toContain('not back at the rate before the load ended (from 3 s, every 1 s: completed 2 0 10; P99 ms by start 4940 0 60)');
+  expect(describeOutcome(o)).not.toContain('warned');
+  // Hundreds open: the first five in full, the rest counted; the servers' warnings last.
+  const open = Array.from({ length: 7 }, (_, i) => ({ id: `w-${i}`, closedAfterSeconds: null, events: null, logged: [] }));
+  const troubled = describeOutcome({ ...o, openAtDeadline: 7, stragglers: open, warnings: ['history-2: 680 × Fail to process task', 'matching-2: 3 × x'] });
+  expect(troubled).toContain('open at deadline 7 (w-0 still open, w-1 still open, w-2 still open, w-3 still open, w-4 still open, and 2 more);');
+  expect(troubled).toMatch(/; the servers warned: history-2: 680 × Fail to process task \| matching-2: 3 × x$/);
 });
 
 test('each fault plans the drains and waits it sits out from the rendered environment, so its load runs past them', () => {
