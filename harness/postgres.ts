@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cacheDir } from './cache-dir';
 import { freePort } from './ports';
+import { exitWithOutput } from './processes';
 
 /*
  * A real PostgreSQL server for the tests: the distribution's packages (15 on Debian 12), or
@@ -165,7 +166,9 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
       child.stdout!.on('data', (d) => (out += d));
       child.stderr!.on('data', (d) => (err += d));
       child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`psql exited ${code}: ${err.trim().split('\n')[0]}`))));
+      void exitWithOutput(child).then(({ code }) =>
+        code === 0 ? resolve(out.trim()) : reject(new Error(`psql exited ${code}: ${err.trim().split('\n')[0]}`)),
+      );
     });
     child.stdin!.end(sql);
     return done;
@@ -179,7 +182,7 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const ended = new Promise<{ code: number | null; output: string }>((resolve) => child.on('exit', (code) => resolve({ code, output })));
+    const ended = exitWithOutput(child).then(({ code }) => ({ code, output }));
     child.stdin.write(`${sql.trim().replace(/;?$/, ';')}\n`);
     const where = { connected: 'true', 'idle in transaction': "state = 'idle in transaction'", 'waiting on a lock': "wait_event_type = 'Lock'" }[until];
     let pid = 0;

@@ -1,8 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import type { PostureProcess } from './task-posture';
+
+/** A program run under a task's posture, as far as stopping it goes (task-posture.ts's PostureProcess). */
+interface SandboxedProgram {
+  readonly sandbox: ChildProcess;
+  running(): boolean;
+  readonly exited: Promise<unknown>;
+  kill(signal: NodeJS.Signals): void;
+}
 
 /** SIGTERM, then SIGKILL after graceMs if the process is still there; resolves once it exited. */
-export async function stopProcess(p: ChildProcess | PostureProcess, graceMs = 10_000): Promise<void> {
+export async function stopProcess(p: ChildProcess | SandboxedProgram, graceMs = 10_000): Promise<void> {
   const program =
     'sandbox' in p
       ? p
@@ -20,4 +27,27 @@ export async function stopProcess(p: ChildProcess | PostureProcess, graceMs = 10
     await program.exited;
   }
   clearTimeout(timer);
+}
+
+/** How long after a process's exit its output pipes are waited for. */
+const OUTPUT_DRAIN_MS = 5_000;
+
+/**
+ * A child's exit (when it happened), resolved once its output is read to the end: on a busy
+ * machine its last lines can still be in the pipes at 'exit' (a mover's last line, a
+ * generator's result, the FATAL a server sent as it ended a session). A descendant left holding
+ * the pipes open (a load generator outliving a killed campaign) is waited for only drainMs.
+ */
+export function exitWithOutput(child: ChildProcess, drainMs = OUTPUT_DRAIN_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }> {
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      const at = Date.now();
+      const end = () => resolve({ code, signal, at });
+      const late = setTimeout(end, drainMs);
+      child.once('close', () => {
+        clearTimeout(late);
+        end();
+      });
+    }),
+  );
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, type SpawnOptions, execFileSync, spawn } from 'node:
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exitWithOutput } from './processes';
 
 /*
  * Each program the local suite runs, run under its task's posture: the container's user, a
@@ -136,13 +137,11 @@ export async function spawnInPosture(
   const bound = { ...mounts, writable: mounts.writable ?? Object.fromEntries(posture.writable.map((p, i) => [p, scratch[i]])) };
   const stdio = [...(options.stdio ?? ['ignore', 'pipe', 'pipe']), 'pipe'] as SpawnOptions['stdio'];
   const sandbox = spawn('bwrap', [...sandboxArgs(posture, bound), '--new-session', '--info-fd', '3', '--', command, ...args], { ...options, stdio });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    sandbox.once('exit', (code, signal) => {
-      for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-      const bySignal = code !== null && code > 128 ? SIGNALS.find(([, n]) => n === code - 128) : undefined;
-      resolve(bySignal ? { code: null, signal: bySignal[0], at: Date.now() } : { code, signal, at: Date.now() });
-    }),
-  );
+  const exited = exitWithOutput(sandbox).then(({ code, signal, at }) => {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+    const bySignal = code !== null && code > 128 ? SIGNALS.find(([, n]) => n === code - 128) : undefined;
+    return bySignal ? { code: null, signal: bySignal[0], at } : { code, signal, at };
+  });
   const pid = await new Promise<number>((resolve, reject) => {
     let info = '';
     const infoFd = sandbox.stdio[3]!;

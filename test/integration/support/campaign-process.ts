@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { exitWithOutput } from '../../../harness/processes';
 import type { CampaignRecord } from '../../../lib/campaign/campaign-record';
 
 /*
@@ -27,7 +28,7 @@ export function campaignRun(env: Record<string, string>, kill?: Kill): Promise<C
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, output })));
+  return exitWithOutput(child).then(({ code, signal }) => ({ code, signal, output }));
 }
 
 /** The campaign's record in `out`. */
