@@ -18,11 +18,11 @@ export function heading(title: string, r: ReportBase): string[] {
 /** What a peak is the peak of: a minute, or an average over a coarser point (`--period`). */
 export const peakPoint = (periodSeconds: number) => (periodSeconds === 60 ? 'minute' : `${pointLength(periodSeconds)} point (its average)`);
 
-const FORMATS = new Map<number, Intl.NumberFormat>();
-/** 1,234.5 with at most `digits` decimals; n/a when there is no value. */
 /** What a figure without a datapoint behind it shows: never a zero. */
 export const NO_DATA = 'no data';
 
+const FORMATS = new Map<number, Intl.NumberFormat>();
+/** 1,234.5 with at most `digits` decimals; NO_DATA when there is no value. */
 export function num(v: number | null | undefined, digits = 2): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NO_DATA;
   if (!FORMATS.has(digits)) FORMATS.set(digits, new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
