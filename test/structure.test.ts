@@ -185,9 +185,9 @@ test.concurrent(
 
 /**
  * The synth cache is keyed by the files synth reads: every module the app loads must be one of
- * them, or a change to it would reuse stale templates. Loaded for real: the cache's workers
- * synthesize every scenario and record each module they loaded (loadedModules); bin/app.ts
- * imports nothing they did not. A command's module, which the key leaves out, is loaded lazily
+ * them, or a change to it would reuse stale templates. Loaded for real: the cache's worker
+ * synthesizes every scenario and records each module it loaded (loadedModules); bin/app.ts
+ * imports nothing it did not. A command's module, which the key leaves out, is loaded lazily
  * by the command that calls it, never by synth.
  */
 test("the synth cache's key covers every module bin/app.ts loads", () => {

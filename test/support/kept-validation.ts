@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { CloudFormationValidatePlugin, type IPolicyValidationContext, type PolicyValidationPluginReport, type PolicyViolation } from 'aws-cdk-lib/core';
 
 /*
- * CDK's built-in CloudFormation validation for the synth cache's workers, each template's result
+ * CDK's built-in CloudFormation validation for the synth cache's worker, each template's result
  * kept under its content: a source change that leaves a template as it was (most change one
  * family's, or none) does not validate it again. An app whose every template was validated
  * before is answered from what was kept, without starting the engine (a 9 MB WebAssembly module,
- * about 4 CPU-seconds in each worker); any other is validated whole, as CDK's own plugin does.
+ * about 4 CPU-seconds to start); any other is validated whole, as CDK's own plugin does.
  * Registered on an app, it takes the place of the plugin CDK would add, whose name it keeps.
  */
 
@@ -96,7 +96,7 @@ export class KeptValidation extends CloudFormationValidatePlugin {
         version: this.lastVersion,
         findings: findingsOf(report, s.templatePath).map((f) => ({ ...f, resource: { ...f.resource, templatePath: HERE } })),
       };
-      // Whole or not at all: the other worker may read it at once.
+      // Whole or not at all: another run's worker may read it at once.
       const partial = `${files[i]}.${process.pid}.partial`;
       writeFileSync(partial, JSON.stringify(kept));
       renameSync(partial, files[i]);
@@ -105,5 +105,5 @@ export class KeptValidation extends CloudFormationValidatePlugin {
   }
 }
 
-/** Where the synth cache's workers keep validation results: the project's cache, which a cold run starts without. */
+/** Where the synth cache's worker keeps validation results: the project's cache, which a cold run starts without. */
 export const VALIDATION_CACHE = join(ROOT, 'node_modules/.cache/db-bench-infra/validation');

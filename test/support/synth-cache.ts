@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
  * reads (the same cloud assemblies `cdk synth` writes, with cdk-nag and CDK's CloudFormation
  * validation reports beside them). The directory is named by a hash of everything synth reads,
  * so a stale cache cannot be found: a changed source is a new name. Jest's globalSetup fills it
- * (two processes, one per family); test/support/synth.ts and test/support/lint.ts read it.
+ * (one process); test/support/synth.ts and test/support/lint.ts read it.
  *
  * The synthesis itself runs in synth-worker.ts.
  */
@@ -109,7 +109,7 @@ export function cachedAssembly(context: Readonly<Record<string, string>>): strin
 }
 
 /**
- * Every module of the project the cache's workers loaded (relative paths): what synth reads
+ * Every module of the project the cache's worker loaded (relative paths): what synth reads
  * of the code, which the cache's key must cover. Undefined outside a Jest run.
  */
 export function loadedModules(): string[] | undefined {
@@ -209,9 +209,11 @@ export function removeOldCaches(root: string, key: string): void {
 }
 
 /**
- * The cache directory for today's sources, filled if it is not there yet: the variants split
- * between two processes (one per core). Concurrent runs each build into a temporary directory
- * and the first rename wins; older caches are removed.
+ * The cache directory for today's sources, filled if it is not there yet, by one process: a
+ * second would pay again what one pays once (loading the app and aws-cdk-lib, starting CDK's
+ * validation engine), more than half of a warm synthesis, while the other core runs tsc and
+ * prettier beside it. Concurrent runs each build into a temporary directory and the first
+ * rename wins; older caches are removed.
  */
 export async function buildSynthCache(variants: ReadonlyArray<Readonly<Record<string, string>>>): Promise<string> {
   const key = sourceKey();
@@ -221,9 +223,8 @@ export async function buildSynthCache(variants: ReadonlyArray<Readonly<Record<st
   const building = join(CACHE_ROOT, `${key}.${process.pid}.tmp`);
   rmSync(building, { recursive: true, force: true });
   const ids = variants.map(variantId);
-  const halves = [ids.filter((_, i) => i % 2 === 0), ids.filter((_, i) => i % 2 === 1)];
   try {
-    await Promise.all(halves.map((half) => runWorker(building, half)));
+    await runWorker(building, ids);
     writeResourceModels(building, ids);
     writeFileSync(join(building, 'complete'), `${ids.length} variants\n`);
     removeOldCaches(CACHE_ROOT, key);
