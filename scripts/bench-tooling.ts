@@ -20,6 +20,7 @@ import { ConfigError, resolveScenario } from '../config';
 import { CommandFailure, EXIT_FAILED, progress, runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { cacheDir } from '../harness/cache-dir';
+import { CpuSampler } from '../harness/cpu-sampler';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
@@ -36,6 +37,10 @@ const program = new Command('bench:tooling')
   .option(
     '--npm-test',
     "instead: the README's test command warm (nothing changed), after a source change (no synth cache) and cold (no synth cache, no lint results)",
+  )
+  .option(
+    '--by-program',
+    "with --npm-test: also each program's CPU-seconds in each case (medians), read from /proc every 0.2 s; the timings then include the sampler's own CPU, printed beside them",
   );
 
 /**
@@ -81,7 +86,10 @@ const LINT_RESULTS = process.env.LINT_CACHE_DIR ?? join(cacheDir(), 'lint');
  * and linted only if it changed; tsc run again, incremental) and cold (nothing cached, as on a
  * fresh clone: no project cache, no lint results, no Jest cache).
  */
-async function npmTest(runs: number): Promise<void> {
+/** The CPU of the command's tree that no sample of /proc saw (CpuSampler). */
+const UNSEEN = 'not seen by a sample';
+
+async function npmTest(runs: number, byProgram: boolean): Promise<void> {
   const status = progress();
   const cases = [
     { name: '`npm test` warm (nothing changed since the last run)', clear: [] as string[] },
@@ -90,6 +98,8 @@ async function npmTest(runs: number): Promise<void> {
   ];
   const seconds = cases.map(() => [] as number[]);
   const cpu = cases.map(() => [] as number[]);
+  const programs = cases.map(() => [] as Map<string, number>[]);
+  let sampler = 0;
   try {
     // A first run leaves the caches filled, so that the first "warm" run is one.
     status.update('a first run, to fill the caches');
@@ -100,8 +110,15 @@ async function npmTest(runs: number): Promise<void> {
         for (const dir of c.clear) rmSync(dir, { recursive: true, force: true });
         if (c.jestCache) await timed(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--clearCache']);
         const before = childrenCpuSeconds();
+        const sampling = byProgram ? new CpuSampler().start() : undefined;
         seconds[i].push(await timed('npm', ['test']));
         cpu[i].push(childrenCpuSeconds() - before);
+        if (sampling) {
+          const sampled = sampling.stop();
+          sampler += sampled.sampler;
+          const seen = [...sampled.byProgram.values()].reduce((a, b) => a + b, 0);
+          programs[i].push(new Map([...sampled.byProgram, [UNSEEN, cpu[i].at(-1)! - seen]]));
+        }
       }
   } finally {
     status.done();
@@ -117,13 +134,28 @@ async function npmTest(runs: number): Promise<void> {
   process.stdout.write(
     `${markdownTable(['What', 'Median', 'Min–max', 'CPU (median)', `CPU ÷ ${cores} cores`], rows)}\n\n${runs} alternating runs of each on ${cores} cores.\n`,
   );
+  if (!byProgram) return;
+  const of = (i: number, name: string) => median(programs[i].map((m) => m.get(name) ?? 0));
+  const cell = (i: number, name: string) => of(i, name).toFixed(1);
+  // Largest first, cold; what no sample saw last.
+  const names = [...new Set(programs.flatMap((runsOf) => runsOf.flatMap((m) => [...m.keys()])))]
+    .filter((n) => n !== UNSEEN)
+    .sort((a, b) => of(cases.length - 1, b) - of(cases.length - 1, a))
+    .concat(UNSEEN);
+  process.stdout.write(
+    `\nCPU-seconds by program (medians):\n\n${markdownTable(
+      ['Program', 'Warm', 'After a source change', 'Cold'],
+      names.map((name) => [name, ...cases.map((_, i) => cell(i, name))]),
+    )}\n\nThe sampler took ${sampler.toFixed(1)} CPU-seconds of its own over the ${runs * cases.length} runs.\n`,
+  );
 }
 
 runCommand(async () => {
   const o = program.parse().opts();
   const runs = Number(o.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 50) throw new ConfigError(`--runs "${o.runs}" is not valid (valid: a whole number from 1 to 50)`);
-  if (o.npmTest) return npmTest(runs);
+  if (o.byProgram && !o.npmTest) throw new ConfigError('--by-program is not valid without --npm-test (valid: --npm-test --by-program)');
+  if (o.npmTest) return npmTest(runs, Boolean(o.byProgram));
   for (const name of [o.scenario, o.from, o.to]) resolveScenario({ scenario: name });
   const out = mkdtempSync(join(tmpdir(), 'bench-tooling-'));
   const status = progress();
