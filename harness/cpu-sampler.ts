@@ -81,15 +81,18 @@ export class CpuSampler {
     };
     for (const [pid, s] of stats) {
       if (pid === this.root || !inTree(pid)) continue;
-      // Read again at each sighting: a child forked to run another program holds its parent's command line until it execs.
-      const program = this.programOfPid(pid);
+      // Read again at each sighting: a child forked to run another program holds its parent's
+      // command line until it execs. One that has exited and waits to be reaped has none: it keeps its last.
+      const program = this.programOfPid(pid) ?? this.seen.get(s.key)?.program;
       if (program !== undefined) this.seen.set(s.key, { program, seconds: s.seconds });
     }
   }
 
+  /** The program a process runs; undefined when it has no command line (exited, or gone). */
   private programOfPid(pid: number): string | undefined {
     try {
-      return programOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      return commandLine ? programOf(commandLine) : undefined;
     } catch {
       return undefined;
     }
