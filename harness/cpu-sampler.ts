@@ -18,7 +18,8 @@ const PROGRAMS: readonly (readonly [name: string, pattern: RegExp])[] = [
   ['synth cache', /synth-worker\.ts\b/],
   ['Jest workers', /jest-worker\/build\/.*processChild/],
   ['Jest', /jest\/bin\/jest\.js\b/],
-  ['tsc', /typescript-7|scripts\/typecheck\.ts\b/],
+  // TypeScript 7's tsc: a Node.js wrapper that execs the native compiler of its platform's package.
+  ['tsc', /@typescript\/typescript-[\w-]+\/lib\/tsc\b|typescript-7\/bin\/tsc\b|scripts\/typecheck\.ts\b/],
   ['prettier', /\bprettier\b/],
   ['dependency-cruiser', /\bdepcruise\b/],
   ['knip', /\bknip\b/],

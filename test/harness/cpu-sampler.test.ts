@@ -13,6 +13,7 @@ describe('the CPU sampler (npm run bench:tooling -- --npm-test --by-program)', (
     ['/usr/bin/node --max-semi-space-size=64 /work/node_modules/jest-worker/build/workers/processChild.js', 'Jest workers'],
     ['node --max-semi-space-size=64 node_modules/jest/bin/jest.js', 'Jest'],
     ['/usr/bin/node /work/node_modules/typescript-7/bin/tsc --noEmit', 'tsc'],
+    ['/work/node_modules/@typescript/typescript-linux-x64/lib/tsc --noEmit --incremental --tsBuildInfoFile x', 'tsc'],
     ['node /work/node_modules/.bin/prettier --check --log-level warn .', 'prettier'],
     ['node /work/node_modules/.bin/depcruise bin lib config harness scripts test', 'dependency-cruiser'],
     ['node /work/node_modules/.bin/knip --reporter compact --no-progress', 'knip'],
