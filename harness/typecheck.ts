@@ -46,11 +46,12 @@ export function typecheckKey(root: string): string {
 /**
  * Runs `command` (tsc) in `root` unless `stamp` records a pass on the same inputs; records a
  * pass (exit 0, the inputs unchanged meanwhile) in `stamp`. Returns the exit status: 0 when skipped.
+ * `output`: where tsc's own lines go (a test that expects an error keeps it off the suite's output).
  */
-export function typecheck(root: string, stamp: string, command: readonly string[]): number {
+export function typecheck(root: string, stamp: string, command: readonly string[], output: 'inherit' | 'ignore' = 'inherit'): number {
   const key = typecheckKey(root);
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === key) return 0;
-  const { status, error } = spawnSync(command[0], command.slice(1), { cwd: root, stdio: 'inherit' });
+  const { status, error } = spawnSync(command[0], command.slice(1), { cwd: root, stdio: ['ignore', output, output] });
   if (error) throw error;
   // A file edited while tsc ran: which version it read is not known, so no pass is recorded.
   if (status === 0 && typecheckKey(root) === key) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../../config';
 import type { Campaign, CampaignInput, CampaignLoad } from '../../config/campaign-schema';
 import type { CatalogInput } from '../../config/catalog-schema';
-import { CommandFailure, EXIT_FAILED, type CommandIO } from '../commands/shared/cli';
+import { awsErrorLine, CommandFailure, EXIT_AWS, EXIT_FAILED, isAwsError, type CommandIO } from '../commands/shared/cli';
 import { usd } from '../commands/shared/money';
 import { type CampaignRecord, fingerprint, newRecord, STAGES, type Stage, type StepRecord, writeRecord } from './campaign-record';
 import type { Projection } from './campaign-plan';
@@ -102,8 +102,10 @@ export async function runCampaign(r: CampaignRun): Promise<CampaignRecord> {
  * terminal left open, a cron job) is refused, naming the one running. A lock whose process is
  * gone (killed) is taken over.
  */
+const lockPath = (dir: string) => join(dir, 'campaign.lock');
+
 function lock(dir: string, name: string): () => void {
-  const path = join(dir, 'campaign.lock');
+  const path = lockPath(dir);
   mkdirSync(dir, { recursive: true });
   const mine = `${process.pid}\n`;
   for (;;) {
@@ -147,9 +149,10 @@ async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
   }
   const save = () => writeRecord(path, record);
   save();
+  r.io.onInterrupt(() => interrupted(r, record, save));
 
   /** Records the failure, leaves the environment as the campaign says, and stops the campaign with one line. */
-  const fail = async (index: number, stage: Stage, reason: string): Promise<never> => {
+  const fail = async (index: number, stage: Stage, reason: string, exitCode: typeof EXIT_AWS | typeof EXIT_FAILED = EXIT_FAILED): Promise<never> => {
     record.failure = { step: index, stage, reason, at: r.now().toISOString() };
     record.status = 'failed';
     delete record.running;
@@ -157,7 +160,7 @@ async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
     const left = await leave(`step ${index + 1} failed`);
     throw new CommandFailure(
       `campaign ${r.campaign.name} stopped at step ${index + 1} (${record.steps[index].scenario}), ${stage}: ${reason}; ${left}`,
-      EXIT_FAILED,
+      exitCode,
     );
   };
 
@@ -179,6 +182,8 @@ async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
         const target: Target = { name: step.scenario, catalog: await catalogOf(index) };
         note = await runStage(stage, step, target, dir);
       } catch (e) {
+        // AWS that said no or did not answer is exit 2, as for any command; the record keeps the reason either way.
+        if (isAwsError(e)) await fail(index, stage, awsErrorLine(e), EXIT_AWS);
         await fail(index, stage, e instanceof Error ? e.message : String(e));
       }
       step.stages[stage] = { started, ended: r.now().toISOString(), ...(note ? { note } : {}) };
@@ -282,6 +287,18 @@ async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
   const left = await leave('the campaign is done');
   r.io.note(`campaign ${r.campaign.name} done: ${record.steps.length} steps; ${left}`);
   return record;
+}
+
+/** Ctrl-C: the stage it stopped recorded as failed (a resume runs it again), the lock let go, and what to run next. */
+function interrupted(r: CampaignRun, record: CampaignRecord, save: () => void): string {
+  const at = record.running;
+  if (at) record.failure = { step: at.step, stage: at.stage, reason: 'interrupted (Ctrl-C or SIGTERM)', at: r.now().toISOString() };
+  record.status = 'failed';
+  delete record.running;
+  save();
+  rmSync(lockPath(r.dir), { force: true });
+  const where = at ? ` at step ${at.step + 1} (${record.steps[at.step].scenario}), ${at.stage}` : '';
+  return `campaign ${r.campaign.name} stopped${where}; what that stage started in AWS goes on without it; resume: npm run campaign -- run ${r.campaign.name} --out ${r.dir}`;
 }
 
 const ordinal = (n: number) =>

@@ -1,4 +1,5 @@
-import type { IIoHost, IoMessage, IoRequest, ICloudAssemblySource, DeployResult, DeployOptions } from '@aws-cdk/toolkit-lib';
+import type { IIoHost, IoMessage, IoRequest, ICloudAssemblySource, DeployResult, DeployOptions, IBaseCredentialsProvider } from '@aws-cdk/toolkit-lib';
+import { AWS_TIMEOUTS } from '../commands/aws/deadline';
 import { scenarioApp } from '../assembly/scenario-app';
 import { type CommandIO, CommandFailure, EXIT_FAILED } from '../commands/shared/cli';
 import type { Target } from './campaign-run';
@@ -57,15 +58,37 @@ export function deployFailure(e: unknown, errors: readonly string[]): string {
  */
 export async function campaignToolkit(io: CommandIO, endpointUrl?: string): Promise<DeployToolkit> {
   if (endpointUrl) process.env.AWS_ENDPOINT_URL = endpointUrl;
-  const { Toolkit } = await import('@aws-cdk/toolkit-lib');
+  const { Toolkit, BaseCredentials } = await import('@aws-cdk/toolkit-lib');
   const errors: string[] = [];
-  const toolkit = new Toolkit({ ioHost: campaignIoHost(io, errors), color: false });
+  const toolkit = new Toolkit({
+    ioHost: campaignIoHost(io, errors),
+    color: false,
+    sdkConfig: { baseCredentials: boundedAttempts(BaseCredentials.awsCliCompatible()) },
+  });
   return {
     fromAssemblyBuilder: (builder, props) => toolkit.fromAssemblyBuilder(builder as never, props),
     deploy: (cx, options) =>
       toolkit.deploy(cx, options).catch((e: unknown) => {
         throw new CommandFailure(deployFailure(e, errors), EXIT_FAILED);
       }),
+  };
+}
+
+/**
+ * The toolkit's credentials as the CLI finds them, its SDK clients' attempts ending as the
+ * commands' do: the toolkit waits 300 s on a silent endpoint, seven times over. It hands its
+ * clients' settings to the credentials first and keeps the same object for its clients.
+ */
+export function boundedAttempts(base: IBaseCredentialsProvider): IBaseCredentialsProvider {
+  return {
+    sdkBaseConfig: (ioHost, clientConfig) => {
+      clientConfig.requestHandler = {
+        ...clientConfig.requestHandler,
+        connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000,
+        requestTimeout: AWS_TIMEOUTS.idleSeconds * 1000,
+      };
+      return base.sdkBaseConfig(ioHost, clientConfig);
+    },
   };
 }
 

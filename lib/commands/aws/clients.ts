@@ -13,6 +13,7 @@ import { Route53Client } from '@aws-sdk/client-route-53';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { appendFileSync } from 'node:fs';
+import { AWS_TIMEOUTS, withDeadline } from './deadline';
 import { CALL_LOG_VARIABLE, IAM_PREFIX } from './iam-prefixes';
 
 /** Where the companion commands send their AWS calls. */
@@ -24,18 +25,29 @@ export interface AwsTarget {
 
 /**
  * Client settings shared by every command: the adaptive retry mode backs off on throttling
- * (GetMetricData allows 50 calls a second per account) and retries transient faults.
+ * (GetMetricData allows 50 calls a second per account) and retries transient faults; an attempt
+ * ends when the endpoint does not connect or goes silent (deadline.ts bounds the whole call).
  */
 function clientConfig(target: AwsTarget) {
-  return { region: target.region, endpoint: target.endpoint, maxAttempts: 8, retryMode: 'adaptive' as const };
+  return {
+    region: target.region,
+    endpoint: target.endpoint,
+    maxAttempts: 8,
+    retryMode: 'adaptive' as const,
+    requestHandler: { connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000, requestTimeout: AWS_TIMEOUTS.idleSeconds * 1000 },
+  };
 }
 
 interface Stackable {
   middlewareStack: { add(m: (next: any, context: any) => (args: any) => Promise<any>, o: { step: 'initialize'; name: string }): void };
+  send(command: { constructor: { name: string } }, options?: unknown): Promise<unknown>;
 }
 
-/** The client, logging each call's action (`ecs:ListTasks`) before it is sent when the call log is asked for. */
-function logged<C extends Stackable>(client: C, pkg: keyof typeof IAM_PREFIX): C {
+/**
+ * The client, each call ending by its deadline (deadline.ts) and, when the call log is asked for,
+ * its action (`ecs:ListTasks`) logged before it is sent.
+ */
+function logged<C extends Stackable>(client: C, pkg: keyof typeof IAM_PREFIX, target: AwsTarget): C {
   const log = process.env[CALL_LOG_VARIABLE];
   if (log)
     client.middlewareStack.add(
@@ -45,29 +57,38 @@ function logged<C extends Stackable>(client: C, pkg: keyof typeof IAM_PREFIX): C
       },
       { step: 'initialize', name: 'operatorCallLog' },
     );
+  const where = target.endpoint ?? `${IAM_PREFIX[pkg]} in ${target.region}`;
+  // The prototype's send, read at each call: a test's mock of the class still answers.
+  const send = (command: { constructor: { name: string } }, options?: object) =>
+    withDeadline(`${IAM_PREFIX[pkg]}:${command.constructor.name.replace(/Command$/, '')}`, where, (abortSignal) =>
+      Object.getPrototypeOf(client).send.call(client, command, { abortSignal, ...options }),
+    );
+  client.send = send as C['send'];
   return client;
 }
 
 /** The Price List API answers in us-east-1 (and two other regions), whatever region it prices. */
-const pricingClient = (target: Pick<AwsTarget, 'endpoint'>) =>
-  logged(new PricingClient(clientConfig({ region: 'us-east-1', endpoint: target.endpoint })), 'client-pricing');
-const cloudWatchClient = (target: AwsTarget) => logged(new CloudWatchClient(clientConfig(target)), 'client-cloudwatch');
-const cloudFormationClient = (target: AwsTarget) => logged(new CloudFormationClient(clientConfig(target)), 'client-cloudformation');
-const ecsClient = (target: AwsTarget) => logged(new ECSClient(clientConfig(target)), 'client-ecs');
-const autoScalingClient = (target: AwsTarget) => logged(new AutoScalingClient(clientConfig(target)), 'client-auto-scaling');
-const dsqlClient = (target: AwsTarget) => logged(new DSQLClient(clientConfig(target)), 'client-dsql');
-const logsClient = (target: AwsTarget) => logged(new CloudWatchLogsClient(clientConfig(target)), 'client-cloudwatch-logs');
+const pricingClient = ({ endpoint }: Pick<AwsTarget, 'endpoint'>) => {
+  const target = { region: 'us-east-1', endpoint };
+  return logged(new PricingClient(clientConfig(target)), 'client-pricing', target);
+};
+const cloudWatchClient = (target: AwsTarget) => logged(new CloudWatchClient(clientConfig(target)), 'client-cloudwatch', target);
+const cloudFormationClient = (target: AwsTarget) => logged(new CloudFormationClient(clientConfig(target)), 'client-cloudformation', target);
+const ecsClient = (target: AwsTarget) => logged(new ECSClient(clientConfig(target)), 'client-ecs', target);
+const autoScalingClient = (target: AwsTarget) => logged(new AutoScalingClient(clientConfig(target)), 'client-auto-scaling', target);
+const dsqlClient = (target: AwsTarget) => logged(new DSQLClient(clientConfig(target)), 'client-dsql', target);
+const logsClient = (target: AwsTarget) => logged(new CloudWatchLogsClient(clientConfig(target)), 'client-cloudwatch-logs', target);
 /** @public loaded lazily with require(), which knip does not follow */
-const rdsClient = (target: AwsTarget) => logged(new RDSClient(clientConfig(target)), 'client-rds');
+const rdsClient = (target: AwsTarget) => logged(new RDSClient(clientConfig(target)), 'client-rds', target);
 /** Route 53's API is global; the region only picks the partition. */
-const route53Client = (target: AwsTarget) => logged(new Route53Client(clientConfig(target)), 'client-route-53');
+const route53Client = (target: AwsTarget) => logged(new Route53Client(clientConfig(target)), 'client-route-53', target);
 /** @public loaded lazily with require(), which knip does not follow */
-const serviceQuotasClient = (target: AwsTarget) => logged(new ServiceQuotasClient(clientConfig(target)), 'client-service-quotas');
-const ecrClient = (target: AwsTarget) => logged(new ECRClient(clientConfig(target)), 'client-ecr');
-const iamClient = (target: AwsTarget) => logged(new IAMClient(clientConfig(target)), 'client-iam');
-const ssmClient = (target: AwsTarget) => logged(new SSMClient(clientConfig(target)), 'client-ssm');
+const serviceQuotasClient = (target: AwsTarget) => logged(new ServiceQuotasClient(clientConfig(target)), 'client-service-quotas', target);
+const ecrClient = (target: AwsTarget) => logged(new ECRClient(clientConfig(target)), 'client-ecr', target);
+const iamClient = (target: AwsTarget) => logged(new IAMClient(clientConfig(target)), 'client-iam', target);
+const ssmClient = (target: AwsTarget) => logged(new SSMClient(clientConfig(target)), 'client-ssm', target);
 /** Performance Insights: where a writer's load waited. @public loaded lazily with require(), which knip does not follow */
-const piClient = (target: AwsTarget) => logged(new PIClient(clientConfig(target)), 'client-pi');
+const piClient = (target: AwsTarget) => logged(new PIClient(clientConfig(target)), 'client-pi', target);
 
 /**
  * Every client a command makes, by service: a run function takes them injected, so that a test

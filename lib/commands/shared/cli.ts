@@ -5,6 +5,7 @@ import { ConfigError, loadCatalog, scenarioNames } from '../../../config';
 import { forDisplay, noScenario } from '../../../config/errors';
 import { durationSeconds } from '../../../config/fields';
 import type { AwsClients } from '../aws/clients';
+import { abandonAwsCalls, AwsNoAnswer } from '../aws/deadline';
 
 /*
  * What every companion command shares: one line and exit code 1 for a mistake in what the
@@ -14,7 +15,8 @@ import type { AwsClients } from '../aws/clients';
  */
 
 const EXIT_USAGE = 1;
-const EXIT_AWS = 2;
+/** AWS said no, or did not answer. */
+export const EXIT_AWS = 2;
 /** `plan`: a stateful resource would be replaced or destroyed. */
 export const EXIT_UNSAFE = 3;
 /** `bench`: a wait ran past its --timeout. */
@@ -28,7 +30,7 @@ export const EXIT_NO_DATA = 6;
 export class CommandFailure extends Error {
   constructor(
     message: string,
-    readonly exitCode: typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED | typeof EXIT_NO_DATA,
+    readonly exitCode: typeof EXIT_AWS | typeof EXIT_UNSAFE | typeof EXIT_TIMEOUT | typeof EXIT_FAILED | typeof EXIT_NO_DATA,
   ) {
     super(message);
     this.name = 'CommandFailure';
@@ -99,7 +101,14 @@ export function newCommand(name: string, exits: ExitCodes): Command {
   const codes: [number, string][] = [
     [0, 'done'],
     [EXIT_USAGE, 'bad input: a scenario, an option or a file, named with what is valid'],
-    ...(exits.aws ? [[EXIT_AWS, 'AWS said no: credentials, permissions, throttling past the retries, a connection'] as [number, string]] : []),
+    ...(exits.aws
+      ? [
+          [EXIT_AWS, 'AWS said no or did not answer: credentials, permissions, throttling past the retries, a connection, a call past its deadline'] as [
+            number,
+            string,
+          ],
+        ]
+      : []),
     ...[EXIT_UNSAFE, EXIT_TIMEOUT, EXIT_FAILED, EXIT_NO_DATA].flatMap((c) =>
       exits[c as keyof ExitCodes] ? [[c, String(exits[c as keyof ExitCodes])] as [number, string]] : [],
     ),
@@ -214,6 +223,7 @@ async function settle(main: () => Promise<number | void | CommandOutput>): Promi
   try {
     await decide(main);
   } finally {
+    abandonAwsCalls();
     for (const stop of interruptHandlers.splice(0)) {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -238,16 +248,32 @@ async function decide(main: () => Promise<number | void | CommandOutput>): Promi
     if (e instanceof ConfigError || e instanceof CommandFailure) {
       process.stderr.write(`error: ${forDisplay(e.message)}\n`);
       process.exitCode = e instanceof CommandFailure ? e.exitCode : EXIT_USAGE;
-    } else if (e instanceof Error && e.name === 'CredentialsProviderError') {
-      process.stderr.write(`error: ${NO_CREDENTIALS}\n`);
-      process.exitCode = EXIT_AWS;
     } else if (isAwsError(e)) {
-      process.stderr.write(`error: AWS ${e.name}: ${forDisplay(e.message.split('\n')[0])}\n`);
+      process.stderr.write(`error: ${forDisplay(awsErrorLine(e))}\n`);
       process.exitCode = EXIT_AWS;
     } else {
       throw e;
     }
   }
+}
+
+/** An AWS error in one line: what the SDK said, and where that says too little, what it was. */
+export function awsErrorLine(e: Error): string {
+  if (e instanceof AwsNoAnswer) return e.message;
+  if (e.name === 'CredentialsProviderError') {
+    const profile = process.env.AWS_PROFILE;
+    // The SDK's own message names the profile it could not load; without one it names no variable.
+    return profile
+      ? `AWS_PROFILE=${profile} gave no credentials: the profile is not in ~/.aws/config or ~/.aws/credentials, or its session has expired ` +
+          `(valid: a profile \`aws configure list-profiles\` lists; for an SSO profile, \`aws sso login --profile ${profile}\` first)`
+      : NO_CREDENTIALS;
+  }
+  const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  const said = e.message.split('\n')[0];
+  // An endpoint that is not AWS's (a wrong --endpoint-url, a proxy) answers with no error the SDK knows: say what it did answer.
+  if (said === 'Unknown' || said === 'UnknownError' || said === '')
+    return `AWS ${e.name}: the endpoint answered HTTP ${status ?? 'with no status'} and no AWS error (is --endpoint-url an AWS API or its emulator?)`;
+  return `AWS ${e.name}: ${said}`;
 }
 
 /** What to do when the SDK finds no credentials (its own message names no variable). */
@@ -272,9 +298,9 @@ function endpointUrl(raw: string): string {
 }
 
 /** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
-function isAwsError(e: unknown): e is Error {
+export function isAwsError(e: unknown): e is Error {
   if (!(e instanceof Error)) return false;
-  if ('$metadata' in e || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
+  if ('$metadata' in e || e instanceof AwsNoAnswer || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
   const code = (e as { code?: unknown }).code;
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
 }

@@ -1,3 +1,4 @@
+import { withinWait } from '../aws/deadline';
 import { CommandFailure, type CommandIO, durationOption, EXIT_TIMEOUT, WAIT_BOUNDS } from './cli';
 
 /** How a command waits: injectable so that tests run the loop without real time passing. */
@@ -25,14 +26,27 @@ export async function waitUntil<C extends Check>(what: string, check: () => Prom
   const now = w.now ?? Date.now;
   const sleep = w.sleep ?? realSleep;
   const deadline = now() + w.timeoutSeconds * 1000;
+  let last = 'nothing yet';
   for (;;) {
-    const c = await check();
+    // An AWS call still unanswered at the timeout ends the wait as the timeout does (a last look after it has its own deadline).
+    const left = deadline - now();
+    const c = await (left > 0
+      ? withinWait({ at: Date.now() + left, expired: (call) => timedOut(w.timeoutSeconds, what, `${last}; ${call} unanswered`) }, check)
+      : check());
+    last = c.text;
     w.onProgress?.(`${what}: ${c.text}`);
     if (c.done) return c;
-    if (now() >= deadline) throw new CommandFailure(`timed out after ${w.timeoutSeconds} s waiting for ${what}; last seen: ${c.text}`, EXIT_TIMEOUT);
+    if (now() >= deadline) throw timedOut(w.timeoutSeconds, what, c.text);
     await sleep((w.intervalSeconds ?? 10) * 1000);
   }
 }
+
+const timedOut = (seconds: number, what: string, seen: string) =>
+  new CommandFailure(`timed out after ${seconds} s waiting for ${what}; last seen: ${seen}`, EXIT_TIMEOUT);
+
+/** Runs `body`, its AWS calls ending within `seconds` (a command's --timeout where it waits for nothing else), as a timeout. */
+export const withinTimeout = <T>(seconds: number, what: string, body: () => Promise<T>): Promise<T> =>
+  withinWait({ at: Date.now() + seconds * 1000, expired: (call) => timedOut(seconds, what, `${call} unanswered`) }, body);
 
 /** A command's waiting from its --timeout and --interval, its progress shown on `io`, its clock injectable. */
 export function commandWaiting(timeout: string, interval: string, io: CommandIO, clock: Pick<Waiting, 'sleep' | 'now'>): Waiting {

@@ -7,7 +7,8 @@ import { projectCampaign } from '../../../lib/campaign/campaign-plan';
 import { type CampaignRecord, readRecord, STAGES, type Stage } from '../../../lib/campaign/campaign-record';
 import { type CampaignActions, recordPath, runCampaign, type Target } from '../../../lib/campaign/campaign-run';
 import { CommandFailure } from '../../../lib/commands/shared/cli';
-import { recordingIO } from '../../support/command-io';
+import { AwsNoAnswer } from '../../../lib/commands/aws/deadline';
+import { type RecordingIO, recordingIO } from '../../support/command-io';
 import { tempDir } from '../../support/temp-dir';
 
 /*
@@ -74,7 +75,14 @@ function environment(
   return { state, actions };
 }
 
-function run(definition: CampaignInput, dir: string, actions: CampaignActions, existing = readRecord(recordPath(dir)), dailyUsd?: number) {
+function run(
+  definition: CampaignInput,
+  dir: string,
+  actions: CampaignActions,
+  existing = readRecord(recordPath(dir)),
+  dailyUsd?: number,
+  io: RecordingIO = recordingIO(),
+) {
   const catalog = structuredClone(CATALOG) as CatalogInput;
   if (dailyUsd !== undefined) (catalog.folio.environment as { spending: { budget: { dailyUsd: number } } }).spending.budget.dailyUsd = dailyUsd;
   const campaign = resolveCampaign(definition.name, [definition], catalog);
@@ -87,7 +95,7 @@ function run(definition: CampaignInput, dir: string, actions: CampaignActions, e
     dir,
     existing,
     project: (r) => projectCampaign(campaign, r, { resolve: (name) => ({ name, family: 'folio' }) as never, usdPerDay: () => 48 }),
-    io: recordingIO(),
+    io,
     now: () => new Date((t += 600_000)),
     catalog,
   });
@@ -168,6 +176,49 @@ test('a failed stage stops the campaign in one line, hibernates the environment,
   const resumed = await run(FOLIO, dir, fixed.actions);
   expect(fixed.state.calls.slice(0, 2)).toEqual(['load test11', 'report test11']);
   expect(resumed.status).toBe('done');
+});
+
+test('a stage whose AWS call got no answer is recorded failed with that line, exits 2 as any command does, and lets go of the lock', async () => {
+  const dir = tempDir('campaign-');
+  const env = environment();
+  env.actions.deploy = async () => {
+    throw new AwsNoAnswer('AWS did not answer cloudformation:DescribeStacks at http://127.0.0.1:9 within 60 s');
+  };
+  const error = await run(FOLIO, dir, env.actions).catch((e) => e);
+  expect(error).toBeInstanceOf(CommandFailure);
+  expect(error.exitCode).toBe(2);
+  expect(error.message).toMatch(
+    /^campaign three-phases stopped at step 1 \(test10\), deploy: AWS did not answer cloudformation:DescribeStacks at http:\/\/127.0.0.1:9 within 60 s; /,
+  );
+  expect(readRecord(recordPath(dir))).toMatchObject({
+    status: 'failed',
+    failure: { step: 0, stage: 'deploy', reason: 'AWS did not answer cloudformation:DescribeStacks at http://127.0.0.1:9 within 60 s' },
+  });
+  expect(existsSync(join(dir, 'campaign.lock'))).toBe(false);
+  // A stage that failed for its own reason is still exit 5.
+  const own = await run(FOLIO, tempDir('campaign-'), environment({ fail: { scenario: 'test10', stage: 'ready' } }).actions).catch((e) => e);
+  expect(own.exitCode).toBe(5);
+});
+
+test('Ctrl-C in a stage: the stage recorded as interrupted, the lock let go, and the line says where it stopped and how to resume', async () => {
+  const dir = tempDir('campaign-');
+  const io = recordingIO();
+  const env = environment();
+  let said: string | undefined;
+  let left: CampaignRecord | undefined;
+  env.actions.load = async () => {
+    said = io.interrupted();
+    // What the process leaves as it exits, before the stage's own failure would be written.
+    left = readRecord(recordPath(dir));
+    throw new Killed('the process exits here');
+  };
+  await expect(run(FOLIO, dir, env.actions, undefined, undefined, io)).rejects.toThrow();
+  expect(said).toBe(
+    `campaign three-phases stopped at step 1 (test10), load; what that stage started in AWS goes on without it; resume: npm run campaign -- run three-phases --out ${dir}`,
+  );
+  expect(existsSync(join(dir, 'campaign.lock'))).toBe(false);
+  expect(left).toMatchObject({ status: 'failed', failure: { step: 0, stage: 'load', reason: 'interrupted (Ctrl-C or SIGTERM)' } });
+  expect(left!.running).toBeUndefined();
 });
 
 test('a switch that would replace a stateful resource stops the campaign before anything is deployed', async () => {

@@ -1,7 +1,8 @@
 import type { DeployOptions, DeployResult, ICloudAssemblySource, IoMessage } from '@aws-cdk/toolkit-lib';
-import { Toolkit } from '@aws-cdk/toolkit-lib';
+import { BaseCredentials, Toolkit } from '@aws-cdk/toolkit-lib';
 import { CATALOG } from '../../../config';
-import { campaignIoHost, deployFailure, deployScenario, type DeployToolkit, scenarioAssembly } from '../../../lib/campaign/toolkit-deploy';
+import { AWS_TIMEOUTS } from '../../../lib/commands/aws/deadline';
+import { boundedAttempts, campaignIoHost, deployFailure, deployScenario, type DeployToolkit, scenarioAssembly } from '../../../lib/campaign/toolkit-deploy';
 import { recordingIO } from '../../support/command-io';
 import { tempDir } from '../../support/temp-dir';
 
@@ -95,4 +96,15 @@ test('the host keeps every error the toolkit reports, for the failure line', asy
   await host.notify(msg('error', 'TemporalDsql: fail: No bucket named x\n'));
   await host.notify(msg('warn', 'a warning'));
   expect(errors).toEqual(['TemporalDsql: fail: No bucket named x']);
+});
+
+test("the toolkit's SDK clients end an attempt as the commands' do: the real Toolkit hands them the bounded settings", async () => {
+  const base = BaseCredentials.awsCliCompatible();
+  const bounded = new Toolkit({ ioHost: campaignIoHost(recordingIO()), sdkConfig: { baseCredentials: boundedAttempts(base) } });
+  const plain = new Toolkit({ ioHost: campaignIoHost(recordingIO()), sdkConfig: { baseCredentials: base } });
+  // The provider the toolkit builds for its clients (internal, read here so that an upgrade that stops passing the settings on fails).
+  const handler = async (t: Toolkit) =>
+    (await (t as unknown as { sdkProvider(a: string): Promise<{ requestHandler: object }> }).sdkProvider('deploy')).requestHandler;
+  expect(await handler(bounded)).toMatchObject({ connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000, requestTimeout: AWS_TIMEOUTS.idleSeconds * 1000 });
+  expect(await handler(plain)).toMatchObject({ requestTimeout: 300_000 });
 });

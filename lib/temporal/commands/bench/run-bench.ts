@@ -16,7 +16,7 @@ import {
   type CommandIO,
 } from '../../../commands/shared/cli';
 import { shownPath, writableDir, writableFile, writeOutput } from '../../../commands/shared/files';
-import { commandWaiting, type Waiting } from '../../../commands/shared/waiting';
+import { commandWaiting, type Waiting, withinTimeout } from '../../../commands/shared/waiting';
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
 import { benchRun } from './generator-task';
 import { climbLadder } from './ladder';
@@ -94,10 +94,13 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
   };
   switch (command) {
     case 'status': {
-      const { clients, targets } = await deployed(target, o, deps, io, o.timeout!, false);
-      const status = await fleetStatus(clients, targets);
-      if (o.json) return { stdout: `${JSON.stringify({ scenario: scenario.name, ...targets, ...status }, null, 2)}\n` };
-      return done(renderStatus(status, targets, scenario));
+      const seconds = durationOption('--timeout', o.timeout!, 1, WAIT_BOUNDS.timeout);
+      return withinTimeout(seconds, `${scenario.stackName}'s fleet`, async () => {
+        const { clients, targets } = await deployed(target, o, deps, io, o.timeout!, false);
+        const status = await fleetStatus(clients, targets);
+        if (o.json) return { stdout: `${JSON.stringify({ scenario: scenario.name, ...targets, ...status }, null, 2)}\n` };
+        return done(renderStatus(status, targets, scenario));
+      });
     }
     case 'down': {
       const { clients, targets, waiting } = await deployed(target, o, deps, io, o.timeout!, false);

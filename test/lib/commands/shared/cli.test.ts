@@ -1,4 +1,5 @@
 import { ConfigError } from '../../../../config';
+import { AwsNoAnswer } from '../../../../lib/commands/aws/deadline';
 import { EXIT_INTERRUPTED, NO_CREDENTIALS, newCommand, onInterrupt, progress, runCommand, span } from '../../../../lib/commands/shared/cli';
 
 /* Long waits talk in every setting: a line in place on a terminal, lines with elapsed time in a log. */
@@ -86,6 +87,41 @@ test('an AWS error message is one line even when the service sends more', async 
     throw Object.assign(new Error('Access denied\nsecond line'), { name: 'AccessDeniedException', $metadata: {} });
   });
   expect(r).toEqual({ stderr: 'error: AWS AccessDeniedException: Access denied\n', exitCode: 2 });
+});
+
+test('AWS that did not answer: the one line that names the call and the endpoint, exit 2', async () => {
+  const r = await outcome(async () => {
+    throw new AwsNoAnswer('AWS did not answer ecs:ListTasks at http://127.0.0.1:9 within 60 s');
+  });
+  expect(r).toEqual({ stderr: 'error: AWS did not answer ecs:ListTasks at http://127.0.0.1:9 within 60 s\n', exitCode: 2 });
+});
+
+test("an endpoint that answers with no AWS error (a 404 from a proxy) is said as what it answered, not the SDK's 'Unknown'", async () => {
+  const r = await outcome(async () => {
+    throw Object.assign(new Error('Unknown'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } });
+  });
+  expect(r).toEqual({
+    stderr: 'error: AWS NotFound: the endpoint answered HTTP 404 and no AWS error (is --endpoint-url an AWS API or its emulator?)\n',
+    exitCode: 2,
+  });
+});
+
+test('no credentials from the profile AWS_PROFILE names: the profile named, not "set AWS_PROFILE"', async () => {
+  const before = process.env.AWS_PROFILE;
+  process.env.AWS_PROFILE = 'doesnotexist';
+  try {
+    const r = await outcome(async () => {
+      throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      'error: AWS_PROFILE=doesnotexist gave no credentials: the profile is not in ~/.aws/config or ~/.aws/credentials, or its session has expired ' +
+        '(valid: a profile `aws configure list-profiles` lists; for an SSO profile, `aws sso login --profile doesnotexist` first)\n',
+    );
+  } finally {
+    if (before === undefined) delete process.env.AWS_PROFILE;
+    else process.env.AWS_PROFILE = before;
+  }
 });
 
 test('a value option given twice is refused, naming both values, with a default and in a subcommand too; one given once is not', () => {
