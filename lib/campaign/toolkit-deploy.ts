@@ -1,5 +1,5 @@
 import type { IIoHost, IoMessage, IoRequest, ICloudAssemblySource, DeployResult, DeployOptions, IBaseCredentialsProvider } from '@aws-cdk/toolkit-lib';
-import { AWS_TIMEOUTS } from '../commands/aws/deadline';
+import { AWS_TIMEOUTS, requestHandlerSettings } from '../commands/aws/deadline';
 import { scenarioApp } from '../assembly/scenario-app';
 import { type CommandIO, CommandFailure, EXIT_FAILED } from '../commands/shared/cli';
 import type { Target } from './campaign-run';
@@ -75,18 +75,14 @@ export async function campaignToolkit(io: CommandIO, endpointUrl?: string): Prom
 }
 
 /**
- * The toolkit's credentials as the CLI finds them, its SDK clients' attempts ending as the
- * commands' do: the toolkit waits 300 s on a silent endpoint, seven times over. It hands its
+ * The toolkit's credentials as the CLI finds them, its SDK clients' attempts ending by a deadline
+ * as the commands' do: by default an attempt that gets no answer only warns after 300 s. It hands its
  * clients' settings to the credentials first and keeps the same object for its clients.
  */
 export function boundedAttempts(base: IBaseCredentialsProvider): IBaseCredentialsProvider {
   return {
     sdkBaseConfig: (ioHost, clientConfig) => {
-      clientConfig.requestHandler = {
-        ...clientConfig.requestHandler,
-        connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000,
-        requestTimeout: AWS_TIMEOUTS.idleSeconds * 1000,
-      };
+      clientConfig.requestHandler = { ...clientConfig.requestHandler, ...requestHandlerSettings(AWS_TIMEOUTS.deployAttemptSeconds) };
       return base.sdkBaseConfig(ioHost, clientConfig);
     },
   };

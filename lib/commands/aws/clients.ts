@@ -13,7 +13,7 @@ import { Route53Client } from '@aws-sdk/client-route-53';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { appendFileSync } from 'node:fs';
-import { AWS_TIMEOUTS, withDeadline } from './deadline';
+import { AWS_TIMEOUTS, requestHandlerSettings, withDeadline } from './deadline';
 import { CALL_LOG_VARIABLE, IAM_PREFIX } from './iam-prefixes';
 
 /** Where the companion commands send their AWS calls. */
@@ -26,7 +26,7 @@ export interface AwsTarget {
 /**
  * Client settings shared by every command: the adaptive retry mode backs off on throttling
  * (GetMetricData allows 50 calls a second per account) and retries transient faults; an attempt
- * ends when the endpoint does not connect or goes silent (deadline.ts bounds the whole call).
+ * ends when the endpoint does not connect or answer in time (deadline.ts bounds the whole call).
  */
 function clientConfig(target: AwsTarget) {
   return {
@@ -34,7 +34,7 @@ function clientConfig(target: AwsTarget) {
     endpoint: target.endpoint,
     maxAttempts: 8,
     retryMode: 'adaptive' as const,
-    requestHandler: { connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000, requestTimeout: AWS_TIMEOUTS.idleSeconds * 1000 },
+    requestHandler: requestHandlerSettings(AWS_TIMEOUTS.attemptSeconds),
   };
 }
 

@@ -12,11 +12,19 @@ import { ConfigError } from '../../../config';
 export const CALL_SECONDS_VARIABLE = 'DB_BENCH_AWS_CALL_SECONDS';
 
 /**
- * The SDK's own timeouts, per attempt (`connect`: the TCP connection; `idle`: no byte from the
- * endpoint for this long), and the default for the whole call: a throttled call's eight adaptive
- * attempts back off about 13 s in all, so a call past a minute is an endpoint that does not answer.
+ * The SDK's own timeouts, per attempt (`connect`: the TCP connection; `attempt`: the request and
+ * its answer), and the default for the whole call: a throttled call's eight adaptive attempts back
+ * off about 13 s in all, so a call past a minute is an endpoint that does not answer. A deploy's
+ * attempts (the toolkit's: an asset upload among them) may take longer each.
  */
-export const AWS_TIMEOUTS = { connectSeconds: 5, idleSeconds: 20, callSeconds: 60 } as const;
+export const AWS_TIMEOUTS = { connectSeconds: 5, attemptSeconds: 20, deployAttemptSeconds: 120, callSeconds: 60 } as const;
+
+/** The SDK's request handler settings for attempts of `attemptSeconds` at most: past it, an attempt fails (and is retried) rather than only warned of. */
+export const requestHandlerSettings = (attemptSeconds: number) => ({
+  connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000,
+  requestTimeout: attemptSeconds * 1000,
+  throwOnRequestTimeout: true,
+});
 
 /** How long one call may take: the variable's value if set, else AWS_TIMEOUTS.callSeconds; a bad value is one line. */
 export function callSeconds(env: NodeJS.ProcessEnv = process.env): number {

@@ -3,7 +3,7 @@ import type { EnvironmentCommand } from '../../platform/family';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandDeps, type CommandOutput, processIO } from '../shared/cli';
 import { resolveTarget, type TargetOptions } from '../shared/target';
-import { commandWaiting, type Waiting } from '../shared/waiting';
+import { commandWaiting, type Waiting, withinTimeout } from '../shared/waiting';
 
 /*
  * `npm run hibernate`, `npm run wake` and `npm run environment -- status`: a whole environment
@@ -33,7 +33,9 @@ export async function runEnvironment(command: EnvironmentCommand, o: Environment
   const { scenario, aws: target } = resolveTarget(o);
   const waiting = commandWaiting(o.timeout, o.interval, io, deps);
   const aws = (deps.aws ?? loadAwsClients)();
-  const { lines, status } = await familyOf(scenario).environment({ command, scenario, aws, target, waiting, io, force: o.force });
+  const act = () => familyOf(scenario).environment({ command, scenario, aws, target, waiting, io, force: o.force });
+  // status waits for nothing but AWS's answers: its --timeout bounds those.
+  const { lines, status } = await (command === 'status' ? withinTimeout(waiting.timeoutSeconds, `${scenario.name}'s environment`, act) : act());
   io.status.done();
   if (o.json && status) return { stdout: `${JSON.stringify(status, null, 2)}\n` };
   return { stdout: `${lines.join('\n')}\n` };

@@ -105,6 +105,11 @@ test("the toolkit's SDK clients end an attempt as the commands' do: the real Too
   // The provider the toolkit builds for its clients (internal, read here so that an upgrade that stops passing the settings on fails).
   const handler = async (t: Toolkit) =>
     (await (t as unknown as { sdkProvider(a: string): Promise<{ requestHandler: object }> }).sdkProvider('deploy')).requestHandler;
-  expect(await handler(bounded)).toMatchObject({ connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000, requestTimeout: AWS_TIMEOUTS.idleSeconds * 1000 });
+  expect(await handler(bounded)).toMatchObject({
+    connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000,
+    requestTimeout: AWS_TIMEOUTS.deployAttemptSeconds * 1000,
+    throwOnRequestTimeout: true,
+  });
   expect(await handler(plain)).toMatchObject({ requestTimeout: 300_000 });
+  expect(await handler(plain)).not.toHaveProperty('throwOnRequestTimeout');
 });

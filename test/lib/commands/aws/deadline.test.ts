@@ -1,7 +1,15 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { ListTasksCommand } from '@aws-sdk/client-ecs';
 import { AWS_CLIENTS } from '../../../../lib/commands/aws/clients';
-import { abandonAwsCalls, AwsNoAnswer, CALL_SECONDS_VARIABLE, callSeconds, withDeadline, withinWait } from '../../../../lib/commands/aws/deadline';
+import {
+  abandonAwsCalls,
+  AWS_TIMEOUTS,
+  AwsNoAnswer,
+  CALL_SECONDS_VARIABLE,
+  callSeconds,
+  withDeadline,
+  withinWait,
+} from '../../../../lib/commands/aws/deadline';
 
 /*
  * An endpoint that accepts a connection and never answers (a black-holed proxy, a half-open VPC
@@ -52,6 +60,16 @@ test('a call to an endpoint that never answers ends at its deadline, one line na
   );
   await settled();
   expect(sockets.size).toBe(0);
+});
+
+test("each attempt fails past its own time rather than only warning (the SDK's default), and is retried within the call's", async () => {
+  const handler = AWS_CLIENTS.ecs({ region: 'eu-west-1' }).config.requestHandler as unknown as { configProvider: Promise<object> };
+  expect(await handler.configProvider).toMatchObject({
+    connectionTimeout: AWS_TIMEOUTS.connectSeconds * 1000,
+    requestTimeout: AWS_TIMEOUTS.attemptSeconds * 1000,
+    throwOnRequestTimeout: true,
+  });
+  expect(AWS_TIMEOUTS.attemptSeconds * 2).toBeLessThan(AWS_TIMEOUTS.callSeconds);
 });
 
 test('a refused connection fails at once, naming the call and what Node said', async () => {
