@@ -94,8 +94,20 @@ export interface Campaign extends z.output<typeof campaignSchema> {
 const TEMPORAL_LOADS = ['bench-run', 'bench-ladder'];
 
 /** One campaign by name, validated; one ConfigError line for the first mistake. */
+/** The campaigns' names, once the list is one: an array (the export misspelt or made an object reads as undefined), each name once. */
+function campaignNames(campaigns: unknown): string[] {
+  if (!Array.isArray(campaigns))
+    throw new ConfigError(
+      `config/campaigns.ts: CAMPAIGNS is ${campaigns === undefined ? 'not exported' : `${campaigns === null ? 'null' : typeof campaigns}, not a list`} (valid: export const CAMPAIGNS: CampaignInput[] = [...], an array of campaigns)`,
+    );
+  const names = campaigns.map((c: { name?: unknown }, i) => (typeof c?.name === 'string' ? c.name : `#${i + 1}`));
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) throw new ConfigError(`config/campaigns.ts: two campaigns are named ${twice} (valid: a name each; the second could never be run)`);
+  return names;
+}
+
 export function resolveCampaign(name: string, campaigns: readonly CampaignInput[], catalog: CatalogInput = CATALOG): Campaign {
-  const names = campaigns.map((c) => c.name);
+  const names = campaignNames(campaigns);
   const input = campaigns.find((c) => c.name === name);
   if (!input) throw new ConfigError(unknownName('campaign', name, names));
   const parsed = campaignSchema.safeParse(input);

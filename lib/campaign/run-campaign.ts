@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG, ConfigError } from '../../config';
 import { type Campaign, type CampaignInput, resolveCampaign } from '../../config/campaign-schema';
@@ -10,7 +11,7 @@ import { prometheusUrl } from '../commands/report/run-report';
 import { readReport } from '../commands/shared/report-file';
 import { readRunRecord } from '../commands/shared/run-record';
 import { type CommandDeps, type CommandIO, type CommandOutput, durationOption, processIO, WAIT_BOUNDS } from '../commands/shared/cli';
-import { writeOutput } from '../commands/shared/files';
+import { writableDir, writeOutput } from '../commands/shared/files';
 import { plural } from '../commands/shared/figure';
 import { awsCampaignActions, proposedTarget } from './campaign-actions';
 import { projectCampaign, type ProjectionDeps, renderProjection } from './campaign-plan';
@@ -111,6 +112,9 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
       );
   }
   const dir = o.out ?? join('reports', 'campaigns', name);
+  // plan only reads the record; run and report write beside it.
+  if (command !== 'plan') writableDir('--out', dir);
+  else if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out "${dir}": not a directory (valid: the campaign's record directory)`);
   const existing = readRecord(recordPath(dir));
   const io = deps.io ?? processIO();
   const project = (record: CampaignRecord | undefined) => projectCampaign(campaign, record, projectionDeps(o));
@@ -149,6 +153,8 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
         const record = await runCampaign({ campaign, definition, actions, dir, existing, project, io, now: deps.now ?? (() => new Date()), catalog });
         return { stdout: writeCampaignReport(dir, record, campaign, catalog, o, io) };
       } catch (e) {
+        // A refusal (the lock held, a record of another definition) ran nothing and writes nothing.
+        if (e instanceof ConfigError) throw e;
         // What ran is reported whatever stopped it (the record says where), if the record is this campaign's.
         const record = readRecord(recordPath(dir));
         if (record?.campaign === name && record.definition === fingerprint(definition)) writeCampaignReport(dir, record, campaign, catalog, o, io);

@@ -67,3 +67,50 @@ test('the shared options are resolved once: no command resolves --scenario or bu
   expect(resolvesItself("resolveScenarioOf('temporal', { scenario: o.scenario }, u)")).toBe(true);
   expect(resolvesItself('const target = { region: scenario.env.region, endpoint: o.endpointUrl };')).toBe(true);
 });
+
+/** A command's help, parsed: its subcommands (with a placeholder for each argument they require) and its options that take a value. */
+function fromHelp(help: string): { subcommands: string[][]; valueOptions: string[] } {
+  const section = (title: string) => {
+    const at = help.indexOf(`\n${title}:\n`);
+    return at < 0
+      ? []
+      : help
+          .slice(at + title.length + 3)
+          .split('\n\n')[0]
+          .split('\n');
+  };
+  const subcommands = section('Commands')
+    .map((l) => /^ {2}([a-z][\w-]*)((?: \[options\])?(?: <[^>]+>)*)/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && m[1] !== 'help')
+    .map((m) => [m[1], ...(m[2].match(/<[^>]+>/g) ?? []).map(() => 'x')]);
+  const valueOptions = section('Options')
+    .map((l) => /^ {2}(?:-\w, )?(--[a-z][\w-]*) [<[]/.exec(l)?.[1])
+    .filter((o): o is string => o !== undefined);
+  return { subcommands, valueOptions };
+}
+
+test('an empty value for any option of any command or subcommand is refused in one line naming the option, exit 1, never a stack trace', async () => {
+  const swept: string[] = [];
+  for (const script of COMMANDS) {
+    const top = fromHelp((await runCliInProcess(script, ['--help'])).stdout);
+    const invocations = top.subcommands.length ? top.subcommands : [[]];
+    for (const sub of invocations) {
+      const { valueOptions } = sub.length ? fromHelp((await runCliInProcess(script, [sub[0], '--help'])).stdout) : top;
+      for (const option of valueOptions) {
+        const args = [...sub, option, ''];
+        const r = await runCliInProcess(script, args);
+        const lines = r.stderr.trimEnd().split('\n');
+        expect({ command: `${script} ${args.join(' ')}`, status: r.status, lines: lines.length }).toEqual({
+          command: `${script} ${args.join(' ')}`,
+          status: 1,
+          lines: 1,
+        });
+        expect(lines[0]).toMatch(new RegExp(`^error: .*${option}`));
+        swept.push(`${script} ${args.join(' ')}`);
+      }
+    }
+  }
+  // The sweep found the options: a help it could not read would pass it with nothing tried.
+  expect(swept.length).toBeGreaterThan(COMMANDS.length * 2);
+  expect(swept).toEqual(expect.arrayContaining(['bench.ts status --scenario ', 'campaign.ts plan x --out ', 'cost.ts --env-name ']));
+}, 120_000);

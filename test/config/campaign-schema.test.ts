@@ -106,3 +106,13 @@ test('a run with no ramp-up, as bench run --ramp-up 0s, is a campaign step', () 
   const c = edit((x) => (x.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', rate: 5, duration: '2m', rampUp: '0s' } }]));
   expect(resolveCampaign('c', [c]).steps[0].load).toEqual({ kind: 'bench-run', rate: 5, duration: '2m', rampUp: '0s' });
 });
+
+test('a campaigns module that is not a list of uniquely named campaigns is one line, not a TypeError', () => {
+  expect(() => resolveCampaign('c', undefined as never)).toThrow(
+    'config/campaigns.ts: CAMPAIGNS is not exported (valid: export const CAMPAIGNS: CampaignInput[] = [...], an array of campaigns)',
+  );
+  expect(() => resolveCampaign('c', { c: CAMPAIGNS[0] } as never)).toThrow('config/campaigns.ts: CAMPAIGNS is object, not a list (valid:');
+  expect(() => resolveCampaign(CAMPAIGNS[0].name, [CAMPAIGNS[0], CAMPAIGNS[1], { ...CAMPAIGNS[1], name: CAMPAIGNS[0].name }])).toThrow(
+    `config/campaigns.ts: two campaigns are named ${CAMPAIGNS[0].name} (valid: a name each; the second could never be run)`,
+  );
+});

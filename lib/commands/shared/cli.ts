@@ -207,17 +207,30 @@ let lastEntryPoint: (() => unknown) | undefined;
  * parses afresh each time.
  */
 export function entryPoint(body: () => unknown): void {
-  lastEntryPoint = body;
-  body();
+  lastEntryPoint = () => {
+    try {
+      body();
+    } catch (e) {
+      // A value refused while commander parsed for a subcommand, before any run function: one line, as there.
+      if (!(e instanceof ConfigError)) throw e;
+      process.stderr.write(`error: ${forDisplay(e.message)}\n`);
+      process.exitCode = EXIT_USAGE;
+    }
+  };
+  lastEntryPoint();
 }
 
 /** @public loaded lazily with require(), which knip does not follow */
 export const rerunEntryPoint = (): unknown => lastEntryPoint?.();
 
-/** The commands this process started: what a caller that loads a command in process waits for (the tests). */
+/** The commands this process started and no caller has waited for yet. */
 const runs: Promise<void>[] = [];
-/** @public loaded lazily with require(), which knip does not follow */
-export const commandRuns = (): Promise<void[]> => Promise.all(runs);
+/**
+ * The commands started since the last call: what a caller that loads a command in process waits
+ * for (the tests), each run's outcome its own (an earlier run's exit must not answer for a later one).
+ * @public loaded lazily with require(), which knip does not follow
+ */
+export const commandRuns = (): Promise<void[]> => Promise.all(runs.splice(0));
 
 async function settle(main: () => Promise<number | void | CommandOutput>): Promise<void> {
   try {

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveScenario } from '../../../config';
 import type { CampaignInput } from '../../../config/campaign-schema';
+import { CAMPAIGNS } from '../../../config/campaigns';
 import { loadPrices } from '../../../config/prices';
 import { costOf } from '../../../lib/families';
 import type { CampaignActions } from '../../../lib/campaign/campaign-run';
@@ -106,4 +107,38 @@ test("run: a Temporal step's row, the rate it completed, its P99, and a million 
   const svg = readFileSync(join(out, 'charts', 'campaign-against.svg'), 'utf8');
   expect(svg.match(/>temporal-150wps</g)).toHaveLength(2);
   for (const text of ['Cost per day (USD)', 'Cost per million workflows at the rate held (USD)']) expect(svg).toContain(text);
+});
+
+test('--out that is a file: run and report refuse it in one line before anything runs, plan too', async () => {
+  const file = join(tempDir('campaign-'), 'a-file');
+  writeFileSync(file, '');
+  for (const command of ['run', 'report'] as const)
+    await expect(runCampaignCommand(command, 'ptf-hybrid', options(file), { io: recordingIO(), actions: recorded('x') })).rejects.toThrow(
+      `--out "${file}": cannot write there (a part of the path is a file)`,
+    );
+  await expect(runCampaignCommand('plan', 'ptf-hybrid', options(file), { io: recordingIO() })).rejects.toThrow(
+    `--out "${file}": not a directory (valid: the campaign's record directory)`,
+  );
+});
+
+test('a second run refused (the first holds the lock) writes nothing: no report beside the record', async () => {
+  const out = tempDir('campaign-');
+  const campaign: CampaignInput = { ...CAMPAIGNS.find((c) => c.name === 'ptf-hybrid')!, name: 'locked' };
+  await runCampaignCommand('run', 'locked', options(out), {
+    io: recordingIO(),
+    campaigns: [campaign],
+    actions: {
+      ...recorded('x'),
+      ready: async () => {
+        throw new Error('stop here');
+      },
+    },
+  }).catch(() => undefined);
+  rmSync(join(out, 'report.md'));
+  // A live process (this one) holds the lock.
+  writeFileSync(join(out, 'campaign.lock'), `${process.pid}\n`);
+  await expect(runCampaignCommand('run', 'locked', options(out), { io: recordingIO(), campaigns: [campaign], actions: recorded('x') })).rejects.toThrow(
+    /^campaign locked is running already in /,
+  );
+  expect(existsSync(join(out, 'report.md'))).toBe(false);
 });
