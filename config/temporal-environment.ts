@@ -3,7 +3,8 @@ import type { TemporalEnvironmentInput } from './temporal-schema';
 /**
  * What every Temporal scenario shares. Nothing here may depend on the preset: these values
  * are (or feed) physical names, replacement-only properties, or settings that must never
- * change once the cluster holds data (numHistoryShards).
+ * change once the cluster holds data (numHistoryShards: the stack records it as an output, and
+ * plan --check-deployed, preflight and campaign run refuse a change before a deploy).
  */
 export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
   stackName: 'TemporalDsql',

@@ -16,6 +16,7 @@ import { readRunRecord } from '../commands/shared/run-record';
 import { readReport } from '../commands/shared/report-file';
 import { CommandFailure, EXIT_FAILED, type CommandDeps, type CommandIO, type CommandOutput } from '../commands/shared/cli';
 import { plural } from '../commands/shared/figure';
+import { deployedOutputs, refuseLifelongChanges } from '../commands/shared/lifelong';
 import type { CampaignActions, LoadResult, Target } from './campaign-run';
 import { deployScenario, type DeployToolkit } from './toolkit-deploy';
 
@@ -127,6 +128,12 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
     },
     async plan(from, to) {
       if (from === undefined) return { unsafe: [], moves: false, note: 'the first deploy: nothing to switch from' };
+      // What the environment keeps for life, against config now: refused before the deploy, which the stack's guard would roll back.
+      const scenario = resolveScenario({ scenario: to.name, ...(t.envName ? { envName: t.envName } : {}) }, to.catalog);
+      const lifelong = familyOf(scenario).lifelongSettings(scenario);
+      const cfn = () => (deps.aws ?? loadAwsClients)().cloudFormation({ region: scenario.env.region, endpoint: t.endpointUrl });
+      const outputs = lifelong.length ? await deployedOutputs(cfn(), scenario.stackName) : undefined;
+      if (outputs) refuseLifelongChanges(lifelong, outputs, scenario.stackName);
       // Deployed already (a campaign that starts where the environment is): the deploy brings it up to date in place.
       if (from === to.name) return { unsafe: [], moves: false, note: `${from} is deployed already: nothing to switch` };
       const plan = planTransition(from, to.name, { envName: t.envName, catalog: to.catalog });

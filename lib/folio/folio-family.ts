@@ -97,6 +97,8 @@ export const FOLIO: Family<FolioScenario, FolioReport> = {
   },
 
   checkSwitch() {},
+  // Its clusters' engine versions only move forward, which CloudFormation and RDS enforce themselves.
+  lifelongSettings: () => [],
   switchNotes(from, to) {
     const { planPhaseSwitch }: typeof import('./commands/move/move-plan') = require('./commands/move/move-plan');
     const { renderMovePlan }: typeof import('./commands/move/render-move-plan') = require('./commands/move/render-move-plan');

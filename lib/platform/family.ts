@@ -14,6 +14,7 @@ import type { Chart } from '../commands/report/charts';
 import type { PreflightCheck, PreflightClients } from '../commands/preflight/preflight-checks';
 import type { Waiting } from '../commands/shared/waiting';
 import type { BenchRun } from '../commands/shared/run-record';
+import type { LifelongSetting } from '../commands/shared/lifelong';
 
 /*
  * What a family of scenarios (FOLIO's phases, Temporal's presets) gives the machinery every
@@ -141,6 +142,8 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
 
   /** `plan`: refuses a switch no deploy may make (one line), before anything is synthesized. */
   checkSwitch(from: S, to: S): void;
+  /** What a deployed environment keeps for life, each recorded by a data stack output: compared before a deploy (lib/commands/shared/lifelong.ts). */
+  lifelongSettings(scenario: S): readonly LifelongSetting[];
   /** `plan`: what a switch means beyond the templates: settings to know, and data to move before the deploy. */
   switchNotes(from: S, to: S): SwitchNotes;
 

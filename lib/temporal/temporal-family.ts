@@ -140,6 +140,14 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
           `(the switch would orphan the history, and its deploy is refused); deploy "${b.name}" as a second environment: -c envName=<name>`,
       );
   },
+  lifelongSettings: (scenario) => [
+    {
+      setting: 'persistence.numHistoryShards (config/temporal-environment.ts)',
+      output: TEMPORAL_OUTPUTS.historyShards,
+      value: String(scenario.environment.persistence.numHistoryShards),
+    },
+    { setting: `${scenario.name}'s store.engine`, output: TEMPORAL_OUTPUTS.historyStoreEngine, value: scenario.preset.store.engine },
+  ],
   switchNotes: () => ({ notes: [] }),
 
   images(scenario) {

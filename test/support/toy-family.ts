@@ -117,6 +117,7 @@ export const TOY: Family<any, ToyReport> = {
   addProposed() {},
 
   checkSwitch() {},
+  lifelongSettings: () => [],
   switchNotes: (from: ToyScenario, to: ToyScenario) => ({ notes: [`Workers: ${from.size} -> ${to.size}.`, ''] }),
 
   images: () => [],

@@ -1,7 +1,10 @@
 import { CATALOG, ConfigError } from '../../../config';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import { familyOf, resolveScenario } from '../../families';
-import { type CommandOutput, EXIT_UNSAFE } from '../shared/cli';
+import { loadAwsClients } from '../aws/load-clients';
+import { type CommandDeps, type CommandOutput, EXIT_UNSAFE } from '../shared/cli';
+import { deployedOutputs, refuseLifelongChanges } from '../shared/lifelong';
+import { resolveTarget } from '../shared/target';
 import { readReport } from '../shared/report-file';
 import { planTransition, renderPlan } from './transition-plan';
 
@@ -15,10 +18,16 @@ export interface PlanOptions {
   readonly proposal?: string;
   readonly envName?: string;
   readonly json?: boolean;
+  /** Read the deployed data stack: --from must be what it was last deployed with, and what it keeps for life must not change. */
+  readonly checkDeployed?: boolean;
+  readonly endpointUrl?: string;
 }
 
-export async function runPlan(o: PlanOptions): Promise<CommandOutput> {
+export async function runPlan(o: PlanOptions, deps: Pick<CommandDeps, 'aws'> = {}): Promise<CommandOutput> {
+  if (o.endpointUrl !== undefined && !o.checkDeployed)
+    throw new ConfigError('--endpoint-url goes with --check-deployed, the only AWS call plan makes (valid: both, or neither)');
   const { to, catalog } = target(o);
+  if (o.checkDeployed) await checkDeployed(o, to, catalog, deps);
   const plan = planTransition(o.from, to, { envName: o.envName, catalog });
   const exitCode = plan.unsafe.length ? EXIT_UNSAFE : 0;
   if (!o.json) return { stdout: renderPlan(plan), exitCode };
@@ -55,4 +64,22 @@ function target(o: PlanOptions): { to: string; catalog: CatalogInput } {
     );
   }
   return { to: next.name, catalog };
+}
+
+/** --check-deployed: the data stack as deployed, against --from and against config's lifelong settings; one line for either mismatch. */
+async function checkDeployed(o: PlanOptions, to: string, catalog: CatalogInput, deps: Pick<CommandDeps, 'aws'>): Promise<void> {
+  const { scenario, aws: target } = resolveTarget({ scenario: to, envName: o.envName, endpointUrl: o.endpointUrl, catalog });
+  const family = familyOf(scenario);
+  const cfn = (deps.aws ?? loadAwsClients)().cloudFormation(target);
+  const outputs = await deployedOutputs(cfn, scenario.stackName);
+  if (!outputs)
+    throw new ConfigError(
+      `--check-deployed: ${scenario.stackName} is not deployed in ${scenario.env.region} (valid: without --check-deployed before the first deploy; check --env-name)`,
+    );
+  const deployed = outputs[family.scenarioOutput];
+  if (deployed !== o.from)
+    throw new ConfigError(
+      `--from ${o.from}, but ${scenario.stackName} was last deployed with ${deployed ?? 'an unrecorded scenario'} (valid: --from ${deployed ?? '<the scenario deployed>'})`,
+    );
+  refuseLifelongChanges(family.lifelongSettings(scenario), outputs, scenario.stackName);
 }

@@ -1,8 +1,10 @@
 import { DescribeImagesCommand, type ECRClient } from '@aws-sdk/client-ecr';
 import { GetRoleCommand, type IAMClient } from '@aws-sdk/client-iam';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import type { ImageRef, Scenario } from '../../../config';
 import { CommandFailure, EXIT_FAILED } from '../shared/cli';
+import { deployedOutputs, type LifelongSetting, lifelongChanges } from '../shared/lifelong';
 import { markdownTable } from '../shared/markdown-table';
 
 /*
@@ -17,6 +19,7 @@ export interface PreflightClients {
   readonly ssm: SSMClient;
   readonly ecr: ECRClient;
   readonly iam: IAMClient;
+  readonly cloudFormation: CloudFormationClient;
 }
 
 /** What the app's data template says of its bootstrap: the SSM parameter that holds the version, and the versions it refuses. */
@@ -29,6 +32,7 @@ export interface BootstrapRequirement {
 export interface FamilyPreflight {
   images(scenario: Scenario): [string, ImageRef][];
   preflightChecks(clients: PreflightClients): Promise<PreflightCheck[]>;
+  lifelongSettings(scenario: Scenario): readonly LifelongSetting[];
 }
 
 export interface PreflightCheck {
@@ -36,6 +40,28 @@ export interface PreflightCheck {
   readonly ok: boolean;
   readonly status: string;
   readonly fix: string;
+  /** Not missing but refused: the config asks for what the deployed environment cannot take. */
+  readonly refused?: boolean;
+}
+
+/** What the deployed data stack keeps for life against config's values now: a change is refused before CloudFormation starts. */
+async function lifelongCheck(scenario: Scenario, settings: readonly LifelongSetting[], cfn: CloudFormationClient): Promise<PreflightCheck | undefined> {
+  if (!settings.length) return undefined;
+  const what = `What ${scenario.stackName} keeps for life`;
+  const outputs = await deployedOutputs(cfn, scenario.stackName);
+  if (!outputs) return { what, ok: true, status: 'not deployed yet: the first deploy records it', fix: '' };
+  const changes = lifelongChanges(settings, outputs, scenario.stackName);
+  if (changes.length)
+    return { what, ok: false, refused: true, status: changes.join('; '), fix: 'set config back, or deploy another environment (-c envName=<name>)' };
+  const recorded = settings.filter((s) => outputs[s.output] !== undefined);
+  return {
+    what,
+    ok: true,
+    status: recorded.length
+      ? `as deployed: ${recorded.map((s) => `${s.setting} ${s.value}`).join(', ')}`
+      : "not recorded by the deployed stack (an older version's): the deploy's own guard still refuses a change",
+    fix: '',
+  };
 }
 
 /** OpenSearch's service-linked role, which a VPC domain needs and CloudFormation does not create. */
@@ -122,17 +148,21 @@ export async function checkBeforeDeploy(
   hasDocker: () => boolean,
   family: FamilyPreflight,
 ): Promise<{ checks: PreflightCheck[]; text: string; failure?: CommandFailure }> {
+  const lifelong = await lifelongCheck(scenario, family.lifelongSettings(scenario), clients.cloudFormation);
   const checks = [
     await bootstrapCheck(scenario, need, clients.ssm),
     ...(await Promise.all(family.images(scenario).map(([where, ref]) => imageCheck(where, ref, scenario, clients.ecr, hasDocker)))),
     ...(await family.preflightChecks(clients)),
+    ...(lifelong ? [lifelong] : []),
   ];
   const text = `## Before deploying ${scenario.name} to ${scenario.env.region}\n\n${markdownTable(
     ['Check', 'Status', 'What to do'],
-    checks.map((c) => [c.what, `${c.ok ? 'ok' : 'MISSING'}: ${c.status}`, c.fix]),
+    checks.map((c) => [c.what, `${c.ok ? 'ok' : c.refused ? 'REFUSED' : 'MISSING'}: ${c.status}`, c.fix]),
   )}\n`;
   const failed = checks.filter((c) => !c.ok);
   if (!failed.length) return { checks, text };
+  const refused = failed.find((c) => c.refused);
+  if (refused) return { checks, text, failure: new CommandFailure(refused.status, EXIT_FAILED) };
   return {
     checks,
     text,

@@ -30,7 +30,7 @@ export async function runPreflight(o: PreflightOptions, deps: PreflightDeps = {}
   const { checks, text, failure } = await checkBeforeDeploy(
     scenario,
     need,
-    { ssm: aws.ssm(target), ecr: aws.ecr(target), iam: aws.iam(target) },
+    { ssm: aws.ssm(target), ecr: aws.ecr(target), iam: aws.iam(target), cloudFormation: aws.cloudFormation(target) },
     deps.hasDocker ?? dockerRuns,
     familyOf(scenario),
   );

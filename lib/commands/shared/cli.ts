@@ -272,7 +272,7 @@ async function decide(main: () => Promise<number | void | CommandOutput>): Promi
 
 /** An AWS error in one line: what the SDK said, and where that says too little, what it was. */
 export function awsErrorLine(e: Error): string {
-  if (e instanceof AwsNoAnswer) return e.message;
+  if (e.name === AwsNoAnswer.name) return e.message;
   if (e.name === 'CredentialsProviderError') {
     const profile = process.env.AWS_PROFILE;
     // The SDK's own message names the profile it could not load; without one it names no variable.
@@ -313,7 +313,7 @@ function endpointUrl(raw: string): string {
 /** Errors the SDK raises for what the account, network or credentials did, not for a bug. */
 export function isAwsError(e: unknown): e is Error {
   if (!(e instanceof Error)) return false;
-  if ('$metadata' in e || e instanceof AwsNoAnswer || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
+  if ('$metadata' in e || e.name === AwsNoAnswer.name || e.name === 'CredentialsProviderError' || e.name === 'TimeoutError') return true;
   const code = (e as { code?: unknown }).code;
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
 }

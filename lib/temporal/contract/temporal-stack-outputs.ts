@@ -11,6 +11,7 @@ export const TEMPORAL_OUTPUTS = {
   clusterName: 'ClusterName',
   frontendAddress: 'FrontendAddress',
   historyStoreEngine: 'HistoryStoreEngine',
+  historyShards: 'HistoryShards',
   dsqlEndpoint: 'DsqlEndpoint',
   dsqlClusterId: 'DsqlClusterId',
   rateLimiterTable: 'RateLimiterTable',

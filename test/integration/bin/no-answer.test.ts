@@ -59,6 +59,7 @@ test('each command ends by itself within two minutes, in one line naming the cal
     ['preflight.ts', ['-s', 'temporal-25wps'], 2, NO_ANSWER],
     ['report.ts', ['-s', 'test12', '--start', hour, '--end', new Date(Date.parse(hour) + 3_600_000).toISOString()], 2, NO_ANSWER],
     ['cost.ts', ['--refresh-prices', '--region', 'eu-west-1'], 2, NO_ANSWER],
+    ['plan.ts', ['--from', 'temporal-150wps', '--to', 'temporal-400wps', '--check-deployed'], 2, NO_ANSWER],
     [
       'campaign.ts',
       ['run', 'temporal-scaling', '--out', campaignDir],

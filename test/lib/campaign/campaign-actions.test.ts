@@ -40,6 +40,27 @@ test("the deployed scenario is the data stack's own output; a stack not deployed
   expect(await actions().deployedScenario(ptf)).toBeUndefined();
 });
 
+test('plan refuses a step whose config would change what the deployed environment keeps for life, before anything is deployed', async () => {
+  const outputs = (shards: string) => [
+    { OutputKey: 'Scenario', OutputValue: 'temporal-150wps' },
+    { OutputKey: 'HistoryShards', OutputValue: shards },
+    { OutputKey: 'HistoryStoreEngine', OutputValue: 'dsql' },
+  ];
+  cfn
+    .on(DescribeStacksCommand)
+    .resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: outputs('8192') }] });
+  // The same scenario again too: config may have changed since it was deployed.
+  for (const to of ['temporal-400wps', 'temporal-150wps'])
+    await expect(actions().plan('temporal-150wps', { name: to, catalog: CATALOG })).rejects.toThrow(
+      /^persistence\.numHistoryShards \(config\/temporal-environment\.ts\) is 8192 in the deployed TemporalDsql and 4096 in config: it can never change/,
+    );
+  cfn.reset();
+  cfn
+    .on(DescribeStacksCommand)
+    .resolves({ Stacks: [{ StackName: 'TemporalDsql', CreationTime: new Date(), StackStatus: 'UPDATE_COMPLETE', Outputs: outputs('4096') }] });
+  expect(await actions().plan('temporal-150wps', { name: 'temporal-400wps', catalog: CATALOG })).toMatchObject({ unsafe: [] });
+});
+
 test("plan's verdict on a switch: what moves, and the first deploy", async () => {
   const a = actions();
   expect(await a.plan(undefined, { name: 'baseline', catalog: CATALOG })).toEqual({

@@ -33,6 +33,8 @@ export function addTemporalOutputs(scope: Construct, scenario: TemporalScenario,
   out(O.clusterName, capacity.cluster.clusterName);
   out(O.frontendAddress, p.servers.frontendAddress, 'Temporal frontend gRPC, inside the VPC');
   out(O.historyStoreEngine, scenario.preset.store.engine, "Where Temporal's history is kept, for the life of this environment");
+  // A deploy that changes it is refused by the history store's guard and rolled back: the output keeps the value the cluster was created with.
+  out(O.historyShards, String(scenario.environment.persistence.numHistoryShards), "Temporal's history shard count, for the life of this environment");
   if (store.dsql && store.limiter) {
     out(O.dsqlEndpoint, store.dsql.endpoint);
     out(O.dsqlClusterId, store.dsql.identifier, 'Dimension ClusterId of the AWS/AuroraDSQL metrics');

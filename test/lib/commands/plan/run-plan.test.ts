@@ -55,3 +55,48 @@ describe('--proposal: the phase a FOLIO report proposed, planned without adding 
     );
   });
 });
+
+describe('--check-deployed: the deployed data stack read before anything is planned', () => {
+  const deployedWith = (outputs: Record<string, string> | undefined) => {
+    const calls: string[] = [];
+    const client = {
+      send: async (command: { input: { StackName: string } }) => {
+        calls.push(command.input.StackName);
+        if (!outputs) throw Object.assign(new Error(`Stack with id ${command.input.StackName} does not exist`), { name: 'ValidationError', $metadata: {} });
+        return {
+          Stacks: [{ StackStatus: 'UPDATE_COMPLETE', Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })) }],
+        };
+      },
+      config: { region: async () => 'eu-west-1' },
+    };
+    return { calls, deps: { aws: () => ({ cloudFormation: () => client }) as never } };
+  };
+  const plan = (outputs: Record<string, string> | undefined, from = 'temporal-150wps') =>
+    runPlan({ from, to: 'temporal-400wps', json: true, checkDeployed: true }, deployedWith(outputs).deps);
+
+  test('an environment created with another numHistoryShards than config has now: refused in one line naming the setting and both values', async () => {
+    await expect(plan({ Scenario: 'temporal-150wps', HistoryShards: '8192', HistoryStoreEngine: 'dsql' })).rejects.toThrow(
+      'persistence.numHistoryShards (config/temporal-environment.ts) is 8192 in the deployed TemporalDsql and 4096 in config: it can never change once the environment holds data ' +
+        '(valid: 8192, as it was created; or another environment: -c envName=<name>)',
+    );
+  });
+
+  test('the same values plan as without it; --from other than the scenario deployed, or no stack, is one line', async () => {
+    expect((await plan({ Scenario: 'temporal-150wps', HistoryShards: '4096', HistoryStoreEngine: 'dsql' })).exitCode).toBe(0);
+    await expect(plan({ Scenario: 'temporal-400wps', HistoryShards: '4096' })).rejects.toThrow(
+      '--from temporal-150wps, but TemporalDsql was last deployed with temporal-400wps (valid: --from temporal-400wps)',
+    );
+    await expect(plan(undefined)).rejects.toThrow(
+      '--check-deployed: TemporalDsql is not deployed in eu-west-1 (valid: without --check-deployed before the first deploy; check --env-name)',
+    );
+  });
+
+  test('without it, plan makes no AWS call; --endpoint-url alone is refused', async () => {
+    const { calls, deps } = deployedWith({});
+    await runPlan({ from: 'temporal-150wps', to: 'temporal-400wps', json: true }, deps);
+    expect(calls).toEqual([]);
+    await expect(runPlan({ from: 'temporal-150wps', to: 'temporal-400wps', endpointUrl: 'http://127.0.0.1:5000' })).rejects.toThrow(
+      '--endpoint-url goes with --check-deployed, the only AWS call plan makes (valid: both, or neither)',
+    );
+  });
+});

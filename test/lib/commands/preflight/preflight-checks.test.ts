@@ -2,6 +2,7 @@ import { familyOf } from '../../../../lib/families';
 import { DescribeImagesCommand, ECRClient } from '@aws-sdk/client-ecr';
 import { GetRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
 import { resolveScenario } from '../../../../config';
 import { editedCatalog } from '../../../../harness/catalog';
@@ -11,7 +12,14 @@ import { bootstrapRequirement, OPENSEARCH_SERVICE_LINKED_ROLE, checkBeforeDeploy
 const ssm = mockClient(SSMClient);
 const ecr = mockClient(ECRClient);
 const iam = mockClient(IAMClient);
-const clients = { ssm: new SSMClient({ region: 'eu-west-1' }), ecr: new ECRClient({ region: 'eu-west-1' }), iam: new IAMClient({ region: 'eu-west-1' }) };
+const cfn = mockClient(CloudFormationClient);
+const clients = {
+  ssm: new SSMClient({ region: 'eu-west-1' }),
+  ecr: new ECRClient({ region: 'eu-west-1' }),
+  iam: new IAMClient({ region: 'eu-west-1' }),
+  cloudFormation: new CloudFormationClient({ region: 'eu-west-1' }),
+};
+const notDeployed = () => Object.assign(new Error('Stack with id TemporalDsql does not exist'), { name: 'ValidationError', $metadata: {} });
 const awsError = (name: string) => Object.assign(new Error(name), { name, $metadata: {} });
 
 const temporal = resolveScenario({ scenario: 'temporal-25wps' });
@@ -23,6 +31,8 @@ function ready() {
   ssm.reset();
   ecr.reset();
   iam.reset();
+  cfn.reset();
+  cfn.on(DescribeStacksCommand).rejects(notDeployed());
   ssm.on(GetParameterCommand, { Name: '/cdk-bootstrap/hnb659fds/version' }).resolves({ Parameter: { Value: '30' } });
   ecr.on(DescribeImagesCommand).resolves({ imageDetails: [{}] });
   iam.on(GetRoleCommand, { RoleName: OPENSEARCH_SERVICE_LINKED_ROLE }).resolves({ Role: undefined });
@@ -86,9 +96,9 @@ test.each([
   ],
 ])('%s is refused with exit 5, naming it and how to supply it', async (_, breakIt, row) => {
   breakIt();
-  const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
+  const { text, failure, checks } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
   expect(text).toContain(row);
-  expect(failure).toMatchObject({ exitCode: 5, message: expect.stringMatching(/^1 of 5 things the deploy needs are missing: /) });
+  expect(failure).toMatchObject({ exitCode: 5, message: expect.stringMatching(new RegExp(`^1 of ${checks.length} things the deploy needs are missing: `)) });
 });
 
 test('an asset image needs Docker, which cdk deploy builds it with', async () => {
@@ -109,4 +119,50 @@ test('an asset image needs Docker, which cdk deploy builds it with', async () =>
 test('any other AWS answer is not read as missing: it reaches the caller', async () => {
   ssm.on(GetParameterCommand).rejects(awsError('AccessDeniedException'));
   await expect(checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal))).rejects.toThrow('AccessDeniedException');
+});
+
+describe('what the deployed environment keeps for life', () => {
+  const deployed = (outputs: Record<string, string>) =>
+    cfn.on(DescribeStacksCommand).resolves({
+      Stacks: [
+        {
+          StackName: 'TemporalDsql',
+          StackStatus: 'UPDATE_COMPLETE',
+          CreationTime: new Date(0),
+          Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
+        },
+      ],
+    });
+
+  test('not deployed yet, or deployed with the same values: ok, each said', async () => {
+    expect((await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal))).text).toContain(
+      '| What TemporalDsql keeps for life | ok: not deployed yet: the first deploy records it |  |',
+    );
+    deployed({ HistoryShards: '4096', HistoryStoreEngine: 'dsql' });
+    const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
+    expect(failure).toBeUndefined();
+    expect(text).toContain("ok: as deployed: persistence.numHistoryShards (config/temporal-environment.ts) 4096, temporal-25wps's store.engine dsql");
+  });
+
+  test('config lowered numHistoryShards since the environment was created: refused in one line naming the setting and both values', async () => {
+    deployed({ HistoryShards: '8192', HistoryStoreEngine: 'dsql' });
+    const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
+    expect(failure?.message).toBe(
+      'persistence.numHistoryShards (config/temporal-environment.ts) is 8192 in the deployed TemporalDsql and 4096 in config: it can never change once the environment holds data ' +
+        '(valid: 8192, as it was created; or another environment: -c envName=<name>)',
+    );
+    expect(text).toContain('| What TemporalDsql keeps for life | REFUSED: persistence.numHistoryShards');
+  });
+
+  test("a stack an older version deployed records nothing: ok, and says the deploy's own guard still refuses a change", async () => {
+    deployed({ Scenario: 'temporal-25wps' });
+    const { text, failure } = await checkBeforeDeploy(temporal, need, clients, () => true, familyOf(temporal));
+    expect(failure).toBeUndefined();
+    expect(text).toContain("ok: not recorded by the deployed stack (an older version's)");
+  });
+
+  test('a FOLIO phase keeps nothing of this kind: no such check, no CloudFormation call', async () => {
+    await checkBeforeDeploy(folio, need, clients, () => true, familyOf(folio));
+    expect(cfn.commandCalls(DescribeStacksCommand)).toHaveLength(0);
+  });
 });
