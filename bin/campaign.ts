@@ -17,11 +17,11 @@ const subcommand = (name: CampaignCommand, description: string) =>
     .description(description)
     .addOption(sharedOption.envName())
     .option('--out <dir>', 'the campaign record and report directory (default: reports/campaigns/<campaign>)')
-    .option('--interval <duration>', 'how often waits poll', '15s')
-    .addOption(sharedOption.endpointUrl())
+    .option('--interval <duration>', 'run: how often waits poll (default: 15s)')
+    .addOption(sharedOption.endpointUrl('run: an AWS-API-compatible endpoint instead of AWS (a local emulator)'))
     .option(
       '--prometheus-url <url>',
-      "Temporal: a Prometheus-compatible query endpoint each step's report reads instead of the stack's Managed Prometheus workspace (as report's)",
+      "run, Temporal: a Prometheus-compatible query endpoint each step's report reads instead of the stack's Managed Prometheus workspace (as report's)",
     )
     .action((campaign: string, o: CampaignOptions) => runCommand(() => runCampaignCommand(name, campaign, o)));
 

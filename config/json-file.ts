@@ -26,6 +26,8 @@ export function ioReason(e: unknown): string {
       return 'a part of the path is a file';
     case 'EISDIR':
       return 'a directory, not a file';
+    case 'ELOOP':
+      return 'a symbolic link that loops';
     default:
       return (err.message ?? String(e)).split('\n')[0];
   }
@@ -40,10 +42,18 @@ export function readRegularFile(file: string, shown: string): string {
     const s = statSync(file);
     if (s.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     if (!s.isFile()) throw new Error('not a regular file (a FIFO, socket or device)');
-    return readFileSync(file, 'utf8');
+    return utf8Text(readFileSync(file));
   } catch (e) {
     throw new ConfigError(`${shown}: cannot read it (${ioReason(e)})`);
   }
+}
+
+/** A file's bytes as UTF-8 text: a UTF-8 byte order mark dropped (an editor's, which JSON may ignore); UTF-16 or binary refused by name. */
+function utf8Text(bytes: Buffer): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error('UTF-16 text; valid: UTF-8');
+  if (bytes.subarray(0, 4096).includes(0)) throw new Error('NUL bytes: UTF-16 without a byte order mark, or not text; valid: UTF-8');
+  return bytes.toString('utf8');
 }
 
 /** How deep a parsed value nests, counted without recursion, up to just past the limit. */

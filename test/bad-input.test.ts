@@ -1471,6 +1471,26 @@ const BAD_INPUTS: readonly BadInput[] = [
   ),
   command('report: an empty run path', 'report.ts', ['--run', ''], [/^error: --run is empty \(valid: <file>\)$/]),
   command(
+    'cost: --endpoint-url without --refresh-prices (an estimate calls no API: it would be ignored)',
+    'cost.ts',
+    ['--scenario', 'test10', '--endpoint-url', 'http://127.0.0.1:5000'],
+    [/^error: --endpoint-url applies to --refresh-prices only: an estimate reads config\/prices and calls no AWS API/],
+  ),
+  command(
+    'hibernate --force on a FOLIO phase (it has no load generator to stop: it would be ignored)',
+    'environment.ts',
+    ['hibernate', '--scenario', 'test12', '--force', '--endpoint-url', 'http://127.0.0.1:9'],
+    [/^error: --force does not apply to test12: it stops a Temporal preset's running load generator, and a FOLIO phase has none/],
+  ),
+  ...['--interval 1m', '--endpoint-url http://127.0.0.1:5000', '--prometheus-url http://127.0.0.1:9090'].map((given) =>
+    command(
+      `campaign plan: ${given.split(' ')[0]}, which only run reads`,
+      'campaign.ts',
+      ['plan', 'temporal-scaling', ...given.split(' ')],
+      [new RegExp(`^error: ${given.split(' ')[0]} applies to campaign run only; plan calls no AWS API \\(valid: plan without it\\)$`)],
+    ),
+  ),
+  command(
     'cost: a misspelled option, the suggestion on the same line',
     'cost.ts',
     ['--senario', 'test12'],

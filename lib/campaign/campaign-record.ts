@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from '../../config/zod';
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { ConfigError } from '../../config';
 import type { CampaignInput } from '../../config/campaign-schema';
 import { readJsonFile, writeFileAtomically } from '../../config/json-file';
@@ -77,7 +77,8 @@ export function newRecord(definition: CampaignInput, now: Date): CampaignRecord 
 
 /** The record at `path`, or undefined when there is none yet; one that is not a campaign record is refused. */
 export function readRecord(path: string): CampaignRecord | undefined {
-  if (!existsSync(path)) return undefined;
+  // lstat, not exists: a link that loops or dangles is something there, to be refused, not "no record".
+  if (!lstatSync(path, { throwIfNoEntry: false })) return undefined;
   const parsed = recordSchema.safeParse(readJsonFile(path, path, 'the campaign.json a campaign run wrote'));
   if (!parsed.success) throw new ConfigError(`${path} is not a campaign record (valid: the campaign.json a campaign run wrote, or another --out)`);
   return parsed.data as CampaignRecord;

@@ -27,10 +27,14 @@ import { campaignToolkit, type DeployToolkit } from './toolkit-deploy';
 
 export type CampaignCommand = 'plan' | 'run' | 'report';
 
+/** How often a run's waits poll unless --interval says. */
+const DEFAULT_INTERVAL = '15s';
+
 export interface CampaignOptions {
   readonly envName?: string;
   readonly endpointUrl?: string;
-  readonly interval: string;
+  /** How often waits poll (run only; default 15s). */
+  readonly interval?: string;
   /** The record's directory (default reports/campaigns/<campaign>). */
   readonly out?: string;
   /** The Prometheus each Temporal step's report reads (report's --prometheus-url). */
@@ -103,7 +107,13 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
   const catalog = deps.catalog ?? CATALOG;
   const campaign = resolveCampaign(name, campaigns, catalog);
   const definition = campaigns.find((c) => c.name === name)!;
-  durationOption('--interval', o.interval, 1, WAIT_BOUNDS.interval);
+  // plan and report touch no environment: an option only run reads would be taken and ignored.
+  const runOnly = Object.entries({ '--endpoint-url': o.endpointUrl, '--interval': o.interval, '--prometheus-url': o.prometheusUrl }).find(
+    ([, v]) => v !== undefined,
+  );
+  if (command !== 'run' && runOnly) throw new ConfigError(`${runOnly[0]} applies to campaign run only; ${command} calls no AWS API (valid: ${command} without it)`);
+  const interval = o.interval ?? DEFAULT_INTERVAL;
+  durationOption('--interval', interval, 1, WAIT_BOUNDS.interval);
   if (o.prometheusUrl !== undefined) {
     prometheusUrl(o.prometheusUrl);
     if (campaign.family !== 'temporal')
@@ -140,7 +150,7 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
       const actions =
         deps.actions ??
         awsCampaignActions(
-          { envName: o.envName, endpointUrl: o.endpointUrl, interval: o.interval, prometheusUrl: o.prometheusUrl },
+          { envName: o.envName, endpointUrl: o.endpointUrl, interval, prometheusUrl: o.prometheusUrl },
           {
             io,
             aws: deps.aws,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile, writeFileAtomically } from '../../config/json-file';
 import { tempDir } from '../support/temp-dir';
@@ -42,6 +42,29 @@ test('a FIFO, a directory or a missing file: refused before anything is read (a 
   expect(refusal(fifo)).toBe('config/prices/fifo.json: cannot read it (not a regular file (a FIFO, socket or device))');
   expect(refusal(dir)).toMatch(/: cannot read it \(a directory, not a file\)$/);
   expect(refusal(join(dir, 'gone.json'))).toBe('config/prices/gone.json: cannot read it (no such file or directory)');
+});
+
+test("an editor's UTF-8 byte order mark is read past; UTF-16 and binary are named, not shown as invisible bytes", () => {
+  const bytes = (name: string, content: Buffer) => {
+    writeFileSync(join(dir, name), content);
+    return join(dir, name);
+  };
+  expect(refusal(bytes('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a": 1}')])))).toBe('read');
+  expect(refusal(bytes('utf16le.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a": 1}', 'utf16le')])))).toBe(
+    'config/prices/utf16le.json: cannot read it (UTF-16 text; valid: UTF-8)',
+  );
+  expect(refusal(bytes('utf16be.json', Buffer.from([0xfe, 0xff, 0, 0x7b, 0, 0x7d])))).toBe(
+    'config/prices/utf16be.json: cannot read it (UTF-16 text; valid: UTF-8)',
+  );
+  expect(refusal(bytes('nobom.json', Buffer.from('{"a": 1}', 'utf16le')))).toBe(
+    'config/prices/nobom.json: cannot read it (NUL bytes: UTF-16 without a byte order mark, or not text; valid: UTF-8)',
+  );
+});
+
+test('a symbolic link that loops is named as one', () => {
+  const loop = join(dir, 'loop.json');
+  symlinkSync(loop, loop);
+  expect(refusal(loop)).toBe('config/prices/loop.json: cannot read it (a symbolic link that loops)');
 });
 
 test('a file is written whole, through a temporary file that does not stay', () => {

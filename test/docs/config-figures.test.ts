@@ -134,3 +134,11 @@ test("the README's walk-through states the preset's run, ladder and hibernated d
   const hibernated = costOf(preset, loadPrices(preset.env.region)).variants.find((v) => v.label === 'Hibernated')!.total;
   expect(readme).toContain(`# between experiments: $${Math.round(hibernated)} a day, data kept`);
 });
+
+test("what a retained OpenSearch domain keeps costing, on docs/temporal.md, is cost's OpenSearch line", () => {
+  const preset = resolveScenario({ scenario: 'temporal-150wps' });
+  const section = costOf(preset, loadPrices(preset.env.region)).sections.find((x) => x.category === 'OpenSearch')!;
+  expect(page('docs/temporal.md').replace(/\s+/g, ' ')).toContain(
+    `the domain keeps costing ${usd(section.subtotal)} a day (its "OpenSearch" line in \`npm run cost -- --scenario temporal-150wps\`)`,
+  );
+});

@@ -26,7 +26,10 @@ const FORMATS = new Map<number, Intl.NumberFormat>();
 export function num(v: number | null | undefined, digits = 2): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NO_DATA;
   if (!FORMATS.has(digits)) FORMATS.set(digits, new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }));
-  return FORMATS.get(digits)!.format(v);
+  // A value that rounds to zero from below is zero, not "-0".
+  return FORMATS.get(digits)!
+    .format(v)
+    .replace(/^-(?=0(\.0*)?$)/, '');
 }
 export const pct = (share: number | null) => (share === null || !Number.isFinite(share) ? NO_DATA : percent(share * 100));
 export const pctValue = (v: number | null) => (v === null || !Number.isFinite(v) ? NO_DATA : percent(v));

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG } from '../../../config';
 import { type CampaignInput, resolveCampaign } from '../../../config/campaign-schema';
@@ -357,4 +357,10 @@ describe('one run at a time per record', () => {
     await run(FOLIO, failed, environment({ fail: { scenario: 'test10', stage: 'deploy' } }).actions).catch(() => undefined);
     expect(existsSync(join(failed, 'campaign.lock'))).toBe(false);
   });
+});
+
+test('a record that is a symbolic link looping on itself is refused by name, not read as no record', () => {
+  const dir = tempDir('campaign-');
+  symlinkSync(recordPath(dir), recordPath(dir));
+  expect(() => readRecord(recordPath(dir))).toThrow(`${recordPath(dir)}: cannot read it (a symbolic link that loops)`);
 });

@@ -187,6 +187,17 @@ function bottleneckSection(r: TemporalReport): string[] {
   return ['## Where the bottleneck was', '', ...bottleneckTable(r.bottlenecks, 'this run'), ''];
 }
 
+/** No rule held: said of what had data only; with no figure at all, nothing is said to have stayed within anything. */
+function noneHeld(b: Bottlenecks, what: string): string[] {
+  const judged = Object.entries(b.figures).filter(([, v]) => v !== null).length;
+  if (!judged) return [];
+  return b.unjudged.length
+    ? [`None: no rule in config (observability.bottlenecks) held for ${what} among the figures with data; the others were not judged.`]
+    : [
+        `None: no rule in config (observability.bottlenecks) held for ${what}; workers, matching, history, the store and the generator each stayed within its thresholds.`,
+      ];
+}
+
 function bottleneckTable(b: Bottlenecks, what: string): string[] {
   return [
     ...(b.ranked.length
@@ -196,10 +207,8 @@ function bottleneckTable(b: Bottlenecks, what: string): string[] {
             b.ranked.map((f, i) => [String(i + 1), f.component, f.says, f.evidence.join('; ')]),
           ),
         ]
-      : [
-          `None: no rule in config (observability.bottlenecks) held for ${what}; workers, matching, history, the store and the generator each stayed within its thresholds.`,
-        ]),
-    ...(b.unjudged.length ? ['', `Not judged (no data): ${b.unjudged.join(', ')}.`] : []),
+      : noneHeld(b, what)),
+    ...(b.unjudged.length ? [...(b.ranked.length || noneHeld(b, what).length ? [''] : []), `Not judged (no data): ${b.unjudged.join(', ')}.`] : []),
   ];
 }
 

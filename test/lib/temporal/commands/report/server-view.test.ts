@@ -143,6 +143,16 @@ describe('the recorded run, as the report reads it', () => {
     expect(line(5)).toContain(`(${transitions} in the ${covered} s the servers' samples cover, of the window's 300 s)`);
   });
 
+  test('a window with no data at all: every rule "not judged", and nothing said to have stayed within its thresholds', () => {
+    const window = { start: new Date(recorded.window.start), end: new Date(recorded.window.end), periodSeconds: 60 };
+    const nothing = summarizeServer(scenario, new Map(), recorded.stepSeconds, 'x');
+    const md = renderMarkdown(summarizeTemporal(scenario, catalogFor(scenario, { dsqlClusterId: 'x' }), new Map(), window, nothing));
+    const section = md.slice(md.indexOf('## Where the bottleneck was'), md.indexOf('\n## ', md.indexOf('## Where the bottleneck was') + 1));
+    expect(section).toMatch(/Not judged \(no data\): /);
+    expect(section).not.toContain('None:');
+    expect(section).not.toContain('stayed within');
+  });
+
   test('a healthy run has no bottleneck', () => {
     const b = findBottlenecks(rules, bottleneckFigures(view, { historyCpuPeakPercent: 40, commitLatencyMs: 4, minutes: 1 }));
     expect(b.ranked).toEqual([]);
