@@ -1,8 +1,11 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { z } from './zod';
 import { CATALOG, ConfigError, resolveScenario, type Scenario } from './index';
 import type { CatalogInput } from './catalog-schema';
 import { describeIssues, unknownName } from './errors';
-import { durationSeconds, goDuration } from './fields';
+import { BENCH_RATE, GENERATOR_RUN, LADDER_STEP_MIN_SECONDS, ladderRates } from './bench-load';
+import { durationSeconds, SPAN_GRAMMAR, spanSeconds } from './fields';
 
 /*
  * A campaign: scenarios of one family run one after another, each deployed, loaded and reported,
@@ -10,23 +13,39 @@ import { durationSeconds, goDuration } from './fields';
  * against the catalog before anything is deployed: every mistake is one line naming it.
  */
 
-/** A duration with a ceiling that says why: a campaign step is hours, not weeks. */
-const bounded = (max: string, why: string, min: '0s' | '2m' | undefined = undefined) =>
-  goDuration.refine((d) => (min ? durationSeconds(d) >= durationSeconds(min) : durationSeconds(d) > 0) && durationSeconds(d) <= durationSeconds(max), {
-    error: (iss) =>
-      `"${String(iss.input)}" is not valid (valid: ${min ? `${min} or more` : 'above 0'} and at most ${max}; ${min === '2m' ? `a load the report's 1-minute points fit in whole, ${why}` : why})`,
+/** A duration as the CLI takes one (SPAN_GRAMMAR), from `min` up to `max` seconds, each bound saying why. */
+const bounded = (min: { seconds: number; why?: string }, max: { seconds: number; why: string }) =>
+  z.string().refine((d) => spanSeconds(d) >= min.seconds && spanSeconds(d) <= max.seconds, {
+    error: (iss) => {
+      const d = String(iss.input);
+      if (!Number.isFinite(spanSeconds(d))) return `"${d}" is not a duration (valid: ${SPAN_GRAMMAR})`;
+      const least = min.seconds === 0 ? '0s' : spanText(min.seconds);
+      return `"${d}" is not valid (valid: ${least} or more${min.why ? `, ${min.why}` : ''}, and at most ${spanText(max.seconds)}: ${max.why})`;
+    },
   });
 
-const WHY = 'one step of a campaign, whose environment bills by the hour';
-const STEP_MAX = bounded('48h', WHY);
-const rate = z.number().int().min(1).max(100_000);
+/** Seconds as the grammar writes them: 90 as 1m30s. */
+const spanText = (seconds: number) =>
+  [
+    [Math.floor(seconds / 3600), 'h'],
+    [Math.floor(seconds / 60) % 60, 'm'],
+    [seconds % 60, 's'],
+  ]
+    .map(([n, u]) => (n ? `${n}${u}` : ''))
+    .join('') || '0s';
+
+const STEP = { seconds: 48 * 3600, why: 'one step of a campaign, whose environment bills by the hour' };
+const STEP_MAX = bounded({ seconds: 1 }, STEP);
+/** A stage the budget's projection counts in minutes at least: a deploy, the wait for a healthy environment, a report. */
+const ESTIMATE = bounded({ seconds: 60, why: 'a stage takes minutes' }, STEP);
+const rate = z.number().int().min(BENCH_RATE.min).max(BENCH_RATE.max);
 
 /** Temporal: `bench run` with its options (each defaults to the preset's benchmark). */
 const benchRun = z.strictObject({
   kind: z.literal('bench-run'),
   rate: rate.optional(),
-  duration: STEP_MAX.optional(),
-  rampUp: bounded('48h', WHY, '0s').optional(),
+  duration: bounded({ seconds: 120, why: "a run the report's 1-minute points fit in whole" }, GENERATOR_RUN).optional(),
+  rampUp: bounded({ seconds: 0 }, GENERATOR_RUN).optional(),
 });
 /** Temporal: `bench ladder` with its options (doubling from the preset's targetRate by default). */
 const benchLadder = z.strictObject({
@@ -34,7 +53,7 @@ const benchLadder = z.strictObject({
   from: rate.optional(),
   upTo: rate.optional(),
   rates: z.array(rate).min(1).max(20).optional(),
-  step: STEP_MAX.optional(),
+  step: bounded({ seconds: LADDER_STEP_MIN_SECONDS, why: "the generator's start and a scrape are most of a shorter step" }, GENERATOR_RUN).optional(),
 });
 /**
  * FOLIO: the user's own load tool, run with the step's scenario in CAMPAIGN_SCENARIO; a non-zero
@@ -46,7 +65,10 @@ const command = z.strictObject({
   timeout: STEP_MAX,
 });
 /** FOLIO: a wait of a stated length while the user's load runs on its own schedule. */
-const wait = z.strictObject({ kind: z.literal('wait'), duration: bounded('48h', WHY, '2m') });
+const wait = z.strictObject({
+  kind: z.literal('wait'),
+  duration: bounded({ seconds: 120, why: "a load the report's 1-minute points fit in whole" }, STEP),
+});
 
 const load = z.discriminatedUnion('kind', [benchRun, benchLadder, command, wait], {
   error: (iss) =>
@@ -80,7 +102,7 @@ const campaignSchema = z.strictObject({
   /** Where the environment is left when the campaign ends or a step fails: hibernated (the default in the examples) or as it is. */
   onEnd: z.enum(['hibernate', 'leave'], { error: 'valid: hibernate, leave' }),
   /** For the budget's projection: how long a deploy, the wait for a healthy environment and a report take. */
-  estimates: z.strictObject({ deploy: STEP_MAX, ready: STEP_MAX, report: STEP_MAX }),
+  estimates: z.strictObject({ deploy: ESTIMATE, ready: ESTIMATE, report: ESTIMATE }),
 });
 export type CampaignInput = z.input<typeof campaignSchema>;
 
@@ -153,8 +175,41 @@ export function resolveCampaign(name: string, campaigns: readonly CampaignInput[
           `${at(i)}: ramp-up ${rampUp} is not shorter than the run's duration ${duration} (valid: a ramp-up shorter than the run, e.g. 0s)`,
         );
     }
-    if (s.load.kind === 'bench-ladder' && s.load.rates && (s.load.from !== undefined || s.load.upTo !== undefined))
-      throw new ConfigError(`${at(i)}: a ladder's rates and its from/upTo both say which rates to offer (valid: one of them)`);
+    if (s.load.kind === 'bench-ladder') checkLadder(s.load, 'scenario' in s ? resolveScenario({ scenario: s.scenario }, catalog) : first!, `${at(i)}.load`);
+    if (s.load.kind === 'command') findProgram(s.load.command[0], `${at(i)}.load.command[0]`);
   });
   return { ...c, family, first: first! };
+}
+
+/** The ladder bench ladder would climb for this step, checked as it checks its options, each named as the step writes it. */
+function checkLadder(load: Extract<CampaignLoad, { kind: 'bench-ladder' }>, scenario: Scenario, at: string): void {
+  if (load.rates && (load.from !== undefined || load.upTo !== undefined))
+    throw new ConfigError(`${at}: a ladder's rates and its from/upTo both say which rates to offer (valid: one of them)`);
+  if (scenario.family !== 'temporal') return;
+  const from = load.from ?? scenario.preset.benchmark.targetRate;
+  const fields = { rates: 'rates', from: load.from === undefined ? `from (${scenario.name}'s targetRate)` : 'from', upTo: 'upTo' };
+  try {
+    ladderRates({ ...load, from, maxSteps: scenario.environment.observability.ladder.maxSteps }, fields);
+  } catch (e) {
+    throw e instanceof ConfigError ? new ConfigError(`${at}: ${e.message}`) : e;
+  }
+}
+
+/** A load command's program as spawn finds it: a path to an executable file, or a name on PATH. Refused by name before any deploy. */
+function findProgram(program: string, at: string): void {
+  const executable = (path: string) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const found = program.includes('/')
+    ? executable(resolve(program))
+    : (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, program)));
+  if (!found)
+    throw new ConfigError(
+      `${at}: "${program}" is ${program.includes('/') ? 'not an executable file' : 'not a program on PATH'} (valid: a program on PATH, or a path to an executable file, relative to where the campaign runs)`,
+    );
 }

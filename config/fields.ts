@@ -40,6 +40,20 @@ export function durationSeconds(d: string): number {
   return seconds;
 }
 
+/** What a duration a user writes looks like: on the command line (--timeout, --duration) and in a campaign's steps alike. */
+export const SPAN_GRAMMAR = 'a duration in h, m and s, in that order, such as 90s, 30m, 2h or 1h30m';
+
+/**
+ * Seconds in a duration as a user writes one (SPAN_GRAMMAR), or Go's bare 0; NaN for anything
+ * else. No milliseconds: everything a user times here is counted in seconds.
+ */
+export function spanSeconds(d: string): number {
+  if (d === '0') return 0;
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(d);
+  if (!m || d === '') return NaN;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
 /** A positive size in steps of `step` (vCPU in eighths, GiB in quarters). */
 export const stepped = (unit: string, step: number, max: number) =>
   z.number({ error: `must be a number of ${unit}` }).check((ctx) => {

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { ConfigError, type TemporalScenario, resolveScenario } from '../config';
 import { durationSeconds } from '../config/fields';
-import { ladderRates } from '../lib/commands/shared/ladder-judgement';
+import { ladderRates } from '../config/bench-load';
 import { runCommand } from '../lib/commands/shared/cli';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
 import type { Ladder, LadderStep } from '../lib/commands/shared/run-record';

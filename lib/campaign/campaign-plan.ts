@@ -3,7 +3,7 @@ import type { Campaign, CampaignLoad } from '../../config/campaign-schema';
 import type { CatalogInput } from '../../config/catalog-schema';
 import { durationSeconds } from '../../config/fields';
 import type { Scenario } from '../../config';
-import { ladderRates } from '../commands/shared/ladder-judgement';
+import { ladderRates } from '../../config/bench-load';
 import { markdownTable } from '../commands/shared/markdown-table';
 import { HOURS_PER_DAY, usd } from '../commands/shared/money';
 import { plural } from '../commands/shared/figure';

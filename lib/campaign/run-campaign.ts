@@ -111,7 +111,8 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
   const runOnly = Object.entries({ '--endpoint-url': o.endpointUrl, '--interval': o.interval, '--prometheus-url': o.prometheusUrl }).find(
     ([, v]) => v !== undefined,
   );
-  if (command !== 'run' && runOnly) throw new ConfigError(`${runOnly[0]} applies to campaign run only; ${command} calls no AWS API (valid: ${command} without it)`);
+  if (command !== 'run' && runOnly)
+    throw new ConfigError(`${runOnly[0]} applies to campaign run only; ${command} calls no AWS API (valid: ${command} without it)`);
   const interval = o.interval ?? DEFAULT_INTERVAL;
   durationOption('--interval', interval, 1, WAIT_BOUNDS.interval);
   if (o.prometheusUrl !== undefined) {

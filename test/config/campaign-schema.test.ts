@@ -55,9 +55,9 @@ test.each([
     'a wait past two days',
     'c',
     [edit((c) => (c.steps[0].load.duration = '49h'))],
-    /"49h" is not valid \(valid: 2m or more and at most 48h; a load the report's 1-minute points fit in whole, one step of a campaign/,
+    /"49h" is not valid \(valid: 2m or more, a load the report's 1-minute points fit in whole, and at most 48h: one step of a campaign/,
   ],
-  ['a wait of a minute', 'c', [edit((c) => (c.steps[0].load.duration = '1m'))], /"1m" is not valid \(valid: 2m or more and at most 48h/],
+  ['a wait of a minute', 'c', [edit((c) => (c.steps[0].load.duration = '1m'))], /"1m" is not valid \(valid: 2m or more, a load the report's/],
   ['a duration that is not one', 'c', [edit((c) => (c.steps[0].load.duration = '1 hour'))], /"1 hour" is not a duration/],
   [
     'an unknown load kind',
@@ -70,7 +70,7 @@ test.each([
     "a ladder's rates and its from",
     'c',
     [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-ladder', rates: [100, 200], from: 100 } }]))],
-    /^campaign c, steps\[0\]: a ladder's rates and its from\/upTo both say which rates to offer \(valid: one of them\)$/,
+    /^campaign c, steps\[0\]\.load: a ladder's rates and its from\/upTo both say which rates to offer \(valid: one of them\)$/,
   ],
   ['a name that is no name', 'Bad Name', [edit((c) => (c.name = 'Bad Name'))], /name.*valid: lower case letters, digits and dashes/],
   [
@@ -83,14 +83,46 @@ test.each([
     'a run too short to hold a whole minute of the report',
     'c',
     [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', duration: '90s' } }]))],
-    /^campaign c, steps\[0\]: a run of 90s may hold no whole minute of the report's 1-minute points \(valid: a duration of 2m or more\)$/,
+    /steps\.0\.load\.duration: "90s" is not valid \(valid: 2m or more, a run the report's 1-minute points fit in whole, and at most 24h: the generator/,
   ],
   [
     'a negative ramp-up',
     'c',
     [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-run', rampUp: '-1s' } }]))],
-    /"-1s" is not valid \(valid: 0s or more and at most 48h/,
+    /"-1s" is not a duration \(valid: a duration in h, m and s, in that order, such as 90s, 30m, 2h or 1h30m\)/,
   ],
+  [
+    'a ladder step bench ladder would refuse (under 10 s)',
+    'c',
+    [edit((c) => (c.steps = [{ scenario: 'temporal-150wps', load: { kind: 'bench-ladder', step: '1s' } }]))],
+    /steps\.0\.load\.step: "1s" is not valid \(valid: 10s or more, the generator's start and a scrape are most of a shorter step, and at most 24h/,
+  ],
+  [
+    'a ladder capped below its first rate, named as the step writes it',
+    'c',
+    [edit((c) => (c.steps = [{ scenario: 'temporal-800wps', load: { kind: 'bench-ladder', upTo: 150 } }]))],
+    /^campaign c, steps\[0\]\.load: upTo 150 is below from \(temporal-800wps's targetRate\) 800 \(valid: a cap at or above the first rate\)$/,
+  ],
+  [
+    'a load command whose program does not exist',
+    'c',
+    [edit((c) => (c.steps[0].load = { kind: 'command', command: ['no-such-load-tool-xyz', '--tenants', '30'], timeout: '1h' }))],
+    /^campaign c, steps\[0\]\.load\.command\[0\]: "no-such-load-tool-xyz" is not a program on PATH \(valid: a program on PATH, or a path to an executable file/,
+  ],
+  [
+    'a load command that is a path to nothing',
+    'c',
+    [edit((c) => (c.steps[0].load = { kind: 'command', command: ['./load.sh'], timeout: '1h' }))],
+    /^campaign c, steps\[0\]\.load\.command\[0\]: "\.\/load\.sh" is not an executable file/,
+  ],
+  ['a deploy estimated at a millisecond', 'c', [edit((c) => (c.estimates.deploy = '1ms'))], /estimates\.deploy: "1ms" is not a duration/],
+  [
+    'a deploy estimated at a second',
+    'c',
+    [edit((c) => (c.estimates.deploy = '1s'))],
+    /estimates\.deploy: "1s" is not valid \(valid: 1m or more, a stage takes minutes/,
+  ],
+  ['a wait in milliseconds', 'c', [edit((c) => (c.steps[0].load.duration = '120000ms'))], /"120000ms" is not a duration/],
 ])('%s is refused in one line', (_, name, campaigns, expected) => {
   let message = '';
   try {
@@ -115,4 +147,10 @@ test('a campaigns module that is not a list of uniquely named campaigns is one l
   expect(() => resolveCampaign(CAMPAIGNS[0].name, [CAMPAIGNS[0], CAMPAIGNS[1], { ...CAMPAIGNS[1], name: CAMPAIGNS[0].name }])).toThrow(
     `config/campaigns.ts: two campaigns are named ${CAMPAIGNS[0].name} (valid: a name each; the second could never be run)`,
   );
+});
+
+test('durations are written as on the command line: 1h30m is a wait, and a program on PATH is found', () => {
+  expect(resolveCampaign('c', [edit((c) => (c.steps[0].load.duration = '1h30m'))]).steps[0].load).toEqual({ kind: 'wait', duration: '1h30m' });
+  const command = edit((c) => (c.steps[0].load = { kind: 'command', command: ['sh', '-c', 'true'], timeout: '1h30m' }));
+  expect(resolveCampaign('c', [command]).steps[0].load).toMatchObject({ command: ['sh', '-c', 'true'] });
 });

@@ -3,7 +3,7 @@ import type { FolioFigure, FolioProposalRule } from '../../config/observability-
 import { loadPrices } from '../../config/prices';
 import { costOf } from '../../lib/families';
 import { percent } from '../../lib/commands/shared/figure';
-import { ladderRates } from '../../lib/commands/shared/ladder-judgement';
+import { ladderRates } from '../../config/bench-load';
 import { usd } from '../../lib/commands/shared/money';
 import { page } from '../support/manual';
 

@@ -236,7 +236,7 @@ describe('run again, it resumes and finishes', () => {
       expect(written).toMatch(new RegExp(`^\\| ${cells.join(' \\| ')} \\|`, 'm'));
     });
     const io = recordingIO();
-    const again = await runCampaignCommand('report', CAMPAIGN.name, { out, interval: '1s' }, { campaigns: [CAMPAIGN], catalog, io });
+    const again = await runCampaignCommand('report', CAMPAIGN.name, { out }, { campaigns: [CAMPAIGN], catalog, io });
     expect(again.stdout).toBe(written);
   });
 });

@@ -69,7 +69,9 @@ export async function runCost(o: CostOptions, deps: CostDeps = {}): Promise<Comm
   }
   if (o.region) throw new ConfigError("--region applies to --refresh-prices only; a scenario's region comes from its config");
   if (o.endpointUrl !== undefined)
-    throw new ConfigError('--endpoint-url applies to --refresh-prices only: an estimate reads config/prices and calls no AWS API (valid: --refresh-prices --endpoint-url <url>)');
+    throw new ConfigError(
+      '--endpoint-url applies to --refresh-prices only: an estimate reads config/prices and calls no AWS API (valid: --refresh-prices --endpoint-url <url>)',
+    );
   if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <name> (or --refresh-prices)');
   const { scenario } = resolveTarget(o);
   const family = familyOf(scenario);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadCatalog, scenarioNames } from '../../../config';
 import { forDisplay, noScenario } from '../../../config/errors';
-import { durationSeconds } from '../../../config/fields';
+import { SPAN_GRAMMAR, spanSeconds } from '../../../config/fields';
 import type { AwsClients } from '../aws/clients';
 import { abandonAwsCalls, AwsNoAnswer } from '../aws/deadline';
 
@@ -422,15 +422,13 @@ export const WAIT_BOUNDS = {
 } as const satisfies Record<string, DurationBound>;
 
 /**
- * A duration option in seconds (a unit, or several as Go writes them: 90s, 30m, 1h30m), from
- * `min` seconds up to `max`, or one ConfigError line naming the option, the value and what is valid.
+ * A duration option in seconds (config/fields.ts's SPAN_GRAMMAR, which a campaign's steps share),
+ * from `min` seconds up to `max`, or one ConfigError line naming the option, the value and what is valid.
  */
 export function durationOption(option: string, value: string, min = 1, max: DurationBound = DAY): number {
-  const s = durationSeconds(value);
+  const s = spanSeconds(value);
   if (!Number.isFinite(s) || s < min)
-    throw new ConfigError(
-      `${option} "${value}" is not valid (valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, ${min > 0 ? `at least ${min} s` : 'or 0'})`,
-    );
+    throw new ConfigError(`${option} "${value}" is not valid (valid: ${SPAN_GRAMMAR}, ${min > 0 ? `at least ${min} s` : 'or 0'})`);
   if (s > max.seconds) throw new ConfigError(`${option} "${value}" is longer than ${span(max.seconds)} (valid: at most ${span(max.seconds)}: ${max.why})`);
   return s;
 }

@@ -1,5 +1,4 @@
 import type { LadderConfig } from '../../../config/observability-schema';
-import { ConfigError } from '../../../config';
 import { round } from './figure';
 import type { GeneratorResult, Ladder, LadderStep } from './run-record';
 
@@ -73,25 +72,4 @@ export function ladderOutcome(steps: readonly LadderStep[]): Pick<Ladder, 'highe
   const failing = steps.findIndex((s) => !s.held);
   const heldSteps = failing < 0 ? steps : steps.slice(0, failing);
   return { highestHeld: heldSteps.at(-1)?.rate ?? null, firstFailed: failing < 0 ? null : steps[failing].rate };
-}
-
-/** The rates to offer: the ones given (rising), or doubling from `from` up to `upTo`, at most `maxSteps`. */
-export function ladderRates(o: { readonly rates?: readonly number[]; readonly from?: number; readonly upTo?: number; readonly maxSteps: number }): number[] {
-  if (o.rates) {
-    const falling = o.rates.findIndex((r, i) => i > 0 && r <= o.rates![i - 1]);
-    if (falling > 0)
-      throw new ConfigError(
-        `--rates ${o.rates.join(',')}: ${o.rates[falling]} does not rise above ${o.rates[falling - 1]} (valid: rising rates, e.g. 100,200,400)`,
-      );
-    if (o.rates.length > o.maxSteps)
-      throw new ConfigError(
-        `--rates ${o.rates.join(',')}: ${o.rates.length} steps, more than the ladder's ${o.maxSteps} (valid: at most ${o.maxSteps} rates; observability.ladder.maxSteps)`,
-      );
-    return [...o.rates];
-  }
-  const from = o.from!;
-  if (o.upTo !== undefined && o.upTo < from) throw new ConfigError(`--up-to ${o.upTo} is below --from ${from} (valid: a cap at or above the first rate)`);
-  const rates: number[] = [];
-  for (let r = from; rates.length < o.maxSteps && (o.upTo === undefined || r <= o.upTo); r *= 2) rates.push(r);
-  return rates;
 }

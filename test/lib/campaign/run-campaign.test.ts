@@ -14,7 +14,7 @@ import { tempDir } from '../../support/temp-dir';
 /* `npm run campaign`: plan's projection from config and cost, and run's campaign report from the steps' reports. */
 
 const ROOT = join(__dirname, '../../..');
-const options = (out: string) => ({ interval: '15s', out });
+const options = (out: string) => ({ out });
 
 test("plan: each step's hours and cost from its load and its scenario's day, the budget, and each switch", async () => {
   const out = tempDir('campaign-plan-');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, type TemporalScenario } from '../../../../config';
+import { BENCH_RATE, GENERATOR_RUN, LADDER_STEP_MIN_SECONDS, ladderRates } from '../../../../config/bench-load';
 import { resolveTargetOf, type Target, type TargetOptions } from '../../../commands/shared/target';
 import { benchmarkWorkerCapacity } from '../../../../config/packing';
 import { temporalHibernatedNow } from '../shared/hibernated';
@@ -20,7 +21,6 @@ import { commandWaiting, type Waiting, withinTimeout } from '../../../commands/s
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';
 import { benchRun } from './generator-task';
 import { climbLadder } from './ladder';
-import { ladderRates } from '../../../commands/shared/ladder-judgement';
 import { renderLadder, renderRun, renderStatus } from './render-bench';
 import type { Ladder, LadderRecord, RunRecord } from '../../../commands/shared/run-record';
 import { benchClients, benchTargets } from './targets';
@@ -134,9 +134,7 @@ export async function runBench(command: BenchCommand, o: BenchOptions, deps: Ben
   }
 }
 
-const RATE = { min: 1, max: 100_000, integer: true, what: 'a whole number of workflows per second' };
-/** How long one generator run (a bench run, or a ladder's step) may offer load. */
-const GENERATOR_RUN = { seconds: 86_400, why: 'the generator and the fleet bill by the hour while it runs; run again for longer' };
+const RATE = { ...BENCH_RATE, integer: true, what: 'a whole number of workflows per second' };
 
 /** The default timeout (each wait: the step, plus placing the task and draining), or the one given, which must outlast a step. */
 function stepTimeout(o: BenchOptions, option: string, value: string, runSeconds: number): string {
@@ -236,7 +234,7 @@ async function ladder(target: Target<TemporalScenario>, o: BenchOptions, deps: B
     maxSteps: config.maxSteps,
   });
   const step = o.step ?? config.step;
-  const stepSeconds = durationOption(o.step === undefined ? 'observability.ladder.step' : '--step', step, 10, GENERATOR_RUN);
+  const stepSeconds = durationOption(o.step === undefined ? 'observability.ladder.step' : '--step', step, LADDER_STEP_MIN_SECONDS, GENERATOR_RUN);
   const timeout = stepTimeout(o, '--step', step, stepSeconds);
   const outFile = recordFile(o);
   const { clients, targets, waiting } = await deployed(target, o, deps, io, timeout, true);

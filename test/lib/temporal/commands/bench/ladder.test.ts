@@ -1,6 +1,6 @@
 import { ConfigError } from '../../../../../config';
 import { climbLadder } from '../../../../../lib/temporal/commands/bench/ladder';
-import { ladderRates } from '../../../../../lib/commands/shared/ladder-judgement';
+import { ladderRates } from '../../../../../config/bench-load';
 import { generatorResult } from '../../../../support/generator-result';
 
 /*
