@@ -23,7 +23,7 @@ export interface LadderFields {
   readonly upTo: string;
 }
 
-export const CLI_LADDER_FIELDS: LadderFields = { rates: '--rates', from: '--from', upTo: '--up-to' };
+const CLI_LADDER_FIELDS: LadderFields = { rates: '--rates', from: '--from', upTo: '--up-to' };
 
 /** The rates to offer: the ones given (rising), or doubling from `from` up to `upTo`, at most `maxSteps`. */
 export function ladderRates(

@@ -1003,7 +1003,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'wake: a timeout without a unit',
     'environment.ts',
     ['wake', '--scenario', 'test12', '--timeout', '30'],
-    [/^error: --timeout "30" is not valid \(valid: a duration with a unit/],
+    [/^error: --timeout "30" is not valid \(valid: a duration in h, m and s/],
   ),
   command('wake: --force, which only hibernate takes', 'environment.ts', ['wake', '--scenario', 'test12', '--force'], [/^error: unknown option '--force'/]),
   command(
@@ -1036,7 +1036,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'bench ladder: a step too short to judge',
     'bench.ts',
     ['ladder', '--scenario', 'temporal-150wps', '--step', '5s'],
-    [/^error: --step "5s" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 10 s\)$/],
+    [/^error: --step "5s" is not valid \(valid: a duration in h, m and s, in that order, such as 90s, 30m, 2h or 1h30m, at least 10 s\)$/],
   ),
   command(
     'ui: a preset that runs no UI',
@@ -1124,7 +1124,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'move: a timeout without a unit',
     'move.ts',
     ['--from', 'test4', '--to', 'test5', '--timeout', '90'],
-    [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
+    [/^error: --timeout "90" is not valid \(valid: a duration in h, m and s, in that order, such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
   command('move: no source phase', 'move.ts', ['--to', 'test5'], [/^error: --from is required with --to <phase>/]),
   command(
@@ -1181,7 +1181,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'bench: a timeout without a unit',
     'bench.ts',
     ['down', '--scenario', 'temporal-150wps', '--timeout', '90'],
-    [/^error: --timeout "90" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
+    [/^error: --timeout "90" is not valid \(valid: a duration in h, m and s, in that order, such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
   command(
     'bench: a run record under a file',
@@ -1342,7 +1342,7 @@ const BAD_INPUTS: readonly BadInput[] = [
   command(
     'campaign: an interval of nothing',
     'campaign.ts',
-    ['plan', 'ptf-hybrid', '--interval', '0s', '--out', join(work, 'c0')],
+    ['run', 'ptf-hybrid', '--interval', '0s', '--out', join(work, 'c0')],
     [/^error: --interval "0s" /],
   ),
   command(
@@ -1376,7 +1376,7 @@ const BAD_INPUTS: readonly BadInput[] = [
         JSON.stringify({ campaign: 'temporal-scaling', definition: 'x', started: '2026-11-27T00:00:00Z', status: 'running', steps: [] }),
       ),
     ],
-    [/^error: .*campaign\.json is campaign temporal-scaling's record, not ptf-hybrid's \(valid: another --out for ptf-hybrid\)$/],
+    [/^error: .*campaign\.json: campaign temporal-scaling's record, not ptf-hybrid's \(valid: another --out for ptf-hybrid\)$/],
   ),
   command(
     'campaign: a record that is not one',
@@ -1437,7 +1437,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'bench: a timeout in words',
     'bench.ts',
     ['down', '--scenario', 'temporal-150wps', '--timeout', 'soon'],
-    [/^error: --timeout "soon" is not valid \(valid: a duration with a unit such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
+    [/^error: --timeout "soon" is not valid \(valid: a duration in h, m and s, in that order, such as 90s, 30m, 2h or 1h30m, at least 1 s\)$/],
   ),
   command(
     'bench: a rate of zero',

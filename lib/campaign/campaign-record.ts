@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from '../../config/zod';
 import { lstatSync } from 'node:fs';
 import { ConfigError } from '../../config';
-import type { CampaignInput } from '../../config/campaign-schema';
+import type { Campaign, CampaignInput } from '../../config/campaign-schema';
 import { readJsonFile, writeFileAtomically } from '../../config/json-file';
 
 /*
@@ -113,3 +113,47 @@ const recordSchema = z
   .refine((r) => r.status !== 'failed' || r.failure !== undefined);
 
 export const writeRecord = (path: string, r: CampaignRecord): void => writeFileAtomically(path, `${JSON.stringify(r, null, 2)}\n`);
+
+/** The longest a stage may have taken: past the budget's month, its times are not a stage's. */
+const STAGE_MAX_MS = 31 * 86_400_000;
+
+/**
+ * A record judged from its own data against the campaign it is read for, as run and ladder
+ * records are: another campaign's, another definition's, steps that the definition does not have
+ * (an index past its steps, a scenario step's scenario changed, a scenario step run twice, more
+ * follows than it allows) and impossible times (a stage that ends before it starts, or lasts
+ * longer than the budget's month) are refused whole, in one line naming the record.
+ */
+export function judgeRecord(record: CampaignRecord, campaign: Campaign, definition: CampaignInput, path: string): void {
+  const refuse = (why: string, valid = `start over with another --out`): never => {
+    throw new ConfigError(`${path}: ${why} (valid: ${valid})`);
+  };
+  if (record.campaign !== campaign.name) refuse(`campaign ${record.campaign}'s record, not ${campaign.name}'s`, `another --out for ${campaign.name}`);
+  if (record.definition !== fingerprint(definition))
+    refuse(
+      `written for another definition of campaign ${campaign.name} (fingerprint ${record.definition}, now ${fingerprint(definition)}): a resumed campaign would mix two experiments`,
+      'restore the definition, or start over with another --out',
+    );
+  record.steps.forEach((s, i) => {
+    const at = `step ${i + 1} (${s.scenario})`;
+    const d = campaign.steps[s.definition];
+    if (!d) refuse(`${at} runs definition step ${s.definition + 1}, which campaign ${campaign.name} does not have (it has ${campaign.steps.length})`);
+    if (i > 0 && s.definition < record.steps[i - 1].definition) refuse(`${at} runs before a step it follows in the definition`);
+    const same = record.steps.filter((x) => x.definition === s.definition).length;
+    if ('scenario' in d) {
+      if (s.scenario !== d.scenario) refuse(`${at} is not definition step ${s.definition + 1}'s scenario, ${d.scenario}`);
+      if (same > 1) refuse(`${at} is recorded ${same} times; a scenario step runs once`);
+    } else if (s.proposedBy === undefined || same > d.followProposal.times)
+      refuse(
+        `${at} is not a followed proposal definition step ${s.definition + 1} allows (${d.followProposal.times} at most, each with the report that proposed it)`,
+      );
+    for (const [stage, t] of Object.entries(s.stages)) judgeSpan(`${at}, ${stage}`, t.started, t.ended, refuse);
+    if (s.load) judgeSpan(`${at}'s load`, s.load.start, s.load.end, refuse);
+  });
+}
+
+function judgeSpan(what: string, start: string, end: string, refuse: (why: string) => never): void {
+  const ms = Date.parse(end) - Date.parse(start);
+  if (ms < 0) refuse(`${what} ends (${end}) before it starts (${start})`);
+  if (ms > STAGE_MAX_MS) refuse(`${what} lasts ${Math.round(ms / 86_400_000)} days, longer than the budget's month`);
+}

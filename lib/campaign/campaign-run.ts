@@ -5,7 +5,7 @@ import type { Campaign, CampaignInput, CampaignLoad } from '../../config/campaig
 import type { CatalogInput } from '../../config/catalog-schema';
 import { awsErrorLine, CommandFailure, EXIT_AWS, EXIT_FAILED, isAwsError, type CommandIO } from '../commands/shared/cli';
 import { usd } from '../commands/shared/money';
-import { type CampaignRecord, fingerprint, newRecord, STAGES, type Stage, type StepRecord, writeRecord } from './campaign-record';
+import { type CampaignRecord, judgeRecord, newRecord, STAGES, type Stage, type StepRecord, writeRecord } from './campaign-record';
 import type { Projection } from './campaign-plan';
 
 /*
@@ -68,14 +68,7 @@ const done = (s: StepRecord) => STAGES.every((x) => s.stages[x]);
 
 /** Checks a record before resuming it: its definition and the stacks must be as it left them. */
 async function resumable(r: CampaignRun, record: CampaignRecord): Promise<void> {
-  const path = recordPath(r.dir);
-  if (record.campaign !== r.campaign.name)
-    throw new ConfigError(`${path} is campaign ${record.campaign}'s record, not ${r.campaign.name}'s (valid: another --out for ${r.campaign.name})`);
-  if (record.definition !== fingerprint(r.definition))
-    throw new ConfigError(
-      `${path} was written for another definition of campaign ${r.campaign.name} (fingerprint ${record.definition}, now ${fingerprint(r.definition)}): ` +
-        'a resumed campaign would mix two experiments (valid: restore the definition, or start over with another --out)',
-    );
+  judgeRecord(record, r.campaign, r.definition, recordPath(r.dir));
   if (record.deployed === undefined) return;
   const now = await r.actions.deployedScenario(r.campaign);
   // A deploy stopped in flight (the process killed, or its wait failed) may finish on its own (CloudFormation goes on): the stacks then hold that step's scenario, which the resumed deploy finds done.

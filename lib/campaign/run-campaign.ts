@@ -15,7 +15,7 @@ import { writableDir, writeOutput } from '../commands/shared/files';
 import { plural } from '../commands/shared/figure';
 import { awsCampaignActions, proposedTarget } from './campaign-actions';
 import { projectCampaign, type ProjectionDeps, renderProjection } from './campaign-plan';
-import { type CampaignRecord, fingerprint, readRecord } from './campaign-record';
+import { type CampaignRecord, fingerprint, judgeRecord, readRecord } from './campaign-record';
 import { renderCampaignReport, type ReportedStep } from './campaign-report';
 import { type CampaignActions, recordPath, runCampaign } from './campaign-run';
 import { campaignToolkit, type DeployToolkit } from './toolkit-deploy';
@@ -127,6 +127,8 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
   if (command !== 'plan') writableDir('--out', dir);
   else if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out "${dir}": not a directory (valid: the campaign's record directory)`);
   const existing = readRecord(recordPath(dir));
+  // plan projects from it and report renders it: judged as run judges it before resuming.
+  if (existing && command !== 'run') judgeRecord(existing, campaign, definition, recordPath(dir));
   const io = deps.io ?? processIO();
   const project = (record: CampaignRecord | undefined) => projectCampaign(campaign, record, projectionDeps(o));
 

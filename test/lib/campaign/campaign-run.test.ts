@@ -4,7 +4,7 @@ import { CATALOG } from '../../../config';
 import { type CampaignInput, resolveCampaign } from '../../../config/campaign-schema';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import { projectCampaign } from '../../../lib/campaign/campaign-plan';
-import { type CampaignRecord, readRecord, STAGES, type Stage } from '../../../lib/campaign/campaign-record';
+import { type CampaignRecord, judgeRecord, readRecord, STAGES, type Stage } from '../../../lib/campaign/campaign-record';
 import { type CampaignActions, recordPath, runCampaign, type Target } from '../../../lib/campaign/campaign-run';
 import { CommandFailure } from '../../../lib/commands/shared/cli';
 import { AwsNoAnswer } from '../../../lib/commands/aws/deadline';
@@ -236,7 +236,7 @@ describe('a record is resumed only as it was left', () => {
     await run(FOLIO, dir, environment({ fail: { scenario: 'test11', stage: 'deploy' } }).actions).catch(() => undefined);
     const changed = { ...FOLIO, steps: [FOLIO.steps[0], { scenario: 'test12', load: { kind: 'wait' as const, duration: '30m' } }] };
     await expect(run(changed, dir, environment().actions)).rejects.toThrow(
-      /was written for another definition of campaign three-phases \(fingerprint [0-9a-f]{16}, now [0-9a-f]{16}\)/,
+      /: written for another definition of campaign three-phases \(fingerprint [0-9a-f]{16}, now [0-9a-f]{16}\)/,
     );
   });
 
@@ -363,4 +363,73 @@ test('a record that is a symbolic link looping on itself is refused by name, not
   const dir = tempDir('campaign-');
   symlinkSync(recordPath(dir), recordPath(dir));
   expect(() => readRecord(recordPath(dir))).toThrow(`${recordPath(dir)}: cannot read it (a symbolic link that loops)`);
+});
+
+describe('a record is judged from its data, whole, before it is resumed, projected or reported', () => {
+  /** A finished run's record, edited. */
+  const damaged = async (edit: (r: any) => void) => {
+    const dir = tempDir('campaign-');
+    await run(FOLIO, dir, environment().actions);
+    const record = JSON.parse(readFileSync(recordPath(dir), 'utf8'));
+    edit(record);
+    writeFileSync(recordPath(dir), JSON.stringify(record));
+    return { dir, record: readRecord(recordPath(dir))! };
+  };
+  const campaign = () => resolveCampaign(FOLIO.name, [FOLIO], CATALOG as CatalogInput);
+  const refusal = async (edit: (r: any) => void) => {
+    const { dir, record } = await damaged(edit);
+    try {
+      judgeRecord(record, campaign(), FOLIO, recordPath(dir));
+    } catch (e) {
+      return (e as Error).message.replace(recordPath(dir), '<record>');
+    }
+    return 'accepted';
+  };
+
+  test.each<[string, (r: any) => void, RegExp]>([
+    [
+      "another campaign's",
+      (r) => (r.campaign = 'ptf-hybrid'),
+      /^<record>: campaign ptf-hybrid's record, not three-phases's \(valid: another --out for three-phases\)$/,
+    ],
+    [
+      'a step past the definition',
+      (r) => (r.steps[3].definition = 99),
+      /^<record>: step 4 \(test13\) runs definition step 100, which campaign three-phases does not have \(it has 3\)/,
+    ],
+    [
+      "a scenario step's scenario changed (another family's)",
+      (r) => (r.steps[0].scenario = 'temporal-150wps'),
+      /^<record>: step 1 \(temporal-150wps\) is not definition step 1's scenario, test10/,
+    ],
+    [
+      'a scenario step recorded twice',
+      (r) => r.steps.splice(1, 0, structuredClone(r.steps[0])),
+      /^<record>: step 1 \(test10\) is recorded 2 times; a scenario step runs once/,
+    ],
+    [
+      'a follow with no report behind it',
+      (r) => delete r.steps[2].proposedBy,
+      /^<record>: step 3 \(test12\) is not a followed proposal definition step 3 allows/,
+    ],
+    ['steps out of order', (r) => r.steps.reverse(), /runs before a step it follows in the definition|is not definition step/],
+    [
+      'a stage that ends before it starts',
+      (r) => (r.steps[1].stages.load.ended = '2020-01-01T00:00:00.000Z'),
+      /^<record>: step 2 \(test11\), load ends \(2020-01-01T00:00:00\.000Z\) before it starts/,
+    ],
+    [
+      'a stage a year long',
+      (r) => (r.steps[1].stages.deploy.started = '2025-11-27T00:00:00.000Z'),
+      /^<record>: step 2 \(test11\), deploy lasts 3\d\d days, longer than the budget's month/,
+    ],
+  ])('%s is refused in one line', async (_, edit, expected) => {
+    const said = await refusal(edit);
+    expect(said).toMatch(expected);
+    expect(said).not.toContain('\n');
+  });
+
+  test('the record as the run left it is accepted', async () => {
+    expect(await refusal(() => undefined)).toBe('accepted');
+  });
 });

@@ -142,3 +142,19 @@ test('a second run refused (the first holds the lock) writes nothing: no report 
   );
   expect(existsSync(join(out, 'report.md'))).toBe(false);
 });
+
+test("plan and report judge the record as run does: another campaign's is refused, and nothing is written", async () => {
+  const out = tempDir('campaign-');
+  const other: CampaignInput = { ...CAMPAIGNS.find((c) => c.name === 'ptf-hybrid')!, name: 'other' };
+  await runCampaignCommand('run', 'other', options(out), {
+    io: recordingIO(),
+    campaigns: [other],
+    actions: { ...recorded('x'), ready: async () => Promise.reject(new Error('stop')) },
+  }).catch(() => undefined);
+  rmSync(join(out, 'report.md'));
+  for (const command of ['plan', 'report'] as const)
+    await expect(runCampaignCommand(command, 'ptf-hybrid', options(out), { io: recordingIO() })).rejects.toThrow(
+      `${join(out, 'campaign.json')}: campaign other's record, not ptf-hybrid's (valid: another --out for ptf-hybrid)`,
+    );
+  expect(existsSync(join(out, 'report.md'))).toBe(false);
+});
