@@ -82,10 +82,16 @@ function reportedSteps(record: CampaignRecord, catalog: CatalogInput, o: Campaig
     catalogs.push(stepCatalog);
     if (!s.report) return;
     const scenario = deps.resolve(s.scenario, stepCatalog);
+    const report = readReport(s.report, `step ${i + 1}'s report`);
+    // Another step's (or another family's) report would be drawn as this step's, or fail to be.
+    if (report.scenario !== s.scenario)
+      throw new ConfigError(
+        `step ${i + 1}'s report ${s.report} is ${report.scenario}'s, not ${s.scenario}'s (valid: the report.json that step's report stage wrote)`,
+      );
     steps.push({
       step: i,
       scenario,
-      report: readReport(s.report, `step ${i + 1}'s report`),
+      report,
       estimate: costOf(scenario, loadPrices(scenario.env.region)),
       ...(s.load?.runRecord ? { run: readRunRecord(s.load.runRecord) } : {}),
     });

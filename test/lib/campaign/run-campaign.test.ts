@@ -44,9 +44,11 @@ function recorded(report: string): CampaignActions {
     deploy: async (to) => ((deployed = to.name), `deployed ${to.name}`),
     ready: async () => 'awake',
     load: async () => ({ start: '2026-01-21T10:00:00.000Z', end: '2026-01-21T11:00:00.000Z' }),
-    report: async (_to, _load, dir) => {
+    report: async (to, _load, dir) => {
       mkdirSync(dir, { recursive: true });
-      copyFileSync(join(ROOT, report), join(dir, 'report.json'));
+      // The recorded report, as the step's own: a report names the scenario it was read for.
+      const json = JSON.parse(readFileSync(join(ROOT, report), 'utf8'));
+      writeFileSync(join(dir, 'report.json'), JSON.stringify({ ...json, scenario: to.name }));
       return join(dir, 'report.json');
     },
     proposal: async () => ({ none: 'no rule holds' }),
@@ -157,4 +159,20 @@ test("plan and report judge the record as run does: another campaign's is refuse
       `${join(out, 'campaign.json')}: campaign other's record, not ptf-hybrid's (valid: another --out for ptf-hybrid)`,
     );
   expect(existsSync(join(out, 'report.md'))).toBe(false);
+});
+
+test("a step whose report is another scenario's (another family's) is refused in one line, not drawn as the step's", async () => {
+  const out = tempDir('campaign-');
+  const campaign: CampaignInput = {
+    ...CAMPAIGNS.find((c) => c.name === 'ptf-hybrid')!,
+    name: 'swapped',
+    steps: [{ scenario: 'test10', load: { kind: 'wait', duration: '60m' } }],
+  };
+  const actions = recorded('docs/report-example/test10/report.json');
+  await runCampaignCommand('run', 'swapped', options(out), { io: recordingIO(), campaigns: [campaign], actions });
+  const record = JSON.parse(readFileSync(join(out, 'campaign.json'), 'utf8'));
+  copyFileSync(join(ROOT, 'docs/report-example/temporal-150wps/report.json'), record.steps[0].report);
+  await expect(runCampaignCommand('report', 'swapped', options(out), { io: recordingIO(), campaigns: [campaign] })).rejects.toThrow(
+    `step 1's report ${record.steps[0].report} is temporal-150wps's, not test10's (valid: the report.json that step's report stage wrote)`,
+  );
 });
