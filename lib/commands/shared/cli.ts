@@ -233,10 +233,21 @@ const runs: Promise<void>[] = [];
 export const commandRuns = (): Promise<void[]> => Promise.all(runs.splice(0));
 
 async function settle(main: () => Promise<number | void | CommandOutput>): Promise<void> {
+  // Ctrl-C before a command has started anything in AWS (its own handler says what goes on once it has).
+  const quiet = (signal: NodeJS.Signals) => {
+    if (interruptHandlers.length) return;
+    for (const clear of [...shownProgress]) clear();
+    process.stderr.write(`interrupted (${signal}): nothing had been started in AWS\n`);
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.on('SIGINT', quiet);
+  process.on('SIGTERM', quiet);
   try {
     await decide(main);
   } finally {
     abandonAwsCalls();
+    process.off('SIGINT', quiet);
+    process.off('SIGTERM', quiet);
     for (const stop of interruptHandlers.splice(0)) {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

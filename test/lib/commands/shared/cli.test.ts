@@ -178,4 +178,24 @@ describe('Ctrl-C while something runs in AWS', () => {
       stderr.mockRestore();
     }
   });
+
+  test('before anything was started: says so, and exits 130, rather than dying silently', async () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw Object.assign(new Error('exit'), { code });
+    }) as never);
+    const written: string[] = [];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const listeners = process.listenerCount('SIGINT');
+    try {
+      await runCommand(async () => {
+        expect(() => process.emit('SIGINT', 'SIGINT')).toThrow('exit');
+      });
+      expect(exit).toHaveBeenCalledWith(EXIT_INTERRUPTED);
+      expect(written).toContain('interrupted (SIGINT): nothing had been started in AWS\n');
+      expect(process.listenerCount('SIGINT')).toBe(listeners);
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+    }
+  });
 });
