@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { type BlackHole, startBlackHole } from '../../../harness/black-hole';
 import { readRecord } from '../../../lib/campaign/campaign-record';
 import { recordPath } from '../../../lib/campaign/campaign-run';
 import { AWS_TIMEOUTS } from '../../../lib/commands/aws/deadline';
@@ -14,23 +14,14 @@ import { tempDir } from '../../support/temp-dir';
  * call and the endpoint. They run side by side: each mostly waits.
  */
 
-let server: Server;
+let hole: BlackHole;
 let endpoint: string;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-  server = createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('data', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  hole = await startBlackHole();
+  endpoint = hole.endpoint;
 });
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => hole.stop());
 
 const LIMIT_MS = 120_000;
 const campaignDir = tempDir('no-answer-campaign-');

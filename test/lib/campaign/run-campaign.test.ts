@@ -123,20 +123,18 @@ test('--out that is a file: run and report refuse it in one line before anything
   );
 });
 
-test('a second run refused (the first holds the lock) writes nothing: no report beside the record', async () => {
+/** ptf-hybrid under another name, run until its first step's ready stage fails: a record on disk, and no report beside it. */
+async function stoppedAtReady(name: string): Promise<{ out: string; campaign: CampaignInput }> {
   const out = tempDir('campaign-');
-  const campaign: CampaignInput = { ...CAMPAIGNS.find((c) => c.name === 'ptf-hybrid')!, name: 'locked' };
-  await runCampaignCommand('run', 'locked', options(out), {
-    io: recordingIO(),
-    campaigns: [campaign],
-    actions: {
-      ...recorded('x'),
-      ready: async () => {
-        throw new Error('stop here');
-      },
-    },
-  }).catch(() => undefined);
+  const campaign: CampaignInput = { ...CAMPAIGNS.find((c) => c.name === 'ptf-hybrid')!, name };
+  const actions = { ...recorded('x'), ready: async () => Promise.reject(new Error('stop here')) };
+  await runCampaignCommand('run', name, options(out), { io: recordingIO(), campaigns: [campaign], actions }).catch(() => undefined);
   rmSync(join(out, 'report.md'));
+  return { out, campaign };
+}
+
+test('a second run refused (the first holds the lock) writes nothing: no report beside the record', async () => {
+  const { out, campaign } = await stoppedAtReady('locked');
   // A live process (this one) holds the lock.
   writeFileSync(join(out, 'campaign.lock'), `${process.pid}\n`);
   await expect(runCampaignCommand('run', 'locked', options(out), { io: recordingIO(), campaigns: [campaign], actions: recorded('x') })).rejects.toThrow(
@@ -146,14 +144,7 @@ test('a second run refused (the first holds the lock) writes nothing: no report 
 });
 
 test("plan and report judge the record as run does: another campaign's is refused, and nothing is written", async () => {
-  const out = tempDir('campaign-');
-  const other: CampaignInput = { ...CAMPAIGNS.find((c) => c.name === 'ptf-hybrid')!, name: 'other' };
-  await runCampaignCommand('run', 'other', options(out), {
-    io: recordingIO(),
-    campaigns: [other],
-    actions: { ...recorded('x'), ready: async () => Promise.reject(new Error('stop')) },
-  }).catch(() => undefined);
-  rmSync(join(out, 'report.md'));
+  const { out } = await stoppedAtReady('other');
   for (const command of ['plan', 'report'] as const)
     await expect(runCampaignCommand(command, 'ptf-hybrid', options(out), { io: recordingIO() })).rejects.toThrow(
       `${join(out, 'campaign.json')}: campaign other's record, not ptf-hybrid's (valid: another --out for ptf-hybrid)`,

@@ -1,5 +1,6 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { ListTasksCommand } from '@aws-sdk/client-ecs';
+import { type BlackHole, startBlackHole } from '../../../../harness/black-hole';
 import { AWS_CLIENTS } from '../../../../lib/commands/aws/clients';
 import {
   abandonAwsCalls,
@@ -17,23 +18,14 @@ import {
  * the endpoint, and leaves no socket open behind it.
  */
 
-let server: Server;
+let hole: BlackHole;
 let url: string;
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-  server = createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('data', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  hole = await startBlackHole();
+  url = hole.endpoint;
 });
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => hole.stop());
 
 beforeEach(() => {
   process.env[CALL_SECONDS_VARIABLE] = '1';
@@ -45,7 +37,7 @@ afterEach(() => {
 });
 
 const settled = async () => {
-  for (let i = 0; i < 50 && sockets.size; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 50 && hole.open(); i++) await new Promise((r) => setTimeout(r, 20));
 };
 
 test('a call to an endpoint that never answers ends at its deadline, one line naming the call and the endpoint, and closes its socket', async () => {
@@ -59,7 +51,7 @@ test('a call to an endpoint that never answers ends at its deadline, one line na
     `AWS did not answer ecs:ListTasks at ${url} within 1 s (check the endpoint and the network; ${CALL_SECONDS_VARIABLE} sets how long a call may take)`,
   );
   await settled();
-  expect(sockets.size).toBe(0);
+  expect(hole.open()).toBe(0);
 });
 
 test("each attempt fails past its own time rather than only warning (the SDK's default), and is retried within the call's", async () => {
@@ -106,12 +98,12 @@ test('a command that has ended abandons the calls it left in flight', async () =
   const call = AWS_CLIENTS.ecs({ region: 'eu-west-1', endpoint: url })
     .send(new ListTasksCommand({ cluster: 'c' }))
     .catch((e: unknown) => e);
-  for (let i = 0; i < 50 && !sockets.size; i++) await new Promise((r) => setTimeout(r, 20));
-  expect(sockets.size).toBe(1);
+  for (let i = 0; i < 50 && !hole.open(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(hole.open()).toBe(1);
   abandonAwsCalls();
   expect(((await call) as Error).message).toBe('abandoned: the command has ended');
   await settled();
-  expect(sockets.size).toBe(0);
+  expect(hole.open()).toBe(0);
 });
 
 test('an answer, or an error AWS gave, passes through unchanged', async () => {
