@@ -200,7 +200,8 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
     },
     async hibernate(to) {
       // force: a failed step's load generator may still run; its run is lost with the step, and the campaign ends hibernated whatever ran.
-      return outcome('hibernate', await runEnvironment('hibernate', { ...shared(to), timeout: '2h', force: true }, commandDeps));
+      const force = familyOf(resolveScenario({ scenario: to.name }, to.catalog)).environmentOptions.includes('--force');
+      return outcome('hibernate', await runEnvironment('hibernate', { ...shared(to), timeout: '2h', force }, commandDeps));
     },
   };
 }

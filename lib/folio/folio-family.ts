@@ -130,11 +130,9 @@ export const FOLIO: Family<FolioScenario, FolioReport> = {
     const wake = `npm run wake -- --scenario ${scenario.name}${scenario.envName ? ` --env-name ${scenario.envName}` : ''}`;
     return down.length ? `${scenario.stackName} is hibernated: its clusters are ${s.primary} and ${s.offload} (${wake} starts them)` : undefined;
   },
-  async environment({ command, scenario, aws, target, waiting, io, force }) {
-    if (force)
-      throw new ConfigError(
-        `--force does not apply to ${scenario.name}: it stops a Temporal preset's running load generator, and a FOLIO phase has none (valid: hibernate without --force)`,
-      );
+  // No load generator of its own to stop: --force is not its option.
+  environmentOptions: [],
+  async environment({ command, scenario, aws, target, waiting, io }) {
     const rds = aws.rds(target);
     if (command === 'status') {
       const { folioClusterStatus }: typeof import('../commands/aws/cluster-status') = require('../commands/aws/cluster-status');

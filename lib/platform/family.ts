@@ -156,6 +156,8 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
 
   /** A sentence saying the environment is hibernated now, or undefined (awake, or not deployed). */
   hibernatedNow(aws: AwsClients, target: AwsTarget, scenario: S): Promise<string | undefined>;
+  /** `hibernate`: the options only this family takes (`--force`, where there is a load generator to stop). */
+  readonly environmentOptions: readonly string[];
   /** `hibernate`, `wake`, `environment status`: what to print. */
   environment(run: EnvironmentRun<S>): Promise<EnvironmentOutput>;
 }

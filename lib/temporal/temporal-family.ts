@@ -174,6 +174,7 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
     const { temporalHibernatedNow }: typeof import('./commands/shared/hibernated') = require('./commands/shared/hibernated');
     return temporalHibernatedNow(aws, target, scenario);
   },
+  environmentOptions: ['--force'],
   environment(run) {
     const { temporalEnvironment }: typeof import('./commands/environment/temporal-hibernation') = require('./commands/environment/temporal-hibernation');
     return temporalEnvironment(run);

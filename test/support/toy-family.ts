@@ -75,6 +75,7 @@ export const TOY: Family<any, ToyReport> = {
   title: (scenario: ToyScenario) => `${scenario.size} workers`,
 
   costOptions: [],
+  environmentOptions: [],
   cost: (scenario: ToyScenario) => ({
     scenario: scenario.name,
     region: scenario.env.region,

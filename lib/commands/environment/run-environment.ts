@@ -1,3 +1,4 @@
+import { ConfigError } from '../../../config';
 import { familyOf } from '../../families';
 import type { EnvironmentCommand } from '../../platform/family';
 import { loadAwsClients } from '../aws/load-clients';
@@ -33,7 +34,12 @@ export async function runEnvironment(command: EnvironmentCommand, o: Environment
   const { scenario, aws: target } = resolveTarget(o);
   const waiting = commandWaiting(o.timeout, o.interval, io, deps);
   const aws = (deps.aws ?? loadAwsClients)();
-  const act = () => familyOf(scenario).environment({ command, scenario, aws, target, waiting, io, force: o.force });
+  const family = familyOf(scenario);
+  if (o.force && !family.environmentOptions.includes('--force'))
+    throw new ConfigError(
+      `--force does not apply to ${scenario.name} (a ${family.kind}: it has no load generator for --force to stop; valid: without --force)`,
+    );
+  const act = () => family.environment({ command, scenario, aws, target, waiting, io, force: o.force });
   // status waits for nothing but AWS's answers: its --timeout bounds those.
   const { lines, status } = await (command === 'status' ? withinTimeout(waiting.timeoutSeconds, `${scenario.name}'s environment`, act) : act());
   io.status.done();

@@ -146,5 +146,10 @@ test("a campaign's bench load stops a generator an interrupted run left, and its
     ['ladder', true],
   ]);
   expect(await actions().hibernate(to)).toBe('hibernated');
-  expect(hibernated.mock.calls.map(([command, o]) => [command, o.scenario, o.force])).toEqual([['hibernate', 'temporal-150wps', true]]);
+  // A FOLIO phase has no generator to stop, and hibernate refuses --force for it: none is passed.
+  await actions().hibernate({ name: 'test12', catalog: CATALOG });
+  expect(hibernated.mock.calls.map(([command, o]) => [command, o.scenario, o.force])).toEqual([
+    ['hibernate', 'temporal-150wps', true],
+    ['hibernate', 'test12', false],
+  ]);
 });
