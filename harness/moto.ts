@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { stopProcess, waitFor } from './processes';
 
 /*
  * moto's server mode on a free loopback port (moto_server.py): a real AWS-API-compatible
@@ -22,17 +23,9 @@ export function useMotoCredentials(): void {
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey });
 }
 
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(`${url}/moto-api/`);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`moto did not start at ${url}`);
-}
+/* moto imports every AWS backend before it listens: seconds alone, tens of seconds beside the
+ * integration suite's Temporal clusters and PostgreSQL servers (CI saw 10 s pass). */
+export const MOTO_START_MS = 90_000;
 
 export interface Moto {
   readonly endpoint: string;
@@ -43,7 +36,22 @@ export async function startMoto(): Promise<Moto> {
   if (!existsSync(PYTHON)) throw new Error('moto is not installed: run `npm run setup` (creates .venv)');
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(PYTHON, [MOTO_SERVER, '-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  await waitForServer(endpoint);
+  const server: ChildProcess = spawn(PYTHON, [MOTO_SERVER, '-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  server.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const answers = () =>
+    fetch(`${endpoint}/moto-api/`).then(
+      () => true,
+      () => false,
+    );
+  const died = () => (server.exitCode !== null || server.signalCode ? `exited (${server.exitCode ?? server.signalCode}):\n${stderr}` : undefined);
+  try {
+    await waitFor(`moto answering at ${endpoint}`, MOTO_START_MS, answers, died);
+  } catch (err) {
+    await stopProcess(server);
+    throw err;
+  }
+  // Its request log is not kept: a pipe nobody reads would fill and stall the server.
+  server.stderr?.removeAllListeners('data').resume();
   return { endpoint, stop: () => server.kill() };
 }

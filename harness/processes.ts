@@ -51,3 +51,18 @@ export function exitWithOutput(child: ChildProcess, drainMs = OUTPUT_DRAIN_MS): 
     }),
   );
 }
+
+/**
+ * Polls check every 250 ms until it holds; throws with what failed() says as soon as it says
+ * anything (the process died, with its output), or once timeoutMs has passed.
+ */
+export async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, failed: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const why = failed();
+    if (why) throw new Error(`${what}: ${why}`);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

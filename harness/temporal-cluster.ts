@@ -22,7 +22,7 @@ import {
 import { temporalServiceName } from '../lib/temporal/contract/temporal-names';
 import { freePort, listening } from './ports';
 import { ServiceName } from './service-name';
-import { stopProcess } from './processes';
+import { stopProcess, waitFor } from './processes';
 import type { Postgres } from './postgres';
 import { type Binaries, binaries } from './binaries';
 import { type PostureProcess, runInPosture, spawnInPosture, taskPosture } from './task-posture';
@@ -357,17 +357,6 @@ export async function runSchemaTask(
     return { output: stdout + stderr, elasticsearchCalls: existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : [] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, failed: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const why = failed();
-    if (why) throw new Error(`${what}: ${why}`);
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
   }
 }
 

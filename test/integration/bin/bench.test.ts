@@ -3,7 +3,7 @@ import { DeleteClusterCommand as DeleteDsqlClusterCommand, DSQLClient } from '@a
 import { runBench } from '../../../lib/temporal/commands/bench/run-bench';
 import { runCli } from '../../support/cli';
 import { recordingIO } from '../../support/command-io';
-import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, MOTO_START_MS, startMoto, useMotoCredentials } from '../../../harness/moto';
 import { seedTemporalFleet } from '../../../harness/offline-fleet';
 
 /*
@@ -29,7 +29,7 @@ beforeAll(async () => {
   dsql = new DSQLClient(config);
 
   ({ dsqlClusterId } = await seedTemporalFleet(config, { instances: 2 }));
-}, 60_000);
+}, MOTO_START_MS + 60_000);
 
 afterAll(() => moto?.stop());
 

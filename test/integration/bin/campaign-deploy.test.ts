@@ -4,7 +4,7 @@ import { BootstrapEnvironments, Toolkit } from '@aws-cdk/toolkit-lib';
 import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
 import { DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { CATALOG } from '../../../config';
-import { type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
+import { type Moto, MOTO_START_MS, startMoto, useMotoCredentials } from '../../../harness/moto';
 import { awsCampaignActions } from '../../../lib/campaign/campaign-actions';
 import { campaignIoHost, campaignToolkit } from '../../../lib/campaign/toolkit-deploy';
 import { recordHibernation } from '../../../lib/temporal/commands/environment/stack-parameter';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   expect(result.environments.map((e) => e.status)).toEqual(['success']);
   // The campaign's deploy must point the toolkit at the endpoint it is given (--endpoint-url) itself.
   delete process.env.AWS_ENDPOINT_URL;
-}, 120_000);
+}, MOTO_START_MS + 120_000);
 
 afterAll(() => moto?.stop());
 

@@ -5,7 +5,7 @@ import { CreateDBClusterCommand, RDSClient } from '@aws-sdk/client-rds';
 import { resolveScenario, TEMPORAL_ROLES, type FolioScenario, type TemporalScenario } from '../../../config';
 import { runEnvironment } from '../../../lib/commands/environment/run-environment';
 import { BENCHMARK_WORKER_SERVICE, TEMPORAL_GRAFANA_SERVICE, TEMPORAL_UI_SERVICE, temporalServiceName } from '../../../lib/temporal/contract/temporal-names';
-import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, MOTO_START_MS, startMoto, useMotoCredentials } from '../../../harness/moto';
 import { seedTemporalFleet } from '../../../harness/offline-fleet';
 import { runCli } from '../../support/cli';
 import { recordingIO } from '../../support/command-io';
@@ -42,7 +42,7 @@ beforeAll(async () => {
     await rds.send(
       new CreateDBClusterCommand({ DBClusterIdentifier: id, Engine: 'aurora-postgresql', MasterUsername: 'admin_user', MasterUserPassword: 'password-12345' }),
     );
-}, 60_000);
+}, MOTO_START_MS + 60_000);
 
 afterAll(() => moto?.stop());
 

@@ -3,7 +3,7 @@ import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { runPreflight } from '../../../lib/commands/preflight/run-preflight';
 import { runCli } from '../../support/cli';
-import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, MOTO_START_MS, startMoto, useMotoCredentials } from '../../../harness/moto';
 
 /*
  * preflight end to end against moto on loopback, through the real SDK clients: an account that
@@ -50,7 +50,7 @@ beforeAll(async () => {
     await ecr.send(new CreateRepositoryCommand({ repositoryName }));
     await ecr.send(new PutImageCommand({ repositoryName, imageTag: tag, imageManifest: manifest(tag) }));
   }
-}, 60_000);
+}, MOTO_START_MS + 60_000);
 
 afterAll(() => moto?.stop());
 

@@ -8,7 +8,7 @@ import { type CommandOutput, EXIT_NO_DATA } from '../../../lib/commands/shared/c
 import { runCli } from '../../support/cli';
 import { recordingIO } from '../../support/command-io';
 import { minuteSeries, putMetrics } from '../../../harness/cloudwatch-seed';
-import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, MOTO_START_MS, startMoto, useMotoCredentials } from '../../../harness/moto';
 
 /*
  * The report command end to end, against moto's server mode on loopback: a real
@@ -62,7 +62,7 @@ beforeAll(async () => {
     ...series('ServerlessDatabaseCapacity', { DBClusterIdentifier: 'folio-hybrid-serverless' }, [4, 12, 24, 32, 32, 32, 32, 32, 20, 8]),
     ...series('CPUUtilization', { DBClusterIdentifier: 'folio-hybrid-serverless', Role: 'WRITER' }, [30, 55, 70, 80, 82, 81, 80, 79, 50, 30]),
   ]);
-}, 60_000);
+}, MOTO_START_MS + 60_000);
 
 afterAll(() => {
   moto?.stop();

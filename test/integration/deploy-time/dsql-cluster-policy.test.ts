@@ -1,6 +1,6 @@
 import { CreateClusterCommand, DSQLClient, GetClusterPolicyCommand } from '@aws-sdk/client-dsql';
 import { dsqlConnectionPolicy } from '../../../lib/temporal/constructs/dsql-cluster-policy';
-import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../../harness/moto';
+import { CREDENTIALS, type Moto, MOTO_START_MS, startMoto, useMotoCredentials } from '../../../harness/moto';
 
 /*
  * The DSQL cluster policy's function as it runs in Lambda (the SDK from the environment, no
@@ -21,7 +21,7 @@ beforeAll(async () => {
   dsql = new DSQLClient({ region, endpoint: moto.endpoint, credentials: CREDENTIALS });
   // What the function's own client reads in Lambda: the region, and here the endpoint too.
   Object.assign(process.env, { AWS_REGION: region, AWS_ENDPOINT_URL: moto.endpoint });
-}, 60_000);
+}, MOTO_START_MS + 60_000);
 
 afterAll(() => {
   process.env = saved;
