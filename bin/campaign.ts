@@ -13,7 +13,7 @@ const program = newCommand('campaign', {
 const subcommand = (name: CampaignCommand, description: string) =>
   program
     .command(name)
-    .argument('<campaign>', 'the campaign, by its name in config/campaigns.ts')
+    .argument('<campaign>', 'the campaign: its name in config/campaigns.ts, or the path of a YAML or JSON file of one')
     .description(description)
     .addOption(sharedOption.envName())
     .option('--out <dir>', 'the campaign record and report directory (default: reports/campaigns/<campaign>)')

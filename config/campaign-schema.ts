@@ -111,6 +111,8 @@ export interface Campaign extends z.output<typeof campaignSchema> {
   readonly family: Scenario['family'];
   /** The first step's scenario: a follow step needs one before it. */
   readonly first: Scenario;
+  /** How the command line names it when that is not its name: the path of the file it was read from. */
+  readonly file?: string;
 }
 
 const TEMPORAL_LOADS = ['bench-run', 'bench-ladder'];

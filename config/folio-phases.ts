@@ -175,7 +175,7 @@ export const FOLIO_PHASES: readonly FolioPhaseInput[] = PHASES.scenarios.map(({ 
   name,
   title: phaseTitle({ name, ...phase }, (m) => short.get(m) ?? m, note),
   ...phase,
-  crossSchemaAcks: splitReadAcks(FOLIO_MODULES, phase.routedToOffload, ACCEPTS_SPLIT_READS, SNAPSHOT_COPY),
+  crossSchemaAcks: splitReadAcks(FOLIO_MODULES, phase.routedToOffload, (m) => (ACCEPTS_SPLIT_READS.includes(m) ? SNAPSHOT_COPY : undefined)),
 }));
 
 /** The scenario each follows, whose template its snapshot is diffed from. */

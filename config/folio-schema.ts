@@ -239,16 +239,14 @@ export function phaseTitle(phase: Omit<FolioPhaseInput, 'title' | 'crossSchemaAc
 export function splitReadAcks(
   modules: readonly FolioModuleInput[],
   routed: readonly string[],
-  accepting: readonly string[],
-  reason: string,
+  reasonOf: (module: string) => string | undefined,
 ): CrossSchemaAckInput[] {
   const offload = new Set(routed);
-  return modules
-    .filter((m) => accepting.includes(m.name))
-    .flatMap((m) => {
-      const readsFrom = (m.readsSchemasOf ?? []).filter((r) => offload.has(r) !== offload.has(m.name));
-      return readsFrom.length ? [{ module: m.name, readsFrom, reason }] : [];
-    });
+  return modules.flatMap((m) => {
+    const reason = reasonOf(m.name);
+    const readsFrom = (m.readsSchemasOf ?? []).filter((r) => offload.has(r) !== offload.has(m.name));
+    return reason && readsFrom.length ? [{ module: m.name, readsFrom, reason }] : [];
+  });
 }
 
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
@@ -307,11 +305,14 @@ export function checkFolio(
       else if (!modules.get(name)!.routable)
         issue(
           at('routedToOffload', i),
-          `"${name}" stays on the primary cluster (routable: false in config/folio-modules.ts); routable modules: ${routable.join(', ')}`,
+          `"${name}" is not routable (routable: false in config/folio-modules.ts) (valid: a routable module: ${routable.join(', ')}; ` +
+            `or make ${name} routable there, with readsSchemasOf naming every module whose schema it reads)`,
           name,
         );
       else routed.add(name);
     });
+    // Split reads are judged on the routing meant: one with a module that cannot move is not it.
+    const unroutable = phase.routedToOffload.some((name) => modules.has(name) && !modules.get(name)!.routable);
     const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'offload' : 'primary');
 
     // Every schema a module reads must sit on the module's cluster, unless acknowledged.
@@ -321,7 +322,7 @@ export function checkFolio(
       const split = modules.get(a.module)!.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(a.module));
       a.readsFrom.forEach((r, ri) => {
         if (!modules.has(r)) issue(at('crossSchemaAcks', ai, 'readsFrom', ri), unknownModule(r, known), r);
-        else if (!split.includes(r))
+        else if (!unroutable && !split.includes(r))
           issue(
             at('crossSchemaAcks', ai, 'readsFrom', ri),
             `acknowledges that ${a.module} reads ${r} across clusters, but it does not in this routing; ` +
@@ -331,7 +332,7 @@ export function checkFolio(
       });
       acks.set(a.module, new Set([...(acks.get(a.module) ?? []), ...a.readsFrom]));
     });
-    for (const split of splitReads(folio.modules, clusterOf, acks)) issue(at('routedToOffload'), split.message, split.module);
+    if (!unroutable) for (const split of splitReads(folio.modules, clusterOf, acks)) issue(at('routedToOffload'), split.message, split.module);
   });
 }
 

@@ -7,6 +7,7 @@ import type { Postgres } from './postgres';
 import { freePort } from './ports';
 import { type GeneratorRun, runGenerator } from './benchmark';
 import { type Ledger, judgeLedger, readStored } from './ledger';
+import { DISPATCH_SLACK_SECONDS, type LostStartBound, lostStartBound } from './lost-starts';
 import { type LocalCluster, type RoleProcess, type TaskStop, runSchemaTask, updateLocalVisibility } from './temporal-cluster';
 import type { Binaries } from './binaries';
 
@@ -203,6 +204,12 @@ export interface FaultOutcome {
   readonly membership: Partial<Record<TemporalRole, string[]>>;
   /** A troubled run's server warnings (logDigest()); empty for a clean one. */
   readonly warnings: readonly string[];
+  /** What lost task starts can cost, over the fault's window to membership settled (lost-starts.ts). */
+  readonly lostStarts: LostStartBound;
+  /** Seconds from the generator's start by which every workflow must have closed: the bound, or the last start's second and the slack. */
+  readonly closeBySeconds: number;
+  /** The end of the last second a workflow closed in, from the generator's start. */
+  readonly lastCloseSeconds: number;
 }
 
 /** Seconds in a row the run must hold the rate, after its last bad second, to count as back. */
@@ -250,7 +257,7 @@ interface Straggler {
   /**
    * Events in its history at the close: a simple workflow has 11, a timed-out workflow task adds
    * 3, and a timed-out activity attempt none (its retry shows only in the started event's attempt):
-   * 11 events and 30 s late is an activity started and never delivered.
+   * 11 events and an activity timeout late (lost-starts.ts) is an activity started and never delivered.
    */
   readonly events: number | null;
   /** What the servers logged naming it (time, task, message, error): a retried hand-over, a task not found. */
@@ -312,8 +319,8 @@ export function logDigest(dir: string, perTask = 5): string[] {
 /**
  * Waits up to `waitMs` for the workflows open at the deadline to close, then reads when each did,
  * how long its history grew and what the servers logged naming it: what names a straggler's cause
- * (a task started and never delivered closes its timeout later: 10 s for a workflow task, 30 s for
- * the activity). Only a failing run has any, so a passing one waits for nothing.
+ * (a task started and never delivered closes its timeout later: lost-starts.ts). Only a failing
+ * run has any, so a passing one waits for nothing.
  */
 export async function stragglers(
   c: { readonly cluster: Pick<LocalCluster, 'stores' | 'dir'>; readonly postgres: Pick<Postgres, 'psql'> },
@@ -393,8 +400,11 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
   );
   const { membership, settledAfter } = await settling;
   const openAtDeadlineIds: string[] = x.openAtDeadlineIds ?? [];
+  const lostStarts = lostStartBound(faultWindow.end - faultWindow.start + (settledAfter ?? 2 * HEARTBEAT_CUTOFF_SECONDS));
+  const closeBySeconds = Math.max(faultWindow.start + lostStarts.closeBySeconds, lastStart + DISPATCH_SLACK_SECONDS);
+  const lastCloseSeconds = lastClose(series);
   // Trouble any verdict fails on keeps the role logs, and says what the servers warned of.
-  const troubled = x.workflowsTimedOut > 0 || !ledger.exactlyOnce || recoverySeconds === null;
+  const troubled = x.workflowsTimedOut > 0 || !ledger.exactlyOnce || recoverySeconds === null || lastCloseSeconds > closeBySeconds;
   if (troubled) cluster.keepLogs();
   return {
     fault: fault.name,
@@ -413,7 +423,18 @@ export async function runFault(c: FaultContext, fault: Fault, load: LoadSettings
     membershipSettledSeconds: settledAfter,
     membership,
     warnings: troubled ? logDigest(cluster.dir) : [],
+    lostStarts,
+    closeBySeconds,
+    lastCloseSeconds,
   };
+}
+
+/** The end of the last interval any workflow closed in, in seconds from the series' start. */
+export function lastClose(series: Pick<RunSeries, 'intervalSeconds' | 'completed'>): number {
+  const c = series.completed;
+  let last = c.length - 1;
+  while (last >= 0 && c[last] === 0) last--;
+  return (last + 1) * series.intervalSeconds;
 }
 
 /** A member whose heartbeat is older than this is gone (the server's own healthy-host cutoff, ringpop/monitor.go). */
@@ -480,6 +501,7 @@ export function describeOutcome(o: FaultOutcome): string {
   return (
     `${o.fault}: ${l.completedOnce}/${l.offered} completed once, missing ${l.missing.length}, duplicates ${l.duplicates.length}, not completed ${l.notCompleted.length}; ` +
     `start errors ${errors || '0'}; open at deadline ${o.openAtDeadline}${o.stragglers.length ? ` (${describeStragglers(o.stragglers)})` : ''}; fault ${o.faultWindow.start.toFixed(1)}-${o.faultWindow.end.toFixed(1)} s; ` +
+    `last close by ${o.lastCloseSeconds} s (bound ${o.closeBySeconds.toFixed(1)} s: ${o.lostStarts.losses} lost start(s) in a ${o.lostStarts.windowSeconds.toFixed(1)} s window); ` +
     `${o.recoverySeconds === null ? `not back at the rate before the load ended (${afterFault(o)})` : `recovered after ${o.recoverySeconds} s`}; P99 steady ${o.steadyP99Ms} ms, during ${o.faultP99Ms} ms; membership ${o.membershipSettled ? `settled ${o.membershipSettledSeconds} s after the fault` : `not settled ${JSON.stringify(o.membership)}`}` +
     (stops ? `; ${stops}` : '') +
     (o.warnings.length ? `; the servers warned: ${o.warnings.join(' | ')}` : '')

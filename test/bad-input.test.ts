@@ -310,7 +310,9 @@ const BAD_INPUTS: readonly BadInput[] = [
     'module that is not routable',
     { scenario: 'test2' },
     phase('test2', (p) => p.routedToOffload.push('mod-users')),
-    [/"mod-users" stays on the primary cluster/, /routable modules: mod-source-record-manager/],
+    [
+      /"mod-users" is not routable \(routable: false in config\/folio-modules.ts\) \(valid: a routable module: mod-source-record-manager, .*; or make mod-users routable there, with readsSchemasOf naming every module whose schema it reads\)$/,
+    ],
   ),
   config(
     'module routed twice',

@@ -291,7 +291,7 @@ function interrupted(r: CampaignRun, record: CampaignRecord, save: () => void): 
   save();
   rmSync(lockPath(r.dir), { force: true });
   const where = at ? ` at step ${at.step + 1} (${record.steps[at.step].scenario}), ${at.stage}` : '';
-  return `campaign ${r.campaign.name} stopped${where}; what that stage started in AWS goes on without it; resume: npm run campaign -- run ${r.campaign.name} --out ${r.dir}`;
+  return `campaign ${r.campaign.name} stopped${where}; what that stage started in AWS goes on without it; resume: npm run campaign -- run ${r.campaign.file ?? r.campaign.name} --out ${r.dir}`;
 }
 
 const ordinal = (n: number) =>

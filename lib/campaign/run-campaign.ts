@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG, ConfigError } from '../../config';
+import { isCampaignFile, readCampaignFile } from '../../config/campaign-file';
 import { type Campaign, type CampaignInput, resolveCampaign } from '../../config/campaign-schema';
 import { CAMPAIGNS } from '../../config/campaigns';
 import type { CatalogInput } from '../../config/catalog-schema';
@@ -111,8 +112,10 @@ function writeCampaignReport(dir: string, record: CampaignRecord, c: Campaign, c
 export async function runCampaignCommand(command: CampaignCommand, name: string, o: CampaignOptions, deps: CampaignCommandDeps = {}): Promise<CommandOutput> {
   const campaigns = deps.campaigns ?? CAMPAIGNS;
   const catalog = deps.catalog ?? CATALOG;
-  const campaign = resolveCampaign(name, campaigns, catalog);
-  const definition = campaigns.find((c) => c.name === name)!;
+  // A campaign is named (config/campaigns.ts) or given as the path of a file of the user's own.
+  const { campaign, definition } = isCampaignFile(name)
+    ? readCampaignFile(name, catalog)
+    : { campaign: resolveCampaign(name, campaigns, catalog), definition: campaigns.find((c) => c.name === name)! };
   // plan and report touch no environment: an option only run reads would be taken and ignored.
   const runOnly = Object.entries({ '--endpoint-url': o.endpointUrl, '--interval': o.interval, '--prometheus-url': o.prometheusUrl }).find(
     ([, v]) => v !== undefined,
@@ -125,10 +128,10 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
     prometheusUrl(o.prometheusUrl);
     if (campaign.family !== 'temporal')
       throw new ConfigError(
-        `--prometheus-url does not apply to campaign ${name}: its steps are ${campaign.family} scenarios, whose reports read CloudWatch only`,
+        `--prometheus-url does not apply to campaign ${campaign.name}: its steps are ${campaign.family} scenarios, whose reports read CloudWatch only`,
       );
   }
-  const dir = o.out ?? join('reports', 'campaigns', name);
+  const dir = o.out ?? join('reports', 'campaigns', campaign.name);
   // plan only reads the record; run and report write beside it.
   if (command !== 'plan') writableDir('--out', dir);
   else if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`--out "${dir}": not a directory (valid: the campaign's record directory)`);
@@ -151,7 +154,7 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
     case 'report': {
       if (!existing)
         throw new ConfigError(
-          `no record at ${recordPath(dir)}: campaign ${name} has not run there (valid: npm run campaign -- run ${name}, or the --out it ran with)`,
+          `no record at ${recordPath(dir)}: campaign ${campaign.name} has not run there (valid: npm run campaign -- run ${name}, or the --out it ran with)`,
         );
       return { stdout: writeCampaignReport(dir, existing, campaign, catalog, o, io) };
     }
@@ -176,7 +179,7 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
         if (e instanceof ConfigError) throw e;
         // What ran is reported whatever stopped it (the record says where), if the record is this campaign's.
         const record = readRecord(recordPath(dir));
-        if (record?.campaign === name && record.definition === fingerprint(definition)) writeCampaignReport(dir, record, campaign, catalog, o, io);
+        if (record?.campaign === campaign.name && record.definition === fingerprint(definition)) writeCampaignReport(dir, record, campaign, catalog, o, io);
         throw e;
       }
     }

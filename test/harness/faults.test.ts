@@ -169,7 +169,11 @@ test('a run that was not back says, interval by interval from the fault, what ke
     membershipSettled: true,
     membershipSettledSeconds: 0,
     warnings: [],
+    lostStarts: { windowSeconds: 0.6, losses: 1, closeBySeconds: 16.6 },
+    closeBySeconds: 19.8,
+    lastCloseSeconds: 6,
   } as unknown as FaultOutcome;
+  expect(describeOutcome(o)).toContain('; last close by 6 s (bound 19.8 s: 1 lost start(s) in a 0.6 s window); ');
   expect(describeOutcome(o)).toContain('not back at the rate before the load ended (from 3 s, every 1 s: completed 2 0 10; P99 ms by start 4940 0 60)');
   expect(describeOutcome(o)).not.toContain('warned');
   // Hundreds open: the first five in full, the rest counted; the servers' warnings last.

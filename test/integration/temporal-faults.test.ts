@@ -57,6 +57,12 @@ describe.each(faultSuite().map((f) => [f.name, f] as const))('%s', (_, fault) =>
     expect(o.run.raw!.results.workflowsFailed).toBe(0);
   });
 
+  // A start history recorded and no worker heard of waits out its task's timeout and a backoff, and happens only while the fault lasts (harness/lost-starts.ts).
+  test('the last workflow closed by the bound lost task starts impose', () => {
+    expect(o.lastCloseSeconds).toBeGreaterThan(o.faultWindow.end);
+    expect(o.lastCloseSeconds).toBeLessThanOrEqual(o.closeBySeconds);
+  });
+
   test('the run got back to the steady rate', () => {
     expect(o.recoverySeconds).not.toBeNull();
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type TemporalScenario, resolveScenario } from '../../config';
 import { DYNAMIC_CONFIG_KEYS } from '../../config/temporal-dynamic-config-keys';
 import { binaries } from '../../harness/binaries';
+import { UPSTREAM_RETRY, UPSTREAM_WORKFLOW_TASK_TIMEOUT_SECONDS } from '../../harness/lost-starts';
 
 /*
  * What config and the metrics record say of upstream Temporal, held to the source of the very
@@ -42,4 +43,17 @@ test("every metric line the upstream store's record cites defines that metric", 
     const [file, line] = m.source.split(':');
     expect([name, read(file).split('\n')[Number(line) - 1]]).toEqual([name, expect.stringContaining(`"${name}"`)]);
   }
+});
+
+test("the retry policy and workflow task timeout the fault suite's bound assumes are the release's defaults", () => {
+  const retry = read('common/retrypolicy/retry_policy.go').split('\n').slice(75, 81).join('\n');
+  expect(retry).toContain('var DefaultDefaultRetrySettings = DefaultRetrySettings{');
+  expect(retry).toContain(
+    `InitialInterval:            ${UPSTREAM_RETRY.initialSeconds === 1 ? 'time.Second' : `${UPSTREAM_RETRY.initialSeconds} * time.Second`},`,
+  );
+  expect(retry).toContain(`MaximumIntervalCoefficient: ${UPSTREAM_RETRY.maximumIntervalCoefficient.toFixed(1)},`);
+  expect(retry).toContain(`BackoffCoefficient:         ${UPSTREAM_RETRY.backoffCoefficient.toFixed(1)},`);
+  expect(read('common/primitives/constants.go').split('\n')[15]).toContain(
+    `DefaultWorkflowTaskTimeout = ${UPSTREAM_WORKFLOW_TASK_TIMEOUT_SECONDS} * time.Second * debug.TimeoutMultiplier`,
+  );
 });

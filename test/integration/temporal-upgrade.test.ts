@@ -77,6 +77,7 @@ test(`the upgrade to ${upstream.release} under load: schema first, every role ro
   const o = outcome;
   expect(o.ledger).toMatchObject({ missing: [], duplicates: [], notCompleted: [], exactlyOnce: true });
   expect({ open: o.openAtDeadline, stragglers: o.stragglers }).toEqual({ open: 0, stragglers: [] });
+  expect(o.lastCloseSeconds).toBeLessThanOrEqual(o.closeBySeconds);
   expect(o.ledger.offered).toBeGreaterThanOrEqual(LOAD.rate * durationSeconds(LOAD.duration) * 0.9);
   // Each role's old task was replaced once, by a task of the new release, and stopped within its drain.
   expect(o.notes.started).toHaveLength(TEMPORAL_ROLES.length);

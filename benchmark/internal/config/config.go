@@ -69,7 +69,7 @@ var Variables = []Variable{
 	{"BENCHMARK_MAX_P99_LATENCY", "generator", "0s (off)", "the run fails when P99 start-to-close latency is above this"},
 	{"BENCHMARK_WORKER_POLLERS", "worker", "16", "workflow-task and activity-task pollers each"},
 	{"BENCHMARK_WORKER_SLOTS", "worker", "200", "concurrent workflow tasks and activities each (at least 2: the Go SDK refuses 1 workflow-task slot)"},
-	{"BENCHMARK_ACTIVITY_DELAY", "worker", "0s", "how long each activity works before it answers, a Go duration (models an activity's own work)"},
+	{"BENCHMARK_ACTIVITY_DELAY", "worker", "0s", "how long each activity works before it answers, a Go duration below the activity's 10s StartToCloseTimeout (models an activity's own work)"},
 	{"PROMETHEUS_ENDPOINT", "both", "(off)", "host:port to serve /metrics on, e.g. 0.0.0.0:9090"},
 	{"BENCHMARK_PROBE_ONLY", "probe", "false", "true: time round trips to the history store, print the result JSON, exit (no Temporal needed)"},
 	{"PROBE_HOST", "probe", "(required)", "the store's host, as the servers connect to it"},
@@ -113,6 +113,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		// The SDK panics on one workflow-task slot (worker.New: "cannot set MaxConcurrentWorkflowTaskExecutionSize to 1").
 		c.Slots = r.integer("BENCHMARK_WORKER_SLOTS", 200, 2, 100000)
 		c.ActivityDelay = r.duration("BENCHMARK_ACTIVITY_DELAY", "0s", false)
+		if r.err == nil && c.ActivityDelay >= workflows.ActivityStartToCloseTimeout {
+			r.fail("BENCHMARK_ACTIVITY_DELAY %q is not below the activity's StartToCloseTimeout, %s: every attempt would time out (valid: 0s up to below %s)",
+				getenv("BENCHMARK_ACTIVITY_DELAY"), workflows.ActivityStartToCloseTimeout, workflows.ActivityStartToCloseTimeout)
+		}
 	case generator && !worker:
 		c.Mode = ModeGenerator
 		c.ActivityCount = r.integer("BENCHMARK_ACTIVITY_COUNT", 3, 1, 100)

@@ -44,6 +44,7 @@ func TestWorkerSlotsAndDelayAreChecked(t *testing.T) {
 	for k, want := range map[[2]string]string{
 		{"BENCHMARK_WORKER_SLOTS", "1"}:     `BENCHMARK_WORKER_SLOTS "1" is not a whole number from 2 to 100000`,
 		{"BENCHMARK_ACTIVITY_DELAY", "100"}: `BENCHMARK_ACTIVITY_DELAY "100" is not a duration`,
+		{"BENCHMARK_ACTIVITY_DELAY", "10s"}: `BENCHMARK_ACTIVITY_DELAY "10s" is not below the activity's StartToCloseTimeout, 10s: every attempt would time out (valid: 0s up to below 10s)`,
 	} {
 		if _, err := FromEnv(env(worker(k[0], k[1]))); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=%s: got %v, want %q", k[0], k[1], err, want)

@@ -42,8 +42,14 @@ func Args(workflowType string, activityCount int, timer time.Duration) []any {
 	return nil
 }
 
+// ActivityStartToCloseTimeout is what a lost activity start costs: when history records a start
+// whose answer reaches no worker (a matching host leaving mid-poll), the attempt is retried only
+// once this has passed. Echo answers in microseconds; 10 s is what Temporal gives a workflow
+// task, whose lost start costs the same way (docs/temporal.md, "Faults and rolling deploys").
+const ActivityStartToCloseTimeout = 10 * time.Second
+
 func activityContext(ctx workflow.Context) workflow.Context {
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second})
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: ActivityStartToCloseTimeout})
 }
 
 // SimpleWorkflow executes one echo activity.

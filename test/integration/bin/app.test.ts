@@ -67,3 +67,15 @@ test('through the CDK CLI, a bad scenario fails before anything is synthesized',
   expect(r.stderr).toContain('error: unknown scenario "tset12" (did you mean "test12"?); valid: baseline');
   expect(existsSync(join(outdir, 'FolioHybridAurora.template.json'))).toBe(false);
 }, 30_000);
+
+test('through the CDK CLI, a context key given twice with two values is refused before anything is synthesized', () => {
+  const outdir = tempDir('cdk-cli-');
+  const r = spawnSync(join(ROOT, 'node_modules/.bin/cdk'), ['synth', '-q', '-c', 'scenario=test12', '-c', 'scenario=test13', '-o', outdir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: hermeticEnv({}),
+  });
+  expect(r.status).not.toBe(0);
+  expect(r.stderr).toContain('error: -c scenario is given 2 times (test12, test13): give it once, with the one value meant');
+  expect(existsSync(join(outdir, 'FolioHybridAurora.template.json'))).toBe(false);
+}, 30_000);

@@ -1,7 +1,7 @@
 import { CATALOG, ConfigError, describeOffload, type FolioScenario } from '../../../../config';
 import type { CatalogInput } from '../../../../config/catalog-schema';
 import type { FolioFigure, FolioProposalRule } from '../../../../config/observability-schema';
-import type { FolioPhaseInput } from '../../../../config/folio-schema';
+import { type FolioPhaseInput, splitReadAcks } from '../../../../config/folio-schema';
 import { accepted, type Proposal } from '../../../commands/report/proposals';
 import { cite, holds, round } from '../../../commands/shared/figure';
 import type { WaitReading } from './wait-events';
@@ -146,17 +146,36 @@ function nextPhase(rule: FolioProposalRule, report: ProposalInput, scenario: Fol
       serverless!.min = Math.max(Math.ceil(peak * p.share), serverless!.min);
       delete serverless!.autoPause;
       break;
-    case 'route-next-module': {
-      const routed = new Set(phase.routedToOffload);
-      const module = catalog.folio.modules.find((m) => m.routable && !routed.has(m.name));
-      if (!module) return new ConfigError('every routable module is on the offload cluster already');
-      phase.routedToOffload = [...phase.routedToOffload, module.name];
-      break;
-    }
+    case 'route-next-module':
+      return routeNextModule(rule, ran, phase, scenario, catalog);
   }
-  phase.name = `${scenario.name}-next`;
-  phase.title = `proposed after ${scenario.name} (${rule.id})`;
-  phase.observation = `Proposed by npm run report from ${scenario.name}'s window: ${rule.says}. Not run yet.`;
-  phase.recorded = {};
-  return accepted(catalog, ran, phase, (c) => (c.folio.phases as FolioPhaseInput[]).push(phase));
+  return acceptedAsNext(rule, ran, phase, scenario, catalog);
+}
+
+/** The proposed phase named and described as proposed, if config accepts it. */
+function acceptedAsNext(rule: FolioProposalRule, ran: FolioPhaseInput, phase: FolioPhaseInput, scenario: FolioScenario, catalog: CatalogInput) {
+  const next = { ...phase, name: `${scenario.name}-next`, title: `proposed after ${scenario.name} (${rule.id})` };
+  Object.assign(next, { observation: `Proposed by npm run report from ${scenario.name}'s window: ${rule.says}. Not run yet.`, recorded: {} });
+  return accepted(catalog, ran, next, (c) => (c.folio.phases as FolioPhaseInput[]).push(next));
+}
+
+/**
+ * The first routable module not yet routed, as PTF moved them, its split reads acknowledged again
+ * for the new routing by the modules that accepted them in the phase that ran and for their
+ * reasons: an acknowledgement the move made moot is dropped, and a split no module accepted is
+ * config's to refuse, until a person acknowledges it.
+ */
+function routeNextModule(rule: FolioProposalRule, ran: FolioPhaseInput, phase: FolioPhaseInput, scenario: FolioScenario, catalog: CatalogInput) {
+  const routed = new Set(phase.routedToOffload);
+  const module = catalog.folio.modules.find((m) => m.routable && !routed.has(m.name));
+  if (!module) return new ConfigError('every routable module is on the offload cluster already');
+  const routedToOffload = [...phase.routedToOffload, module.name];
+  const reasonOf = (m: string) => (ran.crossSchemaAcks ?? []).find((a) => a.module === m)?.reason;
+  return acceptedAsNext(
+    rule,
+    ran,
+    { ...phase, routedToOffload, crossSchemaAcks: splitReadAcks(catalog.folio.modules, routedToOffload, reasonOf) },
+    scenario,
+    catalog,
+  );
 }

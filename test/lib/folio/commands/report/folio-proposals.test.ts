@@ -1,6 +1,8 @@
-import { resolveScenario, type FolioScenario } from '../../../../../config';
+import { CATALOG, resolveScenario, type FolioScenario } from '../../../../../config';
+import type { FolioPhaseInput } from '../../../../../config/folio-schema';
 import type { Points } from '../../../../../lib/commands/report/fetch';
 import { type FolioReport, summarizeFolio } from '../../../../../lib/folio/commands/report/folio-summary';
+import { proposeNext } from '../../../../../lib/folio/commands/report/folio-proposals';
 import { waitEventsFrom, type WaitReading } from '../../../../../lib/folio/commands/report/wait-events';
 import { catalogFor } from '../../../../../lib/families';
 import { editedCatalog } from '../../../../support/synth';
@@ -124,13 +126,13 @@ describe('each rule holds on a window that should trigger it, and not on one tha
     expect(reportOf(name, { waits: cpuOnly, ...shouldNot }).proposal.rule).not.toBe(rule);
   });
 
-  test("offload-more after test4 names mod-inventory-storage (test5's move), and config's cross-schema rule blocks it until a person acknowledges the reads", () => {
+  test("offload-more after test4 routes mod-inventory-storage (test5's move), the reads it splits acknowledged as test5 acknowledges them", () => {
     const { proposal } = reportOf('test4', { primaryCpu: 85, offloadCpu: 50, acuPeak: 2, waits: cpuOnly });
-    expect(proposal).toMatchObject({ status: 'blocked', rule: 'offload-more' });
-    expect(proposal.says).toContain(
-      '; config refuses that change as it stands: config error in scenario "test4-next" (routedToOffload): mod-data-export (on primary) reads schemas that are on the other cluster: mod-inventory-storage; route them together or add {module: \'mod-data-export\', readsFrom: [...], reason} to crossSchemaAcks',
-    );
-    expect(proposal.next).toBeUndefined();
+    expect(proposal).toMatchObject({ status: 'proposed', rule: 'offload-more' });
+    // The modules that accepted split reads in test4, for its reason, accept the new ones: what config's own chain derives for test5.
+    const test5 = CATALOG.folio.phases.find((p) => p.name === 'test5')!;
+    const next = proposal.next!.phase as FolioPhaseInput;
+    expect({ routed: next.routedToOffload, acks: next.crossSchemaAcks }).toEqual({ routed: test5.routedToOffload, acks: test5.crossSchemaAcks });
   });
 });
 
@@ -147,6 +149,21 @@ test('with every routable module moved, offload-more is blocked and says so', ()
     rule: 'offload-more',
     says: expect.stringMatching(/every routable module is on the offload cluster already$/),
   });
+});
+
+test('with mod-oai-pmh made routable, offload-more after test10 routes it, its acknowledgements derived from the new routing', () => {
+  const catalog = editedCatalog((c) => (c.folio.modules.find((m: any) => m.name === 'mod-oai-pmh').routable = true));
+  const ran = catalog.folio.phases.find((p: any) => p.name === 'test10')!;
+  // Before the move mod-oai-pmh, on the primary cluster, reads schemas on the offload one, acknowledged.
+  expect(ran.crossSchemaAcks!.map((a) => a.module)).toContain('mod-oai-pmh');
+  const report = reportOf('test10', { primaryCpu: 85, offloadCpu: 50, acuPeak: 12, waits: cpuOnly }, catalog);
+  // The report proposes from the catalog the user's config makes: here, the edited one.
+  const proposal = proposeNext(report, resolveScenario({ scenario: 'test10' }, catalog) as FolioScenario, catalog);
+  expect({ status: proposal.status, rule: proposal.rule }).toEqual({ status: 'proposed', rule: 'offload-more' });
+  const next = proposal.next!.phase as any;
+  expect(next.routedToOffload).toEqual([...ran.routedToOffload, 'mod-oai-pmh']);
+  // Its reads now on its own cluster: the acknowledgement is gone, the others' kept with their reasons.
+  expect(next.crossSchemaAcks).toEqual(ran.crossSchemaAcks!.filter((a) => a.module !== 'mod-oai-pmh'));
 });
 
 describe('never more certain than the data', () => {
