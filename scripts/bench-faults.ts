@@ -80,6 +80,7 @@ function row({ o, load }: Measured): string[] {
     `${Math.round(o.faultP99Ms)} (steady ${Math.round(o.steadyP99Ms)})`,
     stops.length ? stops.join(', ') : '-',
     o.membershipSettledSeconds === null ? 'not settled' : `${o.membershipSettledSeconds} s after`,
+    `${o.lastCloseSeconds} s (${fmt(o.closeBySeconds)} s)`,
   ];
 }
 
@@ -148,6 +149,7 @@ runCommand(async () => {
       'P99 during (ms)',
       'Stopped task drained in',
       'Membership settled',
+      'Last closed (bound)',
     ],
     outcomes.map(row),
   );
