@@ -11,6 +11,7 @@ import { judgeStep } from '../lib/commands/shared/ladder-judgement';
 import { generatorResult } from './support/generator-result';
 import { type CliResult, inProcess, runApp, runCli, runCliInProcess } from './support/cli';
 import { editedCatalog, FOLIO_PHASE_NAMES } from '../harness/catalog';
+import { CAMPAIGNS } from '../config/campaigns';
 
 /*
  * Every kind of bad input, in one table: config (scenarios, ACU, instance classes, modules,
@@ -68,6 +69,8 @@ const config = (name: string, context: Record<string, unknown>, catalog: Catalog
   expected,
 });
 const NOW = new Date('2026-11-20T12:00:00Z');
+/** The first campaign's name with its last two letters swapped: counted from config, never written here. */
+const CAMPAIGN_TYPO = CAMPAIGNS[0].name.replace(/(.)(.)$/, '$2$1');
 const reportWindowRow = (name: string, options: WindowOptions, expected: RegExp[]): BadInput => ({
   name,
   run: () => inProcess(() => runCommand(async () => void reportWindow(options, 'test10', NOW))),
@@ -1337,8 +1340,12 @@ const BAD_INPUTS: readonly BadInput[] = [
   command(
     'campaign: an unknown campaign',
     'campaign.ts',
-    ['plan', 'ptf-hybird'],
-    [/^error: unknown campaign "ptf-hybird" \(did you mean "ptf-hybrid"\?\); valid: ptf-hybrid, temporal-scaling$/],
+    ['plan', CAMPAIGN_TYPO],
+    [
+      new RegExp(
+        `^error: unknown campaign "${CAMPAIGN_TYPO}" \\(did you mean "${CAMPAIGNS[0].name}"\\?\\); valid: ${CAMPAIGNS.map((c) => c.name).join(', ')}$`,
+      ),
+    ],
   ),
   command('campaign: no subcommand', 'campaign.ts', ['ptf-hybrid'], [/^error: unknown command 'ptf-hybrid'/]),
   command(

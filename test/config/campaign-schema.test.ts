@@ -16,6 +16,9 @@ test("the shipped campaigns: seed 002's fourteen phases in order, and the Tempor
   ]);
 });
 
+/** The first campaign's name with its last two letters swapped. */
+const TYPO = CAMPAIGNS[0].name.replace(/(.)(.)$/, '$2$1');
+
 const base: CampaignInput = {
   name: 'c',
   title: 'a campaign',
@@ -30,7 +33,13 @@ const edit = (change: (c: any) => void) => {
 };
 
 test.each([
-  ['an unknown campaign', 'ptf-hybird', [], /^unknown campaign "ptf-hybird" \(did you mean "ptf-hybrid"\?\); valid: ptf-hybrid, temporal-scaling$/],
+  // Counted from config: a campaign added changes no line here.
+  [
+    'an unknown campaign',
+    TYPO,
+    [],
+    new RegExp(`^unknown campaign "${TYPO}" \\(did you mean "${CAMPAIGNS[0].name}"\\?\\); valid: ${CAMPAIGNS.map((c) => c.name).join(', ')}$`),
+  ],
   ['an unknown scenario', 'c', [edit((c) => (c.steps[0].scenario = 'test99'))], /^campaign c, steps\[0\]: unknown scenario "test99"/],
   [
     'two families',

@@ -142,3 +142,13 @@ test("what a retained OpenSearch domain keeps costing, on docs/temporal.md, is c
     `the domain keeps costing ${usd(section.subtotal)} a day (its "OpenSearch" line in \`npm run cost -- --scenario temporal-150wps\`)`,
   );
 });
+
+test("what a preset costs against Temporal Cloud, on docs/cost-and-capacity.md, is cost's comparison", () => {
+  const scenario = resolveScenario({ scenario: 'temporal-800wps' });
+  const [row] = costOf(scenario, loadPrices(scenario.env.region)).comparisons![0].rows;
+  const [, actions, month, perMillion, cloud, breakEven] = row;
+  const text = page('docs/cost-and-capacity.md').replace(/\s+/g, ' ');
+  expect(text).toContain(
+    `puts the preset's month at ${month} for ${actions.split(' ')[0]} actions (${perMillion} per million actions), where Temporal Cloud's list price for them would be ${cloud.split(' ')[0]}; the two cost the same at ${breakEven.split(' ')[0]} workflows/s.`,
+  );
+});

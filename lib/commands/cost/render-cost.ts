@@ -41,6 +41,18 @@ export function renderCost(e: CostEstimate): string {
       ),
       '',
     );
+  for (const c of e.comparisons ?? [])
+    out.push(
+      `### ${c.title}`,
+      '',
+      markdownTable(
+        [...c.headers],
+        c.rows.map((r) => [...r]),
+      ),
+      '',
+      ...c.notes.map((n) => `*${n}*`),
+      '',
+    );
   if (e.variants.length)
     out.push(
       '### Variants',

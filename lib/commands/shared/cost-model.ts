@@ -52,8 +52,18 @@ export interface CostEstimate {
   readonly variants: readonly CostVariant[];
   /** Temporal: the daily total per million workflows at the preset's rate, to compare presets by efficiency. */
   readonly perMillionWorkflows?: PerMillionWorkflows;
+  /** The estimate set against an alternative for the same load (Temporal: Temporal Cloud's list price). */
+  readonly comparisons?: readonly CostComparison[];
   /** Oldest and newest asOf date of the prices used. */
   readonly pricesAsOf: { readonly oldest: string; readonly newest: string };
+  readonly notes: readonly string[];
+}
+
+/** A table a family sets beside its estimate: a title, its cells as printed, and what to read it with. */
+export interface CostComparison {
+  readonly title: string;
+  readonly headers: readonly string[];
+  readonly rows: readonly (readonly string[])[];
   readonly notes: readonly string[];
 }
 

@@ -21,6 +21,7 @@ import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from '../../../comma
 import { DASHBOARD_RANGE_MINUTES } from '../../contract/dashboards';
 import { temporalIdleRules } from '../../contract/temporal-idle-rule';
 import { temporalCatalog } from '../../contract/temporal-metrics';
+import { againstTemporalCloud } from './temporal-cloud';
 
 /* A Temporal preset's daily cost: the pools, the store (DSQL or Aurora), visibility, the fleet, what it observes. */
 
@@ -205,6 +206,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     // A day without load runs no workflow: a cost per million would be a division by zero.
     ...(workflowsPerDay > 0 && {
       perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
+      comparisons: [againstTemporalCloud(preset, workflowsPerSecond, a.loadHoursPerDay, total)],
     }),
     variants: [
       {

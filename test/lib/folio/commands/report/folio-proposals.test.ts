@@ -143,7 +143,13 @@ test('offload-more after test9 routes mod-lists (test10 moved it, with mod-fqm-m
 });
 
 test('with every routable module moved, offload-more is blocked and says so', () => {
-  const { proposal } = reportOf('test10', { primaryCpu: 85, offloadCpu: 50, acuPeak: 12, waits: cpuOnly });
+  // Routable exactly what test10 routes, whatever config/folio-modules.ts marks routable today.
+  const catalog = editedCatalog((c) => {
+    const routed: string[] = c.folio.phases.find((p: any) => p.name === 'test10').routedToOffload;
+    for (const m of c.folio.modules) m.routable = routed.includes(m.name);
+  });
+  const report = reportOf('test10', { primaryCpu: 85, offloadCpu: 50, acuPeak: 12, waits: cpuOnly }, catalog);
+  const proposal = proposeNext(report, resolveScenario({ scenario: 'test10' }, catalog) as FolioScenario, catalog);
   expect(proposal).toMatchObject({
     status: 'blocked',
     rule: 'offload-more',
