@@ -56,26 +56,25 @@ test('a bad scenario synthesizes nothing', async () => {
   expect(readdirSync(r.outdir).filter((f) => f.endsWith('.template.json'))).toEqual([]);
 }, 30_000);
 
-test('through the CDK CLI, a bad scenario fails before anything is synthesized', () => {
-  const outdir = tempDir('cdk-cli-');
-  const r = spawnSync(join(ROOT, 'node_modules/.bin/cdk'), ['synth', '-q', '-c', 'scenario=tset12', '-o', outdir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: hermeticEnv({}),
-  });
-  expect(r.status).not.toBe(0);
-  expect(r.stderr).toContain('error: unknown scenario "tset12" (did you mean "test12"?); valid: baseline');
-  expect(existsSync(join(outdir, 'FolioHybridAurora.template.json'))).toBe(false);
-}, 30_000);
-
-test('through the CDK CLI, a context key given twice with two values is refused before anything is synthesized', () => {
-  const outdir = tempDir('cdk-cli-');
-  const r = spawnSync(join(ROOT, 'node_modules/.bin/cdk'), ['synth', '-q', '-c', 'scenario=test12', '-c', 'scenario=test13', '-o', outdir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: hermeticEnv({}),
-  });
-  expect(r.status).not.toBe(0);
-  expect(r.stderr).toContain('error: -c scenario is given 2 times (test12, test13): give it once, with the one value meant');
-  expect(existsSync(join(outdir, 'FolioHybridAurora.template.json'))).toBe(false);
-}, 30_000);
+test.each([
+  ['a bad scenario', ['-c', 'scenario=tset12'], 'error: unknown scenario "tset12" (did you mean "test12"?); valid: baseline'],
+  [
+    'a context key given twice with two values',
+    ['-c', 'scenario=test12', '-c', 'scenario=test13'],
+    'error: -c scenario is given 2 times (test12, test13): give it once, with the one value meant',
+  ],
+])(
+  'through the CDK CLI, %s fails before anything is synthesized',
+  (_, context, message) => {
+    const outdir = tempDir('cdk-cli-');
+    const r = spawnSync(join(ROOT, 'node_modules/.bin/cdk'), ['synth', '-q', ...context, '-o', outdir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: hermeticEnv({}),
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(message);
+    expect(existsSync(join(outdir, 'FolioHybridAurora.template.json'))).toBe(false);
+  },
+  30_000,
+);
