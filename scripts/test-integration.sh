@@ -32,7 +32,7 @@ jest=(timeout --kill-after=30s 35m npx jest -c jest.integration.config.js)
 if [ "$#" -gt 0 ]; then
   exec "${jest[@]}" "$@"
 fi
-NICED='/test/integration/(bin|deploy-time)/'
+NICED='/test/integration/(bin|deploy-time|docs)/'
 OWN_NETWORK='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
 HIBERNATE='/test/integration/temporal-hibernate\.test\.ts$'
 UPGRADE='/test/integration/temporal-upgrade\.test\.ts$'

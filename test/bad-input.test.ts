@@ -1294,6 +1294,37 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/^error: --endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API/],
   ),
   command(
+    'capacity: a rate that is not a number',
+    'capacity.ts',
+    ['--rate', 'fast'],
+    [/^error: --rate "fast" is not valid \(valid: a whole number from 1 to 100000\)$/],
+  ),
+  command(
+    'capacity: a store no preset can have',
+    'capacity.ts',
+    ['--rate', '500', '--store', 'mysql'],
+    [/^error: --store mysql is not a history store a preset can have \(valid: dsql, aurora\)$/],
+  ),
+  command('capacity: --write without --rate', 'capacity.ts', ['--scenario', 'temporal-150wps', '--write', 'x'], [/^error: --write applies to --rate only/]),
+  command(
+    'capacity: --rate with --scenario',
+    'capacity.ts',
+    ['--rate', '500', '--scenario', 'temporal-150wps'],
+    [/^error: --scenario does not go with --rate/],
+  ),
+  command(
+    'capacity: --write over a shipped preset',
+    'capacity.ts',
+    ['--rate', '150', '--write', 'temporal-150wps'],
+    [/^error: --write temporal-150wps: config already has a preset of that name \(valid: a name no preset has/],
+  ),
+  command(
+    'capacity: a rate past every limit',
+    'capacity.ts',
+    ['--rate', '5000', '--store', 'aurora'],
+    [/^error: no preset the sizing rule gives for 5000\/s on aurora passes config's limits: .*; the highest rate it gives one for is \d+\/s$/],
+  ),
+  command(
     'report: --compare with a scenario',
     'report.ts',
     ['--compare', 'a.json', 'b.json', '--scenario', 'test10'],

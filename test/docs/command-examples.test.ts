@@ -7,7 +7,7 @@ import { findResult, type RunRecord } from '../../lib/commands/shared/run-record
 import { capacityReport, renderCapacity } from '../../lib/temporal/commands/capacity/pool-capacity';
 import { temporalHeadroom } from '../../config/headroom';
 import { costOf } from '../../lib/families';
-import { renderCost } from '../../lib/commands/cost/render-cost';
+import { renderCost } from '../../lib/commands/shared/render-cost';
 import { usd } from '../../lib/commands/shared/money';
 import { planTransition, renderPlan } from '../../lib/commands/plan/transition-plan';
 import { runCliInProcess } from '../support/cli';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CONTEXT_KEYS, resolveScenario } from '../../config';
 import { TEMPORAL_ENVIRONMENT } from '../../config/temporal-environment';
 import { type CliResult, runCliInProcess } from '../support/cli';
-import { MANUAL, PAGES, README } from '../support/manual';
+import { MANUAL, PAGES, README, shellCommands } from '../support/manual';
 
 /*
  * The manual's examples run as written: every shell line in the README and the pages under
@@ -18,11 +18,9 @@ const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'pack
 const COMMANDS: Record<string, string> = { report: 'report.ts', plan: 'plan.ts', cost: 'cost.ts', capacity: 'capacity.ts', bench: 'bench.ts', move: 'move.ts', scenarios: 'scenarios.ts', 'engine-versions': 'engine-versions.ts', preflight: 'preflight.ts' };
 
 /** Every command in the manual's sh blocks, continuations joined, comments dropped, `&&` split. */
-const examples: string[] = [...MANUAL.matchAll(/```sh\n([\s\S]*?)```/g)]
-  .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
-  .map((l) => l.replace(/\s+#.*$/, '').trim())
-  .filter((l) => l && !l.startsWith('#'))
-  .flatMap((l) => l.split('&&').map((x) => x.trim()));
+const examples: string[] = shellCommands(MANUAL, 'all');
+/** The walkthrough's: run in order on a copy of the repository (test/integration/docs/walkthrough.test.ts), never here, where they would write to config. */
+const walkthrough = new Set(shellCommands(MANUAL, 'walkthrough'));
 
 const npmRuns = examples.filter((e) => /^npm (run |test)/.test(e));
 const cdk = examples.filter((e) => e.startsWith('npx cdk '));
@@ -60,7 +58,7 @@ test.each(cdk.filter((e) => /^npx cdk (deploy|destroy)\b/.test(e)))('`%s`: names
   expect(example).toMatch(/^npx cdk (deploy|destroy) --all /);
 });
 
-test.each(cdk)('`%s`: a scenario and context the app accepts', (example) => {
+test.each(cdk.filter((e) => !walkthrough.has(e)))('`%s`: a scenario and context the app accepts', (example) => {
   const context = Object.fromEntries([...example.matchAll(/-c (\S+?)=(\S+)/g)].map((m) => [m[1], m[2]]));
   expect(context.scenario).toBeDefined();
   expect(() => resolveScenario(context)).not.toThrow();
@@ -85,6 +83,7 @@ test('image builds use the project\'s build contexts and the repositories config
 /** Offline examples: no account, no file that only a run would have written. */
 const offline = npmRuns.filter((e) => {
   const { name, args } = parse(e);
+  if (walkthrough.has(e)) return false;
   if (name === 'plan') return !args.includes('--check-deployed');
   if (name === 'capacity') return true;
   if (name === 'engine-versions') return !args.includes('--refresh');

@@ -58,3 +58,16 @@ export function anchors(text: string): Set<string> {
   for (const m of text.matchAll(/^#{1,6} (.+)$/gm)) if (!inFence(text, m.index)) out.add(slug(m[1]));
   return out;
 }
+
+/**
+ * The commands of a text's sh blocks (continuations joined, comments dropped, `&&` split), of
+ * every block or only the walkthrough's (fenced ```sh walkthrough: run in order on a copy of the repository).
+ */
+export function shellCommands(text: string, blocks: 'all' | 'walkthrough'): string[] {
+  const fence = blocks === 'all' ? /```sh(?: walkthrough)?\n([\s\S]*?)```/g : /```sh walkthrough\n([\s\S]*?)```/g;
+  return [...text.matchAll(fence)]
+    .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .flatMap((l) => l.split('&&').map((x) => x.trim()));
+}

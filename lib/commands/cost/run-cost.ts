@@ -8,7 +8,7 @@ import { readReport } from '../shared/report-file';
 import { resolveTarget } from '../shared/target';
 import type { CostInputs } from '../shared/cost-model';
 import { refreshPrices } from './price-list';
-import { renderCost } from './render-cost';
+import { renderCost } from '../shared/render-cost';
 
 /*
  * `npm run cost`: a scenario's daily cost from config/prices (at a load given by hand or read

@@ -14,7 +14,7 @@ import { abandonAwsCalls, AwsNoAnswer } from '../aws/deadline';
  * but its outcome is a no, and the stack trace only for a bug.
  */
 
-const EXIT_USAGE = 1;
+export const EXIT_USAGE = 1;
 /** AWS said no, or did not answer. */
 export const EXIT_AWS = 2;
 /** `plan`: a stateful resource would be replaced or destroyed. */

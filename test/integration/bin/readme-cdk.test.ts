@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../support/cli';
-import { MANUAL } from '../../support/manual';
+import { MANUAL, shellCommands } from '../../support/manual';
 
 /*
  * Every `npx cdk` line of the manual (the README and docs/), run as written through the real CDK CLI in a clean clone's
@@ -14,15 +14,9 @@ import { MANUAL } from '../../support/manual';
 
 const ROOT = join(__dirname, '../../..');
 
-const lines = [
-  ...new Set(
-    [...MANUAL.matchAll(/```sh\n([\s\S]*?)```/g)]
-      .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
-      .map((l) => l.replace(/\s+#.*$/, '').trim())
-      .flatMap((l) => l.split('&&').map((x) => x.trim()))
-      .filter((l) => l.startsWith('npx cdk ')),
-  ),
-];
+// The walkthrough's run on a copy of the repository, in order (test/integration/docs/walkthrough.test.ts).
+const walkthrough = new Set(shellCommands(MANUAL, 'walkthrough'));
+const lines = [...new Set(shellCommands(MANUAL, 'all').filter((l) => l.startsWith('npx cdk ') && !walkthrough.has(l)))];
 
 /** Where each verb stops without an account: the CLI's own message once the app has synthesized. */
 const STOPS: Record<string, RegExp> = {

@@ -92,7 +92,8 @@ export function capacityReport(scenario: TemporalScenario, prices: PriceFile, op
 }
 
 /** Seed 000's "Scaling Headroom" table, for any preset, with what the DSQL plugin's connection controls promise. */
-function renderHeadroom(r: CapacityReport): string[] {
+/** Seed 000's "Scaling Headroom" table: each limit, what the preset uses of it, and what synth allows. */
+export function renderHeadroom(r: CapacityReport): string[] {
   const h = r.headroom;
   const n = (v: number) => v.toLocaleString('en-US');
   const row = (what: string, used: number, limit: number, note: string) => [what, n(used), n(limit), pct(used, limit), note];

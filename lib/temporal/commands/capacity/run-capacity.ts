@@ -3,12 +3,14 @@ import { resolveTargetOf } from '../../../commands/shared/target';
 import { loadPrices } from '../../../../config/prices';
 import { temporalHibernatedNow } from '../shared/hibernated';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
-import type { CommandDeps, CommandOutput } from '../../../commands/shared/cli';
+import { type CommandDeps, type CommandOutput, EXIT_USAGE } from '../../../commands/shared/cli';
 import { capacityReport, renderCapacity } from './pool-capacity';
+import { type ProposalOptions, runProposal, smallestThatFits } from './run-proposal';
 
 /* `npm run capacity`: a Temporal preset's pools packed, offline unless the vCPU quota is read from AWS. */
 
-export interface CapacityOptions {
+export interface CapacityOptions extends Partial<Omit<ProposalOptions, 'rate'>> {
+  readonly rate?: string;
   readonly scenario?: string;
   readonly envName?: string;
   readonly json?: boolean;
@@ -17,12 +19,34 @@ export interface CapacityOptions {
 }
 
 export async function runCapacity(o: CapacityOptions, deps: Pick<CommandDeps, 'aws'> = {}): Promise<CommandOutput> {
-  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>');
+  const proposing = { '--rate': o.rate, '--store': o.store, '--write': o.write };
+  if (o.rate !== undefined) {
+    const withRate = Object.entries({ '--scenario': o.scenario, '--quota-from-aws': o.quotaFromAws, '--endpoint-url': o.endpointUrl }).find(
+      ([, v]) => v !== undefined,
+    );
+    if (withRate)
+      throw new ConfigError(
+        `${withRate[0]} does not go with --rate, which proposes a preset from config alone (valid: --rate with --store, --write, --env-name, --json)`,
+      );
+    return runProposal({ ...o, rate: o.rate });
+  }
+  const stray = Object.entries(proposing).find(([, v]) => v !== undefined);
+  if (stray) throw new ConfigError(`${stray[0]} applies to --rate only (valid: --rate <workflows/s> ${stray[0]} ...)`);
+  if (!o.scenario) throw new ConfigError('no scenario given: pass --scenario <a Temporal preset>, or --rate <workflows/s> for a preset proposed for that rate');
   if (o.endpointUrl !== undefined && !o.quotaFromAws)
     throw new ConfigError(
       '--endpoint-url applies to --quota-from-aws only: without it, capacity calls no AWS API (valid: --quota-from-aws --endpoint-url <url>, or neither)',
     );
-  const { scenario, aws: target } = resolveTargetOf('temporal', 'capacity', o);
+  let resolved: ReturnType<typeof resolveTargetOf<'temporal'>>;
+  try {
+    resolved = resolveTargetOf('temporal', 'capacity', o);
+  } catch (e) {
+    // A preset config refuses for its pools or limits: the smallest change that fits, when one does.
+    const fits = e instanceof ConfigError ? await smallestThatFits(o.scenario, e.message, o) : undefined;
+    if (fits) return { stdout: fits, exitCode: EXIT_USAGE };
+    throw e;
+  }
+  const { scenario, aws: target } = resolved;
   const prices = loadPrices(scenario.env.region);
   // Loaded only when asked for: the SDK client is most of the start-up.
   const aws = o.quotaFromAws ? (deps.aws ?? loadAwsClients)() : undefined;

@@ -1,8 +1,8 @@
 import { CATALOG, ConfigError, TEMPORAL_ROLES, type TemporalScenario } from '../../../../config';
 import type { CatalogInput } from '../../../../config/catalog-schema';
 import type { BottleneckComponent, TemporalRemedy } from '../../../../config/observability-schema';
-import { type TemporalScenarioInput, temporalScenarioSchema } from '../../../../config/temporal-schema';
-import { planPool, temporalPoolSpecs } from '../../../../config/packing';
+import type { TemporalScenarioInput } from '../../../../config/temporal-schema';
+import { fitPools } from '../shared/fit-preset';
 import { accepted, type Proposal } from '../../../commands/report/proposals';
 import { round } from '../../../commands/shared/figure';
 
@@ -109,18 +109,9 @@ function nextPreset(r: TemporalRemedy, component: BottleneckComponent, scenario:
   }
   // The pools grow to what the change needs (the packing model's smallest fit); config's headroom
   // (vCPUs, DSQL connections) still judges the whole.
-  const [main, bench] = temporalPoolSpecs(scenario.environment, resolvedShape(preset)).map(planPool);
-  if (!main.fits && main.smallestFitting) preset.capacity.main.instances = main.smallestFitting;
-  if (!bench.fits && bench.smallestFitting) preset.capacity.benchmark.maxInstances = bench.smallestFitting;
+  fitPools(preset, scenario.environment);
   preset.name = `${scenario.name}-next`;
   preset.title = `proposed after ${scenario.name} (${component})`;
   delete preset.recorded;
   return accepted(catalog, ran, preset, (c) => (c.temporal.scenarios as TemporalScenarioInput[]).push(preset));
-}
-
-/** A preset as written, with the defaults config fills in, for the packing model. */
-function resolvedShape(preset: TemporalScenarioInput): TemporalScenario['preset'] {
-  const parsed = temporalScenarioSchema.safeParse(preset);
-  if (!parsed.success) throw new ConfigError(`the proposed preset is not valid: ${parsed.error.issues[0].message}`);
-  return parsed.data;
 }

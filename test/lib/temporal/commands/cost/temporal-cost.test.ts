@@ -2,7 +2,7 @@ import { resolveScenario, type FolioScenario, type TemporalScenario } from '../.
 import { loadPrices } from '../../../../../config/prices';
 import { folioCost } from '../../../../../lib/folio/commands/cost/folio-cost';
 import { temporalCost } from '../../../../../lib/temporal/commands/cost/temporal-cost';
-import { renderCost } from '../../../../../lib/commands/cost/render-cost';
+import { renderCost } from '../../../../../lib/commands/shared/render-cost';
 import { editedCatalog } from '../../../../../harness/catalog';
 
 /* A Temporal preset's daily cost against seed 000's "Daily Cost Estimate". */

@@ -1,6 +1,6 @@
-import { markdownTable } from '../shared/markdown-table';
-import { usd } from '../shared/money';
-import type { CostEstimate } from '../shared/cost-model';
+import { markdownTable } from './markdown-table';
+import { usd } from './money';
+import type { CostEstimate } from './cost-model';
 
 const bold = (s: string) => `**${s}**`;
 const signedUsd = (v: number) => `${v < 0 ? '-' : '+'}${usd(Math.abs(v))}`;
