@@ -59,15 +59,50 @@ export function anchors(text: string): Set<string> {
   return out;
 }
 
-/**
- * The commands of a text's sh blocks (continuations joined, comments dropped, `&&` split), of
- * every block or only the walkthrough's (fenced ```sh walkthrough: run in order on a copy of the repository).
- */
-export function shellCommands(text: string, blocks: 'all' | 'walkthrough'): string[] {
-  const fence = blocks === 'all' ? /```sh(?: walkthrough)?\n([\s\S]*?)```/g : /```sh walkthrough\n([\s\S]*?)```/g;
-  return [...text.matchAll(fence)]
-    .flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n'))
+/** One step of a page's walkthrough: a shell command, a patch to apply, or a file to write. */
+export type WalkthroughStep =
+  | { readonly kind: 'sh'; readonly command: string }
+  | { readonly kind: 'patch'; readonly patch: string }
+  | { readonly kind: 'file'; readonly path: string; readonly content: string };
+
+/** A fenced block (its indentation removed): its language, the words after it, its text. */
+function blocks(text: string): { lang: string; info: string[]; body: string }[] {
+  return [...text.matchAll(/^( *)```(\w+)([^\n]*)\n([\s\S]*?)^\1```/gm)].map((m) => ({
+    lang: m[2],
+    info: m[3].trim().split(/\s+/).filter(Boolean),
+    body: m[4]
+      .split('\n')
+      .map((l) => l.slice(m[1].length))
+      .join('\n'),
+  }));
+}
+
+/** A shell block's commands: continuations joined, comments dropped, `&&` split. */
+const commandsOf = (body: string) =>
+  body
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
     .map((l) => l.replace(/\s+#.*$/, '').trim())
     .filter((l) => l && !l.startsWith('#'))
     .flatMap((l) => l.split('&&').map((x) => x.trim()));
+
+/** The commands of a text's sh blocks, of every block or only the walkthrough's (```sh walkthrough). */
+export function shellCommands(text: string, which: 'all' | 'walkthrough'): string[] {
+  return blocks(text)
+    .filter((b) => b.lang === 'sh' && (which === 'all' || b.info[0] === 'walkthrough'))
+    .flatMap((b) => commandsOf(b.body));
+}
+
+/**
+ * A page's walkthrough, in page order: its ```sh walkthrough blocks' commands, its ```diff
+ * walkthrough patches, and its ```<lang> walkthrough <path> files (run on a copy of the repository).
+ */
+export function walkthroughSteps(text: string): WalkthroughStep[] {
+  return blocks(text)
+    .filter((b) => b.info[0] === 'walkthrough')
+    .flatMap((b): WalkthroughStep[] => {
+      if (b.lang === 'sh') return commandsOf(b.body).map((command) => ({ kind: 'sh', command }));
+      if (b.lang === 'diff') return [{ kind: 'patch', patch: b.body }];
+      return [{ kind: 'file', path: b.info[1], content: b.body }];
+    });
 }

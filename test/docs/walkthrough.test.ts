@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { page, walkthroughSteps } from '../support/manual';
+import { tempDir } from '../support/temp-dir';
+
+/*
+ * docs/configuration.md's walkthrough, checked fast: its diffs still apply, in page order, to
+ * the files as they stand. The whole walkthrough runs in the integration suite
+ * (test/integration/docs/walkthrough.test.ts).
+ */
+
+const ROOT = join(__dirname, '../..');
+const patches = walkthroughSteps(page('docs/configuration.md')).flatMap((s) => (s.kind === 'patch' ? [s.patch] : []));
+const fileOf = (patch: string) => /^--- a\/(\S+)$/m.exec(patch)![1];
+
+/** The patches applied one after another to copies of the files they touch; each one's exit status and git's words. */
+function applied(all: readonly string[]): { file: string; status: number | null; stderr: string }[] {
+  const dir = tempDir('walkthrough-patches-');
+  for (const file of new Set(all.map(fileOf))) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  return all.map((patch) => {
+    const r = spawnSync('git', ['apply', '-'], { cwd: dir, input: patch, encoding: 'utf8' });
+    return { file: fileOf(patch), status: r.status, stderr: r.stderr };
+  });
+}
+
+test('every diff of the walkthrough applies, in order, to the files as they stand', () => {
+  expect(patches.length).toBeGreaterThan(0);
+  for (const r of applied(patches)) expect(r).toEqual({ file: r.file, status: 0, stderr: '' });
+});
+
+test('a diff whose context the file no longer has is refused', () => {
+  const stale = patches[0].replace(/^ (.*)$/m, ' $1 // changed since');
+  expect(applied([stale])[0].status).not.toBe(0);
+});
