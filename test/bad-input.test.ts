@@ -1365,7 +1365,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'scenarios.ts',
     ['--check', file('plain.md', '# no markers\n')],
     [
-      /^error: --check ".*plain.md" has no generated scenario section \(valid: a markdown file with the ".*" or ".*" marker and its end, such as docs\/folio.md\)$/,
+      /^error: --check ".*plain.md" has no generated scenario section \(valid: a markdown file with one of the markers ".*", ".*", ".*" and its end, such as docs\/folio.md\)$/,
     ],
   ),
   command(

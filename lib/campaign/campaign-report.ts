@@ -41,7 +41,7 @@ function barChart(id: string, title: string, labels: readonly string[], values: 
   return { file: `${id}.svg`, title, svg };
 }
 
-/** `ys` against `x`, a labelled point per step; each y on its own axis (a day's cost and a million workflows' differ by orders). */
+/** `ys` against `x`, a labelled point per step; the first y on the left axis, the others on the right (a day's cost and a million workflows' differ by orders). */
 function againstChart(
   id: string,
   x: string,
@@ -58,7 +58,15 @@ function againstChart(
     legend: { bottom: 0 },
     grid: { left: 80, right: 80, top: 80, bottom: 70 },
     xAxis: { type: 'value', name: x, nameLocation: 'middle', nameGap: 30, min: 0 },
-    yAxis: ys.map((y, i) => ({ type: 'value', name: y, min: 0, position: i === 0 ? 'left' : 'right', nameTextStyle: { align: i === 0 ? 'left' : 'right' } })),
+    yAxis: [ys.slice(0, 1), ys.slice(1)]
+      .filter((names) => names.length)
+      .map((names, i) => ({
+        type: 'value',
+        name: names.join(', '),
+        min: 0,
+        position: i === 0 ? 'left' : 'right',
+        nameTextStyle: { align: i === 0 ? 'left' : 'right' },
+      })),
     series: ys.map((y, i) => ({
       name: y,
       type: 'line',

@@ -166,9 +166,9 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
     return [await serviceLinkedRoleCheck(clients.iam)];
   },
 
-  campaignRow(report, _scenario, estimate, run) {
+  campaignRow(report, scenario, estimate, run) {
     const { temporalCampaignRow }: typeof import('./commands/report/temporal-campaign-row') = require('./commands/report/temporal-campaign-row');
-    return temporalCampaignRow(report, estimate, run);
+    return temporalCampaignRow(report, scenario, estimate, run);
   },
   hibernatedNow(aws, target, scenario) {
     const { temporalHibernatedNow }: typeof import('./commands/shared/hibernated') = require('./commands/shared/hibernated');

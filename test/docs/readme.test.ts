@@ -41,9 +41,10 @@ test('a link to a missing heading is found (the check can fail)', () => {
 
 test("every page's scenario tables are the ones config generates, and each family's table is on its page", () => {
   const tables = generatedSections(loadCatalog());
-  for (const [path, text] of PAGES) if (/<!-- (temporal-)?scenarios:start \(/.test(text)) expect(`${path}\n${withScenarioTables(text, tables)}`).toBe(`${path}\n${text}`);
+  for (const [path, text] of PAGES) if (/<!-- (temporal-scenarios|scenarios|campaigns):start \(/.test(text)) expect(`${path}\n${withScenarioTables(text, tables)}`).toBe(`${path}\n${text}`);
   expect(page('docs/folio.md')).toContain(tables.folio);
   expect(page('docs/temporal.md')).toContain(tables.temporal);
+  expect(page('docs/campaigns.md')).toContain(tables.campaigns);
 });
 
 test('the README opens with the two fresh-machine commands, and CI runs the test one', () => {

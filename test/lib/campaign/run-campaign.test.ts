@@ -8,6 +8,8 @@ import { costOf } from '../../../lib/families';
 import type { CampaignActions } from '../../../lib/campaign/campaign-run';
 import { runCampaignCommand } from '../../../lib/campaign/run-campaign';
 import { usd } from '../../../lib/commands/shared/money';
+import { cloudListPrice } from '../../../lib/temporal/commands/shared/temporal-cloud';
+import { ACTIONS_PER_WORKFLOW } from '../../../lib/temporal/contract/benchmark-actions';
 import { recordingIO } from '../../support/command-io';
 import { tempDir } from '../../support/temp-dir';
 
@@ -101,14 +103,20 @@ test("run: a Temporal step's row, the rate it completed, its P99, and a million 
   // 41,052 workflows over the example's 5-minute window.
   const rate = 41_052 / 300;
   const perMillion = (e.perMillionWorkflows!.usd * e.perMillionWorkflows!.workflowsPerSecond) / rate;
-  expect(stdout).toContain(`| 1 | temporal-150wps | 136.84 workflows/s | no data | not judged | ${usd(e.total)} | ${usd(perMillion)} |`);
+  // Temporal Cloud's list price for the same workflows at that rate: the month's actions priced tier by tier, over its workflows.
+  const hours = e.perMillionWorkflows!.workflowsPerDay / (e.perMillionWorkflows!.workflowsPerSecond * 3600);
+  const actions = ACTIONS_PER_WORKFLOW.simple.actions;
+  const monthWorkflows = rate * 3600 * hours * 30;
+  const cloud = cloudListPrice((monthWorkflows * actions) / 1e6).usd / (monthWorkflows / 1e6);
+  expect(stdout).toContain(`| 1 | temporal-150wps | 136.84 workflows/s | no data | not judged | ${usd(e.total)} | ${usd(perMillion)} | ${usd(cloud)} |`);
   expect(stdout).toMatch(/done, ended .* \(left as it is\)\./);
   // A day's and a million workflows' cost against the rate held: a point per preset, labelled.
-  const title = 'Cost per day (USD) and Cost per million workflows at the rate held (USD) against Highest rate held (workflows/s)';
+  const cloudTitle = "Temporal Cloud's list price per million workflows at that rate (USD)";
+  const title = `Cost per day (USD) and Cost per million workflows at the rate held (USD) and ${cloudTitle} against Highest rate held (workflows/s)`;
   expect(stdout).toContain(`![${title}](charts/campaign-against.svg)`);
   const svg = readFileSync(join(out, 'charts', 'campaign-against.svg'), 'utf8');
-  expect(svg.match(/>temporal-150wps</g)).toHaveLength(2);
-  for (const text of ['Cost per day (USD)', 'Cost per million workflows at the rate held (USD)']) expect(svg).toContain(text);
+  expect(svg.match(/>temporal-150wps</g)).toHaveLength(3);
+  for (const text of ['Cost per day (USD)', 'Cost per million workflows at the rate held (USD)', cloudTitle.replace("'", '&#39;')]) expect(svg).toContain(text);
 });
 
 test('--out that is a file: run and report refuse it in one line before anything runs, plan too', async () => {

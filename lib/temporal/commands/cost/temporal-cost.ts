@@ -21,7 +21,7 @@ import { HOURS_PER_DAY, perDayFromMonthly, unitPrice, usd } from '../../../comma
 import { DASHBOARD_RANGE_MINUTES } from '../../contract/dashboards';
 import { temporalIdleRules } from '../../contract/temporal-idle-rule';
 import { temporalCatalog } from '../../contract/temporal-metrics';
-import { againstTemporalCloud } from './temporal-cloud';
+import { againstTemporalCloud } from '../shared/temporal-cloud';
 
 /* A Temporal preset's daily cost: the pools, the store (DSQL or Aurora), visibility, the fleet, what it observes. */
 

@@ -1,6 +1,7 @@
 import { resolveScenario, type TemporalScenario } from '../../../../../config';
 import { TEMPORAL_CLOUD_ACTIONS } from '../../../../../config/temporal-cloud-prices';
-import { actionsCosting, againstTemporalCloud, cloudListPrice } from '../../../../../lib/temporal/commands/cost/temporal-cloud';
+import { actionsCosting, againstTemporalCloud, cloudListPrice, cloudPerMillionWorkflows } from '../../../../../lib/temporal/commands/shared/temporal-cloud';
+import { ACTIONS_PER_WORKFLOW } from '../../../../../lib/temporal/contract/benchmark-actions';
 
 /* A preset against Temporal Cloud's pay-as-you-go list price for the same month's actions. */
 
@@ -50,4 +51,12 @@ test('a load inside the tiers says nothing of contracts', () => {
   const c = againstTemporalCloud(preset, 1, 1, 1);
   expect(c.rows[0][4]).not.toMatch(/contract/);
   expect(c.notes.join(' ')).not.toMatch(/contract/);
+});
+
+test("a million workflows at Temporal Cloud's list price: the first tier's price per action while the month stays in it, less per workflow as the month grows", () => {
+  const [first] = TEMPORAL_CLOUD_ACTIONS.tiers;
+  const actions = ACTIONS_PER_WORKFLOW.simple.actions;
+  // 0.01 workflows/s for an hour a day: well inside the first tier.
+  expect(cloudPerMillionWorkflows('simple', 0.01, 1)).toBeCloseTo(first.usdPerMillion * actions, 6);
+  expect(cloudPerMillionWorkflows('simple', 1000, 24)).toBeLessThan(first.usdPerMillion * actions);
 });

@@ -43,16 +43,29 @@ export function actionsCosting(usdPerMonth: number): { readonly millions: number
 
 const millions = (m: number) => `${m >= 100 ? Math.round(m).toLocaleString('en-US') : Number(m.toPrecision(3))}M`;
 
+type WorkflowType = TemporalScenario['preset']['benchmark']['workflowType'];
+
+/** A month's actions (millions) for each workflow a second, `loadHoursPerDay` hours a day. */
+const actionsPerWorkflowSecond = (workflowType: WorkflowType, loadHoursPerDay: number) =>
+  3600 * loadHoursPerDay * DAYS_A_MONTH * ACTIONS_PER_WORKFLOW[workflowType].actions;
+
+/** Temporal Cloud's list price per million workflows of this type at a rate held `loadHoursPerDay` hours a day: the month's price over its workflows. */
+export function cloudPerMillionWorkflows(workflowType: WorkflowType, workflowsPerSecond: number, loadHoursPerDay: number): number {
+  const perSecond = actionsPerWorkflowSecond(workflowType, loadHoursPerDay);
+  const month = cloudListPrice((workflowsPerSecond * perSecond) / 1e6).usd;
+  return month / ((workflowsPerSecond * perSecond) / ACTIONS_PER_WORKFLOW[workflowType].actions / 1e6);
+}
+
 /** The preset at `workflowsPerSecond` for `loadHoursPerDay` hours a day, costing `dayUsd`, against Temporal Cloud. */
 export function againstTemporalCloud(preset: TemporalScenario['preset'], workflowsPerSecond: number, loadHoursPerDay: number, dayUsd: number): CostComparison {
   const { workflowType } = preset.benchmark;
   const perWorkflow = ACTIONS_PER_WORKFLOW[workflowType].actions;
-  const actionsPerWorkflowSecond = 3600 * loadHoursPerDay * DAYS_A_MONTH * perWorkflow;
-  const monthMillions = (workflowsPerSecond * actionsPerWorkflowSecond) / 1e6;
+  const perWorkflowSecond = actionsPerWorkflowSecond(workflowType, loadHoursPerDay);
+  const monthMillions = (workflowsPerSecond * perWorkflowSecond) / 1e6;
   const selfMonth = dayUsd * DAYS_A_MONTH;
   const cloud = cloudListPrice(monthMillions);
   const even = actionsCosting(selfMonth);
-  const evenRate = (even.millions * 1e6) / actionsPerWorkflowSecond;
+  const evenRate = (even.millions * 1e6) / perWorkflowSecond;
   const contract = `Temporal Cloud's published tiers end at ${millions(LAST.upToMillions)} actions a month; past that it prices by contract, so a figure past them extends the last tier's $${LAST.usdPerMillion} per million`;
   return {
     title: 'Against Temporal Cloud',
