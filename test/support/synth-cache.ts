@@ -117,7 +117,7 @@ export function loadedModules(): string[] | undefined {
   if (!dir) return undefined;
   const files = readdirSync(dir).filter((f) => /^loaded-modules\.\d+\.json$/.test(f));
   const loaded = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as string[]);
-  return [...new Set(loaded)].filter((f) => f.startsWith(`${ROOT}/`) && !f.includes('/node_modules/')).map((f) => relative(ROOT, f));
+  return [...new Set(loaded)];
 }
 
 /**

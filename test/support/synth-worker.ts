@@ -1,5 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { type IPolicyValidationPlugin, Validations } from 'aws-cdk-lib/core';
 import type { IConstruct } from 'constructs';
 import { scenarioApp } from '../../lib/assembly/scenario-app';
@@ -11,7 +11,7 @@ import { parseVariant } from './synth-cache';
  * each variant into <dir>/<variant> as `cdk synth` would, with CDK's built-in CloudFormation
  * validation (`-c validate=true`; each template's result kept: kept-validation.ts) and cdk-nag's
  * AwsSolutions pack as validation plugins, and
- * records in <dir>/loaded-modules.<pid>.json every module it loaded (loadedModules in
+ * records in <dir>/loaded-modules.<pid>.json every module of the repository it loaded (loadedModules in
  * synth-cache.ts; test/structure.test.ts checks the cache's key covers them).
  */
 /**
@@ -39,4 +39,7 @@ function synthesizeInto(dir: string, ids: readonly string[]): void {
 
 const [dir, ...ids] = process.argv.slice(2);
 synthesizeInto(dir, ids);
-writeFileSync(join(dir, `loaded-modules.${process.pid}.json`), JSON.stringify(Object.keys(require.cache)));
+// Relative to the repository: a cache keyed by content serves a copy of it elsewhere (the configuration walkthrough's).
+const root = join(__dirname, '../..');
+const loaded = Object.keys(require.cache).filter((f) => f.startsWith(`${root}/`) && !f.includes('/node_modules/'));
+writeFileSync(join(dir, `loaded-modules.${process.pid}.json`), JSON.stringify(loaded.map((f) => relative(root, f))));

@@ -3,6 +3,7 @@ import type { CatalogInput } from '../../../../../config/catalog-schema';
 import { changesFrom } from '../../../../../lib/temporal/commands/capacity/preset-entry';
 import type { PresetInput } from '../../../../../lib/temporal/commands/capacity/preset-rule';
 import { highestRate, limitProblems, proposePreset } from '../../../../../lib/temporal/commands/capacity/propose-preset';
+import { rateNoPresetHas } from '../../../../support/free-rate';
 import { synthScenario } from '../../../../support/synth';
 
 /* A whole preset for a rate: the rule's counts held to the packing model and to config's limits, then checked as synth checks it. */
@@ -34,7 +35,7 @@ describe.each([50, 500, 3000])('%i workflows/s', (rate) => {
 });
 
 test('a proposal synthesizes', () => {
-  const proposal = proposePreset(500, 'dsql', 'temporal-500wps-proposed', PRESETS, env);
+  const proposal = proposePreset(rateNoPresetHas(), 'dsql', 'proposal-wps', PRESETS, env);
   const { template } = synthScenario({ scenario: proposal.preset.name }, withPreset(proposal.preset));
   // The history service runs the proposal's count when awake.
   const services = Object.values(template.findResources('AWS::ECS::Service')).map((r) => r.Properties.DesiredCount?.['Fn::If']?.[2]);

@@ -8,6 +8,7 @@ import type { CatalogInput } from '../../../../../config/catalog-schema';
 import { type CostOptions, runCost } from '../../../../../lib/commands/cost/run-cost';
 import type { PresetInput } from '../../../../../lib/temporal/commands/capacity/preset-rule';
 import { runCapacity } from '../../../../../lib/temporal/commands/capacity/run-capacity';
+import { rateNoPresetHas } from '../../../../support/free-rate';
 import { tempDir } from '../../../../support/temp-dir';
 
 /* The capacity command's flow, called as its entry point calls it; its model: pool-capacity.test.ts. */
@@ -68,14 +69,15 @@ test('--endpoint-url without --quota-from-aws is refused before anything runs', 
 });
 
 describe('--rate: a preset proposed for the rate', () => {
+  const FREE = String(rateNoPresetHas());
   const PRESETS = CATALOG.temporal.scenarios as readonly PresetInput[];
   const withPreset = (p: PresetInput): CatalogInput => ({ ...CATALOG, temporal: { ...CATALOG.temporal, scenarios: [...PRESETS, p] } });
 
   test("prints the entry to paste, the limits and the day's cost, the same cost `cost` prints once the entry is in config", async () => {
-    const out = (await runCapacity({ rate: '500' })).stdout;
-    expect(out).toMatch(/^## A preset for 500 workflows\/s on Aurora DSQL\n\nBetween temporal-\d+wps and temporal-\d+wps: /);
+    const out = (await runCapacity({ rate: FREE })).stdout;
+    expect(out).toMatch(new RegExp(`^## A preset for ${Number(FREE).toLocaleString('en-US')} workflows/s on Aurora DSQL\\n\\nBetween \\S+ and \\S+: `));
     expect(out).toContain('### Scaling Headroom');
-    const written = JSON.parse((await runCapacity({ rate: '500', json: true })).stdout).preset as PresetInput;
+    const written = JSON.parse((await runCapacity({ rate: FREE, json: true })).stdout).preset as PresetInput;
     const cost = await runCost({ scenario: written.name, catalog: withPreset(written) } as CostOptions);
     expect(out.slice(out.indexOf('## Daily Cost Estimate'))).toBe(cost.stdout);
   });
@@ -88,9 +90,9 @@ describe('--rate: a preset proposed for the rate', () => {
   test('--write adds the entry to the file, and refuses a name config already has', async () => {
     const file = join(tempDir('capacity-write-'), 'temporal-scenarios.ts');
     writeFileSync(file, readFileSync('config/temporal-scenarios.ts', 'utf8'));
-    const out = (await runCapacity({ rate: '500', write: 'my-500wps', scenariosFile: file })).stdout;
+    const out = (await runCapacity({ rate: FREE, write: 'my-preset', scenariosFile: file })).stdout;
     expect(out).toContain(`Added at the end of the chain in ${file}.`);
-    expect(readFileSync(file, 'utf8')).toMatch(/\n {4}name: 'my-500wps',\n {4}from: 'temporal-\d+wps',\n/);
+    expect(readFileSync(file, 'utf8')).toMatch(/\n {4}name: 'my-preset',\n {4}from: '\S+',\n/);
     await expect(runCapacity({ rate: '500', write: PRESETS[0].name, scenariosFile: file })).rejects.toThrow(
       new RegExp(`^--write ${PRESETS[0].name}: config already has a preset of that name`),
     );
