@@ -122,7 +122,7 @@ export const TEMPORAL_ENVIRONMENT: TemporalEnvironmentInput = {
     dnsTtl: '10s',
     // What each role does between SIGTERM and exit (dynamic config, for every preset). Measured
     // with `npm run bench:faults` at 10 workflows/s, the worst second's P99 during a rolling
-    // deploy of the role (docs/temporal.md, "Faults and rolling deploys"); nothing was lost at any value.
+    // deploy of the role (docs/local-cluster.md, "Faults and rolling deploys"); nothing was lost at any value.
     shutdown: {
       // Serving on while clients still resolve it (the TTL above), then finishing calls:
       // 0 s / 0 s gave 1,311 ms; 15 s / 10 s gave 49 ms (1.32.2).

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /*
- * How late a fault can make a workflow close, by Temporal's own behaviour (docs/temporal.md,
+ * How late a fault can make a workflow close, by Temporal's own behaviour (docs/local-cluster.md,
  * "Faults and rolling deploys"). A task start that history records but whose answer reaches no
  * worker (a matching host leaving with polls in flight; upstream PR #11734) is lost: matching
  * drops the second hand-over as already started, and the task runs again only once its timeout
@@ -20,7 +20,7 @@ export const UPSTREAM_WORKFLOW_TASK_TIMEOUT_SECONDS = 10;
 /**
  * After the retried attempt fires (or the last start): its dispatch, the activity and the
  * workflow's last task. Beside a busy loop every last workflow closed within a second of its
- * start (npm run bench:faults, docs/temporal.md); this leaves a machine ten times slower room.
+ * start (npm run bench:faults, docs/local-cluster.md); this leaves a machine ten times slower room.
  */
 export const DISPATCH_SLACK_SECONDS = 10;
 

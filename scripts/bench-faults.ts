@@ -1,7 +1,7 @@
 /*
  * The fault suite as a measurement: a local cluster started from the stack's rendering, the
  * benchmark at a steady rate, and each fault of test/integration/temporal-faults.test.ts
- * injected mid-run. Prints the table in docs/temporal.md: workflows lost and done twice (counted in the
+ * injected mid-run. Prints the table in docs/local-cluster.md: workflows lost and done twice (counted in the
  * store), start errors, time back to the rate, and the P99 during the fault against the
  * steady one. A measurement, not a test: nothing here asserts.
  *

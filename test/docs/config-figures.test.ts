@@ -97,7 +97,7 @@ test("the ladder's rules the pages state are config's", () => {
   expect(commands).toContain(`at least \`completedShareMin\` (${share(l.held.completedShareMin)}) of the workflows it offered completed`);
   expect(commands).toContain(`at or under \`p99MaxMs\` (${l.held.p99MaxMs.toLocaleString('en-US')} ms`);
   expect(commands).toContain(`by more than \`openGrowthShareMax\` (${share(l.held.openGrowthShareMax)}) of the starts in it`);
-  expect(page('docs/temporal.md').replace(/\s+/g, ' ')).toContain(
+  expect(page('docs/local-cluster.md').replace(/\s+/g, ' ')).toContain(
     `(at least ${share(l.held.completedShareMin)} of what it offered completed, P99 at or under ${l.held.p99MaxMs.toLocaleString('en-US')} ms, ` +
       `the open workflows not growing by more than ${share(l.held.openGrowthShareMax)} of the second half's starts)`,
   );

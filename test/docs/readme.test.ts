@@ -148,3 +148,11 @@ test('every path of the project the manual names in code exists', () => {
   expect(named.size).toBeGreaterThan(50);
   expect([...named].filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
 });
+
+test('every page of the manual stays a page a user reads: docs/testing.md at most 200 lines, every other at most 450', () => {
+  expect.hasAssertions();
+  for (const [path, text] of PAGES) {
+    const lines = text.split('\n').length - 1;
+    expect(`${path}: ${lines <= (path === 'docs/testing.md' ? 200 : 450) ? 'within' : `${lines} lines, past`} its cap`).toBe(`${path}: within its cap`);
+  }
+});

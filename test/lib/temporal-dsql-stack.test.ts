@@ -137,7 +137,7 @@ describe("temporal-150wps reproduces the seed's environment number for number", 
       'matching.getTasksBatchSize': 2000,
       // Off, as on the seed's server (1.30 code); upstream 1.32 defaults it on.
       'system.enableActivityEagerExecution': false,
-      // Measured by npm run bench:faults (docs/temporal.md, "Faults and rolling deploys").
+      // Measured by npm run bench:faults (docs/local-cluster.md, "Faults and rolling deploys").
       'frontend.shutdownFailHealthCheckDuration': '15s',
       'frontend.shutdownDrainDuration': '10s',
       'history.shutdownDrainDuration': '0s',
