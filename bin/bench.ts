@@ -18,7 +18,7 @@ const subcommand = (
   program
     .command(name)
     .description(description)
-    .addOption(sharedOption.scenario('the Temporal preset deployed (its stack and its defaults)').makeOptionMandatory())
+    .addOption(sharedOption.scenario('the Temporal preset deployed (its stack and its defaults)', 'temporal').makeOptionMandatory())
     .addOption(sharedOption.envName())
     .option('--timeout <duration>', timeoutText, timeout)
     .option('--interval <duration>', 'how often to poll', '10s')

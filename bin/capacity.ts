@@ -8,7 +8,7 @@ const program = newCommand('capacity', { aws: true })
       'instances: how full each ASG is, the smallest ASG that fits with room for a rolling deploy, and what it costs per day.\n' +
       'The same model refuses an undersized preset at synth time. Offline.',
   )
-  .addOption(sharedOption.scenario('a Temporal preset'))
+  .addOption(sharedOption.scenario('a Temporal preset', 'temporal'))
   .option(
     '--rate <workflows/s>',
     'propose a whole preset for this rate instead: each number from the sizing rule (docs/configuration.md), checked as synth checks it, priced as cost prices it',

@@ -14,7 +14,7 @@ const program = newCommand('move', {
   .option('--from <phase>', 'the phase deployed now (with --to <phase>)')
   .option('--to <phase|cluster>', 'the phase to switch to; with --module, the cluster: primary or offload')
   .option('--module <name>', 'move one module (with --to <cluster>)')
-  .addOption(sharedOption.scenario("with --module: the phase deployed now (default: the stack's Phase output)"))
+  .addOption(sharedOption.scenario("with --module: the phase deployed now (default: the stack's Phase output)", 'folio'))
   .addOption(sharedOption.envName())
   .option('--dry-run', 'print what would move and run nothing')
   .option('--replace', 'set aside a target schema that already holds rows (renamed, never dropped) and copy afresh')

@@ -3,6 +3,7 @@ import { type AwsNameKind, moduleRouteNames, readerInstanceIdentifier, resolvedN
 import {
   ConfigError,
   describeIssues,
+  FAMILY_NAME,
   type Family,
   fleetOnFolio,
   noScenario,
@@ -105,6 +106,11 @@ export function loadCatalog(input: CatalogInput = CATALOG): Catalog {
   throw new ConfigError(describeIssues(parsed.error.issues, input, catalogSchema));
 }
 
+/** One family's scenario names, as config writes them (for a command that takes only that family's). */
+export function familyScenarioNames(family: Family, input: CatalogInput = CATALOG): string[] {
+  return rowsOf(input, family).map((r) => String(r?.name));
+}
+
 export function scenarioNames(catalog: Catalog): string[] {
   return [...catalog.folio.phases.map((p) => p.name), ...catalog.temporal.scenarios.map((s) => s.name)];
 }
@@ -165,6 +171,9 @@ export function resolveScenarioOf<F extends Scenario['family']>(
   use: { readonly option: string; readonly command: string },
   input: CatalogInput = CATALOG,
 ): ScenarioOf<F> {
+  // No name: the valid ones are the command's family's, not every scenario.
+  if (context.scenario === undefined || context.scenario === '')
+    throw new ConfigError(`${noScenario(use.option, familyScenarioNames(family, input))} (${use.command} takes a ${FAMILY_NAME[family]})`);
   const scenario = resolveScenario(context, input, use.option);
   if (scenario.family !== family) {
     throw new ConfigError(

@@ -1266,6 +1266,12 @@ const BAD_INPUTS: readonly BadInput[] = [
     [/^error: --scenario "test3" is a FOLIO phase; capacity takes a Temporal preset \(valid: temporal-25wps, [a-z0-9, -]+\)$/],
   ),
   command(
+    'bench: an empty scenario lists the Temporal presets only',
+    'bench.ts',
+    ['status', '--scenario', ''],
+    [/^error: --scenario is empty; valid: (temporal-[a-z0-9-]+, )*temporal-[a-z0-9-]+$/],
+  ),
+  command(
     'bench: zero workers',
     'bench.ts',
     ['up', '--scenario', 'temporal-150wps', '--workers', '0'],

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadCatalog, scenarioNames } from '../../../config';
+import { ConfigError, familyScenarioNames, loadCatalog, type Scenario, scenarioNames } from '../../../config';
 import { forDisplay, noScenario } from '../../../config/errors';
 import { SPAN_GRAMMAR, spanSeconds } from '../../../config/fields';
 import type { AwsClients } from '../aws/clients';
@@ -57,7 +57,9 @@ class CliCommand extends Command {
 /** What an option given an empty value says: the scenarios, for an option that names one; else the value it takes. */
 function emptyValue(o: Option): string {
   const takes = o.flags.slice(o.flags.indexOf(o.long!) + o.long!.length).trim();
-  return o.long === '--scenario' || takes === '<scenario>' ? noScenario(o.long, scenarioNames(loadCatalog())) : `${o.long} is empty (valid: ${takes})`;
+  if (o.long !== '--scenario' && takes !== '<scenario>') return `${o.long} is empty (valid: ${takes})`;
+  const { family } = o as Option & { family?: Scenario['family'] };
+  return noScenario(o.long, family ? familyScenarioNames(family) : scenarioNames(loadCatalog()));
 }
 
 /** The parsers refuseRepeats installed: a second parse replaces them, with a fresh record of what was given. */
@@ -127,7 +129,8 @@ export function newCommand(name: string, exits: ExitCodes): Command {
  * about, where its AWS calls go, and JSON output.
  */
 export const sharedOption = {
-  scenario: (what: string) => new Option('-s, --scenario <name>', what),
+  /** `family`: the one family the command takes, whose scenarios an empty value lists. */
+  scenario: (what: string, family?: Scenario['family']) => Object.assign(new Option('-s, --scenario <name>', what), { family }),
   envName: () => new Option('--env-name <name>', 'the envName the stacks are deployed with, if any'),
   endpointUrl: (what = 'an AWS-API-compatible endpoint instead of AWS (a local emulator)') => new Option('--endpoint-url <url>', what).argParser(endpointUrl),
   json: (what = 'print it as JSON') => new Option('--json', what),
