@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { loadCatalog, resolveScenario } from '../../config';
 import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenarios/scenario-table';
@@ -114,7 +114,7 @@ function layoutPaths(block: string): string[] {
     while (parents.length && parents.at(-1)!.indent >= indent) parents.pop();
     const prefix = parents.at(-1)?.dir ?? '';
     const names = m[2].split(', ');
-    for (const name of names) if (!name.includes('<')) paths.push(prefix + name);
+    for (const name of names) if (!name.includes('<') && !name.includes('*')) paths.push(prefix + name);
     if (names.length === 1 && names[0].endsWith('/')) parents.push({ indent, dir: prefix + names[0] });
   }
   return paths;
@@ -155,4 +155,34 @@ test('every page of the manual stays a page a user reads: docs/testing.md at mos
     const lines = text.split('\n').length - 1;
     expect(`${path}: ${lines <= (path === 'docs/testing.md' ? 200 : 450) ? 'within' : `${lines} lines, past`} its cap`).toBe(`${path}: within its cap`);
   }
+});
+
+/** The project's source files (lib, config, bin, harness, scripts), relative to the repository. */
+function sourceFiles(dir = ''): string[] {
+  const tops = ['lib', 'config', 'bin', 'harness', 'scripts'];
+  return (dir ? readdirSync(join(ROOT, dir), { withFileTypes: true }).map((e) => ({ e, path: `${dir}/${e.name}` })) : tops.map((t) => ({ e: undefined, path: t })))
+    .flatMap(({ e, path }) => (!e || e.isDirectory() ? sourceFiles(path) : /\.(ts|js|cjs|sh|py)$/.test(path) ? [path] : []));
+}
+
+/** Whether the layout's text names a file: its name, its name without the extension as a list entry, or a pattern (`<command>/run-<command>.ts`, `temporal-*.ts`) it fits. */
+function covers(block: string, file: string): boolean {
+  const name = file.split('/').at(-1)!;
+  const stem = name.replace(/\.\w+$/, '');
+  const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (new RegExp(`(^|[^\\w.-])${escape(name)}($|[^\\w-])`, 'm').test(block)) return true;
+  if (new RegExp(`(^|[\\s,:(])${escape(stem)}($|[\\s,)])`, 'm').test(block)) return true;
+  const patterns = [...block.matchAll(/[\w./-]*(?:<[a-z-]+>|\*)[\w./<>*-]*\.\w+/g)].map(
+    ([p]) => new RegExp(`(^|/)${escape(p).replace(/<[a-z-]+>/g, '[\\w-]+').replace(/\\\*/g, '[\\w-]*')}$`),
+  );
+  return patterns.some((p) => p.test(file));
+}
+
+test('the layout covers every source file, by its name or a pattern it gives (and every path it names exists: above)', () => {
+  const block = /^```\n([\s\S]*?)```/m.exec(page('docs/layout.md'))![1];
+  const files = sourceFiles();
+  expect(files.length).toBeGreaterThan(200);
+  expect(files.filter((f) => !covers(block, f))).toEqual([]);
+  // The check can fail: a file the page does not name, and one a pattern covers.
+  expect(covers('lib/\n  other.ts   x\n', 'lib/missing.ts')).toBe(false);
+  expect(covers('  <command>/run-<command>.ts   x\n', 'lib/commands/cost/run-cost.ts')).toBe(true);
 });
