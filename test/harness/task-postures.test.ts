@@ -1,6 +1,6 @@
 import { TASK_POSTURES_FILE, TASK_PROGRAMS, type TaskPosture, type TaskProgram, sandboxArgs, taskPosture } from '../../harness/task-posture';
 import { expectDocFile } from '../support/docs';
-import { ALL_SCENARIO_NAMES, synthScenario } from '../support/synth';
+import { ALL_SCENARIO_NAMES, resourcesOfType, synthScenario } from '../support/synth';
 
 /*
  * The posture the local suite runs each program under is the rendered task definition's: the
@@ -37,7 +37,7 @@ function postureOf(c: Record<string, any>): TaskPosture {
 function rendered(): Record<TaskProgram, TaskPosture> {
   const seen = new Map<TaskProgram, { posture: TaskPosture; scenario: string }>();
   for (const scenario of ALL_SCENARIO_NAMES) {
-    const tasks = Object.values(synthScenario({ scenario }).json.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::ECS::TaskDefinition');
+    const tasks = resourcesOfType(synthScenario({ scenario }).json, 'AWS::ECS::TaskDefinition');
     for (const program of TASK_PROGRAMS) {
       const { family, container } = CONTAINERS[program];
       const found = tasks

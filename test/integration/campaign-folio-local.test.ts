@@ -10,7 +10,6 @@ import { folioSeedSql } from '../../harness/folio-data';
 import { CREDENTIALS, type Moto, startMoto, useMotoCredentials } from '../../harness/moto';
 import { type Postgres, startPostgres } from '../../harness/postgres';
 import { runCampaignCommand } from '../../lib/campaign/run-campaign';
-import { schemaName } from '../../lib/folio/commands/move/move-plan';
 import { costOf } from '../../lib/families';
 import { usd } from '../../lib/commands/shared/money';
 import { num } from '../../lib/commands/report/report-format';
@@ -20,6 +19,7 @@ import { recordingIO } from '../support/command-io';
 import { tempDir } from '../support/temp-dir';
 import { type Kill, campaignRecord, campaignRun as runCampaignProcess, runToKill } from './support/campaign-process';
 import { type FolioEnvironment, startFolioEnvironment } from './support/folio-environment';
+import { schemasOf, TEST_TENANTS as TENANTS } from '../support/folio-tenants';
 
 /*
  * A FOLIO campaign of two phase switches (baseline -> test1 -> test5), run as `campaign run` runs
@@ -34,7 +34,6 @@ import { type FolioEnvironment, startFolioEnvironment } from './support/folio-en
  * and ends with every phase reported once, the environment hibernated.
  */
 
-const TENANTS = ['fs09000000', 'fs09000001', 'fs09000002'];
 const catalog = editedCatalog((c) => (c.folio.environment.tenants = TENANTS));
 const PHASES = ['baseline', 'test1', 'test5'];
 const CAMPAIGN: CampaignInput = {
@@ -56,7 +55,6 @@ const KILLS: Kill[] = [
 const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
 const { names, database } = phase('baseline').environment;
 const MOVED = ['mod-source-record-manager', 'mod-source-record-storage', 'mod-inventory-storage'];
-const schemasOf = (module: string) => TENANTS.map((t) => schemaName(t, module));
 const SWITCH_1 = ['mod-source-record-manager', 'mod-source-record-storage'].flatMap(schemasOf);
 
 let moto: Moto;

@@ -6,6 +6,7 @@ import type { PostureProcess } from '../../harness/task-posture';
 import { folioSeedSql } from '../../harness/folio-data';
 import { type MoverRun as Run, moverEnv, runMover as runScript } from '../../harness/mover-script';
 import { type Postgres, type Session, startPostgres } from '../../harness/postgres';
+import { schemasOf, TEST_TENANTS as TENANTS } from '../support/folio-tenants';
 
 /*
  * The mover's own script, the one the stack's task runs, moving FOLIO-shaped schemas between
@@ -14,13 +15,11 @@ import { type Postgres, type Session, startPostgres } from '../../harness/postgr
  * fed a tampered copy, writers during a move, kills at every step, and the causes it names.
  */
 
-const TENANTS = ['fs09000000', 'fs09000001', 'fs09000002'];
 const ROWS = 40;
 const DB = 'folio';
 const LOCK_TIMEOUT_S = 2;
 const catalog = editedCatalog((c) => (c.folio.environment.tenants = TENANTS));
 const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
-const schemasOf = (module: string) => TENANTS.map((t) => schemaName(t, module));
 const ALL = ['mod-inventory-storage', 'mod-source-record-storage', 'mod-source-record-manager', 'mod-data-export', 'mod-users'].flatMap(schemasOf);
 const [T0, T1, T2] = TENANTS;
 

@@ -3,7 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { loadCatalog, resolveScenario, type FolioScenario } from '../../config';
 import { resourceChanges } from '../../lib/commands/plan/resource-changes';
 import { switchSnapshot } from '../support/switch-snapshot';
-import { editedCatalog, FOLIO_PHASE_NAMES, logicalId, synthPhase, synthScenario } from '../support/synth';
+import { editedCatalog, FOLIO_PHASE_NAMES, logicalId, resourcesOfType, synthPhase, synthScenario } from '../support/synth';
 
 const catalog = loadCatalog();
 const CLUSTER = 'AWS::RDS::DBCluster';
@@ -131,9 +131,7 @@ describe('network and access', () => {
     template.resourceCountIs('AWS::EC2::InternetGateway', 0);
     template.resourceCountIs('AWS::EC2::NatGateway', 0);
     template.hasResourceProperties('AWS::EC2::VPC', { CidrBlock: '10.60.0.0/16' });
-    const azs = Object.values(json.Resources as Record<string, any>)
-      .filter((r) => r.Type === 'AWS::EC2::Subnet')
-      .map((r) => r.Properties.AvailabilityZone);
+    const azs = resourcesOfType(json, 'AWS::EC2::Subnet').map((r) => r.Properties.AvailabilityZone);
     expect(azs).toEqual(['us-east-1a', 'us-east-1b', 'us-east-1c']);
     template.hasResourceProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
   });
@@ -146,9 +144,7 @@ describe('network and access', () => {
       SecurityGroupEgress: Match.absent(),
     });
     const mover = logicalId(json, 'AWS::EC2::SecurityGroup', 'SchemaMover/SecurityGroup/Resource');
-    const rules = Object.values(json.Resources as Record<string, any>)
-      .filter((r) => r.Type === 'AWS::EC2::SecurityGroupIngress')
-      .map((r) => r.Properties);
+    const rules = resourcesOfType(json, 'AWS::EC2::SecurityGroupIngress').map((r) => r.Properties);
     const aurora = logicalId(json, 'AWS::EC2::SecurityGroup', 'Aurora/SecurityGroup/Resource');
     expect(rules.map((r) => [r.GroupId['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, ''), r.FromPort, r.SourceSecurityGroupId['Fn::GetAtt'][0]]).sort()).toEqual([
       ['AuroraSecurityGroup', 5432, aurora],

@@ -15,7 +15,7 @@ import {
 import { MOVER_CONTAINER } from '../../lib/folio/contract/mover';
 import { FOLIO_OUTPUTS } from '../../lib/folio/contract/folio-stack-outputs';
 import { TEMPORAL_OUTPUTS } from '../../lib/temporal/contract/temporal-stack-outputs';
-import { synthScenario } from '../support/synth';
+import { resourcesOfType, synthScenario } from '../support/synth';
 
 /*
  * The contract between the stacks and the commands, against each family's synthesized
@@ -28,9 +28,8 @@ const outputsOf = (json: Record<string, any>) =>
   Object.keys(json.Outputs ?? {})
     .filter((k) => !k.startsWith('PublishOutput'))
     .sort();
-const resources = (json: Record<string, any>, type: string) => Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === type);
 const containersOf = (json: Record<string, any>, family: string) =>
-  resources(json, 'AWS::ECS::TaskDefinition')
+  resourcesOfType(json, 'AWS::ECS::TaskDefinition')
     .filter((t) => t.Properties.Family === family)
     .flatMap((t) => (t.Properties.ContainerDefinitions as { Name: string }[]).map((c) => c.Name));
 
@@ -55,7 +54,7 @@ describe.each([
   });
 
   test('the services, families and containers bench and report name exist', () => {
-    const services = resources(json, 'AWS::ECS::Service').map((s) => s.Properties.ServiceName);
+    const services = resourcesOfType(json, 'AWS::ECS::Service').map((s) => s.Properties.ServiceName);
     expect(services).toEqual(expect.arrayContaining([BENCHMARK_WORKER_SERVICE, ...TEMPORAL_ROLES.map(temporalServiceName)]));
     expect(containersOf(json, BENCHMARK_GENERATOR_FAMILY)).toContain(GENERATOR_CONTAINER);
     expect(containersOf(json, STORE_PROBE_FAMILY)).toContain(PROBE_CONTAINER);
@@ -71,7 +70,9 @@ describe('FOLIO (baseline)', () => {
   });
 
   test("the mover's task definition has the container move overrides", () => {
-    const names = resources(json, 'AWS::ECS::TaskDefinition').flatMap((t) => (t.Properties.ContainerDefinitions as { Name: string }[]).map((c) => c.Name));
+    const names = resourcesOfType(json, 'AWS::ECS::TaskDefinition').flatMap((t) =>
+      (t.Properties.ContainerDefinitions as { Name: string }[]).map((c) => c.Name),
+    );
     expect(names).toContain(MOVER_CONTAINER);
   });
 });

@@ -119,6 +119,10 @@ export function synthObservability(context: Record<string, string>, catalog: Cat
 export const synthPhase = (name: string): Synthesized => synthScenario({ scenario: name });
 
 /** The logical ID of the one resource of `type` whose construct path ends with `pathSuffix`. */
+/** A template's resources of one type, in template order. */
+export const resourcesOfType = (json: Record<string, any>, type: string): any[] =>
+  Object.values(json.Resources as Record<string, any>).filter((r) => r.Type === type);
+
 export function logicalId(json: Record<string, any>, type: string, pathSuffix: string): string {
   const ids = Object.entries(json.Resources as Record<string, any>)
     .filter(([, r]) => r.Type === type && String(r.Metadata?.['aws:cdk:path'] ?? '').endsWith(pathSuffix))

@@ -2,7 +2,7 @@ import { resolveScenario } from '../../../../config';
 import { BUDGET_MONTH_DAYS } from '../../../../config/spending-schema';
 import { ENVIRONMENT_TAG } from '../../../../lib/platform/contract/physical-names';
 import { STATEFUL_TYPES } from '../../../../lib/commands/plan/resource-changes';
-import { synthObservability, synthScenario } from '../../../support/synth';
+import { resourcesOfType, synthObservability, synthScenario } from '../../../support/synth';
 
 /* Each environment's budget counts what carries its tag, and tells the alarm topic. */
 
@@ -14,7 +14,7 @@ describe.each([
   const context = { scenario: name, ...extra };
   const scenario = resolveScenario(context);
   const obs = synthObservability(context).json;
-  const budgets = Object.values(obs.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::Budgets::Budget');
+  const budgets = resourcesOfType(obs, 'AWS::Budgets::Budget');
   const topicId = Object.entries(obs.Resources as Record<string, any>).find(([, r]) => r.Type === 'AWS::SNS::Topic')![0];
   const daily = scenario.environment.spending.budget.dailyUsd;
 

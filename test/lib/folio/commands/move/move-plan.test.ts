@@ -1,6 +1,7 @@
 import { type FolioScenario, resolveScenario } from '../../../../../config';
-import { moverEnvironment, planModuleMove, planPhaseSwitch, schemaName, waves, withoutReferences } from '../../../../../lib/folio/commands/move/move-plan';
+import { moverEnvironment, planModuleMove, planPhaseSwitch, waves, withoutReferences } from '../../../../../lib/folio/commands/move/move-plan';
 import { editedCatalog } from '../../../../../harness/catalog';
+import { schemasOf, TEST_TENANTS as TENANTS } from '../../../../support/folio-tenants';
 
 /*
  * Which schemas a phase switch moves, in which order, and what the mover task is told: derived
@@ -8,10 +9,8 @@ import { editedCatalog } from '../../../../../harness/catalog';
  * test/integration/schema-mover.test.ts.
  */
 
-const TENANTS = ['fs09000000', 'fs09000001', 'fs09000002'];
 const catalog = editedCatalog((c) => (c.folio.environment.tenants = TENANTS));
 const phase = (name: string) => resolveScenario({ scenario: name }, catalog) as FolioScenario;
-const schemasOf = (module: string) => TENANTS.map((t) => schemaName(t, module));
 
 describe('the plan is derived from the two phases and the tenants', () => {
   test('test4 -> test5 moves mod-inventory-storage to Serverless in every tenant, and restarts it', () => {
