@@ -7,6 +7,7 @@ import {
   type Statistic,
   type Unit,
   NAMESPACES,
+  acuPanel,
   instanceVcpus,
   metric,
 } from '../../platform/contract/metrics';
@@ -60,17 +61,7 @@ export function folioCatalog(scenario: FolioScenario): MetricCatalog {
   const panels: Panel[] = [
     ...(acu
       ? [
-          {
-            id: 'acu',
-            title: 'Serverless v2 capacity (ACU)',
-            unit: 'ACU' as const,
-            series: ['acu'],
-            limits: [
-              { value: acu.max, label: `max ${acu.max} ACU` },
-              { value: acu.min, label: `min ${acu.min} ACU` },
-            ],
-            inReport: true,
-          },
+          acuPanel(acu),
           {
             id: 'acuUtilization',
             title: 'Serverless v2 ACU utilization (% of max)',

@@ -79,6 +79,21 @@ export interface MetricCatalog {
 }
 
 /** Every panel and alarm names series in the catalog; `series(id)` finds one or throws. */
+/** The Serverless v2 capacity panel, between the cluster's floor and ceiling: both families' Aurora stores chart it. */
+export function acuPanel(acu: { readonly min: number; readonly max: number }): Panel {
+  return {
+    id: 'acu',
+    title: 'Serverless v2 capacity (ACU)',
+    unit: 'ACU',
+    series: ['acu'],
+    limits: [
+      { value: acu.max, label: `max ${acu.max} ACU` },
+      { value: acu.min, label: `min ${acu.min} ACU` },
+    ],
+    inReport: true,
+  };
+}
+
 export function seriesById(catalog: MetricCatalog, id: string): Series {
   const s = catalog.series.find((x) => x.id === id);
   if (!s) throw new Error(`metric catalog has no series "${id}"`);

@@ -8,6 +8,7 @@ import {
   type Statistic,
   type Unit,
   NAMESPACES,
+  acuPanel,
   instanceVcpus,
   metric,
 } from '../../platform/contract/metrics';
@@ -93,21 +94,7 @@ function storeCatalog(
           limits: vcpus ? [{ value: vcpus, label: `writer vCPUs (${vcpus})` }] : [],
           inReport: true,
         },
-        ...(acu
-          ? [
-              {
-                id: 'acu',
-                title: 'Serverless v2 capacity (ACU)',
-                unit: 'ACU' as const,
-                series: ['acu'],
-                limits: [
-                  { value: acu.max, label: `max ${acu.max} ACU` },
-                  { value: acu.min, label: `min ${acu.min} ACU` },
-                ],
-                inReport: true,
-              },
-            ]
-          : []),
+        ...(acu ? [acuPanel(acu)] : []),
       ],
       alarms: [
         {
