@@ -20,7 +20,8 @@
 #    - folio: the FOLIO campaign (PostgreSQL and moto, no Temporal; mostly waiting out its
 #      2-minute loads), whose kills land inside stages by time.
 # 2. alone, once all of that has ended: every other file (the local cluster's runs, the faults,
-#    the forwarder's round trips: verdicts that are latencies and recoveries).
+#    the forwarder's round trips: verdicts that are latencies and recoveries; the configuration
+#    walkthrough, whose own npm test takes the whole machine).
 # Not as root (no network namespace here that PostgreSQL's postgres user can run in), the
 # namespaced files run in stage 2. Any lane failing fails the suite, its failures printed
 # again at the end; each Jest run stops itself after 35 minutes.
@@ -32,7 +33,7 @@ jest=(timeout --kill-after=30s 35m npx jest -c jest.integration.config.js)
 if [ "$#" -gt 0 ]; then
   exec "${jest[@]}" "$@"
 fi
-NICED='/test/integration/(bin|deploy-time|docs)/'
+NICED='/test/integration/(bin|deploy-time)/'
 OWN_NETWORK='/test/integration/temporal-(hibernate|upgrade)\.test\.ts$'
 HIBERNATE='/test/integration/temporal-hibernate\.test\.ts$'
 UPGRADE='/test/integration/temporal-upgrade\.test\.ts$'
