@@ -38,9 +38,11 @@ test('planted: the schema mover, told to keep its working files outside /tmp, fa
 });
 
 test('a signal reaches the program itself, and its exit by signal reads as one', async () => {
-  const p = await spawnInPosture(taskPosture('temporal-history'), {}, '/bin/sh', ['-c', 'trap "exit 7" TERM; while :; do sleep 0.05; done'], {});
+  const p = await spawnInPosture(taskPosture('temporal-history'), {}, '/bin/sh', ['-c', 'trap "exit 7" TERM; echo trapped; while :; do sleep 0.05; done'], {});
   // The pid is the program's, leading its own process group (as a container's first process).
   expect(readFileSync(`/proc/${p.pid}/comm`, 'utf8').trim()).toBe('sh');
+  // Signalled only once its trap is set: before that, on a busy machine, SIGTERM would end the shell by default.
+  await new Promise<void>((resolve) => p.sandbox.stdout!.on('data', (d) => String(d).includes('trapped') && resolve()));
   p.kill('SIGTERM');
   expect(await p.exited).toMatchObject({ code: 7, signal: null });
   const q = await spawnInPosture(taskPosture('temporal-history'), {}, '/bin/sh', ['-c', 'while :; do sleep 0.05; done'], {});
