@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { checkFolio, folioEnvironmentSchema, folioModuleSchema, folioPhaseSchema } from './folio-schema';
-import { checkTemporal, temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
+import { checkTemporal } from './temporal-checks';
+import { temporalEnvironmentSchema, temporalScenarioSchema } from './temporal-schema';
 
 /*
  * The whole catalog: both families' sections and the rules across them. Each family's own

@@ -249,16 +249,15 @@ export function splitReadAcks(
   });
 }
 
+type FolioSection = { environment: { region: string; database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] };
+type Issue = (path: PropertyKey[], message: string, input?: unknown) => void;
+const dupes = (xs: readonly string[]) => xs.filter((x, i) => xs.indexOf(x) !== i);
+
 /** Cross-table rules: names unique and known, routing possible, cross-schema reads satisfied. */
-export function checkFolio(
-  folio: { environment: { region: string; database: { engineVersion: string } }; modules: readonly FolioModule[]; phases: readonly FolioPhase[] },
-  ctx: z.core.$RefinementCtx,
-): void {
-  const issue = (path: PropertyKey[], message: string, input?: unknown) => ctx.addIssue({ code: 'custom', path: ['folio', ...path], message, input });
+export function checkFolio(folio: FolioSection, ctx: z.core.$RefinementCtx): void {
+  const issue: Issue = (path, message, input) => ctx.addIssue({ code: 'custom', path: ['folio', ...path], message, input });
   const modules = new Map(folio.modules.map((m) => [m.name, m]));
   const known = [...modules.keys()];
-  const routable = folio.modules.filter((m) => m.routable).map((m) => m.name);
-  const dupes = (xs: readonly string[]) => xs.filter((x, i) => xs.indexOf(x) !== i);
 
   for (const d of dupes(folio.modules.map((m) => m.name))) issue(['modules'], `module "${d}" is listed twice`, d);
   for (const d of dupes(folio.modules.map((m) => m.short))) issue(['modules'], `module short name "${d}" is used twice`, d);
@@ -277,63 +276,79 @@ export function checkFolio(
 
   folio.phases.forEach((phase, pi) => {
     const at = (...rest: PropertyKey[]) => ['phases', pi, ...rest];
-    const acu = phase.offload.serverless;
-    if (!unknown) {
-      const offload = engineVersionProblem(versions, engineVersion, {
-        where: acu ? `${phase.name}'s Serverless v2 cluster` : `${phase.name}'s offload cluster`,
-        serverless: acu,
-        instanceClasses: phase.offload.provisioned && [phase.offload.provisioned.instanceClass],
-      });
-      if (offload)
-        issue(
-          at(
-            'offload',
-            ...(offload.at === 'instanceClass' ? ['provisioned', 'instanceClass'] : offload.at === 'serverless' ? ['serverless'] : ['serverless', offload.at]),
-          ),
-          offload.message,
-        );
-      const primary = engineVersionProblem(versions, engineVersion, {
-        where: `${phase.name}'s primary cluster`,
-        instanceClasses: [phase.primaryInstanceClass],
-      });
-      if (primary) issue(at('primaryInstanceClass'), primary.message, phase.primaryInstanceClass);
-    }
-    for (const d of dupes(phase.routedToOffload)) issue(at('routedToOffload'), `module "${d}" is routed twice (valid: each module once)`, d);
-    const routed = new Set<string>();
-    phase.routedToOffload.forEach((name, i) => {
-      if (!modules.has(name)) issue(at('routedToOffload', i), unknownModule(name, known), name);
-      else if (!modules.get(name)!.routable)
-        issue(
-          at('routedToOffload', i),
-          `"${name}" is not routable (routable: false in config/folio-modules.ts) (valid: a routable module: ${routable.join(', ')}; ` +
-            `or make ${name} routable there, with readsSchemasOf naming every module whose schema it reads)`,
-          name,
-        );
-      else routed.add(name);
-    });
-    // Split reads are judged on the routing meant: one with a module that cannot move is not it.
-    const unroutable = phase.routedToOffload.some((name) => modules.has(name) && !modules.get(name)!.routable);
-    const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'offload' : 'primary');
-
-    // Every schema a module reads must sit on the module's cluster, unless acknowledged.
-    const acks = new Map<string, Set<string>>();
-    phase.crossSchemaAcks.forEach((a, ai) => {
-      if (!modules.has(a.module)) return issue(at('crossSchemaAcks', ai, 'module'), unknownModule(a.module, known), a.module);
-      const split = modules.get(a.module)!.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(a.module));
-      a.readsFrom.forEach((r, ri) => {
-        if (!modules.has(r)) issue(at('crossSchemaAcks', ai, 'readsFrom', ri), unknownModule(r, known), r);
-        else if (!unroutable && !split.includes(r))
-          issue(
-            at('crossSchemaAcks', ai, 'readsFrom', ri),
-            `acknowledges that ${a.module} reads ${r} across clusters, but it does not in this routing; ` +
-              `remove it (split reads here: ${split.length ? split.join(', ') : 'none'})`,
-            r,
-          );
-      });
-      acks.set(a.module, new Set([...(acks.get(a.module) ?? []), ...a.readsFrom]));
-    });
-    if (!unroutable) for (const split of splitReads(folio.modules, clusterOf, acks)) issue(at('routedToOffload'), split.message, split.module);
+    if (!unknown) phaseEngineProblems(phase, versions, engineVersion, at, issue);
+    phaseRoutingProblems(folio.modules, phase, at, issue);
   });
+}
+
+/** A phase's clusters on the engine version: the offload cluster's kind and class, the primary's class. */
+function phaseEngineProblems(
+  phase: FolioPhase,
+  versions: ReturnType<typeof loadEngineVersions>,
+  engineVersion: string,
+  at: (...rest: PropertyKey[]) => PropertyKey[],
+  issue: Issue,
+): void {
+  const acu = phase.offload.serverless;
+  const offload = engineVersionProblem(versions, engineVersion, {
+    where: acu ? `${phase.name}'s Serverless v2 cluster` : `${phase.name}'s offload cluster`,
+    serverless: acu,
+    instanceClasses: phase.offload.provisioned && [phase.offload.provisioned.instanceClass],
+  });
+  if (offload)
+    issue(
+      at(
+        'offload',
+        ...(offload.at === 'instanceClass' ? ['provisioned', 'instanceClass'] : offload.at === 'serverless' ? ['serverless'] : ['serverless', offload.at]),
+      ),
+      offload.message,
+    );
+  const primary = engineVersionProblem(versions, engineVersion, {
+    where: `${phase.name}'s primary cluster`,
+    instanceClasses: [phase.primaryInstanceClass],
+  });
+  if (primary) issue(at('primaryInstanceClass'), primary.message, phase.primaryInstanceClass);
+}
+
+/** A phase's routing: each module routed once, known and routable; every schema a module reads on its cluster, unless acknowledged. */
+function phaseRoutingProblems(all: readonly FolioModule[], phase: FolioPhase, at: (...rest: PropertyKey[]) => PropertyKey[], issue: Issue): void {
+  const modules = new Map(all.map((m) => [m.name, m]));
+  const known = [...modules.keys()];
+  const routable = all.filter((m) => m.routable).map((m) => m.name);
+  for (const d of dupes(phase.routedToOffload)) issue(at('routedToOffload'), `module "${d}" is routed twice (valid: each module once)`, d);
+  const routed = new Set<string>();
+  phase.routedToOffload.forEach((name, i) => {
+    if (!modules.has(name)) issue(at('routedToOffload', i), unknownModule(name, known), name);
+    else if (!modules.get(name)!.routable)
+      issue(
+        at('routedToOffload', i),
+        `"${name}" is not routable (routable: false in config/folio-modules.ts) (valid: a routable module: ${routable.join(', ')}; ` +
+          `or make ${name} routable there, with readsSchemasOf naming every module whose schema it reads)`,
+        name,
+      );
+    else routed.add(name);
+  });
+  // Split reads are judged on the routing meant: one with a module that cannot move is not it.
+  const unroutable = phase.routedToOffload.some((name) => modules.has(name) && !modules.get(name)!.routable);
+  const clusterOf = (m: string): ClusterRole => (routed.has(m) ? 'offload' : 'primary');
+
+  const acks = new Map<string, Set<string>>();
+  phase.crossSchemaAcks.forEach((a, ai) => {
+    if (!modules.has(a.module)) return issue(at('crossSchemaAcks', ai, 'module'), unknownModule(a.module, known), a.module);
+    const split = modules.get(a.module)!.readsSchemasOf.filter((r) => clusterOf(r) !== clusterOf(a.module));
+    a.readsFrom.forEach((r, ri) => {
+      if (!modules.has(r)) issue(at('crossSchemaAcks', ai, 'readsFrom', ri), unknownModule(r, known), r);
+      else if (!unroutable && !split.includes(r))
+        issue(
+          at('crossSchemaAcks', ai, 'readsFrom', ri),
+          `acknowledges that ${a.module} reads ${r} across clusters, but it does not in this routing; ` +
+            `remove it (split reads here: ${split.length ? split.join(', ') : 'none'})`,
+          r,
+        );
+    });
+    acks.set(a.module, new Set([...(acks.get(a.module) ?? []), ...a.readsFrom]));
+  });
+  if (!unroutable) for (const split of splitReads(all, clusterOf, acks)) issue(at('routedToOffload'), split.message, split.module);
 }
 
 /**

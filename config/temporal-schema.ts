@@ -1,10 +1,6 @@
 import { z } from './zod';
-import { DSQL_CONNECTION_RATE, headroomProblems, temporalHeadroom } from './headroom';
-import { planPool, temporalPoolSpecs } from './packing';
+import { DSQL_CONNECTION_RATE } from './headroom';
 import { awsName } from './aws-names';
-import { engineVersionProblem, loadEngineVersions } from './engine-versions';
-import { EC2_INSTANCE_TYPES } from './ec2-instance-types';
-import { didYouMean, unknownName } from './errors';
 import {
   account,
   acuRange,
@@ -17,15 +13,13 @@ import {
   scenarioName,
   stackName,
   stepped,
-  type TaskImage,
   taskImageSchema,
   vpcCidr,
 } from './fields';
-import { TEMPORAL_ROLES } from './temporal-roles';
+import { shutdownProblems, shutdownSchema } from './temporal-shutdown';
 export type { TemporalRole } from './temporal-roles';
 import { temporalObservabilitySchema } from './observability-schema';
 import { temporalSpendingSchema } from './spending-schema';
-import { DYNAMIC_CONFIG_KEYS, MISPLACED_DYNAMIC_CONFIG_KEYS } from './temporal-dynamic-config-keys';
 
 /*
  * The Temporal section of the catalog: the environment every preset shares and the presets.
@@ -269,11 +263,7 @@ export const temporalEnvironmentSchema = z.strictObject({
       maximumPercent: z.number().int().min(100).max(200),
       stopTimeout: goDuration,
       dnsTtl: goDuration,
-      shutdown: z.strictObject({
-        frontend: z.strictObject({ failHealthCheck: goDuration, drain: goDuration }),
-        history: z.strictObject({ drain: goDuration }),
-        matching: z.strictObject({ drain: goDuration }),
-      }),
+      shutdown: shutdownSchema,
     })
     .superRefine((d, ctx) => {
       for (const problem of shutdownProblems(d)) ctx.addIssue({ code: 'custom', message: problem });
@@ -309,48 +299,6 @@ export const temporalEnvironmentSchema = z.strictObject({
   observability: temporalObservabilitySchema,
   spending: temporalSpendingSchema,
 });
-
-/** What a server does after SIGTERM beyond its drain: the gRPC server's own 2 s grace, and slack. */
-const SHUTDOWN_SLACK_SECONDS = 5;
-
-type Shutdown = TemporalEnvironment['deployment']['shutdown'];
-/** deployment.shutdown as the dynamic-config keys it renders into every preset. */
-const SHUTDOWN_KEYS: Readonly<Record<string, (s: Shutdown) => string>> = {
-  'frontend.shutdownFailHealthCheckDuration': (s) => s.frontend.failHealthCheck,
-  'frontend.shutdownDrainDuration': (s) => s.frontend.drain,
-  'history.shutdownDrainDuration': (s) => s.history.drain,
-  'matching.shutdownDrainDuration': (s) => s.matching.drain,
-};
-
-export function shutdownDynamicConfig(s: Shutdown): Record<string, string> {
-  return Object.fromEntries(Object.entries(SHUTDOWN_KEYS).map(([key, value]) => [key, value(s)]));
-}
-
-/**
- * A stop that outlasts stopTimeout is a SIGKILL: history loses its shards unannounced,
- * frontend its in-flight calls. Each role's drain must end that much before it, and a
- * frontend must fail its health check for as long as its address stays in DNS answers.
- */
-function shutdownProblems(d: { stopTimeout: string; dnsTtl: string; shutdown: Shutdown }): string[] {
-  const stop = durationSeconds(d.stopTimeout);
-  const s = d.shutdown;
-  const problems: string[] = [];
-  const spans: [string, number][] = [
-    ['frontend failHealthCheck + drain', durationSeconds(s.frontend.failHealthCheck) + durationSeconds(s.frontend.drain)],
-    ['history drain', durationSeconds(s.history.drain)],
-    ['matching drain', durationSeconds(s.matching.drain)],
-  ];
-  for (const [what, seconds] of spans)
-    if (seconds + SHUTDOWN_SLACK_SECONDS > stop)
-      problems.push(
-        `deployment.shutdown: ${what} is ${seconds} s, which with ${SHUTDOWN_SLACK_SECONDS} s of slack outlasts stopTimeout ${d.stopTimeout} (valid: a drain that ends ${SHUTDOWN_SLACK_SECONDS} s before ECS sends SIGKILL)`,
-      );
-  if (durationSeconds(s.frontend.failHealthCheck) < durationSeconds(d.dnsTtl))
-    problems.push(
-      `deployment.shutdown.frontend.failHealthCheck ${s.frontend.failHealthCheck} is shorter than dnsTtl ${d.dnsTtl} (valid: at least the TTL: clients still resolve a stopping frontend that long)`,
-    );
-  return problems;
-}
 
 const serviceSize = z.strictObject({ replicas: z.number().int().min(1).max(200), ...taskSize() });
 /** One role's pool: every task of the role opens up to maxConns (and keeps maxIdleConns warm). */
@@ -432,204 +380,9 @@ export type TemporalEnvironment = z.output<typeof temporalEnvironmentSchema>;
 export type TemporalScenarioInput = z.input<typeof temporalScenarioSchema>;
 export type TemporalPreset = z.output<typeof temporalScenarioSchema>;
 
-/** Cross-field rules of the Temporal section; issues are reported under `temporal`. */
-export function checkTemporal(t: { environment: TemporalEnvironment; scenarios: readonly TemporalPreset[] }, ctx: z.core.$RefinementCtx): void {
-  let problems = 0;
-  const issue = (path: PropertyKey[], message: string, input?: unknown) => {
-    problems++;
-    ctx.addIssue({ code: 'custom', path: ['temporal', ...path], message, input });
-  };
-  const env = t.environment;
-
-  const ports = Object.values(env.ports).flatMap((p) => (typeof p === 'number' ? [p] : Object.values(p)));
-  const clash = ports.find((p, i) => ports.indexOf(p) !== i);
-  if (clash !== undefined) issue(['environment', 'ports'], `port ${clash} is used twice; every role needs its own gRPC and membership ports`, clash);
-
-  for (const [path, problem] of imageVersionProblems(env)) issue(path, problem);
-  const { user, serverUser } = env.auroraPostgresql;
-  if (serverUser === user)
-    issue(
-      ['environment', 'auroraPostgresql', 'serverUser'],
-      `auroraPostgresql.serverUser "${serverUser}" is the master user (valid: a name of its own, e.g. temporal_server: the servers log in with IAM tokens, the schema task with the password)`,
-      serverUser,
-    );
-
-  const names = t.scenarios.map((s) => s.name);
-  for (const d of names.filter((n, i) => names.indexOf(n) !== i)) issue(['scenarios'], `scenario "${d}" is defined twice (valid: each name once)`, d);
-
-  // What the region offers of the Aurora store's engine version, and each preset's use of it.
-  const { engineVersion } = env.auroraPostgresql;
-  const versions = loadEngineVersions(env.region);
-  const unknown = engineVersionProblem(versions, engineVersion, { where: 'auroraPostgresql.engineVersion' });
-  if (unknown) issue(['environment', 'auroraPostgresql', 'engineVersion'], unknown.message, engineVersion);
-
-  const zones = Math.min(env.availabilityZones.length, 3);
-  t.scenarios.forEach((s, si) => {
-    const at = (...rest: PropertyKey[]) => ['scenarios', si, ...rest];
-    if (s.store.engine === 'aurora-postgresql' && !unknown) {
-      const { serverlessAcu, instanceClass } = s.store.writer;
-      const writer = engineVersionProblem(versions, engineVersion, {
-        where: serverlessAcu ? `${s.name}'s Serverless v2 writer` : `${s.name}'s writer`,
-        serverless: serverlessAcu,
-        instanceClasses: instanceClass ? [instanceClass] : undefined,
-      });
-      if (writer)
-        issue(
-          at(
-            'store',
-            'writer',
-            ...(writer.at === 'instanceClass' ? ['instanceClass'] : writer.at === 'serverless' ? ['serverlessAcu'] : ['serverlessAcu', writer.at]),
-          ),
-          writer.message,
-        );
-    }
-    checkDynamicConfig(s.dynamicConfig, serverOf(env, s.store.engine), (key, message) => issue(at('dynamicConfig', key), message, key));
-
-    for (const pool of ['main', 'benchmark'] as const) {
-      const type = s.capacity[pool].instanceType;
-      const known = Object.keys(EC2_INSTANCE_TYPES);
-      if (!EC2_INSTANCE_TYPES[type]) issue(at('capacity', pool, 'instanceType'), unknownName('instance type', type, known), type);
-    }
-    if (s.visibility.instances % zones !== 0)
-      issue(
-        at('visibility', 'instances'),
-        `${s.visibility.instances} OpenSearch nodes cannot spread evenly over ${zones} availability zones (valid: a multiple of ${zones})`,
-        s.visibility.instances,
-      );
-    if (s.benchmark.rampUp !== '0' && durationSeconds(s.benchmark.rampUp) >= durationSeconds(s.benchmark.duration))
-      issue(
-        at('benchmark', 'rampUp'),
-        `ramp-up ${s.benchmark.rampUp} is not shorter than the run (${s.benchmark.duration}) (valid: a ramp-up shorter than the run)`,
-        s.benchmark.rampUp,
-      );
-  });
-  if (problems) return;
-
-  // Without a cluster-wide limiter each task limits itself: the sum must fit DSQL's 100/s.
-  const p = env.persistence;
-  t.scenarios.forEach((s, si) => {
-    if (s.store.engine !== 'dsql') return;
-    const c = s.store.connections;
-    // The fork's deployment notes: in reservoir mode the pool borrows and returns, never closes, what it keeps idle.
-    if (c.reservoir)
-      for (const role of TEMPORAL_ROLES)
-        if (s.pools[role].maxIdleConns !== s.pools[role].maxConns)
-          issue(
-            ['scenarios', si, 'pools', role],
-            `${s.name}: with the reservoir on, pools.${role}.maxIdleConns (${s.pools[role].maxIdleConns}) must equal maxConns (${s.pools[role].maxConns}): a pool that closes idle connections throws reservoir connections away`,
-          );
-    if (c.limiter.kind !== 'per-task') return;
-    const parts = TEMPORAL_ROLES.map((role) => ({ role, replicas: s.services[role].replicas, perSecond: p.connectionRateLimits[role].perSecond }));
-    const total = parts.reduce((sum, x) => sum + x.replicas * x.perSecond, 0);
-    if (total > DSQL_CONNECTION_RATE.perSecond)
-      issue(
-        ['scenarios', si, 'services'],
-        `with the per-task limiter, ${s.name}'s tasks may open ${total} connections/s together (${parts.map((x) => `${x.role} ${x.replicas} × ${x.perSecond}`).join(', ')}), over Aurora DSQL's ${DSQL_CONNECTION_RATE.perSecond}/s per cluster; lower persistence.connectionRateLimits or use a cluster-wide limiter (store.connections.limiter kind counter or token-bucket)`,
-        total,
-      );
-  });
-
-  // Capacity last: it needs known instance types.
-  t.scenarios.forEach((s, si) => {
-    for (const spec of temporalPoolSpecs(env, s)) {
-      const plan = planPool(spec);
-      if (plan.problem) issue(['scenarios', si, 'capacity', spec.pool], plan.problem, spec.instances);
-    }
-    for (const problem of headroomProblems(s.name, temporalHeadroom(env, s), env.limits.headroomPercent)) issue(['scenarios', si], problem);
-  });
-}
-
-/** The Temporal server a store's tasks run: its upstream release (the fork's is the code it carries) and what to call it. */
-function serverOf(env: TemporalEnvironment, store: HistoryStore): { release: string; name: string } {
-  const v = env.servers;
-  if (store === 'aurora-postgresql') return { release: v.upstream.release, name: `upstream Temporal ${v.upstream.release}` };
-  const u = v.dsqlFork.upstream;
-  return {
-    release: u.branchedAfter,
-    name: `the DSQL fork ${v.dsqlFork.repository}@${v.dsqlFork.commit.slice(0, 8)} (upstream main of ${u.date}: past ${u.branchedAfter}, before ${u.firstRelease})`,
-  };
-}
-
 /** -1, 0 or 1 as release a is older than, the same as or newer than b (major.minor.patch). */
 export function compareReleases(a: string, b: string): number {
   const [x, y] = [a, b].map((r) => r.split('.').map(Number));
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
   return 0;
 }
-
-/** The tag an image runs, where config names one (an asset's is the Dockerfile's, checked by test/lib/contract). */
-function imageTag(ref: TaskImage): string | undefined {
-  if ('ecr' in ref) return ref.ecr.tag;
-  if ('registry' in ref) return ref.registry.slice(ref.registry.lastIndexOf(':') + 1);
-  return undefined;
-}
-
-/** Every image that names its version names the one `servers` says it runs. */
-function imageVersionProblems(env: TemporalEnvironment): [PropertyKey[], string][] {
-  const out: [PropertyKey[], string][] = [];
-  const { upstream, dsqlFork } = env.servers;
-  if (compareReleases(upstream.upgradeTestedFrom, upstream.release) >= 0)
-    out.push([
-      ['environment', 'servers', 'upstream', 'upgradeTestedFrom'],
-      `servers.upstream.upgradeTestedFrom ${upstream.upgradeTestedFrom} is not older than the release ${upstream.release} (valid: an older release, the one the upgrade test starts from)`,
-    ]);
-  for (const image of ['server', 'schemaTool'] as const) {
-    const tag = imageTag(env.auroraPostgresql.images[image]);
-    if (tag !== undefined && tag !== upstream.release)
-      out.push([
-        ['environment', 'auroraPostgresql', 'images', image],
-        `auroraPostgresql.images.${image} is tagged ${tag}, but servers.upstream.release is ${upstream.release} (valid: the tag ${upstream.release}, or change the release)`,
-      ]);
-  }
-  const tag = imageTag(env.images.server);
-  const short = dsqlFork.commit.slice(0, 8);
-  if (tag !== undefined && !tag.includes(short))
-    out.push([
-      ['environment', 'images', 'server'],
-      `images.server is tagged ${tag}, which does not name the fork commit servers.dsqlFork.commit ${short} (valid: a tag that contains ${short}, e.g. ${dsqlFork.upstream.branchedAfter}-dsql-${short}, built from that commit)`,
-    ]);
-  return out;
-}
-
-function checkDynamicConfig(dc: Record<string, unknown>, server: { release: string; name: string }, issue: (key: string, message: string) => void): void {
-  const registered = Object.keys(DYNAMIC_CONFIG_KEYS);
-  const byLower = new Map(registered.map((k) => [k.toLowerCase(), k]));
-  const seen = new Map<string, string>();
-  for (const [key, value] of Object.entries(dc)) {
-    const shutdownKey = Object.keys(SHUTDOWN_KEYS).find((k) => k.toLowerCase() === key.toLowerCase());
-    if (shutdownKey) {
-      issue(key, `"${key}" is set for every preset from environment.deployment.shutdown, where it is checked against the ECS stopTimeout`);
-      continue;
-    }
-    const misplaced = Object.entries(MISPLACED_DYNAMIC_CONFIG_KEYS).find(([k]) => k.toLowerCase() === key.toLowerCase());
-    if (misplaced) {
-      issue(key, `"${key}" is not dynamic config: ${misplaced[1]}`);
-      continue;
-    }
-    const canonical = byLower.get(key.toLowerCase());
-    if (!canonical) {
-      issue(key, `"${key}" is not a registered dynamic-config key (the server would ignore it)${didYouMean(key, registered)}; valid: ${registered.join(', ')}`);
-      continue;
-    }
-    if (seen.has(canonical)) issue(key, `"${key}" and "${seen.get(canonical)}" are the same key (keys are case-insensitive)`);
-    seen.set(canonical, key);
-    const spec = DYNAMIC_CONFIG_KEYS[canonical];
-    if (spec.since && compareReleases(server.release, spec.since) < 0) {
-      issue(
-        key,
-        `"${key}" is registered from Temporal ${spec.since}, but this preset's store runs ${server.name}, which would ignore it (valid: leave it out, or a store whose server is ${spec.since} or newer)`,
-      );
-      continue;
-    }
-    const ok =
-      (spec.kind === 'int' && Number.isInteger(value)) ||
-      (spec.kind === 'float' && typeof value === 'number') ||
-      (spec.kind === 'bool' && typeof value === 'boolean') ||
-      (spec.kind === 'duration' && typeof value === 'string' && goDuration.safeParse(value).success);
-    if (!ok) issue(key, `${key} = ${JSON.stringify(value)} is not valid (valid: ${kindText(spec.kind)})`);
-    else if (typeof value === 'number' && spec.min !== undefined && value < spec.min)
-      issue(key, `${key} = ${value} is below ${spec.min} (valid: ${kindText(spec.kind)} >= ${spec.min})`);
-  }
-}
-
-const kindText = (k: string) => ({ int: 'a whole number', float: 'a number', bool: 'true or false', duration: 'a duration such as 30s' })[k];

@@ -26,48 +26,46 @@ export interface FleetConfig {
 }
 
 export async function seedTemporalFleet(config: FleetConfig, o: { instances: number }): Promise<{ dsqlClusterId: string }> {
-  const ecs = new ECSClient(config);
+  const scenario = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
+  await seedServices(new ECSClient(config), scenario);
+  await seedPools(new AutoScalingClient(config), config.region, scenario, o.instances);
+  const cluster = await new DSQLClient(config).send(new CreateDsqlClusterCommand({ deletionProtectionEnabled: false }));
+  const dsqlClusterId = cluster.identifier!;
+  await seedStack(new CloudFormationClient(config), scenario, dsqlClusterId);
+  return { dsqlClusterId };
+}
+
+/** The ECS cluster: the benchmark workers at 0, the four roles, the Web UI and Grafana at the preset's counts. */
+async function seedServices(ecs: ECSClient, { preset }: TemporalScenario): Promise<void> {
   await ecs.send(new CreateClusterCommand({ clusterName: 'temporal-dsql' }));
-  const { taskDefinition } = await ecs.send(
-    new RegisterTaskDefinitionCommand({
-      family: BENCHMARK_WORKER_SERVICE,
-      containerDefinitions: [{ name: 'Worker', image: 'bench:1', memory: 4096, cpu: 2048 }],
-    }),
-  );
-  await ecs.send(
-    new CreateServiceCommand({
-      cluster: 'temporal-dsql',
-      serviceName: BENCHMARK_WORKER_SERVICE,
-      taskDefinition: taskDefinition!.taskDefinitionArn,
-      desiredCount: 0,
-    }),
-  );
-  const { preset, environment } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
-  // The four roles, the Web UI and Grafana, at the preset's counts.
-  const services: [string, number][] = [
-    ...TEMPORAL_ROLES.map((r): [string, number] => [temporalServiceName(r), preset.services[r].replicas]),
-    [TEMPORAL_UI_SERVICE, 1],
-    [TEMPORAL_GRAFANA_SERVICE, 1],
+  const services: [string, number, string][] = [
+    [BENCHMARK_WORKER_SERVICE, 0, 'Worker'],
+    ...TEMPORAL_ROLES.map((r): [string, number, string] => [temporalServiceName(r), preset.services[r].replicas, 'Server']),
+    [TEMPORAL_UI_SERVICE, 1, 'Server'],
+    [TEMPORAL_GRAFANA_SERVICE, 1, 'Server'],
   ];
-  for (const [name, count] of services) {
-    const { taskDefinition: serviceTask } = await ecs.send(
-      new RegisterTaskDefinitionCommand({ family: name, containerDefinitions: [{ name: 'Server', image: 'server:1', memory: 1024, cpu: 512 }] }),
-    );
+  for (const [name, count, container] of services) {
+    const size = container === 'Worker' ? { image: 'bench:1', memory: 4096, cpu: 2048 } : { image: 'server:1', memory: 1024, cpu: 512 };
+    const { taskDefinition } = await ecs.send(new RegisterTaskDefinitionCommand({ family: name, containerDefinitions: [{ name: container, ...size }] }));
     await ecs.send(
-      new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: name, taskDefinition: serviceTask!.taskDefinitionArn, desiredCount: count }),
+      new CreateServiceCommand({ cluster: 'temporal-dsql', serviceName: name, taskDefinition: taskDefinition!.taskDefinitionArn, desiredCount: count }),
     );
   }
-  const asg = new AutoScalingClient(config);
+}
+
+/** The main pool at the preset's size, protected from scale-in, and the benchmark pool at `instances`. */
+async function seedPools(asg: AutoScalingClient, region: string, { preset }: TemporalScenario, instances: number): Promise<void> {
   await asg.send(new CreateLaunchConfigurationCommand({ LaunchConfigurationName: 'bench', ImageId: 'ami-12c6146b', InstanceType: 'm7g.2xlarge' }));
+  const main = preset.capacity.main.instances;
   await asg.send(
     new CreateAutoScalingGroupCommand({
       AutoScalingGroupName: 'main-asg',
       LaunchConfigurationName: 'bench',
-      MinSize: preset.capacity.main.instances,
-      MaxSize: preset.capacity.main.instances,
-      DesiredCapacity: preset.capacity.main.instances,
+      MinSize: main,
+      MaxSize: main,
+      DesiredCapacity: main,
       NewInstancesProtectedFromScaleIn: true,
-      AvailabilityZones: [`${config.region}a`],
+      AvailabilityZones: [`${region}a`],
     }),
   );
   await asg.send(
@@ -76,12 +74,14 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
       LaunchConfigurationName: 'bench',
       MinSize: 0,
       MaxSize: 4,
-      DesiredCapacity: o.instances,
-      AvailabilityZones: [`${config.region}a`],
+      DesiredCapacity: instances,
+      AvailabilityZones: [`${region}a`],
     }),
   );
-  const cluster = await new DSQLClient(config).send(new CreateDsqlClusterCommand({ deletionProtectionEnabled: false }));
-  const dsqlClusterId = cluster.identifier!;
+}
+
+/** The data stack as the commands read it: its outputs, and the hibernation parameter. */
+async function seedStack(cfn: CloudFormationClient, { environment }: TemporalScenario, dsqlClusterId: string): Promise<void> {
   const outputs = {
     [O.scenario]: 'temporal-150wps',
     [O.clusterName]: 'temporal-dsql',
@@ -96,7 +96,7 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
     [O.privateSubnets]: 'subnet-0a,subnet-0b,subnet-0c',
     [O.dsqlClusterId]: dsqlClusterId,
   };
-  await new CloudFormationClient(config).send(
+  await cfn.send(
     new CreateStackCommand({
       StackName: 'TemporalDsql',
       TemplateBody: JSON.stringify({
@@ -106,5 +106,4 @@ export async function seedTemporalFleet(config: FleetConfig, o: { instances: num
       }),
     }),
   );
-  return { dsqlClusterId };
 }

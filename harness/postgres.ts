@@ -101,15 +101,100 @@ function serverCommand(bin: string, tool: string, args: string[]): [string, stri
   return asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
 }
 
+/** The data directory's settings: a loopback port, a private socket directory, no durability (a throwaway server), TLS when asked. */
+function initialize(o: PostgresOptions, data: string, port: number, socketDir: string): void {
+  const conf = [
+    `port = ${port}`,
+    "listen_addresses = '127.0.0.1'",
+    `unix_socket_directories = '${socketDir}'`,
+    `max_connections = ${o.maxConnections ?? 100}`,
+    // A throwaway server: durability costs time and proves nothing here.
+    'fsync = off',
+    'synchronous_commit = off',
+    'full_page_writes = off',
+    ...(o.requireTls ? ['ssl = on', "ssl_cert_file = 'server.crt'", "ssl_key_file = 'server.key'"] : []),
+    ...(o.settings ?? []),
+  ];
+  writeFileSync(join(data, 'postgresql.auto.conf'), `${conf.join('\n')}\n`);
+  const owned = ['postgresql.auto.conf'];
+  if (o.requireTls) {
+    execFileSync(
+      'openssl',
+      ['req', '-new', '-x509', '-days', '1', '-nodes', '-subj', '/CN=localhost', '-keyout', join(data, 'server.key'), '-out', join(data, 'server.crt')],
+      { stdio: 'ignore' },
+    );
+    chmodSync(join(data, 'server.key'), 0o600);
+    writeFileSync(join(data, 'pg_hba.conf'), 'local all all scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n');
+    owned.push('server.key', 'server.crt', 'pg_hba.conf');
+  }
+  if (asRoot) execFileSync('chown', ['postgres:postgres', ...owned.map((f) => join(data, f))]);
+}
+
+interface Login {
+  readonly bin: string;
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+}
+
+/**
+ * Runs SQL with psql and returns its unaligned output. A long script (a 60-tenant seed) would
+ * pass the kernel's limit on one argument: it goes on standard input instead, in one
+ * transaction as -c runs it.
+ */
+async function runPsql(l: Login, sql: string, database = 'postgres'): Promise<string> {
+  const args = ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-h', '127.0.0.1', '-p', String(l.port), '-U', l.user, '-d', database];
+  if (Buffer.byteLength(sql) < 64 * 1024)
+    return (await run(join(l.bin, 'psql'), [...args, '-c', sql], { env: { ...process.env, PGPASSWORD: l.password } })).stdout.trim();
+  const child = execFile(join(l.bin, 'psql'), [...args, '-1', '-q', '-f', '-'], {
+    env: { ...process.env, PGPASSWORD: l.password },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const done = new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('error', reject);
+    void exitWithOutput(child).then(({ code }) => (code === 0 ? resolve(out.trim()) : reject(new Error(`psql exited ${code}: ${err.trim().split('\n')[0]}`))));
+  });
+  child.stdin!.end(sql);
+  return done;
+}
+
+/** A session kept open on standard input, once it has reached `until`; it lives until it is ended. */
+async function openSession(l: Login, sql: string, database: string, applicationName: string, until: SessionState): Promise<Session> {
+  const child = spawn(join(l.bin, 'psql'), ['-X', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(l.port), '-U', l.user, '-d', database], {
+    env: { ...process.env, PGPASSWORD: l.password, PGAPPNAME: applicationName },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const ended = exitWithOutput(child).then(({ code }) => ({ code, output }));
+  child.stdin.write(`${sql.trim().replace(/;?$/, ';')}\n`);
+  const where = { connected: 'true', 'idle in transaction': "state = 'idle in transaction'", 'waiting on a lock': "wait_event_type = 'Lock'" }[until];
+  let pid = 0;
+  for (let i = 0; i < 200 && !pid; i++) {
+    pid = Number(await runPsql(l, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE application_name = '${applicationName}' AND ${where}`));
+    if (!pid) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!pid) throw new Error(`session ${applicationName} never got to "${until}": ${output}`);
+  const close = async () => {
+    await runPsql(l, `SELECT pg_terminate_backend(${pid})`).catch(() => undefined);
+    child.stdin.end();
+    await ended;
+  };
+  return { pid, ended, close };
+}
+
 export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> {
   const { server: serverBin, client: bin } = binaries(o.major);
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   const data = join(dir, 'data');
-  const password = 'local-test-only';
-  const user = 'postgres';
-  const port = await freePort();
+  const login: Login = { bin, port: await freePort(), user: 'postgres', password: 'local-test-only' };
   const pwfile = join(dir, 'pwfile');
-  writeFileSync(pwfile, `${password}\n`);
+  writeFileSync(pwfile, `${login.password}\n`);
   if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
   const exec = async (tool: string, args: string[]) => {
     const [cmd, argv] = serverCommand(serverBin, tool, args);
@@ -122,82 +207,29 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await exec('initdb', ['-D', data, '-U', user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-    const conf = [
-      `port = ${port}`,
-      "listen_addresses = '127.0.0.1'",
-      `unix_socket_directories = '${dir}'`,
-      `max_connections = ${o.maxConnections ?? 100}`,
-      // A throwaway server: durability costs time and proves nothing here.
-      'fsync = off',
-      'synchronous_commit = off',
-      'full_page_writes = off',
-      ...(o.requireTls ? ['ssl = on', "ssl_cert_file = 'server.crt'", "ssl_key_file = 'server.key'"] : []),
-      ...(o.settings ?? []),
-    ];
-    writeFileSync(join(data, 'postgresql.auto.conf'), `${conf.join('\n')}\n`);
-    const owned = ['postgresql.auto.conf'];
-    if (o.requireTls) {
-      execFileSync(
-        'openssl',
-        ['req', '-new', '-x509', '-days', '1', '-nodes', '-subj', '/CN=localhost', '-keyout', join(data, 'server.key'), '-out', join(data, 'server.crt')],
-        { stdio: 'ignore' },
-      );
-      chmodSync(join(data, 'server.key'), 0o600);
-      writeFileSync(join(data, 'pg_hba.conf'), 'local all all scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n');
-      owned.push('server.key', 'server.crt', 'pg_hba.conf');
-    }
-    if (asRoot) execFileSync('chown', ['postgres:postgres', ...owned.map((f) => join(data, f))]);
+    await exec('initdb', ['-D', data, '-U', login.user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+    initialize(o, data, login.port, dir);
     await start();
   } catch (e) {
     await stop();
     throw e;
   }
-  const psql = async (sql: string, database = 'postgres') => {
-    const args = ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database];
-    // A long script (a 60-tenant seed) would pass the kernel's limit on one argument: it goes on
-    // standard input instead, in one transaction as -c runs it.
-    if (Buffer.byteLength(sql) < 64 * 1024)
-      return (await run(join(bin, 'psql'), [...args, '-c', sql], { env: { ...process.env, PGPASSWORD: password } })).stdout.trim();
-    const child = execFile(join(bin, 'psql'), [...args, '-1', '-q', '-f', '-'], { env: { ...process.env, PGPASSWORD: password }, maxBuffer: 64 * 1024 * 1024 });
-    const done = new Promise<string>((resolve, reject) => {
-      let out = '';
-      let err = '';
-      child.stdout!.on('data', (d) => (out += d));
-      child.stderr!.on('data', (d) => (err += d));
-      child.on('error', reject);
-      void exitWithOutput(child).then(({ code }) =>
-        code === 0 ? resolve(out.trim()) : reject(new Error(`psql exited ${code}: ${err.trim().split('\n')[0]}`)),
-      );
-    });
-    child.stdin!.end(sql);
-    return done;
-  };
-  const session = async (sql: string, database: string, applicationName: string, until: SessionState = 'connected'): Promise<Session> => {
-    // Statements on standard input, which stays open: the session lives until it is ended.
-    const child = spawn(join(bin, 'psql'), ['-X', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database], {
-      env: { ...process.env, PGPASSWORD: password, PGAPPNAME: applicationName },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const ended = exitWithOutput(child).then(({ code }) => ({ code, output }));
-    child.stdin.write(`${sql.trim().replace(/;?$/, ';')}\n`);
-    const where = { connected: 'true', 'idle in transaction': "state = 'idle in transaction'", 'waiting on a lock': "wait_event_type = 'Lock'" }[until];
-    let pid = 0;
-    for (let i = 0; i < 200 && !pid; i++) {
-      pid = Number(await psql(`SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE application_name = '${applicationName}' AND ${where}`));
-      if (!pid) await new Promise((r) => setTimeout(r, 50));
-    }
-    if (!pid) throw new Error(`session ${applicationName} never got to "${until}": ${output}`);
-    const close = async () => {
-      await psql(`SELECT pg_terminate_backend(${pid})`).catch(() => undefined);
-      child.stdin.end();
-      await ended;
-    };
-    return { pid, ended, close };
-  };
+  const psql = (sql: string, database?: string) => runPsql(login, sql, database);
+  const session = (sql: string, database: string, applicationName: string, until: SessionState = 'connected') =>
+    openSession(login, sql, database, applicationName, until);
   const major = Number((await psql('SHOW server_version_num')).slice(0, -4));
-  return { host: '127.0.0.1', port, user, password, tls: o.requireTls ?? false, major, bin, psql, session, halt, start, stop };
+  return {
+    host: '127.0.0.1',
+    port: login.port,
+    user: login.user,
+    password: login.password,
+    tls: o.requireTls ?? false,
+    major,
+    bin,
+    psql,
+    session,
+    halt,
+    start,
+    stop,
+  };
 }

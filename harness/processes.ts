@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** A program run under a task's posture, as far as stopping it goes (task-posture.ts's PostureProcess). */
 interface SandboxedProgram {
@@ -65,4 +66,9 @@ export async function waitFor(what: string, timeoutMs: number, check: () => Prom
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The last lines of a process's log file, for a failure's message. */
+export function tailOf(file: string, lines = 30): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no output)';
 }

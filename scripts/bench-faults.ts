@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { ConfigError, type TemporalScenario, resolveScenario } from '../config';
+import { ConfigError, resolveScenarioOf } from '../config';
 import { durationSeconds } from '../config/fields';
 import { DYNAMIC_CONFIG_KEYS } from '../config/temporal-dynamic-config-keys';
 import { runCommand } from '../lib/commands/shared/cli';
@@ -97,8 +97,7 @@ runCommand(async () => {
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100)
     throw new ConfigError(`--repeat "${o.repeat}" is not valid (valid: a whole number from 1 to 100)`);
   const overrides = o.dynamicConfig === undefined ? undefined : dynamicConfigOverrides(o.dynamicConfig);
-  const scenario = resolveScenario({ scenario: o.scenario }) as TemporalScenario;
-  if (scenario.family !== 'temporal') throw new ConfigError(`--scenario "${o.scenario}" is a FOLIO phase (valid: a Temporal preset)`);
+  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario }, { option: '--scenario', command: 'bench:faults' });
   const stopTimeoutMs = durationSeconds(scenario.environment.deployment.stopTimeout) * 1000;
   const faultAtSeconds = durationSeconds(o.faultAt);
   const loadFor = (fault: Fault) => {

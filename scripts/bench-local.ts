@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { ConfigError, type TemporalScenario, resolveScenario } from '../config';
+import { ConfigError, type TemporalScenario, resolveScenarioOf } from '../config';
 import { durationSeconds } from '../config/fields';
 import { ladderRates } from '../config/bench-load';
 import { runCommand } from '../lib/commands/shared/cli';
@@ -19,7 +19,8 @@ import { markdownTable } from '../lib/commands/shared/markdown-table';
 import type { Ladder, LadderStep } from '../lib/commands/shared/run-record';
 import { runGenerator, startWorker } from '../harness/benchmark';
 import { localLadder } from '../harness/local-ladder';
-import { startCluster, startStockServer } from '../harness/temporal-cluster';
+import { startStockServer } from '../harness/stock-server';
+import { startCluster } from '../harness/temporal-cluster';
 import { freePort } from '../harness/ports';
 import { startPostgres } from '../harness/postgres';
 
@@ -138,8 +139,7 @@ const outcome = (l: Ladder) =>
 runCommand(async () => {
   program.parse();
   const o = program.opts();
-  const scenario = resolveScenario({ scenario: o.scenario }) as TemporalScenario;
-  if (scenario.family !== 'temporal') throw new ConfigError(`--scenario "${o.scenario}" is a FOLIO phase (valid: a Temporal preset)`);
+  const scenario = resolveScenarioOf('temporal', { scenario: o.scenario }, { option: '--scenario', command: 'bench:local' });
   const config = scenario.environment.observability.ladder;
   // Rising, as bench ladder takes them; a local ladder climbs from lower rates, so up to the 20 steps config allows at most.
   const rates = ladderRates({ rates: positiveNumbers('--rates', o.rates), maxSteps: 20 });

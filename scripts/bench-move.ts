@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { ConfigError, type FolioScenario, resolveScenario } from '../config';
-import { numberOption, runCommand } from '../lib/commands/shared/cli';
+import { runCommand } from '../lib/commands/shared/cli';
+import { numberOption } from '../lib/commands/shared/option-values';
 import { markdownTable } from '../lib/commands/shared/markdown-table';
 import { moverEnvironment, planPhaseSwitch, waves } from '../lib/folio/commands/move/move-plan';
 import { parseMoverLine } from '../lib/folio/contract/mover';
@@ -53,6 +54,150 @@ const seconds = async (work: () => Promise<unknown>): Promise<number> => {
   return Number(process.hrtime.bigint() - started) / 1e9;
 };
 
+/** The data moving, as the report states it: bytes and tables of the schemas, in the source. */
+async function measure(source: Postgres, schemas: readonly string[]): Promise<{ bytes: number; tables: number }> {
+  const list = schemas.map((s) => `'${s}'`).join(',');
+  const bytes = Number(
+    await source.psql(
+      `SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind IN ('r', 'm', 'S')`,
+      DB,
+    ),
+  );
+  const tables = Number(
+    await source.psql(`SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`, DB),
+  );
+  return { bytes, tables };
+}
+
+const clientEnv = (pg: Postgres) => ({
+  ...process.env,
+  PATH: `${pg.bin}:${process.env.PATH}`,
+  PGHOST: '127.0.0.1',
+  PGUSER: pg.user,
+  PGPASSWORD: pg.password,
+  PGDATABASE: DB,
+});
+
+/** What one copy needs: the three servers, the moves, the schemas, the parallelism and the mover's settings. */
+interface Bench {
+  readonly source: Postgres;
+  readonly moved: Postgres;
+  readonly runbook: Postgres;
+  readonly plan: { title: string; moves: ReturnType<typeof planPhaseSwitch>['moves']; restart: [] };
+  readonly schemas: readonly string[];
+  readonly jobs: number;
+  readonly lockTimeout: string;
+  readonly dir: string;
+}
+
+/** The mover's script, one run per wave as the task runs it (under its posture), into an emptied target; the rows it verified. */
+async function moverRun(b: Bench): Promise<{ seconds: number; verifiedRows: number }> {
+  await b.moved.psql(`DROP SCHEMA IF EXISTS folio_mover, ${b.schemas.join(', ')} CASCADE`, DB);
+  let verifiedRows = 0;
+  const took = await seconds(async () => {
+    for (const wave of waves(b.plan)) {
+      const r = await runMover({
+        ...clientEnv(b.source),
+        ...moverEnv(b.source, b.moved, DB),
+        MOVE_JOBS: String(b.jobs),
+        MOVE_LOCK_TIMEOUT: b.lockTimeout,
+        ...moverEnvironment(wave),
+      } as Record<string, string>);
+      if (r.status !== 0) throw new Error(`the mover failed: ${r.out.trim().split('\n').at(-1)}`);
+      for (const line of r.out.split('\n').map(parseMoverLine)) if (line?.kind === 'copied') verifiedRows += Number(line.slots.rows);
+    }
+  });
+  return { seconds: took, verifiedRows };
+}
+
+/** The runbook: pg_dump -Fd of the schemas, pg_restore into a fresh database with its extensions made beforehand. */
+async function runbookRun(b: Bench): Promise<{ dump: number; restore: number }> {
+  await b.runbook.psql(`DROP DATABASE IF EXISTS ${DB}`);
+  await b.runbook.psql(`CREATE DATABASE ${DB}`);
+  await b.runbook.psql('CREATE EXTENSION pg_trgm; CREATE EXTENSION unaccent', DB);
+  const out = join(b.dir, 'dump');
+  rmSync(out, { recursive: true, force: true });
+  const dumpArgs = [
+    '-p',
+    String(b.source.port),
+    '--format=directory',
+    `--jobs=${b.jobs}`,
+    '--no-owner',
+    '--no-tablespaces',
+    ...b.schemas.flatMap((s) => ['-n', s]),
+    '-f',
+    out,
+  ];
+  const dump = await seconds(() => run(join(b.source.bin, 'pg_dump'), dumpArgs, { env: clientEnv(b.source) }));
+  const restore = await seconds(() =>
+    run(join(b.runbook.bin, 'pg_restore'), ['-p', String(b.runbook.port), `--jobs=${b.jobs}`, '--no-owner', '--exit-on-error', '-d', DB, out], {
+      env: clientEnv(b.runbook),
+    }),
+  );
+  return { dump, restore };
+}
+
+/** Made beforehand, as the runbook says: the tenants' roles (the database's extensions come with each run). */
+async function copyRoles(source: Postgres, runbook: Postgres): Promise<void> {
+  const roles = await run(join(source.bin, 'pg_dumpall'), ['-p', String(source.port), '--roles-only'], { env: clientEnv(source), maxBuffer: 64 * 1024 * 1024 });
+  await runbook.psql(
+    roles.stdout
+      .split('\n')
+      .filter((l) => !/^(CREATE|ALTER) ROLE postgres\b/.test(l) && !l.startsWith('\\'))
+      .join('\n'),
+  );
+}
+
+interface Outcome {
+  readonly moverTimes: readonly number[];
+  readonly runbookTimes: readonly { dump: number; restore: number }[];
+  readonly verifiedRows: number;
+}
+
+/** The report: both copies' medians and rates, and what a GB takes and costs on the stack's mover task. */
+function render(
+  b: Bench,
+  o: Outcome,
+  data: { bytes: number; tables: number; tenants: number; partitions: number; fromConfig: boolean },
+  mover: { vcpu: number; memoryGiB: number },
+): string {
+  const moverSeconds = median(o.moverTimes);
+  const runbookSeconds = median(o.runbookTimes.map((r) => r.dump + r.restore));
+  const { dump: dumpSeconds, restore: restoreSeconds } = o.runbookTimes.find((r) => r.dump + r.restore === runbookSeconds)!;
+  const mib = data.bytes / 1024 ** 2;
+  const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const prices = JSON.parse(readFileSync(join(__dirname, '../config/prices/us-east-1.json'), 'utf8')).prices;
+  const perHour = mover.vcpu * prices['fargate:arm-vcpu'].usd + mover.memoryGiB * prices['fargate:arm-gb'].usd;
+  const table = markdownTable(
+    ['Copy', 'Seconds (median)', 'MiB/s', 'Runs (s)', 'Verified'],
+    [
+      [
+        `the mover (${b.jobs} schemas at once, no compression)`,
+        fmt(moverSeconds, 2),
+        fmt(mib / moverSeconds, 1),
+        o.moverTimes.map((t) => fmt(t, 2)).join(', '),
+        `every table by content, sequences, catalog; ${o.verifiedRows.toLocaleString('en-US')} rows`,
+      ],
+      [
+        `pg_dump -Fd -j ${b.jobs} (${fmt(dumpSeconds, 2)} s) + pg_restore -j ${b.jobs} (${fmt(restoreSeconds, 2)} s)`,
+        fmt(runbookSeconds, 2),
+        fmt(mib / runbookSeconds, 1),
+        o.runbookTimes.map((r) => fmt(r.dump + r.restore, 2)).join(', '),
+        'nothing',
+      ],
+    ],
+  );
+  return (
+    `# Schema mover on this machine\n\n` +
+    `${b.plan.moves.map((m) => m.module).join(' and ')} in ${data.tenants} tenant(s): ${b.schemas.length} schemas, ${data.tables.toLocaleString('en-US')} tables ` +
+    `(${data.partitions} marc_indexers partitions per tenant), ${fmt(mib, 1)} MiB (pg_total_relation_size, each relation once); ` +
+    `PostgreSQL ${b.source.major} servers on loopback, ${b.jobs} ${data.fromConfig ? "= the mover task's vCPUs (config)" : 'from --jobs'}.\n\n${table}\n\n` +
+    `The mover ran at ${fmt(moverSeconds > 0 ? runbookSeconds / moverSeconds : 0, 2)}× the runbook's rate. ` +
+    `$ per GB on the stack's mover task (${mover.vcpu} vCPU, ${mover.memoryGiB} GiB, Arm, $${perHour.toFixed(4)}/hour) at the mover's rate here: ` +
+    `$${(perHour * (1024 / (mib / moverSeconds) / 3600)).toFixed(4)}; between two Aurora clusters the network and the clusters' I/O set the pace instead.\n`
+  );
+}
+
 runCommand(async () => {
   const o = program.parse().opts();
   const tenants = Array.from({ length: whole('--tenants', o.tenants, 240) }, (_, i) => `fs${String(9000000 + i).padStart(8, '0')}`);
@@ -65,7 +210,6 @@ runCommand(async () => {
   const moves = planPhaseSwitch(phase('baseline'), phase('test5')).moves.filter((m) =>
     ['mod-source-record-storage', 'mod-inventory-storage'].includes(m.module),
   );
-  const schemas = moves.flatMap((m) => m.schemas);
   const mover = phase('baseline').environment.mover;
   const jobs = o.jobs === undefined ? moverJobs(mover.vcpu) : whole('--jobs', o.jobs, 32);
   const runs = whole('--runs', o.runs, 9);
@@ -74,132 +218,37 @@ runCommand(async () => {
   const settings = ['max_locks_per_transaction = 512'];
   const [source, moved, runbook] = await Promise.all([0, 1, 2].map(() => startPostgres({ major, settings })));
   const dir = mkdtempSync(join(tmpdir(), 'bench-move-'));
+  const b: Bench = {
+    source,
+    moved,
+    runbook,
+    plan: { title: 'bench', moves, restart: [] },
+    schemas: moves.flatMap((m) => m.schemas),
+    jobs,
+    lockTimeout: mover.lockTimeout,
+    dir,
+  };
   try {
     for (const pg of [source, moved, runbook]) await pg.psql(`CREATE DATABASE ${DB}`);
     process.stderr.write(`seeding ${tenants.length} tenant(s) × ${rows.toLocaleString('en-US')} instances, ${partitions} marc_indexers partitions each ...\n`);
     for (const t of tenants) await source.psql(folioSeedSql([t], rows, { partitions }), DB);
     await source.psql('VACUUM ANALYZE', DB);
-    const list = schemas.map((s) => `'${s}'`).join(',');
-    const bytes = Number(
-      await source.psql(
-        `SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind IN ('r', 'm', 'S')`,
-        DB,
-      ),
-    );
-    const tables = Number(
-      await source.psql(`SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname IN (${list}) AND c.relkind = 'r'`, DB),
-    );
-    const env = (pg: Postgres) => ({
-      ...process.env,
-      PATH: `${pg.bin}:${process.env.PATH}`,
-      PGHOST: '127.0.0.1',
-      PGUSER: pg.user,
-      PGPASSWORD: pg.password,
-      PGDATABASE: DB,
-    });
-
-    const plan = { title: 'bench', moves, restart: [] };
+    const measured = await measure(source, b.schemas);
     process.stderr.write(
-      `the mover: ${moves.length} modules in ${waves(plan).length} task run(s), ${jobs} schema(s) at once; the runbook: -j ${jobs}; ${runs} run(s) each ...\n`,
+      `the mover: ${moves.length} modules in ${waves(b.plan).length} task run(s), ${jobs} schema(s) at once; the runbook: -j ${jobs}; ${runs} run(s) each ...\n`,
     );
-    // Made beforehand, as the runbook says: the tenants' roles and the database's extensions.
-    const roles = await run(join(source.bin, 'pg_dumpall'), ['-p', String(source.port), '--roles-only'], { env: env(source), maxBuffer: 64 * 1024 * 1024 });
-    await runbook.psql(
-      roles.stdout
-        .split('\n')
-        .filter((l) => !/^(CREATE|ALTER) ROLE postgres\b/.test(l) && !l.startsWith('\\'))
-        .join('\n'),
-    );
-
-    let verifiedRows = 0;
-    const moverRun = async () => {
-      await moved.psql(`DROP SCHEMA IF EXISTS folio_mover, ${schemas.join(', ')} CASCADE`, DB);
-      verifiedRows = 0;
-      return seconds(async () => {
-        for (const wave of waves(plan)) {
-          // As the task runs it: under its posture (harness/task-posture.ts).
-          const r = await runMover({
-            ...env(source),
-            ...moverEnv(source, moved, DB),
-            MOVE_JOBS: String(jobs),
-            MOVE_LOCK_TIMEOUT: mover.lockTimeout,
-            ...moverEnvironment(wave),
-          } as Record<string, string>);
-          if (r.status !== 0) throw new Error(`the mover failed: ${r.out.trim().split('\n').at(-1)}`);
-          for (const line of r.out.split('\n').map(parseMoverLine)) if (line?.kind === 'copied') verifiedRows += Number(line.slots.rows);
-        }
-      });
-    };
-    const runbookRun = async () => {
-      await runbook.psql(`DROP DATABASE IF EXISTS ${DB}`);
-      await runbook.psql(`CREATE DATABASE ${DB}`);
-      await runbook.psql('CREATE EXTENSION pg_trgm; CREATE EXTENSION unaccent', DB);
-      const out = join(dir, 'dump');
-      rmSync(out, { recursive: true, force: true });
-      const dump = await seconds(() =>
-        run(
-          join(source.bin, 'pg_dump'),
-          [
-            '-p',
-            String(source.port),
-            '--format=directory',
-            `--jobs=${jobs}`,
-            '--no-owner',
-            '--no-tablespaces',
-            ...schemas.flatMap((s) => ['-n', s]),
-            '-f',
-            out,
-          ],
-          { env: env(source) },
-        ),
-      );
-      const restore = await seconds(() =>
-        run(join(runbook.bin, 'pg_restore'), ['-p', String(runbook.port), `--jobs=${jobs}`, '--no-owner', '--exit-on-error', '-d', DB, out], {
-          env: env(runbook),
-        }),
-      );
-      return { dump, restore };
-    };
+    await copyRoles(source, runbook);
     const moverTimes: number[] = [];
     const runbookTimes: { dump: number; restore: number }[] = [];
+    let verifiedRows = 0;
     for (let i = 0; i < runs; i++) {
-      moverTimes.push(await moverRun());
-      runbookTimes.push(await runbookRun());
+      const m = await moverRun(b);
+      moverTimes.push(m.seconds);
+      verifiedRows = m.verifiedRows;
+      runbookTimes.push(await runbookRun(b));
     }
-    const moverSeconds = median(moverTimes);
-    const runbookSeconds = median(runbookTimes.map((r) => r.dump + r.restore));
-    const { dump: dumpSeconds, restore: restoreSeconds } = runbookTimes.find((r) => r.dump + r.restore === runbookSeconds)!;
-    const mib = bytes / 1024 ** 2;
-    const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-    const prices = JSON.parse(readFileSync(join(__dirname, '../config/prices/us-east-1.json'), 'utf8')).prices;
-    const perHour = mover.vcpu * prices['fargate:arm-vcpu'].usd + mover.memoryGiB * prices['fargate:arm-gb'].usd;
-    const table = markdownTable(
-      ['Copy', 'Seconds (median)', 'MiB/s', 'Runs (s)', 'Verified'],
-      [
-        [
-          `the mover (${jobs} schemas at once, no compression)`,
-          fmt(moverSeconds, 2),
-          fmt(mib / moverSeconds, 1),
-          moverTimes.map((t) => fmt(t, 2)).join(', '),
-          `every table by content, sequences, catalog; ${verifiedRows.toLocaleString('en-US')} rows`,
-        ],
-        [
-          `pg_dump -Fd -j ${jobs} (${fmt(dumpSeconds, 2)} s) + pg_restore -j ${jobs} (${fmt(restoreSeconds, 2)} s)`,
-          fmt(runbookSeconds, 2),
-          fmt(mib / runbookSeconds, 1),
-          runbookTimes.map((r) => fmt(r.dump + r.restore, 2)).join(', '),
-          'nothing',
-        ],
-      ],
-    );
     process.stdout.write(
-      `# Schema mover on this machine\n\n` +
-        `${moves.map((m) => m.module).join(' and ')} in ${tenants.length} tenant(s): ${schemas.length} schemas, ${tables.toLocaleString('en-US')} tables ` +
-        `(${partitions} marc_indexers partitions per tenant), ${fmt(mib, 1)} MiB (pg_total_relation_size, each relation once); ` +
-        `PostgreSQL ${source.major} servers on loopback, ${jobs} ${o.jobs === undefined ? "= the mover task's vCPUs (config)" : 'from --jobs'}.\n\n${table}\n\n` +
-        `The mover ran at ${fmt(moverSeconds > 0 ? runbookSeconds / moverSeconds : 0, 2)}× the runbook's rate. ` +
-        `$ per GB on the stack's mover task (${mover.vcpu} vCPU, ${mover.memoryGiB} GiB, Arm, $${perHour.toFixed(4)}/hour) at the mover's rate here: ` +
-        `$${(perHour * (1024 / (mib / moverSeconds) / 3600)).toFixed(4)}; between two Aurora clusters the network and the clusters' I/O set the pace instead.\n`,
+      render(b, { moverTimes, runbookTimes, verifiedRows }, { ...measured, tenants: tenants.length, partitions, fromConfig: o.jobs === undefined }, mover),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { MAX_FILE_LINES, MAX_FUNCTION_LINES, oversized } from './support/source-size';
 import { loadedModules, synthSources } from './support/synth-cache';
 
 /*
@@ -224,4 +225,25 @@ test('no two modules of the product (lib/, config/, harness/) share a file name;
   expect(sharedFileNames(['lib/commands/plan/transition-plan.ts', 'lib/folio/commands/move/plan.ts', 'lib/commands/report/plan.ts'])).toEqual([
     'lib/folio/commands/move/plan.ts and lib/commands/report/plan.ts',
   ]);
+});
+
+/** Functions a screen long, files read whole: the product's folders, with no exemption. */
+test('no function over 80 lines and no file over 400 lines in lib/, config/, bin/, harness/ and scripts/', () => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'config', 'bin', 'harness', 'scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((f) => f.endsWith('.ts') && existsSync(join(ROOT, f)));
+  expect(files.length).toBeGreaterThan(200);
+  expect(files.flatMap((f) => oversized(f, readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
+});
+
+test('the size rule names a function one line too long and a file one line too long, and passes both at the bound', () => {
+  const fn = (lines: number) => `function long() {\n${'  x();\n'.repeat(lines - 2)}}\n`;
+  expect(oversized('a.ts', fn(MAX_FUNCTION_LINES))).toEqual([]);
+  expect(oversized('a.ts', fn(MAX_FUNCTION_LINES + 1))).toEqual([`a.ts:1 long (${MAX_FUNCTION_LINES + 1} lines)`]);
+  expect(oversized('b.ts', `const f = () => {\n${'  x();\n'.repeat(MAX_FUNCTION_LINES - 1)}};\n`)).toEqual([`b.ts:1 f (${MAX_FUNCTION_LINES + 1} lines)`]);
+  expect(oversized('c.ts', 'x();\n'.repeat(MAX_FILE_LINES))).toEqual([]);
+  expect(oversized('c.ts', 'x();\n'.repeat(MAX_FILE_LINES + 1))).toEqual([`c.ts (${MAX_FILE_LINES + 1} lines)`]);
 });

@@ -108,11 +108,71 @@ export function loadWindow(load: LoadResult): { readonly run: string } | { reado
   return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
 }
 
+/** plan's verdict on a switch: what the environment keeps for life refused before the deploy (the stack's guard would roll it back), and what the switch replaces. */
+async function planSwitch(t: CampaignTarget, deps: CampaignDeps, from: string | undefined, to: Target): ReturnType<CampaignActions['plan']> {
+  if (from === undefined) return { unsafe: [], moves: false, note: 'the first deploy: nothing to switch from' };
+  const scenario = resolveScenario({ scenario: to.name, ...(t.envName ? { envName: t.envName } : {}) }, to.catalog);
+  const lifelong = familyOf(scenario).lifelongSettings(scenario);
+  const cfn = () => (deps.aws ?? loadAwsClients)().cloudFormation({ region: scenario.env.region, endpoint: t.endpointUrl });
+  const outputs = lifelong.length ? await deployedOutputs(cfn(), scenario.stackName) : undefined;
+  if (outputs) refuseLifelongChanges(lifelong, outputs, scenario.stackName);
+  // Deployed already (a campaign that starts where the environment is): the deploy brings it up to date in place.
+  if (from === to.name) return { unsafe: [], moves: false, note: `${from} is deployed already: nothing to switch` };
+  const plan = planTransition(from, to.name, { envName: t.envName, catalog: to.catalog });
+  const changes = plan.stacks.reduce((n, s) => n + s.changes.length, 0);
+  return {
+    unsafe: plan.unsafe.map((c) => `${c.logicalId} (${c.type})`),
+    moves: (plan.notes.moves?.count ?? 0) > 0,
+    note: `${from} -> ${to.name}: ${plural(changes, 'resource change')}, none stateful replaced`,
+  };
+}
+
+/** The options every command a stage runs takes: the step's scenario in its catalog, and where AWS is. */
+const sharedOptions = (t: CampaignTarget, to: Target) => ({
+  scenario: to.name,
+  catalog: to.catalog,
+  envName: t.envName,
+  endpointUrl: t.endpointUrl,
+  interval: t.interval,
+});
+
+type LoadDeps = CampaignDeps & { readonly now: () => Date; readonly sleep: (ms: number) => Promise<void> };
+
+/** A step's load: bench's run or ladder (its record read back), the step's own command, or a wait while a load runs elsewhere. */
+async function runLoad(t: CampaignTarget, deps: LoadDeps, to: Target, load: CampaignLoad, dir: string): Promise<LoadResult> {
+  const start = deps.now().toISOString();
+  switch (load.kind) {
+    case 'bench-run':
+    case 'bench-ladder': {
+      const out = join(dir, load.kind === 'bench-run' ? 'run.json' : 'ladder.json');
+      const options =
+        load.kind === 'bench-run'
+          ? { rate: load.rate?.toString(), duration: load.duration, rampUp: load.rampUp }
+          : { from: load.from?.toString(), upTo: load.upTo?.toString(), rates: load.rates?.join(','), step: load.step };
+      // Resumed after a kill mid-load, the killed run's generator may still be going: its record is lost, so it is stopped.
+      const resumed = { stopRunning: true };
+      outcome(
+        `bench ${load.kind.slice(6)}`,
+        await runBench(load.kind === 'bench-run' ? 'run' : 'ladder', { ...sharedOptions(t, to), ...options, ...resumed, out }, { io: deps.io, aws: deps.aws }),
+      );
+      const record = readRunRecord(out);
+      return { start: record.start, end: record.end, runRecord: out };
+    }
+    case 'command':
+      await loadCommand(load, to, dir, deps.io);
+      return { start, end: deps.now().toISOString() };
+    case 'wait':
+      deps.io.note(`waiting ${load.duration} while the load runs`);
+      await deps.sleep(durationSeconds(load.duration) * 1000);
+      return { start, end: deps.now().toISOString() };
+  }
+}
+
 export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): CampaignActions {
   const io = deps.io;
   const now = deps.now ?? (() => new Date());
-  const sleep = deps.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
-  const shared = (to: Target) => ({ scenario: to.name, catalog: to.catalog, envName: t.envName, endpointUrl: t.endpointUrl, interval: t.interval });
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const shared = (to: Target) => sharedOptions(t, to);
   const commandDeps = { io, aws: deps.aws };
   return {
     async deployedScenario(c: Campaign) {
@@ -126,24 +186,7 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
         throw e;
       }
     },
-    async plan(from, to) {
-      if (from === undefined) return { unsafe: [], moves: false, note: 'the first deploy: nothing to switch from' };
-      // What the environment keeps for life, against config now: refused before the deploy, which the stack's guard would roll back.
-      const scenario = resolveScenario({ scenario: to.name, ...(t.envName ? { envName: t.envName } : {}) }, to.catalog);
-      const lifelong = familyOf(scenario).lifelongSettings(scenario);
-      const cfn = () => (deps.aws ?? loadAwsClients)().cloudFormation({ region: scenario.env.region, endpoint: t.endpointUrl });
-      const outputs = lifelong.length ? await deployedOutputs(cfn(), scenario.stackName) : undefined;
-      if (outputs) refuseLifelongChanges(lifelong, outputs, scenario.stackName);
-      // Deployed already (a campaign that starts where the environment is): the deploy brings it up to date in place.
-      if (from === to.name) return { unsafe: [], moves: false, note: `${from} is deployed already: nothing to switch` };
-      const plan = planTransition(from, to.name, { envName: t.envName, catalog: to.catalog });
-      const changes = plan.stacks.reduce((n, s) => n + s.changes.length, 0);
-      return {
-        unsafe: plan.unsafe.map((c) => `${c.logicalId} (${c.type})`),
-        moves: (plan.notes.moves?.count ?? 0) > 0,
-        note: `${from} -> ${to.name}: ${plural(changes, 'resource change')}, none stateful replaced`,
-      };
-    },
+    plan: (from, to) => planSwitch(t, deps, from, to),
     async move(from, to) {
       // A campaign resumed after a failed step finds the environment as that failure left it (hibernated by default): the move needs the clusters up.
       const woke = outcome('wake', await runEnvironment('wake', { ...shared(to), scenario: from, timeout: '2h' }, commandDeps));
@@ -158,34 +201,7 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
       const bench = familyOf(resolveScenario({ scenario: to.name }, to.catalog)).name === 'temporal';
       return bench ? `${woke}; ${outcome('bench up', await runBench('up', { ...shared(to), timeout: '1h' }, commandDeps))}` : woke;
     },
-    async load(to, load, dir): Promise<LoadResult> {
-      const start = now().toISOString();
-      switch (load.kind) {
-        case 'bench-run':
-        case 'bench-ladder': {
-          const out = join(dir, load.kind === 'bench-run' ? 'run.json' : 'ladder.json');
-          const options =
-            load.kind === 'bench-run'
-              ? { rate: load.rate?.toString(), duration: load.duration, rampUp: load.rampUp }
-              : { from: load.from?.toString(), upTo: load.upTo?.toString(), rates: load.rates?.join(','), step: load.step };
-          // Resumed after a kill mid-load, the killed run's generator may still be going: its record is lost, so it is stopped.
-          const resumed = { stopRunning: true };
-          outcome(
-            `bench ${load.kind.slice(6)}`,
-            await runBench(load.kind === 'bench-run' ? 'run' : 'ladder', { ...shared(to), ...options, ...resumed, out }, commandDeps),
-          );
-          const record = readRunRecord(out);
-          return { start: record.start, end: record.end, runRecord: out };
-        }
-        case 'command':
-          await loadCommand(load, to, dir, io);
-          return { start, end: now().toISOString() };
-        case 'wait':
-          io.note(`waiting ${load.duration} while the load runs`);
-          await sleep(durationSeconds(load.duration) * 1000);
-          return { start, end: now().toISOString() };
-      }
-    },
+    load: (to, load, dir) => runLoad(t, { ...deps, now, sleep }, to, load, dir),
     async report(to, load, dir) {
       const out = join(dir, 'report');
       const window = loadWindow(load);

@@ -3,10 +3,10 @@ import type { Campaign, CampaignLoad } from '../../config/campaign-schema';
 import type { CatalogInput } from '../../config/catalog-schema';
 import { durationSeconds } from '../../config/fields';
 import type { Scenario } from '../../config';
-import { ladderRates } from '../../config/bench-load';
 import { markdownTable } from '../commands/shared/markdown-table';
 import { HOURS_PER_DAY, usd } from '../commands/shared/money';
 import { plural } from '../commands/shared/figure';
+import { familyOf } from '../families';
 import type { CampaignRecord, Stage, StepRecord } from './campaign-record';
 
 /*
@@ -14,9 +14,6 @@ import type { CampaignRecord, Stage, StepRecord } from './campaign-record';
  * deploy, the wait for a healthy environment and the report; the load's own length), priced at
  * its scenario's running day from the cost model, against the environment's budget.
  */
-
-/** A generator task's placement and drain around its load: about a minute to place, a few to drain. */
-const GENERATOR_OVERHEAD_HOURS = 5 / 60;
 
 interface ProjectedStep {
   readonly index: number;
@@ -54,17 +51,10 @@ function loadHours(load: CampaignLoad, scenario: Scenario): number {
       return hours(load.duration);
     case 'command':
       return hours(load.timeout);
-    case 'bench-run': {
-      if (scenario.family !== 'temporal') return 0;
-      const b = scenario.preset.benchmark;
-      return hours(load.duration ?? b.duration) + hours(load.rampUp ?? b.rampUp) + GENERATOR_OVERHEAD_HOURS;
-    }
-    case 'bench-ladder': {
-      if (scenario.family !== 'temporal') return 0;
-      const l = scenario.environment.observability.ladder;
-      const rates = ladderRates({ rates: load.rates, from: load.from ?? scenario.preset.benchmark.targetRate, upTo: load.upTo, maxSteps: l.maxSteps });
-      return rates.length * (hours(load.step ?? l.step) + GENERATOR_OVERHEAD_HOURS);
-    }
+    case 'bench-run':
+    case 'bench-ladder':
+      // A family's own load: its generator's run or ladder, with the generator's start and stop.
+      return familyOf(scenario).loadHours?.(load, scenario) ?? 0;
   }
 }
 
@@ -165,7 +155,7 @@ export function renderProjection(c: Campaign, p: Projection, switches: readonly 
   return [
     `# Campaign: ${c.name}`,
     '',
-    `${c.title}. ${plural(p.steps.length, 'step')} of ${c.family === 'folio' ? 'FOLIO phases' : 'Temporal presets'}, about ${h(hoursAll)} hours back to back; the environment is ${c.onEnd === 'hibernate' ? 'hibernated' : 'left as it is'} when it ends or a step fails.`,
+    `${c.title}. ${plural(p.steps.length, 'step')} of ${familyOf(c).kind}s, about ${h(hoursAll)} hours back to back; the environment is ${c.onEnd === 'hibernate' ? 'hibernated' : 'left as it is'} when it ends or a step fails.`,
     '',
     markdownTable(
       ['Step', 'Scenario', 'Load', 'Hours', 'Per day', 'Projected', 'Switch to it'],

@@ -127,7 +127,6 @@ function alive(pid: number): boolean {
 }
 
 async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
-  const path = recordPath(r.dir);
   const record = r.existing ?? newRecord(r.definition, r.now());
   if (r.existing) {
     await resumable(r, record);
@@ -140,66 +139,103 @@ async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
     record.status = 'running';
     delete record.failure;
   }
-  const save = () => writeRecord(path, record);
-  save();
-  r.io.onInterrupt(() => interrupted(r, record, save));
+  const engine = new Engine(r, record);
+  engine.save();
+  r.io.onInterrupt(() => interrupted(r, record, () => engine.save()));
+  for (const [i, definition] of r.campaign.steps.entries()) await engine.runDefinition(i, definition);
+  record.status = 'done';
+  engine.save();
+  const left = await engine.leave('the campaign is done');
+  r.io.note(`campaign ${r.campaign.name} done: ${record.steps.length} steps; ${left}`);
+  return record;
+}
 
-  /** Records the failure, leaves the environment as the campaign says, and stops the campaign with one line. */
-  const fail = async (index: number, stage: Stage, reason: string, exitCode: typeof EXIT_AWS | typeof EXIT_FAILED = EXIT_FAILED): Promise<never> => {
-    record.failure = { step: index, stage, reason, at: r.now().toISOString() };
-    record.status = 'failed';
-    delete record.running;
-    save();
-    const left = await leave(`step ${index + 1} failed`);
-    throw new CommandFailure(
-      `campaign ${r.campaign.name} stopped at step ${index + 1} (${record.steps[index].scenario}), ${stage}: ${reason}; ${left}`,
-      exitCode,
-    );
-  };
+/** One run over a record: the steps a definition makes, each step's stages, and what a failure leaves. */
+class Engine {
+  /** The catalog each followed proposal's step is in, once read. */
+  private readonly catalogs = new Map<number, CatalogInput>();
 
-  const runStep = async (index: number): Promise<void> => {
+  constructor(
+    private readonly r: CampaignRun,
+    private readonly record: CampaignRecord,
+  ) {}
+
+  save(): void {
+    writeRecord(recordPath(this.r.dir), this.record);
+  }
+
+  /** The steps of definition `i`: a scenario's one, or a proposal followed up to its times (stopped where a report proposes nothing). */
+  async runDefinition(i: number, definition: Campaign['steps'][number]): Promise<void> {
+    const { record } = this;
+    const mine = () => record.steps.map((s, index) => ({ s, index })).filter(({ s }) => s.definition === i);
+    for (const { s, index } of mine()) if (!done(s)) await this.runStep(index);
+    if ('scenario' in definition) {
+      if (!mine().length) {
+        record.steps.push({ definition: i, scenario: definition.scenario, stages: {} });
+        await this.runStep(record.steps.length - 1);
+      }
+      return;
+    }
+    while (mine().length < definition.followProposal.times && record.stopped[i] === undefined) {
+      const previous = record.steps.at(-1)!;
+      const next = await this.r.actions.proposal(previous.report!, await this.catalogOf(record.steps.length - 1));
+      if ('none' in next) {
+        record.stopped[i] = `${previous.scenario}'s report proposes nothing: ${next.none}`;
+        this.r.io.note(`step ${record.steps.length + 1}: ${record.stopped[i]}; the campaign goes on`);
+        this.save();
+        return;
+      }
+      record.steps.push({ definition: i, scenario: next.name, proposedBy: previous.report!, stages: {} });
+      this.catalogs.set(record.steps.length - 1, next.catalog);
+      await this.runStep(record.steps.length - 1);
+    }
+  }
+
+  /** A step's stages not done yet, in order, each recorded; the budget checked before its first. */
+  private async runStep(index: number): Promise<void> {
+    const { r, record } = this;
     const step = record.steps[index];
     const dir = stepDir(r.dir, index, step.scenario);
     if (!Object.keys(step.stages).length) {
       const refused = budgetRefusal(r.project(record), index, step.scenario);
-      if (refused) await fail(index, 'plan', refused);
+      if (refused) await this.fail(index, 'plan', refused);
     }
     for (const stage of STAGES) {
       if (step.stages[stage]) continue;
       const started = r.now().toISOString();
       record.running = { step: index, stage, since: started };
-      save();
+      this.save();
       r.io.note(`step ${index + 1} (${step.scenario}): ${stage}`);
       let note: string | undefined;
       try {
-        const target: Target = { name: step.scenario, catalog: await catalogOf(index) };
-        note = await runStage(stage, step, target, dir);
+        const target: Target = { name: step.scenario, catalog: await this.catalogOf(index) };
+        note = await this.runStage(stage, step, target, dir);
       } catch (e) {
         // AWS that said no or did not answer is exit 2, as for any command; the record keeps the reason either way.
-        if (isAwsError(e)) await fail(index, stage, awsErrorLine(e), EXIT_AWS);
-        await fail(index, stage, e instanceof Error ? e.message : String(e));
+        if (isAwsError(e)) await this.fail(index, stage, awsErrorLine(e), EXIT_AWS);
+        await this.fail(index, stage, e instanceof Error ? e.message : String(e));
       }
       step.stages[stage] = { started, ended: r.now().toISOString(), ...(note ? { note } : {}) };
       delete record.running;
-      save();
+      this.save();
     }
-  };
+  }
 
   /** The catalog a step's scenario is in: config's, or, for a followed proposal, the one before it with the proposal added. */
-  const catalogs = new Map<number, CatalogInput>();
-  const catalogOf = async (index: number): Promise<CatalogInput> => {
-    const step = record.steps[index];
-    if (!step.proposedBy) return r.catalog;
-    const known = catalogs.get(index);
+  private async catalogOf(index: number): Promise<CatalogInput> {
+    const step = this.record.steps[index];
+    if (!step.proposedBy) return this.r.catalog;
+    const known = this.catalogs.get(index);
     if (known) return known;
-    const next = await r.actions.proposal(step.proposedBy, await catalogOf(index - 1));
+    const next = await this.r.actions.proposal(step.proposedBy, await this.catalogOf(index - 1));
     if ('none' in next) throw new ConfigError(`${step.proposedBy} no longer proposes a scenario: ${next.none}`);
     if (next.name !== step.scenario) throw new ConfigError(`${step.proposedBy} proposes ${next.name} now, not ${step.scenario} as when the step began`);
-    catalogs.set(index, next.catalog);
+    this.catalogs.set(index, next.catalog);
     return next.catalog;
-  };
+  }
 
-  const runStage = async (stage: Stage, step: StepRecord, target: Target, dir: string): Promise<string | undefined> => {
+  private async runStage(stage: Stage, step: StepRecord, target: Target, dir: string): Promise<string | undefined> {
+    const { r, record } = this;
     switch (stage) {
       case 'plan': {
         const from = record.deployed ?? (await r.actions.deployedScenario(r.campaign));
@@ -232,54 +268,40 @@ async function runLocked(r: CampaignRun): Promise<CampaignRecord> {
         step.report = await r.actions.report(target, step.load!, dir);
         return step.report;
     }
-  };
+  }
 
-  const leave = async (why: string): Promise<string> => {
+  /** Records the failure, leaves the environment as the campaign says, and stops the campaign with one line. */
+  private async fail(index: number, stage: Stage, reason: string, exitCode: typeof EXIT_AWS | typeof EXIT_FAILED = EXIT_FAILED): Promise<never> {
+    const { r, record } = this;
+    record.failure = { step: index, stage, reason, at: r.now().toISOString() };
+    record.status = 'failed';
+    delete record.running;
+    this.save();
+    const left = await this.leave(`step ${index + 1} failed`);
+    throw new CommandFailure(
+      `campaign ${r.campaign.name} stopped at step ${index + 1} (${record.steps[index].scenario}), ${stage}: ${reason}; ${left}`,
+      exitCode,
+    );
+  }
+
+  /** Where the campaign leaves the environment: hibernated, or as it is; said in words. */
+  async leave(why: string): Promise<string> {
+    const { r, record } = this;
     if (r.campaign.onEnd !== 'hibernate' || record.deployed === undefined) {
       record.ended = { at: r.now().toISOString(), environment: 'left as it is' };
-      save();
+      this.save();
       return `the environment is left as it is (${why})`;
     }
     try {
       const last = record.steps.map((s) => s.scenario === record.deployed && s.stages.deploy !== undefined).lastIndexOf(true);
-      const said = await r.actions.hibernate({ name: record.deployed, catalog: last < 0 ? r.catalog : await catalogOf(last) });
+      const said = await r.actions.hibernate({ name: record.deployed, catalog: last < 0 ? r.catalog : await this.catalogOf(last) });
       record.ended = { at: r.now().toISOString(), environment: 'hibernated' };
-      save();
+      this.save();
       return `the environment is hibernated (${said})`;
     } catch (e) {
       return `and hibernating it failed too: ${e instanceof Error ? e.message : String(e)} (npm run hibernate -- --scenario ${record.deployed})`;
     }
-  };
-
-  for (const [i, definition] of r.campaign.steps.entries()) {
-    const mine = () => record.steps.map((s, index) => ({ s, index })).filter(({ s }) => s.definition === i);
-    for (const { s, index } of mine()) if (!done(s)) await runStep(index);
-    if ('scenario' in definition) {
-      if (!mine().length) {
-        record.steps.push({ definition: i, scenario: definition.scenario, stages: {} });
-        await runStep(record.steps.length - 1);
-      }
-      continue;
-    }
-    while (mine().length < definition.followProposal.times && record.stopped[i] === undefined) {
-      const previous = record.steps.at(-1)!;
-      const next = await r.actions.proposal(previous.report!, await catalogOf(record.steps.length - 1));
-      if ('none' in next) {
-        record.stopped[i] = `${previous.scenario}'s report proposes nothing: ${next.none}`;
-        r.io.note(`step ${record.steps.length + 1}: ${record.stopped[i]}; the campaign goes on`);
-        save();
-        break;
-      }
-      record.steps.push({ definition: i, scenario: next.name, proposedBy: previous.report!, stages: {} });
-      catalogs.set(record.steps.length - 1, next.catalog);
-      await runStep(record.steps.length - 1);
-    }
   }
-  record.status = 'done';
-  save();
-  const left = await leave('the campaign is done');
-  r.io.note(`campaign ${r.campaign.name} done: ${record.steps.length} steps; ${left}`);
-  return record;
 }
 
 /** Ctrl-C: the stage it stopped recorded as failed (a resume runs it again), the lock let go, and what to run next. */

@@ -6,12 +6,13 @@ import { type Campaign, type CampaignInput, resolveCampaign } from '../../config
 import { CAMPAIGNS } from '../../config/campaigns';
 import type { CatalogInput } from '../../config/catalog-schema';
 import { loadPrices } from '../../config/prices';
-import { costOf, resolveScenario } from '../families';
+import { costOf, familyOf, resolveScenario } from '../families';
 import { planTransition } from '../commands/plan/transition-plan';
 import { prometheusUrl } from '../commands/report/run-report';
 import { readReport } from '../commands/shared/report-file';
 import { readRunRecord } from '../commands/shared/run-record';
-import { type CommandDeps, type CommandIO, type CommandOutput, durationOption, processIO, WAIT_BOUNDS } from '../commands/shared/cli';
+import { type CommandDeps, type CommandIO, type CommandOutput, processIO } from '../commands/shared/cli';
+import { durationOption, WAIT_BOUNDS } from '../commands/shared/option-values';
 import { writableDir, writeOutput } from '../commands/shared/files';
 import { plural } from '../commands/shared/figure';
 import { awsCampaignActions, proposedTarget } from './campaign-actions';
@@ -126,7 +127,7 @@ export async function runCampaignCommand(command: CampaignCommand, name: string,
   durationOption('--interval', interval, 1, WAIT_BOUNDS.interval);
   if (o.prometheusUrl !== undefined) {
     prometheusUrl(o.prometheusUrl);
-    if (campaign.family !== 'temporal')
+    if (!familyOf(campaign).reportOptions.includes('--prometheus-url'))
       throw new ConfigError(
         `--prometheus-url does not apply to campaign ${campaign.name}: its steps are ${campaign.family} scenarios, whose reports read CloudWatch only`,
       );

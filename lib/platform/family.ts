@@ -1,5 +1,6 @@
 import type { App, Stack } from 'aws-cdk-lib/core';
 import type { ImageRef, Scenario } from '../../config';
+import type { CampaignLoad } from '../../config/campaign-schema';
 import type { CatalogInput } from '../../config/catalog-schema';
 import type { PriceFile } from '../../config/prices';
 import type { LadderConfig } from '../../config/observability-schema';
@@ -151,6 +152,8 @@ export interface Family<S extends Scenario = Scenario, R extends ReportBase = Re
   images(scenario: S): [string, ImageRef][];
   preflightChecks(clients: PreflightClients): Promise<PreflightCheck[]>;
 
+  /** `campaign plan`: how long one of the family's own loads (bench's run or ladder) runs at most, in hours; undefined for a load it does not run. */
+  loadHours?(load: CampaignLoad, scenario: S): number | undefined;
   /** `campaign`: one step's row of the campaign report (its columns after the step and the scenario). */
   campaignRow(report: R, scenario: S, estimate: CostEstimate, run?: BenchRun): CampaignRow;
 

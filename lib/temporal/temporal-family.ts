@@ -166,6 +166,10 @@ export const TEMPORAL: Family<TemporalScenario, TemporalReport> = {
     return [await serviceLinkedRoleCheck(clients.iam)];
   },
 
+  loadHours(load, scenario) {
+    const { benchLoadHours }: typeof import('./commands/shared/campaign-load') = require('./commands/shared/campaign-load');
+    return benchLoadHours(load, scenario);
+  },
   campaignRow(report, scenario, estimate, run) {
     const { temporalCampaignRow }: typeof import('./commands/report/temporal-campaign-row') = require('./commands/report/temporal-campaign-row');
     return temporalCampaignRow(report, scenario, estimate, run);

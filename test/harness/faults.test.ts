@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../config';
-import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, logDigest, membershipSettles, recovery, stragglers } from '../../harness/faults';
+import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, membershipSettles, recovery } from '../../harness/faults';
+import { logDigest, stragglers } from '../../harness/server-logs';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
 import { tempDir } from '../support/temp-dir';
@@ -208,10 +209,10 @@ test('each fault plans the drains and waits it sits out from the rendered enviro
   ).toBe(35);
 });
 
-test("each fault's load runs 30 s past the end it plans; the bench may set its own rate and start", () => {
+test("each fault's load runs 60 s past the end it plans; the bench may set its own rate and start", () => {
   const { environment } = resolveScenario({ scenario: 'temporal-150wps' }) as TemporalScenario;
   const named = (name: string) => faultSuite().find((f) => f.name === name)!;
-  expect(faultLoad(named('rolling deploy: matching'), environment)).toEqual({ rate: 10, faultAtSeconds: 12, duration: '47s', completionTimeout: '90s' });
-  expect(faultLoad(named('rolling deploy: frontend'), environment).duration).toBe('67s');
-  expect(faultLoad(named('rolling deploy: history'), environment, { rate: 50, faultAtSeconds: 20 })).toMatchObject({ rate: 50, duration: '50s' });
+  expect(faultLoad(named('rolling deploy: matching'), environment)).toEqual({ rate: 10, faultAtSeconds: 12, duration: '77s', completionTimeout: '90s' });
+  expect(faultLoad(named('rolling deploy: frontend'), environment).duration).toBe('97s');
+  expect(faultLoad(named('rolling deploy: history'), environment, { rate: 50, faultAtSeconds: 20 })).toMatchObject({ rate: 50, duration: '80s' });
 });

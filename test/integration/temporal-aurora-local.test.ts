@@ -10,7 +10,8 @@ import { type Postgres, startPostgres } from '../../harness/postgres';
 import { type Worker, runGenerator, startWorker } from '../../harness/benchmark';
 import { runInPosture, taskPosture } from '../../harness/task-posture';
 import { binaries } from '../../harness/binaries';
-import { type LocalCluster, membersOnceFormed, roleFile, runSchemaTask, startCluster } from '../../harness/temporal-cluster';
+import { type LocalCluster, membersOnceFormed, roleFile, startCluster } from '../../harness/temporal-cluster';
+import { runSchemaTask } from '../../harness/temporal-stores';
 
 /*
  * The aurora-postgresql store's rendering run for real: upstream's temporal-sql-tool runs the

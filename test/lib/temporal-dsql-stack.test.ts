@@ -8,7 +8,8 @@ import { loadCatalog, resolveScenario, TEMPORAL_ROLES, type TemporalScenario } f
 import { resourceChanges } from '../../lib/commands/plan/resource-changes';
 import { switchSnapshot } from '../support/switch-snapshot';
 import { buildApp, editedCatalog, hibernatable, inTempOutdir, logicalId, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../support/synth';
-import { TOKEN_COMMAND, serverLoginSql } from '../../lib/temporal/contract/temporal-config';
+import { TOKEN_COMMAND } from '../../lib/temporal/contract/temporal-config';
+import { serverLoginSql } from '../../lib/temporal/contract/temporal-schema-task';
 
 const catalog = loadCatalog();
 const env = catalog.temporal.environment;

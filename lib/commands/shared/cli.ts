@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, familyScenarioNames, loadCatalog, type Scenario, scenarioNames } from '../../../config';
 import { forDisplay, noScenario } from '../../../config/errors';
-import { SPAN_GRAMMAR, spanSeconds } from '../../../config/fields';
 import type { AwsClients } from '../aws/clients';
 import { abandonAwsCalls, AwsNoAnswer } from '../aws/deadline';
+import { clearProgress, progress } from './progress';
 
 /*
  * What every companion command shares: one line and exit code 1 for a mistake in what the
@@ -239,7 +239,7 @@ async function settle(main: () => Promise<number | void | CommandOutput>): Promi
   // Ctrl-C before a command has started anything in AWS (its own handler says what goes on once it has).
   const quiet = (signal: NodeJS.Signals) => {
     if (interruptHandlers.length) return;
-    for (const clear of [...shownProgress]) clear();
+    clearProgress();
     process.stderr.write(`interrupted (${signal}): nothing had been started in AWS\n`);
     process.exit(EXIT_INTERRUPTED);
   };
@@ -261,7 +261,7 @@ async function settle(main: () => Promise<number | void | CommandOutput>): Promi
 /** A run function's output written, and its exit code; its failure thrown, to be decided like any other. */
 function printed(result: number | void | CommandOutput): number {
   if (typeof result !== 'object') return result ?? 0;
-  for (const clear of [...shownProgress]) clear();
+  clearProgress();
   process.stdout.write(shown(result.stdout));
   if (result.failure) throw result.failure;
   return result.exitCode ?? 0;
@@ -271,7 +271,7 @@ async function decide(main: () => Promise<number | void | CommandOutput>): Promi
   try {
     process.exitCode = printed(await main());
   } catch (e) {
-    for (const clear of [...shownProgress]) clear();
+    clearProgress();
     if (e instanceof ConfigError || e instanceof CommandFailure) {
       process.stderr.write(`error: ${forDisplay(e.message)}\n`);
       process.exitCode = e instanceof CommandFailure ? e.exitCode : EXIT_USAGE;
@@ -342,7 +342,7 @@ export const EXIT_INTERRUPTED = 130;
  */
 export function onInterrupt(running: () => string | undefined): void {
   const stop = (signal: NodeJS.Signals) => {
-    for (const clear of [...shownProgress]) clear();
+    clearProgress();
     const what = running();
     process.stderr.write(`interrupted (${signal}): ${what ?? 'nothing had been started in AWS'}\n`);
     process.exit(EXIT_INTERRUPTED);
@@ -354,104 +354,3 @@ export function onInterrupt(running: () => string | undefined): void {
 
 /** The handlers onInterrupt added: removed when the command settles, so that nothing outlives it. */
 const interruptHandlers: ((signal: NodeJS.Signals) => void)[] = [];
-
-/** Progress lines on screen now, so that an error can clear them before it is printed. */
-const shownProgress = new Set<() => void>();
-
-export interface ProgressOptions {
-  /** Without a terminal: the most often a changed status is printed. */
-  readonly minGapMs?: number;
-  /** Without a terminal: an unchanged status is printed again this often. */
-  readonly repeatMs?: number;
-  readonly now?: () => number;
-}
-
-const elapsed = (ms: number) => {
-  const s = Math.floor(ms / 1000);
-  return s < 60
-    ? `${s}s`
-    : s < 3600
-      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
-      : `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
-};
-
-/**
- * A status with the time elapsed since it started. On a terminal, one line rewritten in place
- * (and cleared before an error is printed); in a log or CI, a line of its own whenever the
- * status changes (at most every 10 s) and every minute while it does not.
- */
-export function progress(stream: NodeJS.WriteStream = process.stderr, o: ProgressOptions = {}): { update(text: string): void; done(): void } {
-  const now = o.now ?? Date.now;
-  const started = now();
-  let shown = false;
-  let lastText: string | undefined;
-  let lastAt = -Infinity;
-  const clear = () => {
-    if (shown) stream.write('\r\x1b[2K');
-    shown = false;
-    shownProgress.delete(clear);
-  };
-  return {
-    update(text) {
-      const t = now();
-      if (stream.isTTY) {
-        stream.write(`\r\x1b[2K${text} (${elapsed(t - started)})`);
-        shown = true;
-        shownProgress.add(clear);
-        return;
-      }
-      const due = text === lastText ? t - lastAt >= (o.repeatMs ?? 60_000) : t - lastAt >= (o.minGapMs ?? 10_000);
-      if (!due) return;
-      stream.write(`[${elapsed(t - started)}] ${text}\n`);
-      lastText = text;
-      lastAt = t;
-    },
-    done: clear,
-  };
-}
-
-/**
- * A span of seconds as Go and the user write it: 90s, 30m, 2h, 1h30m, 1m59.6s. Rounded to a
- * tenth first, so 119.96 s is 2m and never 1m60s.
- */
-export const span = (seconds: number): string => {
-  const tenths = Math.round(seconds * 10);
-  const [h, m, sec] = [Math.floor(tenths / 36_000), Math.floor((tenths % 36_000) / 600), (tenths % 600) / 10];
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${sec || (!h && !m) ? `${sec}s` : ''}`;
-};
-
-/** The longest any duration option may be unless it says otherwise: nothing a command runs or waits for needs more than a day, and Node's timers overflow past 24.8 days. */
-const DAY: DurationBound = { seconds: 86_400, why: 'nothing a command runs or waits for needs longer' };
-
-export interface DurationBound {
-  readonly seconds: number;
-  /** Why, as the message says it. */
-  readonly why: string;
-}
-
-/** How long a command's --timeout and --interval may be. */
-export const WAIT_BOUNDS = {
-  timeout: { seconds: 2 * 86_400, why: 'a wait of two days is something stuck, not slow' },
-  interval: { seconds: 3600, why: 'a poll at least hourly, so an outcome is seen within the hour' },
-} as const satisfies Record<string, DurationBound>;
-
-/**
- * A duration option in seconds (config/fields.ts's SPAN_GRAMMAR, which a campaign's steps share),
- * from `min` seconds up to `max`, or one ConfigError line naming the option, the value and what is valid.
- */
-export function durationOption(option: string, value: string, min = 1, max: DurationBound = DAY): number {
-  const s = spanSeconds(value);
-  if (!Number.isFinite(s) || s < min)
-    throw new ConfigError(`${option} "${value}" is not valid (valid: ${SPAN_GRAMMAR}, ${min > 0 ? `at least ${min} s` : 'or 0'})`);
-  if (s > max.seconds) throw new ConfigError(`${option} "${value}" is longer than ${span(max.seconds)} (valid: at most ${span(max.seconds)}: ${max.why})`);
-  return s;
-}
-
-export function numberOption(name: string, raw: string | undefined, o: { min: number; max: number; integer?: boolean; what?: string }): number | undefined {
-  if (raw === undefined) return undefined;
-  const v = Number(raw);
-  // Decimal as a person writes it: Number() would also take 0x10, 1e3 and padding.
-  const ok = /^\d+(\.\d+)?$/.test(raw) && v >= o.min && v <= o.max && (!o.integer || Number.isInteger(v));
-  if (!ok) throw new ConfigError(`${name} "${raw}" is not valid (valid: ${o.what ?? (o.integer ? 'a whole number' : 'a number')} from ${o.min} to ${o.max})`);
-  return v;
-}

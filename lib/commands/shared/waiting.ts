@@ -1,5 +1,6 @@
 import { withinWait } from '../aws/deadline';
-import { CommandFailure, type CommandIO, durationOption, EXIT_TIMEOUT, WAIT_BOUNDS } from './cli';
+import { CommandFailure, type CommandIO, EXIT_TIMEOUT } from './cli';
+import { durationOption, WAIT_BOUNDS } from './option-values';
 
 /** How a command waits: injectable so that tests run the loop without real time passing. */
 export interface Waiting {

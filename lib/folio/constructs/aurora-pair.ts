@@ -54,54 +54,94 @@ export class AuroraPair extends Construct {
 
   constructor(scope: Construct, id: string, props: AuroraPairProps) {
     super(scope, id);
-    const db = props.database;
-
     this.key = customerKey(this, 'Encrypts the hybrid Aurora clusters, their Performance Insights and secrets');
+    this.adminSecret = this.sharedAdminSecret(props);
+    this.securityGroup = this.clientsOnly(props);
+    const common = this.commonClusterProps(props);
 
-    // Both clusters take the same admin credential: a module moved between them keeps its
-    // user and password, and only its host changes.
-    this.adminSecret = new rds.DatabaseSecret(this, 'AdminSecret', {
-      username: db.adminUsername,
+    const primaryName = props.names.primaryCluster;
+    const primary = new rds.DatabaseCluster(this, 'Provisioned', {
+      ...common,
+      clusterIdentifier: primaryName,
+      storageType: storageType(props.storage.primary),
+      ...provisionedInstances(primaryName, props.primaryInstanceClass, props.database.primaryReaders),
+    });
+
+    const offloadName = props.names.offloadCluster;
+    const { serverless: acu, provisioned: offloadInstances } = props.offload;
+    const offload = new rds.DatabaseCluster(this, 'Serverless', {
+      ...common,
+      clusterIdentifier: offloadName,
+      storageType: storageType(props.storage.offload),
+      ...(acu
+        ? {
+            writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(offloadName) }),
+            serverlessV2MinCapacity: acu.min,
+            serverlessV2MaxCapacity: acu.max,
+            // At 0 ACU the writer pauses after this long without a connection (config says when).
+            serverlessV2AutoPauseDuration: autoPauseDuration(acu),
+          }
+        : provisionedInstances(offloadName, offloadInstances!.instanceClass, offloadInstances!.readers)),
+    });
+
+    if (!props.protect) acknowledgeTeardown(this, [primary, offload]);
+    for (const cluster of [primary, offload]) {
+      Annotations.of(cluster).acknowledgeWarning(
+        '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',
+        'Performance Insights is set once, on the cluster; its instances inherit it',
+      );
+    }
+    this.primary = { cluster: primary, identifier: primaryName, hasReader: props.database.primaryReaders > 0 };
+    this.offload = { cluster: offload, identifier: offloadName, hasReader: (offloadInstances?.readers ?? 0) > 0 };
+  }
+
+  /**
+   * Both clusters take the same admin credential: a module moved between them keeps its user
+   * and password, and only its host changes. Retained: it opens any snapshot taken on delete.
+   */
+  private sharedAdminSecret(props: AuroraPairProps): rds.DatabaseSecret {
+    const secret = new rds.DatabaseSecret(this, 'AdminSecret', {
+      username: props.database.adminUsername,
       secretName: props.names.adminSecret,
       encryptionKey: this.key,
     });
-    // Needed to open any snapshot taken on delete.
-    this.adminSecret.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    secret.applyRemovalPolicy(RemovalPolicy.RETAIN);
     acknowledgeNag(
-      this.adminSecret,
+      secret,
       'SMG4',
       'Not rotated on a schedule: every module secret carries a copy of this password, set at deploy time, so a rotation would lock the modules out until the next deploy. Rotate by changing the secret and redeploying.',
     );
+    return secret;
+  }
 
-    this.securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+  /** PostgreSQL from the client networks, and between the two clusters (an online move's subscription); nothing else. */
+  private clientsOnly(props: AuroraPairProps): ec2.SecurityGroup {
+    const port = ec2.Port.tcp(props.database.port);
+    const group = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,
       description: 'Hybrid Aurora clusters: PostgreSQL from the FOLIO client networks only',
       allowAllOutbound: false,
     });
-    for (const cidr of props.clientCidrs) {
-      this.securityGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(db.port), `PostgreSQL from ${cidr}`);
-    }
-    // An online module move's subscription: the target cluster connects to the source cluster.
-    this.securityGroup.addIngressRule(
-      this.securityGroup,
-      ec2.Port.tcp(db.port),
-      'PostgreSQL from the other cluster: logical replication of online module moves',
-    );
-    this.securityGroup.addEgressRule(this.securityGroup, ec2.Port.tcp(db.port), 'PostgreSQL to the other cluster: logical replication of online module moves');
+    for (const cidr of props.clientCidrs) group.addIngressRule(ec2.Peer.ipv4(cidr), port, `PostgreSQL from ${cidr}`);
+    group.addIngressRule(group, port, 'PostgreSQL from the other cluster: logical replication of online module moves');
+    group.addEgressRule(group, port, 'PostgreSQL to the other cluster: logical replication of online module moves');
+    return group;
+  }
 
+  /** What both clusters share: network, engine and parameters, credential, encryption, backups, monitoring, logs. */
+  private commonClusterProps(props: AuroraPairProps) {
+    const db = props.database;
     const subnetGroup = new rds.SubnetGroup(this, 'SubnetGroup', {
       vpc: props.vpc,
       vpcSubnets: props.subnets,
       description: 'Database subnets of the hybrid Aurora clusters',
     });
-
     const engine = auroraPostgresEngine(db.engineVersion);
     // Logical replication carries online module moves (npm run move -- --online). Static: it takes
     // effect when each cluster's writer next reboots; `npm run plan` says so when it changes.
     const parameterGroup = tlsOnlyParameters(this, engine, 'Hybrid Aurora cluster parameters', { 'rds.logical_replication': '1' });
     const monitoringRole = db.monitoringIntervalSeconds > 0 ? enhancedMonitoringRole(this) : undefined;
-
-    const common = {
+    return {
       engine,
       vpc: props.vpc,
       vpcSubnets: props.subnets,
@@ -129,41 +169,6 @@ export class AuroraPair extends Construct {
       // phase left behind (lock waits, errors, the mover's and modules' sessions). In place.
       cloudwatchLogsExports: ['postgresql'],
     } satisfies Partial<rds.DatabaseClusterProps>;
-
-    const primaryName = props.names.primaryCluster;
-    const primary = new rds.DatabaseCluster(this, 'Provisioned', {
-      ...common,
-      clusterIdentifier: primaryName,
-      storageType: storageType(props.storage.primary),
-      ...provisionedInstances(primaryName, props.primaryInstanceClass, db.primaryReaders),
-    });
-
-    const offloadName = props.names.offloadCluster;
-    const { serverless: acu, provisioned: offloadInstances } = props.offload;
-    const offload = new rds.DatabaseCluster(this, 'Serverless', {
-      ...common,
-      clusterIdentifier: offloadName,
-      storageType: storageType(props.storage.offload),
-      ...(acu
-        ? {
-            writer: rds.ClusterInstance.serverlessV2('Writer', { instanceIdentifier: writerInstanceIdentifier(offloadName) }),
-            serverlessV2MinCapacity: acu.min,
-            serverlessV2MaxCapacity: acu.max,
-            // At 0 ACU the writer pauses after this long without a connection (config says when).
-            serverlessV2AutoPauseDuration: autoPauseDuration(acu),
-          }
-        : provisionedInstances(offloadName, offloadInstances!.instanceClass, offloadInstances!.readers)),
-    });
-
-    if (!props.protect) acknowledgeTeardown(this, [primary, offload]);
-    for (const cluster of [primary, offload]) {
-      Annotations.of(cluster).acknowledgeWarning(
-        '@aws-cdk/aws-rds:instancePerformanceInsightsOverridden',
-        'Performance Insights is set once, on the cluster; its instances inherit it',
-      );
-    }
-    this.primary = { cluster: primary, identifier: primaryName, hasReader: db.primaryReaders > 0 };
-    this.offload = { cluster: offload, identifier: offloadName, hasReader: (offloadInstances?.readers ?? 0) > 0 };
   }
 
   member(role: ClusterRole): PairMember {

@@ -13,12 +13,63 @@ import {
 } from '../../platform/contract/metrics';
 import { writerInstanceIdentifier } from '../../platform/contract/physical-names';
 
-/** FOLIO's series, panels and alarms: both clusters' writers, the offload cluster's capacity. */
+type Part = Pick<MetricCatalog, 'series' | 'panels' | 'alarms'>;
+
+/** FOLIO's series, panels and alarms: the offload cluster's capacity, then both clusters' writers. */
 export function folioCatalog(scenario: FolioScenario): MetricCatalog {
+  const parts = [capacityCatalog(scenario), writersCatalog(scenario)];
+  return {
+    family: 'folio',
+    series: parts.flatMap((p) => p.series),
+    panels: parts.flatMap((p) => p.panels),
+    alarms: parts.flatMap((p) => p.alarms),
+  };
+}
+
+/** Capacity, its panels and its ceiling alarm: only while the offload cluster is Serverless v2. */
+function capacityCatalog(scenario: FolioScenario): Part {
+  const acu = scenario.phase.offload.serverless;
+  if (!acu) return { series: [], panels: [], alarms: [] };
+  const { names, observability } = scenario.environment;
+  const { serverlessAtCeiling } = observability.alarms;
+  const offload = { DBClusterIdentifier: names.offloadCluster };
+  return {
+    series: [
+      metric('acu', 'Serverless v2 capacity', NAMESPACES.rds, 'ServerlessDatabaseCapacity', offload, 'Average', 'ACU'),
+      metric('acuUtilization', 'Serverless v2 ACU utilization', NAMESPACES.rds, 'ACUUtilization', offload, 'Average', '%'),
+    ],
+    panels: [
+      acuPanel(acu),
+      {
+        id: 'acuUtilization',
+        title: 'Serverless v2 ACU utilization (% of max)',
+        unit: '%',
+        series: ['acuUtilization'],
+        limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }],
+        inReport: false,
+      },
+    ],
+    alarms: [
+      {
+        id: 'ServerlessAtCeiling',
+        description:
+          `Serverless v2 capacity has stayed at or above ${serverlessAtCeiling.percentOfMax}% of its ${acu.max} ACU maximum for ` +
+          `${serverlessAtCeiling.minutes} minutes: the ceiling, not the workload, sets the pace (raise max ACU or route less).`,
+        series: 'acu',
+        statistic: 'Minimum',
+        comparison: '>=',
+        threshold: (acu.max * serverlessAtCeiling.percentOfMax) / 100,
+        minutes: serverlessAtCeiling.minutes,
+      },
+    ],
+  };
+}
+
+/** Both clusters' writers: CPU (with its alarm), connections, freeable memory, DB load. */
+function writersCatalog(scenario: FolioScenario): Part {
   const { names, observability } = scenario.environment;
   const { offload, primaryInstanceClass } = scenario.phase;
-  const acu = offload.serverless;
-  const { serverlessAtCeiling, cpuHigh } = observability.alarms;
+  const { cpuHigh } = observability.alarms;
   const clusters = [
     { key: 'Primary', id: names.primaryCluster, what: `primary (${primaryInstanceClass})` },
     { key: 'Offload', id: names.offloadCluster, what: `offload (${describeOffload(offload)})` },
@@ -26,31 +77,7 @@ export function folioCatalog(scenario: FolioScenario): MetricCatalog {
   const perCluster = (prefix: string, metricName: string, statistic: Statistic, unit: Unit) =>
     clusters.map((c) => metric(`${prefix}${c.key}`, `${c.what}`, NAMESPACES.rds, metricName, { DBClusterIdentifier: c.id, Role: 'WRITER' }, statistic, unit));
   const writerVcpus = instanceVcpus(primaryInstanceClass);
-
-  // Capacity, its panel and its ceiling alarm exist only while the offload cluster is Serverless v2.
   const series: Series[] = [
-    ...(acu
-      ? [
-          metric(
-            'acu',
-            'Serverless v2 capacity',
-            NAMESPACES.rds,
-            'ServerlessDatabaseCapacity',
-            { DBClusterIdentifier: names.offloadCluster },
-            'Average',
-            'ACU',
-          ),
-          metric(
-            'acuUtilization',
-            'Serverless v2 ACU utilization',
-            NAMESPACES.rds,
-            'ACUUtilization',
-            { DBClusterIdentifier: names.offloadCluster },
-            'Average',
-            '%',
-          ),
-        ]
-      : []),
     ...perCluster('cpu', 'CPUUtilization', 'Average', '%'),
     ...perCluster('connections', 'DatabaseConnections', 'Average', 'count'),
     ...perCluster('freeableMemory', 'FreeableMemory', 'Minimum', 'bytes'),
@@ -59,19 +86,6 @@ export function folioCatalog(scenario: FolioScenario): MetricCatalog {
     ),
   ];
   const panels: Panel[] = [
-    ...(acu
-      ? [
-          acuPanel(acu),
-          {
-            id: 'acuUtilization',
-            title: 'Serverless v2 ACU utilization (% of max)',
-            unit: '%' as const,
-            series: ['acuUtilization'],
-            limits: [{ value: serverlessAtCeiling.percentOfMax, label: `ceiling alarm ${serverlessAtCeiling.percentOfMax}%` }],
-            inReport: false,
-          },
-        ]
-      : []),
     {
       id: 'cpu',
       title: 'Writer CPU (%)',
@@ -98,30 +112,13 @@ export function folioCatalog(scenario: FolioScenario): MetricCatalog {
       inReport: false,
     },
   ];
-  const alarms: AlarmSpec[] = [
-    ...(acu
-      ? [
-          {
-            id: 'ServerlessAtCeiling',
-            description:
-              `Serverless v2 capacity has stayed at or above ${serverlessAtCeiling.percentOfMax}% of its ${acu.max} ACU maximum for ` +
-              `${serverlessAtCeiling.minutes} minutes: the ceiling, not the workload, sets the pace (raise max ACU or route less).`,
-            series: 'acu',
-            statistic: 'Minimum' as const,
-            comparison: '>=' as const,
-            threshold: (acu.max * serverlessAtCeiling.percentOfMax) / 100,
-            minutes: serverlessAtCeiling.minutes,
-          },
-        ]
-      : []),
-    ...clusters.map((c) => ({
-      id: `${c.key}CpuHigh`,
-      description: `${c.what} writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,
-      series: `cpu${c.key}`,
-      comparison: '>=' as const,
-      threshold: cpuHigh.percent,
-      minutes: cpuHigh.minutes,
-    })),
-  ];
-  return { family: 'folio', series, panels, alarms };
+  const alarms: AlarmSpec[] = clusters.map((c) => ({
+    id: `${c.key}CpuHigh`,
+    description: `${c.what} writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,
+    series: `cpu${c.key}`,
+    comparison: '>=' as const,
+    threshold: cpuHigh.percent,
+    minutes: cpuHigh.minutes,
+  }));
+  return { series, panels, alarms };
 }

@@ -78,7 +78,6 @@ export interface MetricCatalog {
   readonly alarms: readonly AlarmSpec[];
 }
 
-/** Every panel and alarm names series in the catalog; `series(id)` finds one or throws. */
 /** The Serverless v2 capacity panel, between the cluster's floor and ceiling: both families' Aurora stores chart it. */
 export function acuPanel(acu: { readonly min: number; readonly max: number }): Panel {
   return {
@@ -94,6 +93,7 @@ export function acuPanel(acu: { readonly min: number; readonly max: number }): P
   };
 }
 
+/** A series of the catalog by its id (every panel and alarm names one); throws when there is none. */
 export function seriesById(catalog: MetricCatalog, id: string): Series {
   const s = catalog.series.find((x) => x.id === id);
   if (!s) throw new Error(`metric catalog has no series "${id}"`);

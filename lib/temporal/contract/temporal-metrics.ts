@@ -26,88 +26,103 @@ export function temporalServices(): { key: string; label: string; serviceName: s
   ];
 }
 
+type StoreCatalog = Pick<MetricCatalog, 'series' | 'panels' | 'alarms'> & { after?: Pick<MetricCatalog, 'series' | 'panels'> };
+type Limit = Panel['limits'][number];
+type AuroraStore = Extract<TemporalScenario['preset']['store'], { engine: 'aurora-postgresql' }>;
+
 /**
  * The history store's own series, panels and alarms: DSQL's, or the Aurora writer's in the
  * same shape. `after`: what follows the ECS panels (DSQL's limiter table).
  */
-function storeCatalog(
-  scenario: TemporalScenario,
-  dsqlClusterId: string,
-): Pick<MetricCatalog, 'series' | 'panels' | 'alarms'> & { after?: Pick<MetricCatalog, 'series' | 'panels'> } {
-  const { names, observability } = scenario.environment;
-  const { cpuHigh, occConflicts, limiterThrottles } = observability.alarms;
+function storeCatalog(scenario: TemporalScenario, dsqlClusterId: string): StoreCatalog {
+  const store = scenario.preset.store;
+  return store.engine === 'aurora-postgresql'
+    ? auroraCatalog(scenario, store, poolCeiling(scenario))
+    : dsqlCatalog(scenario, dsqlClusterId, poolCeiling(scenario));
+}
+
+/** The connections every server task's pool holds when full: the store's connections panel's line. */
+function poolCeiling(scenario: TemporalScenario): Limit {
   const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas, 0);
   const { pools } = scenario.preset;
   const connections = TEMPORAL_ROLES.reduce((n, r) => n + scenario.preset.services[r].replicas * pools[r].maxConns, 0);
   const uniform = TEMPORAL_ROLES.every((r) => pools[r].maxConns === pools.history.maxConns);
-  const poolCeiling = {
+  return {
     value: connections,
     label: uniform
       ? `pools full: ${serverTasks} tasks x ${pools.history.maxConns}`
       : `pools full: ${serverTasks} tasks, ${connections.toLocaleString('en-US')} connections`,
   };
-  const store = scenario.preset.store;
-  if (store.engine === 'aurora-postgresql') {
-    const writer = { DBClusterIdentifier: names.auroraCluster, Role: 'WRITER' };
-    const rds = (id: string, label: string, metricName: string, statistic: Statistic, unit: Unit) =>
-      metric(id, label, NAMESPACES.rds, metricName, writer, statistic, unit);
-    const vcpus = store.writer.instanceClass ? instanceVcpus(store.writer.instanceClass) : undefined;
-    const acu = store.writer.serverlessAcu;
-    return {
-      series: [
-        rds('commits', 'Commits', 'CommitThroughput', 'Average', 'per second'),
-        rds('commitLatency', 'Commit latency (average)', 'CommitLatency', 'Average', 'ms'),
-        rds('storeCpu', 'Writer CPU', 'CPUUtilization', 'Average', '%'),
-        rds('storeConnections', 'Writer connections', 'DatabaseConnections', 'Maximum', 'count'),
-        metric('dbLoad', 'DB load', NAMESPACES.rds, 'DBLoad', { DBInstanceIdentifier: writerInstanceIdentifier(names.auroraCluster) }, 'Average', 'sessions'),
-        ...(acu
-          ? [
-              metric(
-                'acu',
-                'Serverless v2 capacity',
-                NAMESPACES.rds,
-                'ServerlessDatabaseCapacity',
-                { DBClusterIdentifier: names.auroraCluster },
-                'Average',
-                'ACU',
-              ),
-            ]
-          : []),
-      ],
-      panels: [
-        { id: 'transactions', title: 'Aurora commits per second', unit: 'per second', series: ['commits'], limits: [], inReport: true },
-        { id: 'commitLatency', title: 'Aurora commit latency, average (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
-        {
-          id: 'storeCpu',
-          title: 'Aurora writer CPU (%)',
-          unit: '%',
-          series: ['storeCpu'],
-          limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }],
-          inReport: true,
-        },
-        { id: 'storeConnections', title: 'Aurora connections', unit: 'count', series: ['storeConnections'], limits: [poolCeiling], inReport: true },
-        {
-          id: 'dbLoad',
-          title: 'Aurora DB load (average active sessions)',
-          unit: 'sessions',
-          series: ['dbLoad'],
-          limits: vcpus ? [{ value: vcpus, label: `writer vCPUs (${vcpus})` }] : [],
-          inReport: true,
-        },
-        ...(acu ? [acuPanel(acu)] : []),
-      ],
-      alarms: [
-        {
-          id: 'StoreCpuHigh',
-          description: `The Aurora history store's writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,
-          series: 'storeCpu',
-          comparison: '>=',
-          threshold: cpuHigh.percent,
-          minutes: cpuHigh.minutes,
-        },
-      ],
-    };
-  }
+}
+
+/** The Aurora writer: commits, commit latency, CPU, connections, DB load, and its capacity when Serverless v2. */
+function auroraCatalog(scenario: TemporalScenario, store: AuroraStore, ceiling: Limit): StoreCatalog {
+  const { names, observability } = scenario.environment;
+  const { cpuHigh } = observability.alarms;
+  const writer = { DBClusterIdentifier: names.auroraCluster, Role: 'WRITER' };
+  const rds = (id: string, label: string, metricName: string, statistic: Statistic, unit: Unit) =>
+    metric(id, label, NAMESPACES.rds, metricName, writer, statistic, unit);
+  const vcpus = store.writer.instanceClass ? instanceVcpus(store.writer.instanceClass) : undefined;
+  const acu = store.writer.serverlessAcu;
+  return {
+    series: [
+      rds('commits', 'Commits', 'CommitThroughput', 'Average', 'per second'),
+      rds('commitLatency', 'Commit latency (average)', 'CommitLatency', 'Average', 'ms'),
+      rds('storeCpu', 'Writer CPU', 'CPUUtilization', 'Average', '%'),
+      rds('storeConnections', 'Writer connections', 'DatabaseConnections', 'Maximum', 'count'),
+      metric('dbLoad', 'DB load', NAMESPACES.rds, 'DBLoad', { DBInstanceIdentifier: writerInstanceIdentifier(names.auroraCluster) }, 'Average', 'sessions'),
+      ...(acu
+        ? [
+            metric(
+              'acu',
+              'Serverless v2 capacity',
+              NAMESPACES.rds,
+              'ServerlessDatabaseCapacity',
+              { DBClusterIdentifier: names.auroraCluster },
+              'Average',
+              'ACU',
+            ),
+          ]
+        : []),
+    ],
+    panels: [
+      { id: 'transactions', title: 'Aurora commits per second', unit: 'per second', series: ['commits'], limits: [], inReport: true },
+      { id: 'commitLatency', title: 'Aurora commit latency, average (ms)', unit: 'ms', series: ['commitLatency'], limits: [], inReport: true },
+      {
+        id: 'storeCpu',
+        title: 'Aurora writer CPU (%)',
+        unit: '%',
+        series: ['storeCpu'],
+        limits: [{ value: cpuHigh.percent, label: `CPU alarm ${cpuHigh.percent}%` }],
+        inReport: true,
+      },
+      { id: 'storeConnections', title: 'Aurora connections', unit: 'count', series: ['storeConnections'], limits: [ceiling], inReport: true },
+      {
+        id: 'dbLoad',
+        title: 'Aurora DB load (average active sessions)',
+        unit: 'sessions',
+        series: ['dbLoad'],
+        limits: vcpus ? [{ value: vcpus, label: `writer vCPUs (${vcpus})` }] : [],
+        inReport: true,
+      },
+      ...(acu ? [acuPanel(acu)] : []),
+    ],
+    alarms: [
+      {
+        id: 'StoreCpuHigh',
+        description: `The Aurora history store's writer CPU at or above ${cpuHigh.percent}% for ${cpuHigh.minutes} minutes.`,
+        series: 'storeCpu',
+        comparison: '>=',
+        threshold: cpuHigh.percent,
+        minutes: cpuHigh.minutes,
+      },
+    ],
+  };
+}
+
+/** DSQL: transactions, commit latency, OCC conflicts and timeouts, the account's connections; the limiter table after the ECS panels. */
+function dsqlCatalog(scenario: TemporalScenario, dsqlClusterId: string, ceiling: Limit): StoreCatalog {
+  const { occConflicts } = scenario.environment.observability.alarms;
   const dsql = { ClusterId: dsqlClusterId };
   return {
     series: [
@@ -146,43 +161,54 @@ function storeCatalog(
         limits: [{ value: occConflicts.perMinute, label: `OCC alarm ${occConflicts.perMinute}/min` }],
         inReport: false,
       },
-      { id: 'dsqlConnections', title: 'DSQL connections', unit: 'count', series: ['dsqlConnections'], limits: [poolCeiling], inReport: true },
+      { id: 'dsqlConnections', title: 'DSQL connections', unit: 'count', series: ['dsqlConnections'], limits: [ceiling], inReport: true },
     ],
-    after: {
-      series: [
-        metric('limiterThrottles', 'Write throttles', NAMESPACES.dynamodb, 'WriteThrottleEvents', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
-        metric('limiterWrites', 'Consumed WCU', NAMESPACES.dynamodb, 'ConsumedWriteCapacityUnits', { TableName: names.rateLimiterTable }, 'Sum', 'per minute'),
-      ],
-      panels: [
-        {
-          id: 'limiter',
-          title: 'Connection rate limiter table',
-          unit: 'per minute',
-          series: ['limiterWrites', 'limiterThrottles'],
-          limits: [],
-          inReport: false,
-        },
-      ],
-    },
-    alarms: [
+    after: limiterCatalog(scenario),
+    alarms: dsqlAlarms(scenario),
+  };
+}
+
+/** The connection rate limiter's DynamoDB table: its writes and throttles. */
+function limiterCatalog(scenario: TemporalScenario): Pick<MetricCatalog, 'series' | 'panels'> {
+  const table = { TableName: scenario.environment.names.rateLimiterTable };
+  return {
+    series: [
+      metric('limiterThrottles', 'Write throttles', NAMESPACES.dynamodb, 'WriteThrottleEvents', table, 'Sum', 'per minute'),
+      metric('limiterWrites', 'Consumed WCU', NAMESPACES.dynamodb, 'ConsumedWriteCapacityUnits', table, 'Sum', 'per minute'),
+    ],
+    panels: [
       {
-        id: 'OccConflicts',
-        description: `DSQL aborted more than ${occConflicts.perMinute} transactions a minute on OCC conflicts for ${occConflicts.minutes} minutes.`,
-        series: 'occConflicts',
-        comparison: '>',
-        threshold: occConflicts.perMinute,
-        minutes: occConflicts.minutes,
-      },
-      {
-        id: 'LimiterThrottled',
-        description: `The connection rate limiter table throttled ${limiterThrottles.perMinute} or more writes a minute for ${limiterThrottles.minutes} minutes.`,
-        series: 'limiterThrottles',
-        comparison: '>=',
-        threshold: limiterThrottles.perMinute,
-        minutes: limiterThrottles.minutes,
+        id: 'limiter',
+        title: 'Connection rate limiter table',
+        unit: 'per minute',
+        series: ['limiterWrites', 'limiterThrottles'],
+        limits: [],
+        inReport: false,
       },
     ],
   };
+}
+
+function dsqlAlarms(scenario: TemporalScenario): AlarmSpec[] {
+  const { occConflicts, limiterThrottles } = scenario.environment.observability.alarms;
+  return [
+    {
+      id: 'OccConflicts',
+      description: `DSQL aborted more than ${occConflicts.perMinute} transactions a minute on OCC conflicts for ${occConflicts.minutes} minutes.`,
+      series: 'occConflicts',
+      comparison: '>',
+      threshold: occConflicts.perMinute,
+      minutes: occConflicts.minutes,
+    },
+    {
+      id: 'LimiterThrottled',
+      description: `The connection rate limiter table throttled ${limiterThrottles.perMinute} or more writes a minute for ${limiterThrottles.minutes} minutes.`,
+      series: 'limiterThrottles',
+      comparison: '>=',
+      threshold: limiterThrottles.perMinute,
+      minutes: limiterThrottles.minutes,
+    },
+  ];
 }
 
 export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): MetricCatalog {

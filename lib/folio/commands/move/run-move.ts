@@ -1,7 +1,8 @@
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog } from '../../../../config';
 import { refuseUnlessAvailable } from '../../../commands/aws/cluster-status';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
-import { type CommandOutput, durationOption, processIO, WAIT_BOUNDS, type CommandDeps } from '../../../commands/shared/cli';
+import { type CommandOutput, processIO, type CommandDeps } from '../../../commands/shared/cli';
+import { durationOption, WAIT_BOUNDS } from '../../../commands/shared/option-values';
 import { resolveTargetOf, type TargetOptions } from '../../../commands/shared/target';
 import type { Waiting } from '../../../commands/shared/waiting';
 import { type MoveFlags, type MovePlan, planModuleMove, planPhaseSwitch, withoutReferences } from './move-plan';

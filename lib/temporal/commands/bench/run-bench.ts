@@ -5,17 +5,8 @@ import { resolveTargetOf, type Target, type TargetOptions } from '../../../comma
 import { benchmarkWorkerCapacity } from '../../../../config/packing';
 import { temporalHibernatedNow } from '../shared/hibernated';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
-import {
-  CommandFailure,
-  type CommandOutput,
-  durationOption,
-  WAIT_BOUNDS,
-  EXIT_FAILED,
-  numberOption,
-  processIO,
-  type CommandDeps,
-  type CommandIO,
-} from '../../../commands/shared/cli';
+import { CommandFailure, type CommandOutput, EXIT_FAILED, processIO, type CommandDeps, type CommandIO } from '../../../commands/shared/cli';
+import { durationOption, WAIT_BOUNDS, numberOption } from '../../../commands/shared/option-values';
 import { shownPath, writableDir, writableFile, writeOutput } from '../../../commands/shared/files';
 import { commandWaiting, type Waiting, withinTimeout } from '../../../commands/shared/waiting';
 import { benchDown, benchUp, describeFleet, fleetStatus } from './fleet';

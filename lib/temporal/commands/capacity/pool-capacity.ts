@@ -176,14 +176,24 @@ const trunkingName = (on: boolean) => (on ? 'with ENI trunking' : 'without ENI t
 
 export function renderCapacity(r: CapacityReport): string {
   const env = r.scenario.environment;
-  const out = [
+  return [
     `## Capacity: ${r.scenario.name}`,
     '',
     `${r.scenario.preset.title}. ENI trunking is ${env.awsvpcTrunking ? 'on' : 'off'} (config \`awsvpcTrunking\`); ${env.ecsReservedMemoryMiB} MiB reserved per instance; ` +
       `rolling deploys run up to ${r.scenario.preset.deployment?.maximumPercent ?? env.deployment.maximumPercent}% of a service.`,
     '',
     ...renderHeadroom(r),
-  ];
+    ...poolsTable(r),
+    ...r.pools.flatMap((pool) => poolSections(r, pool)),
+    'Steady state counts the services at their replica counts; a pool fits when it also holds any one service rolling and any one-shot task ' +
+      '(schema setup, load generator). ECS places with its own strategies, so keep slack beyond the smallest fit.',
+    '',
+  ].join('\n');
+}
+
+/** One row a pool: what it is, what each instance gives, its steady load, whether it fits a rolling deploy, and the smallest that would. */
+function poolsTable(r: CapacityReport): string[] {
+  const env = r.scenario.environment;
   const rows = r.pools.map(({ plan, usdPerDay, otherTrunking }) => {
     const s = plan.spec;
     const steady = load(plan, plan.steady);
@@ -202,7 +212,7 @@ export function renderCapacity(r: CapacityReport): string {
       usd(usdPerDay),
     ];
   });
-  out.push(
+  return [
     markdownTable(
       [
         'Pool',
@@ -219,42 +229,42 @@ export function renderCapacity(r: CapacityReport): string {
       rows,
     ),
     '',
-  );
-  for (const { plan, alternatives } of r.pools) {
-    out.push(`### ${plan.spec.pool}: steady-state placement`, '');
-    const placement = plan.steady.instances.map((l, i) => {
-      const names = new Map<string, number>();
-      for (const t of l.tasks) names.set(t, (names.get(t) ?? 0) + 1);
-      return [
-        String(i + 1),
-        [...names].map(([t, n]) => `${n} × ${t}`).join(', ') || '(empty)',
-        `${l.cpu / 1024} vCPU`,
-        `${(l.memoryMiB / 1024).toFixed(1)} GiB`,
-        `${l.tasks.length}/${plan.capacity.tasks}`,
-      ];
-    });
-    out.push(markdownTable(['Instance', 'Tasks', 'CPU', 'Memory', 'Slots'], placement), '');
-    out.push(`### ${plan.spec.pool}: the fewest instances of each size ${trunkingName(plan.spec.trunking)}, cheapest first`, '');
-    const priced = alternatives.filter((a) => a.usdPerDay !== undefined);
-    out.push(
-      markdownTable(
-        ['Instance type', 'Instances', 'Per day'],
-        priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)]),
-      ),
-      '',
-    );
-    const families = r.perVcpu[plan.spec.pool] ?? [];
-    if (families.length > 1)
-      out.push(
-        `Per vCPU at this size: ${families.map((f) => `${f.instanceType} $${f.usdPerVcpuHour.toFixed(4)}/vCPU-hour`).join(', ')}; ${families[0].family} is the cheaper per vCPU ` +
-          '(Graviton4 is faster per vCPU, which this price does not count).',
-        '',
-      );
-  }
-  out.push(
-    'Steady state counts the services at their replica counts; a pool fits when it also holds any one service rolling and any one-shot task ' +
-      '(schema setup, load generator). ECS places with its own strategies, so keep slack beyond the smallest fit.',
+  ];
+}
+
+/** A pool's steady-state placement, instance by instance, and the fewest instances of each size, cheapest first. */
+function poolSections(r: CapacityReport, { plan, alternatives }: CapacityReport['pools'][number]): string[] {
+  const placement = plan.steady.instances.map((l, i) => {
+    const names = new Map<string, number>();
+    for (const t of l.tasks) names.set(t, (names.get(t) ?? 0) + 1);
+    return [
+      String(i + 1),
+      [...names].map(([t, n]) => `${n} × ${t}`).join(', ') || '(empty)',
+      `${l.cpu / 1024} vCPU`,
+      `${(l.memoryMiB / 1024).toFixed(1)} GiB`,
+      `${l.tasks.length}/${plan.capacity.tasks}`,
+    ];
+  });
+  const priced = alternatives.filter((a) => a.usdPerDay !== undefined);
+  const families = r.perVcpu[plan.spec.pool] ?? [];
+  return [
+    `### ${plan.spec.pool}: steady-state placement`,
     '',
-  );
-  return out.join('\n');
+    markdownTable(['Instance', 'Tasks', 'CPU', 'Memory', 'Slots'], placement),
+    '',
+    `### ${plan.spec.pool}: the fewest instances of each size ${trunkingName(plan.spec.trunking)}, cheapest first`,
+    '',
+    markdownTable(
+      ['Instance type', 'Instances', 'Per day'],
+      priced.map((a) => [a.instanceType, String(a.smallestFitting), usd(a.usdPerDay!)]),
+    ),
+    '',
+    ...(families.length > 1
+      ? [
+          `Per vCPU at this size: ${families.map((f) => `${f.instanceType} $${f.usdPerVcpuHour.toFixed(4)}/vCPU-hour`).join(', ')}; ${families[0].family} is the cheaper per vCPU ` +
+            '(Graviton4 is faster per vCPU, which this price does not count).',
+          '',
+        ]
+      : []),
+  ];
 }

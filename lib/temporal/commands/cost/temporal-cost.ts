@@ -30,31 +30,69 @@ type AuroraWriter = Extract<TemporalPreset['store'], { engine: 'aurora-postgresq
 export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inputs: TemporalCostInputs = {}): CostEstimate {
   const a: TemporalCostAssumptions = { ...TEMPORAL_COST_ASSUMPTIONS, ...inputs.assumptions };
   const p = new Pricer(prices);
-  const { preset, environment: env } = scenario;
+  const { preset } = scenario;
   const notes: string[] = [];
+  const { compute, benchLine, monitoringPerInstance } = computeSection(preset, p);
+  const store = preset.store.engine === 'dsql' ? dsqlSection(preset, p, a, inputs, notes) : auroraSection(preset.store.writer, p, a, notes);
+  const sections = [
+    compute,
+    store.section,
+    openSearchSection(preset, p),
+    cloudWatchSection(scenario, p, a, monitoringPerInstance),
+    prometheusSection(scenario, p, a, notes),
+    otherSection(scenario, p, a, notes),
+  ];
+  const total = sum(sections);
+  const { main, benchmark } = preset.capacity;
+  // A parked fleet has no instances: neither their hours nor their detailed monitoring.
+  const parked = total - benchLine.usdPerDay - benchmark.maxInstances * monitoringPerInstance;
+  const idle = parked - store.loadOnly;
+  const hibernated = idle - (compute.lines[0].usdPerDay + main.instances * monitoringPerInstance) - goneWhenHibernated(sections);
+  notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
+  const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
+  const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
+  if (workflowsPerDay === 0) notes.push('No load hours a day: no workflow runs, so there is no cost per million workflows.');
+  return {
+    scenario: scenario.name,
+    region: prices.region,
+    title: preset.title,
+    sections,
+    total,
+    // A day without load runs no workflow: a cost per million would be a division by zero.
+    ...(workflowsPerDay > 0 && {
+      perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
+      comparisons: [againstTemporalCloud(preset, workflowsPerSecond, a.loadHoursPerDay, total)],
+    }),
+    variants: variants(preset, total, parked, idle, hibernated),
+    pricesAsOf: p.asOf(),
+    notes,
+  };
+}
 
+/** Both pools by the hour; the benchmark pool's line and each instance's detailed monitoring, for the variants. */
+function computeSection(preset: TemporalPreset, p: Pricer): { compute: CostSection; benchLine: CostLine; monitoringPerInstance: number } {
   const instanceLine = (label: string, n: number, type: string): CostLine => {
     const hourly = p.usd(`ec2:${type}`);
     return { cells: [label, String(n), type, `${unitPrice(hourly)}/hr`, usd(n * hourly * HOURS_PER_DAY)], usdPerDay: n * hourly * HOURS_PER_DAY };
   };
   const { main, benchmark } = preset.capacity;
   const benchLine = instanceLine('Benchmark ASG', benchmark.maxInstances, benchmark.instanceType);
-  const instances = main.instances + benchmark.maxInstances;
-  const monitoringPerInstance = perDayFromMonthly(EC2_DETAILED_METRICS * p.usd('cloudwatch:metric'));
   const compute = section(
     'EC2 (Compute)',
     'Compute (EC2)',
     ['Resource', 'Count', 'Instance Type', 'Unit Price', '24-hr Cost'],
     [instanceLine('Main ASG', main.instances, main.instanceType), benchLine],
   );
+  return { compute, benchLine, monitoringPerInstance: perDayFromMonthly(EC2_DETAILED_METRICS * p.usd('cloudwatch:metric')) };
+}
 
-  const store = preset.store.engine === 'dsql' ? dsqlSection(preset, p, a, inputs, notes) : auroraSection(preset.store.writer, p, a, notes);
-
+/** The visibility domain: its data nodes and their gp3 volumes. */
+function openSearchSection(preset: TemporalPreset, p: Pricer): CostSection {
   const vis = preset.visibility;
   const node = p.usd(`opensearch:${vis.instanceType}`);
   const gp3 = p.usd('opensearch:gp3');
   const storageGb = vis.instances * vis.volumeGiB;
-  const openSearch = section(
+  return section(
     'OpenSearch',
     'OpenSearch (Visibility)',
     ['Resource', 'Count', 'Instance Type', 'Unit Price', '24-hr Cost'],
@@ -75,7 +113,12 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
       },
     ],
   );
+}
 
+/** Logs, metrics, both pools' detailed monitoring, the dashboard and the alarms. */
+function cloudWatchSection(scenario: TemporalScenario, p: Pricer, a: TemporalCostAssumptions, monitoringPerInstance: number): CostSection {
+  const { main, benchmark } = scenario.preset.capacity;
+  const instances = main.instances + benchmark.maxInstances;
   const alarms = temporalCatalog(scenario, 'estimate').alarms.length;
   const idleMetrics = idleAlarmMetrics(temporalIdleRules(scenario));
   const cw = {
@@ -85,7 +128,7 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     dashboard: p.usd('cloudwatch:dashboard'),
     alarm: p.usd('cloudwatch:alarm'),
   };
-  const cloudWatch = section(
+  return section(
     'CloudWatch',
     'CloudWatch',
     ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
@@ -109,11 +152,14 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
       ),
     ],
   );
+}
 
+/** Amazon Managed Prometheus: the samples the servers write, their storage and the live dashboard's reads. */
+function prometheusSection(scenario: TemporalScenario, p: Pricer, a: TemporalCostAssumptions, notes: string[]): CostSection {
   const samples = p.usd('prometheus:samples');
   const ampStorage = p.usd('prometheus:storage');
-  const dashboard = preset.dashboards ? dashboardQueries(scenario, p, a, notes) : [];
-  const prometheus = section(
+  const dashboard = scenario.preset.dashboards ? dashboardQueries(scenario, p, a, notes) : [];
+  return section(
     'Prometheus',
     'Amazon Managed Prometheus',
     ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
@@ -123,7 +169,11 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
       ...dashboard,
     ],
   );
+}
 
+/** NAT, the VPC's interface endpoints, DSQL's PrivateLink endpoint and the rate limiter's table; the note on PrivateLink against NAT. */
+function otherSection(scenario: TemporalScenario, p: Pricer, a: TemporalCostAssumptions, notes: string[]): CostSection {
+  const { preset, environment: env } = scenario;
   const nat = p.usd('vpc:nat-gateway');
   const endpoint = p.usd('vpc:interface-endpoint');
   const endpointHours = SERVICE_NETWORK_ENDPOINTS.length * env.availabilityZones.length;
@@ -136,7 +186,8 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
     `${unitPrice(endpoint)}/hr each`,
     env.availabilityZones.length * endpoint * HOURS_PER_DAY,
   );
-  const other = section(
+  notes.push(networkNote(p, dsqlStore, privateLink, privateLinkLine.usdPerDay));
+  return section(
     dsqlStore ? 'Other (NAT, VPC, DDB)' : 'Other (NAT, VPC)',
     'Other AWS Services',
     ['Resource', 'Estimate', 'Unit Price', 'Daily Cost'],
@@ -166,77 +217,63 @@ export function temporalCost(scenario: TemporalScenario, prices: PriceFile, inpu
         : []),
     ],
   );
-  // PrivateLink against NAT for the DSQL traffic: the endpoint's hours against the cheaper processing.
+}
+
+/** PrivateLink against NAT for the DSQL traffic: the endpoint's hours against the cheaper processing. */
+function networkNote(p: Pricer, dsqlStore: boolean, privateLink: boolean, endpointPerDay: number): string {
+  if (!dsqlStore)
+    return 'The Aurora store is in the VPC: its traffic pays neither NAT nor PrivateLink processing. NAT data processing (the ECS control plane) is not estimated.';
   const natGb = p.usd('vpc:nat-processing');
   const linkGb = p.usd('vpc:endpoint-processing');
-  const breakEvenGb = privateLinkLine.usdPerDay / (natGb - linkGb);
-  if (!dsqlStore)
-    notes.push(
-      'The Aurora store is in the VPC: its traffic pays neither NAT nor PrivateLink processing. NAT data processing (the ECS control plane) is not estimated.',
-    );
-  else
-    notes.push(
-      `PrivateLink or NAT for the DSQL traffic: the endpoint costs ${usd(privateLinkLine.usdPerDay)}/day in hours and processes at ${unitPrice(linkGb)}/GB, NAT at ${unitPrice(natGb)}/GB, ` +
-        `so PrivateLink is the cheaper path above ${breakEvenGb.toFixed(1)} GB/day of DSQL traffic (${((breakEvenGb * 1e3) / 86_400).toFixed(2)} MB/s). ` +
-        `${privateLink ? 'This environment uses PrivateLink' : 'This environment uses the public path (NAT)'}; neither processing charge is estimated: the volume is not known before a run.`,
-    );
+  const breakEvenGb = endpointPerDay / (natGb - linkGb);
+  return (
+    `PrivateLink or NAT for the DSQL traffic: the endpoint costs ${usd(endpointPerDay)}/day in hours and processes at ${unitPrice(linkGb)}/GB, NAT at ${unitPrice(natGb)}/GB, ` +
+    `so PrivateLink is the cheaper path above ${breakEvenGb.toFixed(1)} GB/day of DSQL traffic (${((breakEvenGb * 1e3) / 86_400).toFixed(2)} MB/s). ` +
+    `${privateLink ? 'This environment uses PrivateLink' : 'This environment uses the public path (NAT)'}; neither processing charge is estimated: the volume is not known before a run.`
+  );
+}
 
-  const sections = [compute, store.section, openSearch, cloudWatch, prometheus, other];
-  const total = sum(sections);
-  // A parked fleet has no instances: neither their hours nor their detailed monitoring.
-  const parked = total - benchLine.usdPerDay - benchmark.maxInstances * monitoringPerInstance;
-  const idle = parked - store.loadOnly;
-  // Hibernated: no instance at all, so nothing logs, nothing is scraped and nothing connects; what
-  // stays is storage (the store, OpenSearch, logs, Prometheus), the network and the dashboard.
+/**
+ * Hibernated: no instance at all, so nothing logs, nothing is scraped and nothing connects; what
+ * stays is storage (the store, OpenSearch, logs, Prometheus), the network and the dashboard. An
+ * Aurora store is stopped too: its writer's hours go (what idle left of them), its storage stays.
+ */
+function goneWhenHibernated(sections: readonly CostSection[]): number {
   const lineCost = (label: string) => sections.flatMap((x) => x.lines).find((l) => l.cells[0] === label)?.usdPerDay ?? 0;
-  const mainInstances = compute.lines[0].usdPerDay + main.instances * monitoringPerInstance;
-  // An Aurora store is stopped too: its writer's hours go (what idle left of them), its storage stays.
   const gone = ['Log Ingestion', 'Metrics', 'Metric Samples', DASHBOARD_QUERIES, 'DynamoDB (rate limiter)', 'Writer', 'Writer, at the floor'];
-  const hibernated = idle - mainInstances - gone.reduce((x, label) => x + lineCost(label), 0);
-  notes.push(budgetNote(scenario.environment.spending.budget.dailyUsd, total, hibernated, 'hibernated'));
-  const workflowsPerSecond = preset.recorded?.achievedWps ?? preset.benchmark.targetRate;
-  const workflowsPerDay = workflowsPerSecond * 3600 * a.loadHoursPerDay;
-  if (workflowsPerDay === 0) notes.push('No load hours a day: no workflow runs, so there is no cost per million workflows.');
-  return {
-    scenario: scenario.name,
-    region: prices.region,
-    title: preset.title,
-    sections,
-    total,
-    // A day without load runs no workflow: a cost per million would be a division by zero.
-    ...(workflowsPerDay > 0 && {
-      perMillionWorkflows: { workflowsPerSecond, basis: preset.recorded ? 'recorded' : 'target', workflowsPerDay, usd: total / (workflowsPerDay / 1e6) },
-      comparisons: [againstTemporalCloud(preset, workflowsPerSecond, a.loadHoursPerDay, total)],
-    }),
-    variants: [
-      {
-        label: 'Benchmark fleet parked',
-        total: parked,
-        delta: parked - total,
-        note: `bench down: the benchmark ASG at 0 instances (${benchmark.maxInstances} × ${benchmark.instanceType}) and their detailed monitoring; every other line as above`,
-      },
-      {
-        label: 'Parked and idle',
-        total: idle,
-        delta: idle - total,
-        note: dsqlStore
-          ? "no benchmark load either: DSQL bills its storage only (the DPUs of Temporal's own background work are not modelled)"
-          : preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu
-            ? 'no benchmark load either: the Serverless v2 writer at its floor'
-            : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
-      },
-      {
-        label: 'Hibernated',
-        total: hibernated,
-        delta: hibernated - total,
-        note: `npm run hibernate: no instance in either pool (the main pool's ${main.instances} × ${main.instanceType} too), so no log ingestion, no metrics published, no scraping and no rate-limiter writes; storage, OpenSearch, the network and the dashboard stay${
-          dsqlStore ? '' : '; the Aurora store is stopped too (its storage and secret stay; Aurora starts it after 7 days, and the idle rule stops it again)'
-        }`,
-      },
-    ],
-    pricesAsOf: p.asOf(),
-    notes,
-  };
+  return gone.reduce((x, label) => x + lineCost(label), 0);
+}
+
+/** The day parked, parked and idle, and hibernated, each against the full day. */
+function variants(preset: TemporalPreset, total: number, parked: number, idle: number, hibernated: number): CostEstimate['variants'] {
+  const { main, benchmark } = preset.capacity;
+  const dsqlStore = preset.store.engine === 'dsql';
+  return [
+    {
+      label: 'Benchmark fleet parked',
+      total: parked,
+      delta: parked - total,
+      note: `bench down: the benchmark ASG at 0 instances (${benchmark.maxInstances} × ${benchmark.instanceType}) and their detailed monitoring; every other line as above`,
+    },
+    {
+      label: 'Parked and idle',
+      total: idle,
+      delta: idle - total,
+      note: dsqlStore
+        ? "no benchmark load either: DSQL bills its storage only (the DPUs of Temporal's own background work are not modelled)"
+        : preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu
+          ? 'no benchmark load either: the Serverless v2 writer at its floor'
+          : 'no benchmark load either: a provisioned Aurora writer bills by the hour, load or not',
+    },
+    {
+      label: 'Hibernated',
+      total: hibernated,
+      delta: hibernated - total,
+      note: `npm run hibernate: no instance in either pool (the main pool's ${main.instances} × ${main.instanceType} too), so no log ingestion, no metrics published, no scraping and no rate-limiter writes; storage, OpenSearch, the network and the dashboard stay${
+        dsqlStore ? '' : '; the Aurora store is stopped too (its storage and secret stay; Aurora starts it after 7 days, and the idle rule stops it again)'
+      }`,
+    },
+  ];
 }
 
 /** The DSQL store: DPUs for the load, and storage. `loadOnly`: what goes when the load stops. */

@@ -4,7 +4,7 @@ import { pointLength } from '../../../commands/report/window';
 import type { PeakAverage } from '../../../commands/report/fetch';
 import type { Bottlenecks } from './bottlenecks';
 import type { LadderView } from './ladder-view';
-import type { Percentiles } from './server-view';
+import type { Percentiles } from './range-series';
 import type { TemporalReport } from './temporal-summary';
 
 /** A Temporal report's body: the store, the services, the servers' view, the run, the bottlenecks. */
@@ -85,18 +85,31 @@ const coverage = (covered: number | null, windowSeconds: number) =>
 
 /** Seed 000's "Temporal Persistence Metrics" and "Service Health", and the server's view of the run. */
 function serverSections(r: TemporalReport): string[] {
-  const s = r.metrics.server;
-  const dsql = r.store === 'dsql';
-  const source = `From the servers' and workers' own metrics (Prometheus, ${r.server.source}, ${r.server.stepSeconds} s steps).`;
   if (r.server.unread)
     return ['## Temporal persistence metrics', '', `Not read: ${r.server.unread}. Every figure from the servers' own metrics says "no data".`, ''];
+  const s = r.metrics.server;
+  return [
+    ...persistenceSection(r),
+    '## Service health',
+    '',
+    markdownTable(
+      ['Service', 'Health', 'Evidence'],
+      ROLES.map((role) => [role, s.persistence[role].health, s.persistence[role].evidence]),
+    ),
+    '',
+    ...serverViewSection(r),
+  ];
+}
+
+/** Each role's pool, its waits, conflicts and retries (the DSQL plugin's counters), and its errors. */
+function persistenceSection(r: TemporalReport): string[] {
+  const s = r.metrics.server;
+  const dsql = r.store === 'dsql';
   const notEmitted = 'not emitted';
-  const run = s.run;
-  const st = run.scheduleToStartMs;
   return [
     '## Temporal persistence metrics',
     '',
-    source,
+    `From the servers' and workers' own metrics (Prometheus, ${r.server.source}, ${r.server.stepSeconds} s steps).`,
     '',
     markdownTable(
       [
@@ -132,13 +145,14 @@ function serverSections(r: TemporalReport): string[] {
       ? "Pool waits, conflicts and retries are the DSQL plugin's own counters; the wait time is the largest cumulative wait a task reported (the plugin records the running total)."
       : 'Upstream\'s PostgreSQL plugin emits no pool-wait or conflict counters ("not emitted"): a locking store has no OCC conflicts.',
     '',
-    '## Service health',
-    '',
-    markdownTable(
-      ['Service', 'Health', 'Evidence'],
-      ROLES.map((role) => [role, s.persistence[role].health, s.persistence[role].evidence]),
-    ),
-    '',
+  ];
+}
+
+/** What the servers saw of the run: transitions, start and schedule-to-start latency, backlog, polls, slots, the generator, the busiest operations. */
+function serverViewSection(r: TemporalReport): string[] {
+  const run = r.metrics.server.run;
+  const st = run.scheduleToStartMs;
+  return [
     "## The server's view of the run",
     '',
     markdownTable(

@@ -1,6 +1,22 @@
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario } from '../../../../config';
 import type { PeakAverage, Points } from '../../../commands/report/fetch';
 import { PrometheusError, type PrometheusReader, type RangeSeries, rangeStep } from './prometheus-reader';
+import {
+  type Answers,
+  type Percentiles,
+  byLabel,
+  combined,
+  gauge,
+  histogramQuantile,
+  mean,
+  of,
+  percentilesMs,
+  perSecond,
+  quantileSeries,
+  ratio,
+  total,
+  windowBuckets,
+} from './range-series';
 import { type ServerQuery, serverQueries } from '../../contract/server-queries';
 
 /*
@@ -11,12 +27,6 @@ import { type ServerQuery, serverQueries } from '../../contract/server-queries';
  */
 
 type Health = 'healthy' | 'saturated' | 'contended' | 'failing' | 'unknown';
-
-export interface Percentiles {
-  readonly p50: number | null;
-  readonly p95: number | null;
-  readonly p99: number | null;
-}
 
 interface PersistenceRow {
   /** Connections the role's pools allow, all its tasks (persistence_sql_max_open_conn). */
@@ -82,7 +92,6 @@ export interface ServerView {
 }
 
 /** Fetched answers, by query id. */
-export type Answers = ReadonlyMap<string, readonly RangeSeries[]>;
 
 export interface ServerWindow {
   readonly start: Date;
@@ -127,106 +136,6 @@ async function fetchServerMetrics(
 
 // ---- arithmetic on answers ----
 
-const sumAll = (v: readonly number[]) => v.reduce((a, b) => a + b, 0);
-const mean = (v: readonly number[]) => sumAll(v) / v.length;
-const ratio = (a: number | null, b: number | null) => (a === null || b === null || !(b > 0) ? null : a / b);
-
-function of(a: Answers, id: string, labels: Record<string, string> = {}): RangeSeries[] {
-  return (a.get(id) ?? []).filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-}
-
-/** One series per timestamp: the named series added up, point by point. */
-function combined(series: readonly RangeSeries[]): Points {
-  const at = new Map<number, number>();
-  for (const s of series) s.t.forEach((t, i) => at.set(t, (at.get(t) ?? 0) + s.v[i]));
-  const t = [...at.keys()].sort((x, y) => x - y);
-  return { t, v: t.map((x) => at.get(x)!) };
-}
-
-function gauge(series: readonly RangeSeries[]): PeakAverage {
-  const { v } = combined(series);
-  return v.length ? { peak: Math.max(...v), average: mean(v) } : { peak: null, average: null };
-}
-
-/** A counter's total over the window: null when no series exists (the metric was never emitted). */
-function total(series: readonly RangeSeries[]): number | null {
-  return series.length ? sumAll(series.flatMap((s) => s.v)) : null;
-}
-
-function byLabel(series: readonly RangeSeries[], label: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const s of series) out[s.labels[label] ?? ''] = (out[s.labels[label] ?? ''] ?? 0) + sumAll(s.v);
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v > 0));
-}
-
-/**
- * A quantile of a histogram given as cumulative bucket counts, by Prometheus's own rule
- * (histogram_quantile): linear within the bucket that holds the rank, the lower bound of the
- * +Inf bucket when the rank falls there, null without observations.
- */
-export function histogramQuantile(q: number, buckets: readonly { le: number; count: number }[]): number | null {
-  const sorted = [...buckets].sort((a, b) => a.le - b.le);
-  if (!sorted.length || sorted[sorted.length - 1].le !== Infinity) return null;
-  const observations = sorted[sorted.length - 1].count;
-  if (!(observations > 0)) return null;
-  const rank = q * observations;
-  // Found: the +Inf bucket holds every observation.
-  const i = sorted.findIndex((b) => b.count >= rank);
-  if (i === sorted.length - 1) return sorted.length > 1 ? sorted[sorted.length - 2].le : null;
-  const lower = i === 0 ? 0 : sorted[i - 1].le;
-  const below = i === 0 ? 0 : sorted[i - 1].count;
-  const inBucket = sorted[i].count - below;
-  if (i === 0 && sorted[0].le <= 0) return sorted[0].le;
-  return inBucket > 0 ? lower + (sorted[i].le - lower) * ((rank - below) / inBucket) : sorted[i].le;
-}
-
-/** Buckets added up over the window (and over every series of the selection). */
-function windowBuckets(series: readonly RangeSeries[]): { le: number; count: number }[] {
-  const at = new Map<number, number>();
-  for (const s of series) {
-    const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
-    at.set(le, (at.get(le) ?? 0) + sumAll(s.v));
-  }
-  return [...at].map(([le, count]) => ({ le, count }));
-}
-
-const toMs = (seconds: number | null) => (seconds === null ? null : seconds * 1000);
-
-function percentilesMs(series: readonly RangeSeries[]): Percentiles {
-  const b = windowBuckets(series);
-  return { p50: toMs(histogramQuantile(0.5, b)), p95: toMs(histogramQuantile(0.95, b)), p99: toMs(histogramQuantile(0.99, b)) };
-}
-
-/** A quantile per step, for a chart. */
-function quantileSeries(series: readonly RangeSeries[], q: number, scale = 1000): Points {
-  const steps = new Map<number, Map<number, number>>();
-  for (const s of series) {
-    const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
-    s.t.forEach((t, i) => {
-      const b = steps.get(t) ?? new Map<number, number>();
-      b.set(le, (b.get(le) ?? 0) + s.v[i]);
-      steps.set(t, b);
-    });
-  }
-  const t: number[] = [];
-  const v: number[] = [];
-  for (const x of [...steps.keys()].sort((a, b) => a - b)) {
-    const value = histogramQuantile(
-      q,
-      [...steps.get(x)!].map(([le, count]) => ({ le, count })),
-    );
-    if (value !== null) {
-      t.push(x);
-      v.push(value * scale);
-    }
-  }
-  return { t, v };
-}
-
-function perSecond(p: Points, stepSeconds: number): Points {
-  return { t: p.t, v: p.v.map((x) => x / stepSeconds) };
-}
-
 const FAULT_CLASSES = /unavailable|timeout|deadline|exhausted|internal|connection|refused/i;
 
 function health(
@@ -258,9 +167,30 @@ const num = (v: number | null) => (v === null ? 'no data' : String(Math.round(v)
 
 /** The view from the answers: pure, so the recorded answers of a real run give the same view offline. */
 export function summarizeServer(scenario: TemporalScenario, answers: Answers, stepSeconds: number, source: string): ServerView {
-  const store = scenario.preset.store.engine;
+  const transitions = perSecond(combined(of(answers, 'stateTransitions')), stepSeconds);
+  return {
+    source,
+    stepSeconds,
+    unread: null,
+    persistence: persistenceRows(answers, scenario.preset.store.engine),
+    run: runFigures(answers, stepSeconds, transitions),
+    series: {
+      stateTransitionsPerSecond: transitions,
+      startLatencyP99: quantileSeries(of(answers, 'startLatency'), 0.99),
+      serverWorkflowScheduleToStartP50: quantileSeries(of(answers, 'serverScheduleToStart', { task_type: 'Workflow' }), 0.5),
+      serverActivityScheduleToStartP50: quantileSeries(of(answers, 'serverScheduleToStart', { task_type: 'Activity' }), 0.5),
+      workerWorkflowScheduleToStartP50: quantileSeries(of(answers, 'workerWorkflowScheduleToStart'), 0.5),
+      workerActivityScheduleToStartP50: quantileSeries(of(answers, 'workerActivityScheduleToStart'), 0.5),
+      backlog: combined(of(answers, 'backlog')),
+      ...Object.fromEntries(TEMPORAL_ROLES.map((role) => [`poolInUse.${role}`, combined(of(answers, 'poolInUse', { service_name: role }))])),
+    },
+  };
+}
+
+/** Each role's pool and the DSQL plugin's counters, with the health they add up to. */
+function persistenceRows(answers: Answers, store: TemporalScenario['preset']['store']['engine']): Record<TemporalRole, PersistenceRow> {
   const dsql = store === 'dsql';
-  const persistence = Object.fromEntries(
+  return Object.fromEntries(
     TEMPORAL_ROLES.map((role) => {
       const sel = { service_name: role };
       const max = gauge(of(answers, 'poolMax', sel));
@@ -283,8 +213,10 @@ export function summarizeServer(scenario: TemporalScenario, answers: Answers, st
       return [role, { ...row, ...health(row, role, store) }];
     }),
   ) as Record<TemporalRole, PersistenceRow>;
+}
 
-  const transitions = perSecond(combined(of(answers, 'stateTransitions')), stepSeconds);
+/** The run as the servers and workers counted it: transitions, latencies, backlog, polls, slots, the generator. */
+function runFigures(answers: Answers, stepSeconds: number, transitions: ReturnType<typeof perSecond>): ServerView['run'] {
   const requests = byLabel(of(answers, 'persistenceRequests'), 'operation');
   const busiest = Object.entries(requests)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -295,59 +227,46 @@ export function summarizeServer(scenario: TemporalScenario, answers: Answers, st
     successSync: total(of(answers, 'pollSuccessSync')),
     timeouts: total(of(answers, 'pollTimeouts')),
   };
+  const starts = combined(of(answers, 'generatorStarts'));
+  return {
+    stateTransitions: total(of(answers, 'stateTransitions')),
+    stateTransitionsCoverSeconds: of(answers, 'stateTransitions').length ? combined(of(answers, 'stateTransitions')).t.length * stepSeconds : null,
+    stateTransitionsPerSecond: transitions.v.length ? { peak: Math.max(...transitions.v), average: mean(transitions.v) } : { peak: null, average: null },
+    startWorkflowLatencyMs: percentilesMs(of(answers, 'startLatency')),
+    persistenceP99ByOperation: busiest,
+    historyPersistenceP99Ms: percentilesMs(of(answers, 'historyPersistenceLatency')).p99,
+    scheduleToStartMs: {
+      serverWorkflow: percentilesMs(of(answers, 'serverScheduleToStart', { task_type: 'Workflow' })),
+      serverActivity: percentilesMs(of(answers, 'serverScheduleToStart', { task_type: 'Activity' })),
+      workerWorkflow: percentilesMs(of(answers, 'workerWorkflowScheduleToStart')),
+      workerActivity: percentilesMs(of(answers, 'workerActivityScheduleToStart')),
+    },
+    backlog: { count: gauge(of(answers, 'backlog')), agePeakSeconds: gauge(of(answers, 'backlogAge')).peak },
+    polls: { ...polls, successShare: polls.success === null ? null : ratio(polls.success, polls.success + (polls.timeouts ?? 0)) },
+    workerSlots: workerSlots(answers),
+    generator: {
+      starts: total(of(answers, 'generatorStarts')),
+      peakStartsPerSecond: starts.v.length ? Math.max(...starts.v) / stepSeconds : null,
+      targetRate: gauge(of(answers, 'generatorTarget')).peak,
+      startErrors: total(of(answers, 'generatorStartErrors')),
+    },
+  };
+}
+
+/** The workers' slots: the fewest free, the lowest share free per worker type at any point, and the most there were. */
+function workerSlots(answers: Answers): ServerView['run']['workerSlots'] {
   const available = combined(of(answers, 'slotsAvailable'));
   const used = combined(of(answers, 'slotsUsed'));
-  // Per worker type: the share of its slots free at each point, and the lowest of them.
   const freeShares = ['WorkflowWorker', 'ActivityWorker'].flatMap((type) => {
     const a = combined(of(answers, 'slotsAvailable', { worker_type: type }));
     const u = combined(of(answers, 'slotsUsed', { worker_type: type }));
     const uAt = new Map(u.t.map((t, i) => [t, u.v[i]]));
     return a.t.flatMap((t, i) => (uAt.has(t) && a.v[i] + uAt.get(t)! > 0 ? [a.v[i] / (a.v[i] + uAt.get(t)!)] : []));
   });
-  const starts = combined(of(answers, 'generatorStarts'));
-  const backlog = combined(of(answers, 'backlog'));
   return {
-    source,
-    stepSeconds,
-    unread: null,
-    persistence,
-    run: {
-      stateTransitions: total(of(answers, 'stateTransitions')),
-      stateTransitionsCoverSeconds: of(answers, 'stateTransitions').length ? combined(of(answers, 'stateTransitions')).t.length * stepSeconds : null,
-      stateTransitionsPerSecond: transitions.v.length ? { peak: Math.max(...transitions.v), average: mean(transitions.v) } : { peak: null, average: null },
-      startWorkflowLatencyMs: percentilesMs(of(answers, 'startLatency')),
-      persistenceP99ByOperation: busiest,
-      historyPersistenceP99Ms: percentilesMs(of(answers, 'historyPersistenceLatency')).p99,
-      scheduleToStartMs: {
-        serverWorkflow: percentilesMs(of(answers, 'serverScheduleToStart', { task_type: 'Workflow' })),
-        serverActivity: percentilesMs(of(answers, 'serverScheduleToStart', { task_type: 'Activity' })),
-        workerWorkflow: percentilesMs(of(answers, 'workerWorkflowScheduleToStart')),
-        workerActivity: percentilesMs(of(answers, 'workerActivityScheduleToStart')),
-      },
-      backlog: { count: gauge(of(answers, 'backlog')), agePeakSeconds: gauge(of(answers, 'backlogAge')).peak },
-      polls: { ...polls, successShare: polls.success === null ? null : ratio(polls.success, polls.success + (polls.timeouts ?? 0)) },
-      workerSlots: {
-        freeLowest: available.v.length ? Math.min(...available.v) : null,
-        freeLowestShare: freeShares.length ? Math.min(...freeShares) : null,
-        total: available.v.length && used.v.length ? Math.max(...available.v.map((x, i) => x + (used.v[i] ?? 0))) : null,
-      },
-      generator: {
-        starts: total(of(answers, 'generatorStarts')),
-        peakStartsPerSecond: starts.v.length ? Math.max(...starts.v) / stepSeconds : null,
-        targetRate: gauge(of(answers, 'generatorTarget')).peak,
-        startErrors: total(of(answers, 'generatorStartErrors')),
-      },
-    },
-    series: {
-      stateTransitionsPerSecond: transitions,
-      startLatencyP99: quantileSeries(of(answers, 'startLatency'), 0.99),
-      serverWorkflowScheduleToStartP50: quantileSeries(of(answers, 'serverScheduleToStart', { task_type: 'Workflow' }), 0.5),
-      serverActivityScheduleToStartP50: quantileSeries(of(answers, 'serverScheduleToStart', { task_type: 'Activity' }), 0.5),
-      workerWorkflowScheduleToStartP50: quantileSeries(of(answers, 'workerWorkflowScheduleToStart'), 0.5),
-      workerActivityScheduleToStartP50: quantileSeries(of(answers, 'workerActivityScheduleToStart'), 0.5),
-      backlog,
-      ...Object.fromEntries(TEMPORAL_ROLES.map((role) => [`poolInUse.${role}`, combined(of(answers, 'poolInUse', { service_name: role }))])),
-    },
+    freeLowest: available.v.length ? Math.min(...available.v) : null,
+    freeLowestShare: freeShares.length ? Math.min(...freeShares) : null,
+    total: available.v.length && used.v.length ? Math.max(...available.v.map((x, i) => x + (used.v[i] ?? 0))) : null,
   };
 }
 

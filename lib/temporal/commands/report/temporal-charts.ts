@@ -34,6 +34,24 @@ export function renderServerCharts(view: ServerView, window: { start: Date; end:
   ];
 }
 
+/** One ladder chart: a value axis of the rates offered up to `top`, and `unit` against it (at least up to yMax). */
+function ladderChart(c: { id: string; title: string; subtitle: string; unit: string; top: number; yMax?: number }, series: object[]): Chart {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 400 });
+  chart.setOption({
+    animation: false,
+    backgroundColor: '#ffffff',
+    title: { text: c.title, subtext: c.subtitle, left: 'center' },
+    legend: { bottom: 4, left: 'center', textStyle: { fontSize: 12 } },
+    grid: { left: 70, right: 40, top: 70, bottom: 100 },
+    xAxis: { type: 'value', min: 0, max: niceCeiling(c.top * 1.1), name: 'offered (workflows/s)', nameLocation: 'middle', nameGap: 28 },
+    yAxis: { type: 'value', min: 0, name: c.unit, max: c.yMax === undefined ? undefined : (v: { max: number }) => niceCeiling(Math.max(v.max, c.yMax!) * 1.1) },
+    series,
+  });
+  const svg = stableIds(chart.renderToSVGString());
+  chart.dispose();
+  return { file: `${c.id}.svg`, title: c.title, svg };
+}
+
 /**
  * A ladder's steps against the rate each offered: what completed (beside the offered line,
  * where a cluster that keeps up sits) and the P99 (under its bound). A step that did not hold
@@ -55,22 +73,7 @@ export function renderLadderCharts(ladder: LadderView, subtitle: string): Chart[
             lineStyle: { color: PERCENTILE_COLORS[0] },
           },
         ];
-  const draw = (id: string, title: string, unit: string, series: object[], yMax?: number): Chart => {
-    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: 400 });
-    chart.setOption({
-      animation: false,
-      backgroundColor: '#ffffff',
-      title: { text: title, subtext: subtitle, left: 'center' },
-      legend: { bottom: 4, left: 'center', textStyle: { fontSize: 12 } },
-      grid: { left: 70, right: 40, top: 70, bottom: 100 },
-      xAxis: { type: 'value', min: 0, max: niceCeiling(top * 1.1), name: 'offered (workflows/s)', nameLocation: 'middle', nameGap: 28 },
-      yAxis: { type: 'value', min: 0, name: unit, max: yMax === undefined ? undefined : (v: { max: number }) => niceCeiling(Math.max(v.max, yMax) * 1.1) },
-      series,
-    });
-    const svg = stableIds(chart.renderToSVGString());
-    chart.dispose();
-    return { file: `${id}.svg`, title, svg };
-  };
+  const draw = (id: string, title: string, unit: string, series: object[], yMax?: number) => ladderChart({ id, title, subtitle, unit, top, yMax }, series);
   const steps = ladder.steps;
   return [
     draw('ladderThroughput', 'Ladder: completed against offered rate', 'completed (workflows/s)', [

@@ -31,53 +31,8 @@ export function summarizeTemporal(
   const ctx = new SeriesContext(catalog, points, window);
   const { preset, environment } = scenario;
   const workflows = ctx.window.workflows ?? null;
-  const dsql = preset.store.engine === 'dsql';
   const notes: string[] = [];
-  let transactions: TemporalReport['metrics']['transactions'];
-  if (dsql) {
-    const total = ctx.total('totalTx');
-    const totalPerMinute = ctx.perMinute('totalTx');
-    // The split into read-only and write is taken over the periods where both counts exist.
-    const totals = ctx.points('totalTx');
-    const write = ctx.points('writeTx');
-    const both = new Set(write.t);
-    const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
-    const writeTotal = ctx.total('writeTx');
-    if (write.t.length < totals.t.length)
-      notes.push(
-        `ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`,
-      );
-    transactions = {
-      totalPerMinute,
-      readOnlyPerMinute: ctx.perMinute('readOnlyTx'),
-      writePerMinute: ctx.perMinute('writeTx'),
-      total,
-      readOnly: ctx.total('readOnlyTx'),
-      write: writeTotal,
-      readOnlyShare: writeTotal === null ? null : ratio(totalWhereBoth - writeTotal, totalWhereBoth),
-      peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
-      perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
-      peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,
-    };
-  } else {
-    // Aurora publishes commits per second, averaged over each period: commits are its transactions.
-    const perSecond = ctx.gauge('commits');
-    const { v } = ctx.points('commits');
-    const total = v.length ? v.reduce((a, b) => a + b, 0) * ctx.window.periodSeconds : null;
-    const none = { peak: null, average: null };
-    transactions = {
-      totalPerMinute: { peak: perSecond.peak === null ? null : perSecond.peak * 60, average: perSecond.average === null ? null : perSecond.average * 60 },
-      readOnlyPerMinute: none,
-      writePerMinute: none,
-      total,
-      readOnly: null,
-      write: null,
-      readOnlyShare: null,
-      peakPerSecond: perSecond.peak,
-      perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
-      peakPerMinuteOverWorkflows: workflows && perSecond.peak !== null ? (perSecond.peak * 60) / workflows : null,
-    };
-  }
+  const transactions = preset.store.engine === 'dsql' ? dsqlTransactions(ctx, workflows, notes) : auroraTransactions(ctx, workflows);
   const services = Object.fromEntries(
     temporalServices().map((s) => [
       s.label,
@@ -88,22 +43,8 @@ export function summarizeTemporal(
       },
     ]),
   );
-  const storeMetrics = dsql
-    ? {
-        occConflicts: { total: ctx.total('occConflicts'), peakPerMinute: ctx.perMinute('occConflicts').peak },
-        queryTimeouts: { total: ctx.total('queryTimeouts') },
-        dsqlConnections: ctx.gauge('dsqlConnections'),
-        limiter: { writes: ctx.total('limiterWrites'), throttledWrites: ctx.total('limiterThrottles') },
-      }
-    : {
-        aurora: {
-          cpu: ctx.gauge('storeCpu'),
-          connections: ctx.gauge('storeConnections'),
-          dbLoad: ctx.gauge('dbLoad'),
-          acu: preset.store.engine === 'aurora-postgresql' && preset.store.writer.serverlessAcu ? ctx.gauge('acu') : null,
-        },
-      };
-  const serverTasks = TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0);
+  // Read in the order the report's coverage lists them.
+  const store = storeMetrics(ctx, scenario);
   const head = reportBase(scenario, ctx);
   const commitLatencyMs = ctx.gauge('commitLatency');
   const figures = bottleneckFigures(server, {
@@ -122,11 +63,11 @@ export function summarizeTemporal(
     benchmark: ctx.window.benchmark ?? null,
     configured: {
       targetRate: preset.benchmark.targetRate,
-      serverTasks,
+      serverTasks: TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas, 0),
       poolConnections: TEMPORAL_ROLES.reduce((n, r) => n + preset.services[r].replicas * preset.pools[r].maxConns, 0),
       cpuAlarmPercent: environment.observability.alarms.cpuHigh.percent,
     },
-    metrics: { transactions, commitLatencyMs, services, ...storeMetrics, server: { persistence: server.persistence, run: server.run } },
+    metrics: { transactions, commitLatencyMs, services, ...store, server: { persistence: server.persistence, run: server.run } },
     server: { source: server.source, stepSeconds: server.stepSeconds, unread: server.unread },
     bottlenecks: findBottlenecks(environment.observability.bottlenecks, figures),
     ...(ladder && { ladder }),
@@ -139,6 +80,75 @@ export function summarizeTemporal(
     ? { ...report, bottlenecks: at.bottlenecks, window: { ...report.window, run: { start: at.start, end: at.end } }, server: { unread: at.unread } }
     : report;
   return { ...report, proposal: proposeNextPreset(judged, scenario) };
+}
+
+type Transactions = TemporalReport['metrics']['transactions'];
+
+/** DSQL's transactions: total, read-only and write, the split taken over the periods where both counts exist. */
+function dsqlTransactions(ctx: SeriesContext, workflows: number | null, notes: string[]): Transactions {
+  const total = ctx.total('totalTx');
+  const totalPerMinute = ctx.perMinute('totalTx');
+  const totals = ctx.points('totalTx');
+  const write = ctx.points('writeTx');
+  const both = new Set(write.t);
+  const totalWhereBoth = totals.t.reduce((sum, t, i) => (both.has(t) ? sum + totals.v[i] : sum), 0);
+  const writeTotal = ctx.total('writeTx');
+  if (write.t.length < totals.t.length)
+    notes.push(
+      `ReadOnlyTx has points in ${write.t.length} of the ${totals.t.length} periods TotalTx has; the read-only share and write figures cover those ${write.t.length}`,
+    );
+  return {
+    totalPerMinute,
+    readOnlyPerMinute: ctx.perMinute('readOnlyTx'),
+    writePerMinute: ctx.perMinute('writeTx'),
+    total,
+    readOnly: ctx.total('readOnlyTx'),
+    write: writeTotal,
+    readOnlyShare: writeTotal === null ? null : ratio(totalWhereBoth - writeTotal, totalWhereBoth),
+    peakPerSecond: totalPerMinute.peak === null ? null : totalPerMinute.peak / 60,
+    perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
+    peakPerMinuteOverWorkflows: workflows && totalPerMinute.peak !== null ? totalPerMinute.peak / workflows : null,
+  };
+}
+
+/** Aurora publishes commits per second, averaged over each period: commits are its transactions. */
+function auroraTransactions(ctx: SeriesContext, workflows: number | null): Transactions {
+  const perSecond = ctx.gauge('commits');
+  const { v } = ctx.points('commits');
+  const total = v.length ? v.reduce((a, b) => a + b, 0) * ctx.window.periodSeconds : null;
+  const none = { peak: null, average: null };
+  return {
+    totalPerMinute: { peak: perSecond.peak === null ? null : perSecond.peak * 60, average: perSecond.average === null ? null : perSecond.average * 60 },
+    readOnlyPerMinute: none,
+    writePerMinute: none,
+    total,
+    readOnly: null,
+    write: null,
+    readOnlyShare: null,
+    peakPerSecond: perSecond.peak,
+    perWorkflow: workflows && total !== null ? ratio(total, workflows) : null,
+    peakPerMinuteOverWorkflows: workflows && perSecond.peak !== null ? (perSecond.peak * 60) / workflows : null,
+  };
+}
+
+/** The store's own figures: DSQL's conflicts, timeouts, connections and limiter; or the Aurora writer's. */
+function storeMetrics(ctx: SeriesContext, scenario: TemporalScenario) {
+  const store = scenario.preset.store;
+  if (store.engine === 'dsql')
+    return {
+      occConflicts: { total: ctx.total('occConflicts'), peakPerMinute: ctx.perMinute('occConflicts').peak },
+      queryTimeouts: { total: ctx.total('queryTimeouts') },
+      dsqlConnections: ctx.gauge('dsqlConnections'),
+      limiter: { writes: ctx.total('limiterWrites'), throttledWrites: ctx.total('limiterThrottles') },
+    };
+  return {
+    aurora: {
+      cpu: ctx.gauge('storeCpu'),
+      connections: ctx.gauge('storeConnections'),
+      dbLoad: ctx.gauge('dbLoad'),
+      acu: store.writer.serverlessAcu ? ctx.gauge('acu') : null,
+    },
+  };
 }
 
 /** The ladder's steps, and the bottleneck rules on its first failing step: the servers' view over it, CloudWatch's points inside it. */

@@ -6,7 +6,8 @@ import { TEMPORAL_OUTPUTS as O } from '../../contract/temporal-stack-outputs';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
 import { deployedStack, pickOutputs } from '../../../commands/aws/read-stack-outputs';
 import { isHibernated } from '../shared/hibernated';
-import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_FAILED, numberOption } from '../../../commands/shared/cli';
+import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_FAILED } from '../../../commands/shared/cli';
+import { numberOption } from '../../../commands/shared/option-values';
 
 /*
  * `npm run ui`: how to reach the deployed preset's Temporal Web UI, or with --dashboards its

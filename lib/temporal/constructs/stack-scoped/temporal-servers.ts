@@ -7,7 +7,7 @@ import type { Construct } from 'constructs';
 import type { TemporalEnvironment, TemporalPreset } from '../../../../config';
 import { durationSeconds } from '../../../../config/fields';
 import { containerImage } from '../../../platform/contract/images';
-import { schemaCommand, schemaEnvironment } from '../../contract/temporal-config';
+import { schemaCommand, schemaEnvironment } from '../../contract/temporal-schema-task';
 import { executionRole } from '../../../platform/constructs/ecs-service';
 import type { HibernationSwitch } from '../hibernation-switch';
 import type { Prometheus } from '../prometheus';

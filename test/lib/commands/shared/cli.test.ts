@@ -1,6 +1,8 @@
 import { ConfigError } from '../../../../config';
 import { AwsNoAnswer } from '../../../../lib/commands/aws/deadline';
-import { EXIT_INTERRUPTED, NO_CREDENTIALS, newCommand, onInterrupt, progress, runCommand, span } from '../../../../lib/commands/shared/cli';
+import { EXIT_INTERRUPTED, NO_CREDENTIALS, newCommand, onInterrupt, runCommand } from '../../../../lib/commands/shared/cli';
+import { span } from '../../../../lib/commands/shared/option-values';
+import { progress } from '../../../../lib/commands/shared/progress';
 
 /* Long waits talk in every setting: a line in place on a terminal, lines with elapsed time in a log. */
 

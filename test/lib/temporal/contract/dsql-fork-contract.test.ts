@@ -4,7 +4,8 @@ import { parse } from 'yaml';
 import { TEMPORAL_ROLES, type TemporalScenario, resolveScenario } from '../../../../config';
 import { DYNAMIC_CONFIG_KEYS } from '../../../../config/temporal-dynamic-config-keys';
 import { compareReleases } from '../../../../config/temporal-schema';
-import { schemaCommand, serverEnvironment, startCommand, staticConfig } from '../../../../lib/temporal/contract/temporal-config';
+import { serverEnvironment, startCommand, staticConfig } from '../../../../lib/temporal/contract/temporal-config';
+import { schemaCommand } from '../../../../lib/temporal/contract/temporal-schema-task';
 import { editedCatalog, logicalId, synthScenario } from '../../../support/synth';
 
 /*

@@ -5,15 +5,12 @@ import { type TemporalEnvironment, type TemporalScenario, resolveScenario } from
 import {
   PASSWORD_COMMAND_SINCE,
   PASSWORD_VARIABLE,
-  SERVER_LOGIN_VARIABLE,
   TOKEN_COMMAND,
   auroraServerLogin,
   probeEnvironment,
-  schemaCommand,
-  schemaEnvironment,
-  serverLoginSql,
   staticConfig,
 } from '../../../../lib/temporal/contract/temporal-config';
+import { SERVER_LOGIN_VARIABLE, schemaCommand, schemaEnvironment, serverLoginSql } from '../../../../lib/temporal/contract/temporal-schema-task';
 
 /*
  * How the aurora-postgresql store's servers log in, by release: an IAM token through

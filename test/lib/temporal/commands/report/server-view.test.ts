@@ -11,7 +11,8 @@ import {
   workspaceEndpoint,
 } from '../../../../../lib/temporal/commands/report/prometheus-reader';
 import { metricNames, serverQueries } from '../../../../../lib/temporal/contract/server-queries';
-import { histogramQuantile, queriesFor, readServerView, summarizeServer } from '../../../../../lib/temporal/commands/report/server-view';
+import { queriesFor, readServerView, summarizeServer } from '../../../../../lib/temporal/commands/report/server-view';
+import { histogramQuantile } from '../../../../../lib/temporal/commands/report/range-series';
 import { bottleneckFigures, findBottlenecks } from '../../../../../lib/temporal/commands/report/bottlenecks';
 import { renderMarkdown } from '../../../../../lib/commands/report/render-report';
 import { catalogFor } from '../../../../../lib/families';
