@@ -144,10 +144,18 @@ module.exports = {
     },
     {
       name: 'only-its-entry-point-runs-a-campaign',
-      comment: 'Campaigns sit above the commands: no command, family or stack imports them.',
+      comment: "Campaigns sit above the commands: no command, family or stack imports them (the campaign's part of the family contract, a type, aside).",
       severity: 'error',
       from: { path: '^lib/', pathNot: '^lib/campaign/' },
-      to: { path: '^lib/campaign/' },
+      to: { path: '^lib/campaign/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'the-platform-is-under-the-commands',
+      comment:
+        "lib/platform/ is what every family and command builds on; a command's types belong to the command (its part of the family contract beside it, lib/family-contract.ts above both).",
+      severity: 'error',
+      from: { path: '^lib/platform/' },
+      to: { path: ['^lib/(commands|campaign)/', '^lib/[^/]+/commands/', '^lib/family-contract\\.ts$'] },
     },
     {
       name: 'entry-points-only-declare',

@@ -4,6 +4,8 @@ import { z } from './zod';
 import { CATALOG, ConfigError, resolveScenario, type Scenario } from './index';
 import type { CatalogInput } from './catalog-schema';
 import { describeIssues, unknownName } from './errors';
+import { identityOf } from './family-registry';
+import { isTemporal } from './temporal-identity';
 import { BENCH_RATE, GENERATOR_RUN, LADDER_STEP_MIN_SECONDS, ladderRates } from './bench-load';
 import { durationSeconds, SPAN_GRAMMAR, spanSeconds } from './fields';
 
@@ -115,8 +117,6 @@ export interface Campaign extends z.output<typeof campaignSchema> {
   readonly file?: string;
 }
 
-const TEMPORAL_LOADS = ['bench-run', 'bench-ladder'];
-
 /** One campaign by name, validated; one ConfigError line for the first mistake. */
 /** The campaigns' names, once the list is one: an array (the export misspelt or made an object reads as undefined), each name once. */
 function campaignNames(campaigns: unknown): string[] {
@@ -160,14 +160,13 @@ export function resolveCampaign(name: string, campaigns: readonly CampaignInput[
   });
   const family = first!.family;
   c.steps.forEach((s, i) => {
-    const fits = family === 'temporal' ? TEMPORAL_LOADS.includes(s.load.kind) : !TEMPORAL_LOADS.includes(s.load.kind);
-    if (!fits)
-      throw new ConfigError(
-        `${at(i)}: load ${s.load.kind} does not run on a ${family} scenario (valid: ${family === 'temporal' ? 'bench-run, bench-ladder' : 'command, wait'})`,
-      );
+    const { loads } = identityOf(family);
+    if (!(loads as readonly string[]).includes(s.load.kind))
+      throw new ConfigError(`${at(i)}: load ${s.load.kind} does not run on a ${family} scenario (valid: ${loads.join(', ')})`);
     // What bench run would refuse after the deploy, refused before it (the preset's values where the step gives none).
-    if (s.load.kind === 'bench-run' && 'scenario' in s) {
-      const b = (resolveScenario({ scenario: s.scenario }, catalog) as Extract<Scenario, { family: 'temporal' }>).preset.benchmark;
+    const named = 'scenario' in s ? resolveScenario({ scenario: s.scenario }, catalog) : undefined;
+    if (s.load.kind === 'bench-run' && named && isTemporal(named)) {
+      const b = named.preset.benchmark;
       const [rampUp, duration] = [s.load.rampUp ?? b.rampUp, s.load.duration ?? b.duration];
       // A shorter run may hold no whole 1-minute point, and its report would be refused after the load.
       if (durationSeconds(duration) < 120)
@@ -177,7 +176,7 @@ export function resolveCampaign(name: string, campaigns: readonly CampaignInput[
           `${at(i)}: ramp-up ${rampUp} is not shorter than the run's duration ${duration} (valid: a ramp-up shorter than the run, e.g. 0s)`,
         );
     }
-    if (s.load.kind === 'bench-ladder') checkLadder(s.load, 'scenario' in s ? resolveScenario({ scenario: s.scenario }, catalog) : first!, `${at(i)}.load`);
+    if (s.load.kind === 'bench-ladder') checkLadder(s.load, named ?? first!, `${at(i)}.load`);
     if (s.load.kind === 'command') findProgram(s.load.command[0], `${at(i)}.load.command[0]`);
   });
   return { ...c, family, first: first! };
@@ -187,7 +186,7 @@ export function resolveCampaign(name: string, campaigns: readonly CampaignInput[
 function checkLadder(load: Extract<CampaignLoad, { kind: 'bench-ladder' }>, scenario: Scenario, at: string): void {
   if (load.rates && (load.from !== undefined || load.upTo !== undefined))
     throw new ConfigError(`${at}: a ladder's rates and its from/upTo both say which rates to offer (valid: one of them)`);
-  if (scenario.family !== 'temporal') return;
+  if (!isTemporal(scenario)) return;
   const from = load.from ?? scenario.preset.benchmark.targetRate;
   const fields = { rates: 'rates', from: load.from === undefined ? `from (${scenario.name}'s targetRate)` : 'from', upTo: 'upTo' };
   try {

@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import { z } from './zod';
+import { FAMILY_IDENTITIES, byFamily, type Family, isFamily } from './family-registry';
 
 /** A problem in config or in what the user passed: shown as one line, never as a stack trace. */
 export class ConfigError extends Error {
@@ -87,21 +88,21 @@ export const wrongFamily = (use: { readonly option: string; readonly command: st
  * family shares) and what is valid, in the words the rest of config uses.
  */
 
-export type Family = 'folio' | 'temporal';
-export const TABLE = { folio: 'phases', temporal: 'scenarios' } as const;
+export type { Family } from './family-registry';
+export const TABLE = byFamily('table');
 /** What one scenario of each family is called in messages. */
-export const FAMILY_NAME = { folio: 'FOLIO phase', temporal: 'Temporal preset' } as const;
+export const FAMILY_NAME = byFamily('scenarioName');
 
 export const rowsOf = (input: unknown, family: Family): { name?: unknown }[] => {
   const rows = (input as Record<string, Record<string, unknown>> | undefined)?.[family]?.[TABLE[family]];
   return Array.isArray(rows) ? rows : [];
 };
-export const rawNames = (input: unknown) => (['folio', 'temporal'] as const).flatMap((f) => rowsOf(input, f).map((r) => String(r?.name)));
+export const rawNames = (input: unknown) => FAMILY_IDENTITIES.flatMap((f) => rowsOf(input, f.name).map((r) => String(r?.name)));
 
 /** The scenario an issue is about, or only its family's section (shared by all its scenarios). */
 export function scopeOf(issue: z.core.$ZodIssue, input: unknown): { family?: Family; scenario?: string } {
   const [family, table, index] = issue.path;
-  if (family !== 'folio' && family !== 'temporal') return {};
+  if (!isFamily(family)) return {};
   if (table === TABLE[family] && typeof index === 'number') return { family, scenario: String(rowsOf(input, family)[index]?.name) };
   return { family };
 }
@@ -162,9 +163,8 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unkno
 function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodType, target?: { family: Family; name: string }): string {
   let where = first.path.join('.');
   const [family, table, index] = first.path;
-  if ((`${String(family)}.${String(table)}` === 'folio.phases' || `${String(family)}.${String(table)}` === 'temporal.scenarios') && typeof index === 'number') {
-    const rows = family === 'folio' ? rowsOf(input, 'folio') : rowsOf(input, 'temporal');
-    const phaseName = rows[index]?.name;
+  if (isFamily(family) && table === TABLE[family] && typeof index === 'number') {
+    const phaseName = rowsOf(input, family)[index]?.name;
     const rest = first.path.slice(3).join('.');
     where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
   }

@@ -4,7 +4,8 @@ import type { PriceFile } from '../config/prices';
 import type { CostEstimate, CostInputs } from './commands/shared/cost-model';
 import { FOLIO } from './folio/folio-family';
 import type { MetricCatalog } from './platform/contract/metrics';
-import type { Deployed, Family } from './platform/family';
+import type { Family } from './family-contract';
+import type { Deployed } from './platform/family';
 import { TEMPORAL } from './temporal/temporal-family';
 
 /*
@@ -14,8 +15,8 @@ import { TEMPORAL } from './temporal/temporal-family';
  */
 
 const FAMILIES = new Map<string, Family>([
-  [FOLIO.name, FOLIO as unknown as Family],
-  [TEMPORAL.name, TEMPORAL as unknown as Family],
+  [FOLIO.name, FOLIO],
+  [TEMPORAL.name, TEMPORAL],
 ]);
 
 /** The family of a scenario (or of a report, which names its scenario's). */

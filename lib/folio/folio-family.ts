@@ -1,7 +1,7 @@
 import { ConfigError, describeOffload, FAMILY_NAME, type FolioScenario } from '../../config';
 import type { FolioPhaseInput } from '../../config/folio-schema';
 import { writerInstanceIdentifier } from '../platform/contract/physical-names';
-import type { Family } from '../platform/family';
+import type { Family } from '../family-contract';
 import type { FolioReport } from './commands/report/folio-summary';
 import type { ResumeReading } from './commands/report/resumes';
 import type { WaitReading } from './commands/report/wait-events';

@@ -2,7 +2,7 @@ import { ConfigError, FAMILY_NAME, type ImageRef, type TemporalScenario } from '
 import { durationSeconds } from '../../config/fields';
 import type { TemporalScenarioInput } from '../../config/temporal-schema';
 import { TEMPORAL_OUTPUTS } from './contract/temporal-stack-outputs';
-import type { Family } from '../platform/family';
+import type { Family } from '../family-contract';
 import type { ServerView } from './commands/report/server-view';
 import type { TemporalReport } from './commands/report/temporal-summary';
 import { temporalCatalog } from './contract/temporal-metrics';

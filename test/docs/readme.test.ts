@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { loadCatalog, resolveScenario } from '../../config';
 import { generatedSections, scenarioTable, temporalScenarioTable, withScenarioTables } from '../../lib/commands/scenarios/scenario-table';
 import { CONTROL_TOWER_RULES } from '../../lib/platform/constructs/lint-acknowledgements';
 import { SUPPORTED_NODE_MAJORS } from '../support/node-versions';
+import { sourceFiles } from '../support/source-size';
 import { anchors, MANUAL, page, PAGES, README, section } from '../support/manual';
 
 /*
@@ -157,13 +158,6 @@ test('every page of the manual stays a page a user reads: docs/testing.md at mos
   }
 });
 
-/** The project's source files (lib, config, bin, harness, scripts), relative to the repository. */
-function sourceFiles(dir = ''): string[] {
-  const tops = ['lib', 'config', 'bin', 'harness', 'scripts'];
-  return (dir ? readdirSync(join(ROOT, dir), { withFileTypes: true }).map((e) => ({ e, path: `${dir}/${e.name}` })) : tops.map((t) => ({ e: undefined, path: t })))
-    .flatMap(({ e, path }) => (!e || e.isDirectory() ? sourceFiles(path) : /\.(ts|js|cjs|sh|py)$/.test(path) ? [path] : []));
-}
-
 /** Whether the layout's text names a file: its name, its name without the extension as a list entry, or a pattern (`<command>/run-<command>.ts`, `temporal-*.ts`) it fits. */
 function covers(block: string, file: string): boolean {
   const name = file.split('/').at(-1)!;
@@ -179,7 +173,7 @@ function covers(block: string, file: string): boolean {
 
 test('the layout covers every source file, by its name or a pattern it gives (and every path it names exists: above)', () => {
   const block = /^```\n([\s\S]*?)```/m.exec(page('docs/layout.md'))![1];
-  const files = sourceFiles();
+  const files = sourceFiles(ROOT);
   expect(files.length).toBeGreaterThan(200);
   expect(files.filter((f) => !covers(block, f))).toEqual([]);
   // The check can fail: a file the page does not name, and one a pattern covers.

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 
 /*
@@ -32,4 +34,12 @@ function nameOf(n: ts.Node): string {
   if (ts.isConstructorDeclaration(n)) return 'constructor';
   if (ts.isVariableDeclaration(n.parent)) return n.parent.name.getText();
   return 'an anonymous function';
+}
+
+/** The project's source files (lib, config, bin, harness, scripts), relative to `root`: read from the tree, so a copy without .git lists them too. */
+export function sourceFiles(root: string, dir = ''): string[] {
+  const tops = ['lib', 'config', 'bin', 'harness', 'scripts'];
+  return (
+    dir ? readdirSync(join(root, dir), { withFileTypes: true }).map((e) => ({ e, path: `${dir}/${e.name}` })) : tops.map((t) => ({ e: undefined, path: t }))
+  ).flatMap(({ e, path }) => (!e || e.isDirectory() ? sourceFiles(root, path) : /\.(ts|js|cjs|sh|py)$/.test(path) ? [path] : []));
 }

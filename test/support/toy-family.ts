@@ -4,7 +4,7 @@ import { ConfigError } from '../../config';
 import { heading, num } from '../../lib/commands/report/report-format';
 import { reportBase, SeriesContext, type ReportBase } from '../../lib/commands/report/summarize';
 import { metric } from '../../lib/platform/contract/metrics';
-import type { Family } from '../../lib/platform/family';
+import type { Family } from '../../lib/family-contract';
 
 /*
  * A third family that exists only in the tests: two scenarios of one small stack, its own

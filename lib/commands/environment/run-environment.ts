@@ -1,6 +1,6 @@
 import { ConfigError } from '../../../config';
 import { familyOf } from '../../families';
-import type { EnvironmentCommand } from '../../platform/family';
+import type { EnvironmentCommand } from './family-environment';
 import { loadAwsClients } from '../aws/load-clients';
 import { type CommandDeps, type CommandOutput, processIO } from '../shared/cli';
 import { resolveTarget, type TargetOptions } from '../shared/target';

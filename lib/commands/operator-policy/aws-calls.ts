@@ -215,8 +215,17 @@ export class AwsCallScanner {
   /** Each object literal typed as an interface (a family, a client table): its members, as that interface's. */
   private indexImplementations(sf: ts.SourceFile): void {
     const visit = (n: ts.Node): void => {
+      // Its own members and those it extends (the Family contract is its parts, each beside its command).
       if (ts.isInterfaceDeclaration(n))
-        this.interfaceMembers.set(n.name.text, new Set(n.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : []))));
+        this.interfaceMembers.set(
+          n.name.text,
+          new Set(
+            this.checker
+              .getTypeAtLocation(n.name)
+              .getProperties()
+              .map((p) => p.getName()),
+          ),
+        );
       if (ts.isObjectLiteralExpression(n)) {
         const type = this.checker.getContextualType(n);
         const name = type?.getSymbol()?.getName() ?? type?.aliasSymbol?.getName();

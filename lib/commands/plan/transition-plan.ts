@@ -6,7 +6,7 @@ import { loadPrices } from '../../../config/prices';
 import { usd } from '../shared/money';
 import type { CatalogInput } from '../../../config/catalog-schema';
 import { markdownTable } from '../shared/markdown-table';
-import type { SwitchNotes } from '../../platform/family';
+import type { SwitchNotes } from './family-plan';
 import { scenarioTemplates } from '../../assembly/scenario-app';
 import { type CfnTemplate, type ResourceChange, resourceChanges } from './resource-changes';
 

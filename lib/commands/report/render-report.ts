@@ -1,5 +1,5 @@
 import { familyOf } from '../../families';
-import type { Family } from '../../platform/family';
+import type { FamilyCore } from '../../platform/family';
 import { markdownTable } from '../shared/markdown-table';
 import { num } from './report-format';
 import type { ReportBase } from './summarize';
@@ -46,7 +46,7 @@ export function renderMarkdown(report: ReportBase, charts: readonly { file: stri
 }
 
 /** The proposal: what to deploy next and why, each reason a figure against its threshold. */
-function proposalLines(r: ReportBase, family: Family): string[] {
+function proposalLines(r: ReportBase, family: Pick<FamilyCore, 'noun' | 'scenarioFile'>): string[] {
   const p = r.proposal;
   const lead =
     p.status === 'proposed' || p.status === 'blocked'

@@ -1,4 +1,4 @@
-import type { CampaignRow } from '../../../platform/family';
+import type { CampaignRow } from '../../../campaign/family-campaign';
 import { num, pctValue } from '../../../commands/report/report-format';
 import type { CostEstimate } from '../../../commands/shared/cost-model';
 import { usd } from '../../../commands/shared/money';

@@ -9,7 +9,7 @@ import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DescribeServicesCommand, DescribeTasksCommand, type ECSClient, ListTasksCommand, StopTaskCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import type { RDSClient } from '@aws-sdk/client-rds';
 import { ConfigError, TEMPORAL_ROLES, TEMPORAL_STOP_ORDER, type TemporalScenario } from '../../../../config';
-import type { EnvironmentOutput, EnvironmentRun } from '../../../platform/family';
+import type { EnvironmentOutput, EnvironmentRun } from '../../../commands/environment/family-environment';
 import { markdownTable } from '../../../commands/shared/markdown-table';
 import {
   BENCHMARK_GENERATOR_FAMILY,

@@ -1,5 +1,5 @@
 import type { BenchRun } from '../../../commands/shared/run-record';
-import type { CampaignRow } from '../../../platform/family';
+import type { CampaignRow } from '../../../campaign/family-campaign';
 import { num } from '../../../commands/report/report-format';
 import type { CostEstimate } from '../../../commands/shared/cost-model';
 import { usd } from '../../../commands/shared/money';
