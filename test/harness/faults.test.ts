@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEMPORAL_ROLES, type TemporalRole, type TemporalScenario, resolveScenario } from '../../config';
-import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, membershipSettles, recovery } from '../../harness/faults';
+import { describeOutcome, type FaultOutcome, faultLoad, faultSuite, membershipSettles } from '../../harness/faults';
+import { recovery } from '../../harness/recovery';
 import { logDigest, stragglers } from '../../harness/server-logs';
 import type { RoleProcess } from '../../harness/temporal-cluster';
 import { fakeTime } from '../support/fake-time';
@@ -32,6 +33,22 @@ test('a run still down when the load ended never recovered', () => {
 test('starts that stay slow after the rate is back never recovered', () => {
   const lat = [...Array(12).fill(100), ...Array(14).fill(4000)];
   expect(recovery(series(Array(26).fill(10), lat), 10, 10, 100, 26)).toBeNull();
+});
+
+test('one slow second alone, long after the run was back, is noise; two in a row, or two close together, are not', () => {
+  // Stalled 11 to 13, back from 14; a lone slow second at 30 (held 16 s before it), the load on to 40.
+  const stall = [...Array(11).fill(100), 9000, 9000, 9000, ...Array(26).fill(100)];
+  const lone = stall.map((v, i) => (i === 30 ? 900 : v));
+  expect(recovery(series(Array(40).fill(10), lone), 10, 10, 100, 40)).toBe(4);
+  // Two in a row at 30 and 31: the run was not back until after them.
+  const pair = stall.map((v, i) => (i === 30 || i === 31 ? 900 : v));
+  expect(recovery(series(Array(40).fill(10), pair), 10, 10, 100, 40)).toBe(22);
+  // Lone ones 3 s apart (30, 33): the second is not alone enough.
+  const close = stall.map((v, i) => (i === 30 || i === 33 ? 900 : v));
+  expect(recovery(series(Array(40).fill(10), close), 10, 10, 100, 40)).toBe(24);
+  // Two in a row too near the end: not back for 5 s before the load ended.
+  const late = stall.map((v, i) => (i === 36 || i === 37 ? 900 : v));
+  expect(recovery(series(Array(40).fill(10), late), 10, 10, 100, 40)).toBeNull();
 });
 
 test('a workflow the fault stalled counts against the second it started in, not the second it arrived in', () => {
