@@ -93,14 +93,14 @@ export async function runCampaign(r: CampaignRun): Promise<CampaignRecord> {
 /**
  * One run of a campaign at a time per record: a second `campaign run` on the same directory (a
  * terminal left open, a cron job) is refused, naming the one running. A lock whose process is
- * gone (killed) is taken over.
+ * gone (killed) is taken over, and so is one whose PID a later process got (its start time differs).
  */
 const lockPath = (dir: string) => join(dir, 'campaign.lock');
 
 function lock(dir: string, name: string): () => void {
   const path = lockPath(dir);
   mkdirSync(dir, { recursive: true });
-  const mine = `${process.pid}\n`;
+  const mine = `${[process.pid, startedAt(process.pid)].filter(Boolean).join(' ')}\n`;
   for (;;) {
     try {
       writeFileSync(path, mine, { flag: 'wx' });
@@ -108,12 +108,24 @@ function lock(dir: string, name: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid))
+    const [pidText, started] = readFileSync(path, 'utf8').trim().split(/\s+/);
+    const pid = Number.parseInt(pidText, 10);
+    // A live process with the lock's PID but another start is the PID reused, not the run.
+    if (Number.isInteger(pid) && pid > 0 && alive(pid) && (started === undefined || startedAt(pid) === started))
       throw new ConfigError(
         `campaign ${name} is running already in ${dir} (process ${pid}, ${path}) (valid: let it finish, or stop that process and run this again)`,
       );
     rmSync(path, { force: true });
+  }
+}
+
+/** When a process started (/proc/<pid>/stat's 22nd field, in clock ticks since boot): with its PID, which process it is; undefined where there is no /proc. */
+function startedAt(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
   }
 }
 

@@ -347,6 +347,18 @@ describe('one run at a time per record', () => {
     expect(env.state.calls).toEqual([]);
   });
 
+  test('a lock whose PID a later process got is taken over; one naming that process as it started is not', async () => {
+    const started = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[19];
+    const reused = tempDir('campaign-');
+    // This process's PID with another start time: the run that held it was killed and its PID given again.
+    writeFileSync(join(reused, 'campaign.lock'), `${process.pid} ${Number(started) - 1}\n`);
+    await run(FOLIO, reused, environment().actions);
+    expect(existsSync(join(reused, 'campaign.lock'))).toBe(false);
+    const held = tempDir('campaign-');
+    writeFileSync(join(held, 'campaign.lock'), `${process.pid} ${started}\n`);
+    await expect(run(FOLIO, held, environment().actions)).rejects.toThrow(/is running already/);
+  });
+
   test("a killed run's lock is taken over, and the lock is gone when a run ends, whichever way", async () => {
     const dir = tempDir('campaign-');
     // A pid no process has: the run that held it was killed.
