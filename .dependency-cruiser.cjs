@@ -65,6 +65,14 @@ module.exports = {
       to: { path: `^lib/${FAMILY}/[^/]+-family\\.ts$` },
     },
     {
+      name: 'a-family-loads-its-own-parts',
+      severity: 'error',
+      comment:
+        "A family's stacks (<family>-stacks.ts) and its commands' parts (<family>-commands.ts) are loaded by its family file alone, each when what uses it asks.",
+      from: { pathNot: ['^lib/[^/]+/[^/]+-family\\.ts$', '^test/'] },
+      to: { path: `^lib/${FAMILY}/[^/]+-(stacks|commands)\\.ts$` },
+    },
+    {
       name: 'a-data-stack-wires-its-own-family',
       severity: 'error',
       comment: "Each data stack wires one family: FOLIO's hybrid Aurora stack, or Temporal's.",
@@ -83,7 +91,7 @@ module.exports = {
       severity: 'error',
       comment: 'Constructs, contracts and stacks are what a deploy runs; a companion command (or its SDK clients) must not be part of it.',
       from: { path: ['^lib/(contract|constructs|[^/]+/contract|[^/]+/constructs)/', '^lib/[^/]+-stack\\.ts$'] },
-      to: { path: ['^lib/(commands|[^/]+/commands)/', '^lib/families\\.ts$', `^lib/${FAMILY}/[^/]+-family\\.ts$`] },
+      to: { path: ['^lib/(commands|[^/]+/commands)/', '^lib/families\\.ts$', `^lib/${FAMILY}/[^/]+-(family|commands)\\.ts$`] },
     },
     {
       name: 'helpers-never-import-stacks',
@@ -179,10 +187,14 @@ module.exports = {
     {
       name: 'a-family-command-shares-through-shared',
       comment:
-        "A family's part of a command imports its own folder, that command's shared modules, its family's commands/shared/, shared/ and aws/; another command's parts are reached through a shared/.",
+        "A family's part of a command imports its own folder, that command's shared modules, its family's commands/shared/, shared/ and aws/; another command's parts are reached through a shared/ (a type aside: cost reads a report's shape).",
       severity: 'error',
       from: { path: `^lib/(${FAMILY})/commands/([^/]+)/` },
-      to: { path: ['^lib/commands/', `^lib/$1/commands/`], pathNot: ['^lib/commands/($2|shared|aws)/', '^lib/$1/commands/($2|shared)/'] },
+      to: {
+        path: ['^lib/commands/', `^lib/$1/commands/`],
+        pathNot: ['^lib/commands/($2|shared|aws)/', '^lib/$1/commands/($2|shared)/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'shared-runs-no-command',

@@ -5,6 +5,13 @@ import { FAMILY_IDENTITIES, byFamily, type Family, isFamily } from './family-reg
 /** A problem in config or in what the user passed: shown as one line, never as a stack trace. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /**
+   * Known by its name, not its copy of this module: a command loads a family's parts when it
+   * first asks for them, and a test's module registry may hand that load a second copy of config/.
+   */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return x instanceof Error && x.name === 'ConfigError';
+  }
 }
 
 /**

@@ -4,8 +4,8 @@ import type { PriceFile } from '../config/prices';
 import type { CostEstimate, CostInputs } from './commands/shared/cost-model';
 import { FOLIO } from './folio/folio-family';
 import type { MetricCatalog } from './platform/contract/metrics';
-import type { Family } from './family-contract';
-import type { Deployed } from './platform/family';
+import type { Family, FamilyEntry } from './family-contract';
+import type { Deployed, FamilyCore, FamilyStacks } from './platform/family';
 import { TEMPORAL } from './temporal/temporal-family';
 
 /*
@@ -14,22 +14,40 @@ import { TEMPORAL } from './temporal/temporal-family';
  * family's part; no other module asks which family a scenario is.
  */
 
-const FAMILIES = new Map<string, Family>([
+const FAMILIES = new Map<string, FamilyEntry>([
   [FOLIO.name, FOLIO],
   [TEMPORAL.name, TEMPORAL],
 ]);
 
-/** The family of a scenario (or of a report, which names its scenario's). */
-export function familyOf(of: { readonly family: string }): Family {
+function entryOf(of: { readonly family: string }): FamilyEntry {
   const family = FAMILIES.get(of.family);
   if (!family) throw new ConfigError(`no family "${of.family}" (valid: ${[...FAMILIES.keys()].join(', ')})`);
   return family;
 }
 
+const withCommands = new WeakMap<FamilyEntry, Family>();
+
+/** The family of a scenario (or of a report, which names its scenario's), as a command reads it. */
+export function familyOf(of: { readonly family: string }): Family {
+  const entry = entryOf(of);
+  let family = withCommands.get(entry);
+  if (!family) {
+    family = { ...entry, ...entry.commands() };
+    withCommands.set(entry, family);
+  }
+  return family;
+}
+
+/** The family of a scenario as the app builds it: its identity, catalog and stacks, none of its commands. */
+export function stacksOf(scenario: Scenario): FamilyCore & FamilyStacks {
+  const entry = entryOf(scenario);
+  return { ...entry, ...entry.stacks() };
+}
+
 export const familyNames = (): string[] => [...FAMILIES.keys()];
 
 /** Adds a family beside the real ones, for as long as the returned function is not called (a test's family). */
-export function registerFamily(family: Family<any, any>): () => void {
+export function registerFamily(family: FamilyEntry<any, any>): () => void {
   if (FAMILIES.has(family.name)) throw new Error(`family "${family.name}" is registered already`);
   FAMILIES.set(family.name, family);
   return () => FAMILIES.delete(family.name);
@@ -48,7 +66,7 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
 
 /** The scenario's metric catalog: what its dashboard draws, its alarms watch and its report reads. */
 export function catalogFor(scenario: Scenario, deployed: Deployed = {}): MetricCatalog {
-  return familyOf(scenario).metricCatalog(scenario, deployed);
+  return entryOf(scenario).metricCatalog(scenario, deployed);
 }
 
 /** The scenario's daily cost, line by line, at config/prices' on-demand prices. */

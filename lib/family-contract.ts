@@ -6,12 +6,25 @@ import type { FamilyPlan } from './commands/plan/family-plan';
 import type { FamilyPreflight } from './commands/preflight/family-preflight';
 import type { FamilyReport } from './commands/report/family-report';
 import type { ReportBase } from './commands/report/summarize';
-import type { FamilyCore } from './platform/family';
+import type { FamilyCore, FamilyStacks } from './platform/family';
 
 /**
- * One family whole: its identity and stacks (lib/platform/family.ts) and each command's part,
- * written beside the command that calls it. Methods, not function-valued fields: a family of
+ * Each command's part of a family, written beside the command that calls it and put together
+ * in the family's `<family>-commands.ts`. Methods, not function-valued fields: a family of
  * `FolioScenario` is a family of `Scenario` to the registry, which only ever hands it its own.
  */
-export interface Family<S extends Scenario = Scenario, R extends ReportBase = ReportBase>
-  extends FamilyCore<S>, FamilyCost<S, R>, FamilyReport<S, R>, FamilyPlan<S>, FamilyPreflight<S>, FamilyCampaign<S, R>, FamilyEnvironment<S> {}
+export interface FamilyCommands<S extends Scenario = Scenario, R extends ReportBase = ReportBase>
+  extends FamilyCost<S, R>, FamilyReport<S, R>, FamilyPlan<S>, FamilyPreflight<S>, FamilyCampaign<S, R>, FamilyEnvironment<S> {}
+
+/** A family as a command sees it: its identity and catalog (lib/platform/family.ts) and every command's part. */
+export interface Family<S extends Scenario = Scenario, R extends ReportBase = ReportBase> extends FamilyCore<S>, FamilyCommands<S, R> {}
+
+/**
+ * What a family's `<family>-family.ts` gives the registry: its identity and catalog, and where
+ * its stacks and its commands' parts are, each loaded only by what uses it (synth loads no
+ * command, a command no construct).
+ */
+export interface FamilyEntry<S extends Scenario = Scenario, R extends ReportBase = ReportBase> extends FamilyCore<S> {
+  stacks(): FamilyStacks<S>;
+  commands(): FamilyCommands<S, R>;
+}

@@ -1136,7 +1136,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     'report: workflows on a FOLIO phase',
     'report.ts',
     ['--scenario', 'test10', '--last', '1h', '--workflows', '41052'],
-    [/^error: --workflows does not apply to test10 \(a FOLIO phase: it runs no workflows and has no DSQL cluster\)$/],
+    [/^error: --workflows does not apply to test10 \(a FOLIO phase: --workflows is a Temporal preset's option\)$/],
   ),
   command(
     'report: a Prometheus URL that is not one',

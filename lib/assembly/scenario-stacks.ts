@@ -1,6 +1,6 @@
 import { type App, Aspects, type Stack, Tags } from 'aws-cdk-lib/core';
 import type { Scenario } from '../../config';
-import { familyOf } from '../families';
+import { stacksOf } from '../families';
 import { AcknowledgeCdkDependsOn, AcknowledgeShortLogRetention, CheckovSkips } from '../platform/constructs/lint-acknowledgements';
 import { ObservabilityStack } from '../observability-stack';
 import { ENVIRONMENT_TAG } from '../platform/contract/physical-names';
@@ -16,7 +16,7 @@ export interface ScenarioStacks {
  * scenario, so the next phase updates the same stacks in place.
  */
 export function addScenarioStacks(app: App, scenario: Scenario): ScenarioStacks {
-  const family = familyOf(scenario);
+  const family = stacksOf(scenario);
   const { stack: data, deployed } = family.addDataStack(app, scenario);
   const observability = new ObservabilityStack(app, scenario.environment.observability.stackName, {
     scenario,

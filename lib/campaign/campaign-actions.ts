@@ -198,15 +198,15 @@ export function awsCampaignActions(t: CampaignTarget, deps: CampaignDeps): Campa
     },
     async ready(to) {
       const woke = outcome('wake', await runEnvironment('wake', { ...shared(to), timeout: '2h' }, commandDeps));
-      const bench = familyOf(resolveScenario({ scenario: to.name }, to.catalog)).name === 'temporal';
-      return bench ? `${woke}; ${outcome('bench up', await runBench('up', { ...shared(to), timeout: '1h' }, commandDeps))}` : woke;
+      if (familyOf(resolveScenario({ scenario: to.name }, to.catalog)).readiness !== 'bench up') return woke;
+      return `${woke}; ${outcome('bench up', await runBench('up', { ...shared(to), timeout: '1h' }, commandDeps))}`;
     },
     load: (to, load, dir) => runLoad(t, { ...deps, now, sleep }, to, load, dir),
     async report(to, load, dir) {
       const out = join(dir, 'report');
       const window = loadWindow(load);
-      const prometheus =
-        t.prometheusUrl && familyOf(resolveScenario({ scenario: to.name }, to.catalog)).name === 'temporal' ? { prometheusUrl: t.prometheusUrl } : {};
+      const reads = familyOf(resolveScenario({ scenario: to.name }, to.catalog)).reportOptions.includes('--prometheus-url');
+      const prometheus = t.prometheusUrl && reads ? { prometheusUrl: t.prometheusUrl } : {};
       const result = await runReport({ ...shared(to), ...window, ...prometheus, scenario: 'run' in window ? undefined : to.name, out }, commandDeps);
       if (result.failure) throw result.failure;
       return join(out, 'report.json');

@@ -15,6 +15,8 @@ export interface CampaignRow {
 export interface FamilyCampaign<S extends Scenario, R> {
   /** `campaign plan`: how long one of the family's own loads (bench's run or ladder) runs at most, in hours; undefined for a load it does not run. */
   loadHours?(load: CampaignLoad, scenario: S): number | undefined;
+  /** What a step's `ready` stage does after the wake, before the load: `bench up` starts the benchmark fleet; nothing more when absent. */
+  readonly readiness?: 'bench up';
   /** One step's row of the campaign report (its columns after the step and the scenario). */
   campaignRow(report: R, scenario: S, estimate: CostEstimate, run?: BenchRun): CampaignRow;
 }

@@ -8,7 +8,7 @@ import type { CatalogInput } from '../../config/catalog-schema';
 import { loadPrices } from '../../config/prices';
 import { costOf, familyOf, resolveScenario } from '../families';
 import { planTransition } from '../commands/plan/transition-plan';
-import { prometheusUrl } from '../commands/report/run-report';
+import { prometheusUrl } from '../commands/shared/option-values';
 import { readReport } from '../commands/shared/report-file';
 import { readRunRecord } from '../commands/shared/run-record';
 import { type CommandDeps, type CommandIO, type CommandOutput, processIO } from '../commands/shared/cli';

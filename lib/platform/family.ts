@@ -4,21 +4,28 @@ import type { MetricCatalog } from './contract/metrics';
 
 /*
  * What a family of scenarios (FOLIO's phases, Temporal's presets) is to the app: its identity,
- * its stacks and its metric catalog. What each command asks of a family is the command's own
+ * its metric catalog and its stacks. What each command asks of a family is the command's own
  * part of the contract, beside the shared code that calls it (lib/commands/<command>/family-*.ts,
  * lib/campaign/family-campaign.ts); lib/family-contract.ts puts the parts together, and
  * lib/families.ts keys one family by `scenario.family`.
  */
 
-/** What only a deploy knows, read back from the data stack for the dashboards and the report. */
-export interface Deployed {
-  /** The DSQL cluster's id, for the AWS/AuroraDSQL dimension. */
-  readonly dsqlClusterId?: string;
+/**
+ * What only a deploy knows (a DSQL cluster's generated id), read back from the data stack for
+ * the dashboards and the report. Its shape is the family's own: shared code only passes it on.
+ */
+export type Deployed = object;
+
+/** A family's stacks: built by the app, never loaded by a command. */
+export interface FamilyStacks<S extends Scenario = Scenario> {
+  /** Its data stack; the observability stack is added beside it from `metricCatalog`. */
+  addDataStack(app: App, scenario: S): { readonly stack: Stack; readonly deployed: Deployed };
 }
 
 /**
- * A family's identity and stacks. Methods, not function-valued fields: a family of
- * `FolioScenario` is a family of `Scenario` to the registry, which only ever hands it its own.
+ * A family's identity and catalog, what the app and every command read. Methods, not
+ * function-valued fields: a family of `FolioScenario` is a family of `Scenario` to the registry,
+ * which only ever hands it its own.
  */
 export interface FamilyCore<S extends Scenario = Scenario> {
   readonly name: S['family'];
@@ -33,8 +40,6 @@ export interface FamilyCore<S extends Scenario = Scenario> {
   /** Scenarios config does not hold (a test's family): their names, and how each is resolved. */
   readonly ownScenarios?: { names(): readonly string[]; resolve(context: Record<string, unknown>, option?: string): S };
 
-  /** Its data stack; the observability stack is added beside it from `metricCatalog`. */
-  addDataStack(app: App, scenario: S): { readonly stack: Stack; readonly deployed: Deployed };
   metricCatalog(scenario: S, deployed: Deployed): MetricCatalog;
   /** The dashboard's first line: which scenario the graphs belong to. */
   dashboardHeader(scenario: S): string;

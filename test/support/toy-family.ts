@@ -4,7 +4,7 @@ import { ConfigError } from '../../config';
 import { heading, num } from '../../lib/commands/report/report-format';
 import { reportBase, SeriesContext, type ReportBase } from '../../lib/commands/report/summarize';
 import { metric } from '../../lib/platform/contract/metrics';
-import type { Family } from '../../lib/family-contract';
+import type { FamilyCommands, FamilyEntry } from '../../lib/family-contract';
 
 /*
  * A third family that exists only in the tests: two scenarios of one small stack, its own
@@ -34,7 +34,7 @@ interface ToyReport extends ReportBase {
   readonly metrics: { readonly published: number | null };
 }
 
-export const TOY: Family<any, ToyReport> = {
+export const TOY: FamilyEntry<any, ToyReport> = {
   name: 'toy',
   kind: 'toy scenario',
   noun: 'scenario',
@@ -60,11 +60,6 @@ export const TOY: Family<any, ToyReport> = {
     },
   },
 
-  addDataStack(app, scenario: ToyScenario) {
-    const stack = new Stack(app, scenario.stackName, { env: scenario.env });
-    new sns.Topic(stack, 'Work', { topicName: 'toy-work', displayName: `${scenario.size} workers` });
-    return { stack, deployed: {} };
-  },
   metricCatalog: () => ({
     family: 'toy',
     series: [metric('published', 'Messages published', 'AWS/SNS', 'NumberOfMessagesPublished', { TopicName: 'toy-work' }, 'Sum', 'count')],
@@ -74,6 +69,17 @@ export const TOY: Family<any, ToyReport> = {
   dashboardHeader: (scenario: ToyScenario) => `## ${scenario.stackName}: ${scenario.name}`,
   title: (scenario: ToyScenario) => `${scenario.size} workers`,
 
+  stacks: () => ({
+    addDataStack(app, scenario: ToyScenario) {
+      const stack = new Stack(app, scenario.stackName, { env: scenario.env });
+      new sns.Topic(stack, 'Work', { topicName: 'toy-work', displayName: `${scenario.size} workers` });
+      return { stack, deployed: {} };
+    },
+  }),
+  commands: () => TOY_COMMANDS,
+};
+
+const TOY_COMMANDS: FamilyCommands<any, ToyReport> = {
   costOptions: [],
   environmentOptions: [],
   cost: (scenario: ToyScenario) => ({

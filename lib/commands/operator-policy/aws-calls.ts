@@ -108,7 +108,9 @@ export class AwsCallScanner {
       if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) next.push(...this.targets(n));
       ts.forEachChild(n, visit);
     };
-    ts.forEachChild(fn, visit);
+    // A member given a function by name (`environment: temporalEnvironment`) runs that function.
+    if (ts.isIdentifier(fn)) next.push(...this.targets(fn));
+    else ts.forEachChild(fn, visit);
     const step = { found, next };
     this.steps.set(fn, step);
     return step;
@@ -191,9 +193,8 @@ export class AwsCallScanner {
     if (ts.isClassDeclaration(d)) return d.members.filter((m) => ts.isConstructorDeclaration(m) || (ts.isPropertyDeclaration(m) && m.initializer));
     if ((ts.isMethodSignature(d) || ts.isPropertySignature(d)) && ts.isIdentifier(d.name) && ts.isInterfaceDeclaration(d.parent)) {
       const member = d.name.text;
-      const exact = this.implementations.get(`${d.parent.name.text}.${member}`);
-      if (exact) return exact as FunctionLike[];
-      // An interface no object is typed as, a narrower view of one that is: its member in each interface that has all of its members.
+      // Its member in every interface that has all of its members: objects typed as it, and as any
+      // wider interface (a family's part of one command, and the whole of its commands' parts).
       const members = d.parent.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : []));
       return [...this.interfaceMembers]
         .filter(([, has]) => members.every((m) => has.has(m)))

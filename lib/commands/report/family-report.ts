@@ -10,16 +10,11 @@ import type { Points } from './fetch';
 import type { ReportBase } from './summarize';
 import type { ReportWindow } from './window';
 
-/** The report command's options, as given (the family checks the ones it reads). */
-interface ReportInputs {
-  readonly dsqlClusterId?: string;
-  readonly prometheusUrl?: string;
-  readonly endpointUrl?: string;
-  readonly workflows?: string;
-}
+/** The report command's options, as given, by their names in camelCase (the family checks the ones it reads). */
+type ReportInputs = Readonly<Record<string, string | undefined>>;
 
 /** What the report command gives a family to read beyond CloudWatch. */
-interface ReportReading<S> {
+export interface ReportReading<S> {
   readonly scenario: S;
   readonly options: ReportInputs;
   readonly aws: AwsClients;

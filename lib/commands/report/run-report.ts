@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ConfigError } from '../../../config';
-import { familyOf } from '../../families';
+import { familyNames, familyOf } from '../../families';
+import type { Family } from '../../family-contract';
 import type { MetricSeries } from '../../platform/contract/metrics';
 import { loadAwsClients } from '../aws/load-clients';
 import { CommandFailure, type CommandDeps, type CommandOutput, EXIT_NO_DATA, processIO } from '../shared/cli';
@@ -37,19 +38,6 @@ export interface ReportDeps extends CommandDeps {
   readonly now?: Date;
 }
 
-/** --prometheus-url: an http(s) URL, checked before anything runs. */
-export function prometheusUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`--prometheus-url "${text}" is not a URL (valid: http(s)://host[:port][/path], e.g. http://127.0.0.1:9090)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(`--prometheus-url "${text}" is not http or https (valid: http(s)://host[:port][/path])`);
-  return text.replace(/\/$/, '');
-}
-
 function compare(o: ReportOptions): CommandOutput {
   if (o.compare!.length !== 2) throw new ConfigError(`--compare takes two report files, got ${o.compare!.length}; valid: --compare <a.json> <b.json>`);
   const others = Object.entries(o)
@@ -65,6 +53,27 @@ function compare(o: ReportOptions): CommandOutput {
   return { stdout: compareReports(ra, rb, [a, b]) };
 }
 
+/** Refuses an option of another family's report, naming the family that takes it. */
+function checkFamilyOptions(o: ReportOptions, name: string, family: Family): void {
+  const given: Readonly<Record<string, unknown>> = { ...o };
+  for (const other of familyNames().map((n) => familyOf({ family: n }))) {
+    const flag = other.reportOptions.find((f) => given[optionKey(f)] !== undefined && !family.reportOptions.includes(f));
+    if (flag)
+      throw new ConfigError(
+        `${flag} does not apply to ${name} (a ${family.kind}${family.reportOptions.length ? `; valid here: ${family.reportOptions.join(', ')}` : `: ${flag} is a ${other.kind}'s option`})`,
+      );
+  }
+}
+
+/** An option's name as commander gives it: --dsql-cluster-id is dsqlClusterId. */
+const optionKey = (flag: string): string => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** What a family reads of the options: its own (by their names in camelCase) and --endpoint-url. */
+function familyInputs(o: ReportOptions, flags: readonly string[]): Readonly<Record<string, string | undefined>> {
+  const given: Readonly<Record<string, unknown>> = { ...o };
+  return Object.fromEntries(['--endpoint-url', ...flags].map(optionKey).map((k) => [k, given[k] === undefined ? undefined : String(given[k])]));
+}
+
 export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promise<CommandOutput> {
   if (o.compare) return compare(o);
   const io = deps.io ?? processIO();
@@ -73,15 +82,9 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   if (!name) throw new ConfigError('no scenario given: pass --scenario <name>, --run <file> (which names it) or --compare <a.json> <b.json>');
   const { scenario, aws: target } = resolveTarget(o, name);
   const family = familyOf(scenario);
-  const notHere = Object.entries({ '--workflows': o.workflows, '--dsql-cluster-id': o.dsqlClusterId, '--prometheus-url': o.prometheusUrl }).find(
-    ([k, v]) => v !== undefined && !family.reportOptions.includes(k),
-  );
-  if (notHere)
-    throw new ConfigError(
-      `${notHere[0]} does not apply to ${scenario.name} (a ${family.kind}${family.reportOptions.length ? `; valid here: ${family.reportOptions.join(', ')}` : ': it runs no workflows and has no DSQL cluster'})`,
-    );
-  family.checkReportOptions(scenario, o);
-  const promUrl = o.prometheusUrl === undefined ? undefined : prometheusUrl(o.prometheusUrl);
+  checkFamilyOptions(o, scenario.name, family);
+  const options = familyInputs(o, family.reportOptions);
+  family.checkReportOptions(scenario, options);
   const window = reportWindow(o, scenario.name, deps.now, family.ladderRules?.(scenario));
   // Where the report goes is checked before anything is fetched.
   const out = writableDir('--out', o.out ?? join('reports', `${scenario.name}-${window.start.toISOString().replace(/[-:]|\.\d+/g, '')}`));
@@ -90,7 +93,7 @@ export async function runReport(o: ReportOptions, deps: ReportDeps = {}): Promis
   const aws = (deps.aws ?? loadAwsClients)();
   const { fetchMetrics } = require('./fetch') as typeof import('./fetch');
   const { renderCharts, renderGeneratorCharts } = require('./charts') as typeof import('./charts');
-  const reading = { scenario, options: { ...o, prometheusUrl: promUrl }, aws, target, window, io, now: deps.now };
+  const reading = { scenario, options, aws, target, window, io, now: deps.now };
   const catalog = family.metricCatalog(scenario, await family.deployedForReport(reading));
   const metrics = catalog.series.filter((s): s is MetricSeries => s.kind === 'metric');
 

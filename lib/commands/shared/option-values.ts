@@ -48,3 +48,16 @@ export function numberOption(name: string, raw: string | undefined, o: { min: nu
   if (!ok) throw new ConfigError(`${name} "${raw}" is not valid (valid: ${o.what ?? (o.integer ? 'a whole number' : 'a number')} from ${o.min} to ${o.max})`);
   return v;
 }
+
+/** --prometheus-url: an http(s) URL, checked before anything runs. */
+export function prometheusUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`--prometheus-url "${text}" is not a URL (valid: http(s)://host[:port][/path], e.g. http://127.0.0.1:9090)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`--prometheus-url "${text}" is not http or https (valid: http(s)://host[:port][/path])`);
+  return text.replace(/\/$/, '');
+}

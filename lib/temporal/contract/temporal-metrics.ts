@@ -211,6 +211,11 @@ function dsqlAlarms(scenario: TemporalScenario): AlarmSpec[] {
   ];
 }
 
+/** What only a deploy knows of a Temporal preset: the DSQL cluster's generated id, for the AWS/AuroraDSQL dimension. */
+export interface TemporalDeployed {
+  readonly dsqlClusterId?: string;
+}
+
 export function temporalCatalog(scenario: TemporalScenario, dsqlClusterId: string): MetricCatalog {
   const { names, observability } = scenario.environment;
   const { cpuHigh, tasksBelowDesired } = observability.alarms;

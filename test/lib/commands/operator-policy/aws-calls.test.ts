@@ -45,6 +45,23 @@ test("an interface's method stands for each object that implements it, and only 
   expect(actions(calls)).toEqual(['ecs:UpdateService', 'rds:StopDBCluster']);
 });
 
+test("an interface's method stands for objects typed as a wider interface too, and for a function given by name", () => {
+  const calls = scan({
+    'bin/cmd.ts': "import { pick } from '../lib/family';\nvoid pick('a').hibernate();\n",
+    'lib/family.ts': [
+      "import { UpdateServiceCommand } from '@aws-sdk/client-ecs';",
+      "import { StopDBClusterCommand } from '@aws-sdk/client-rds';",
+      'export interface Part { hibernate(): Promise<unknown> }',
+      'interface Whole extends Part { bench(): Promise<unknown> }',
+      'async function stopServices() { return new UpdateServiceCommand({ service: "s" }); }',
+      'const A: Whole = { hibernate: stopServices, async bench() { return undefined; } };',
+      'const B: Part = { async hibernate() { return new StopDBClusterCommand({ DBClusterIdentifier: "c" }); } };',
+      'export const pick = (n: string): Part => (n === "a" ? A : B);',
+    ].join('\n'),
+  });
+  expect(actions(calls).sort()).toEqual(['ecs:UpdateService', 'rds:StopDBCluster']);
+});
+
 test("a module loaded lazily (const { f }: typeof import('./m') = require('./m')) and a paginator are followed", () => {
   const calls = scan({
     'bin/cmd.ts': [

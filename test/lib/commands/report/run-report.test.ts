@@ -185,7 +185,7 @@ test('bad arguments are refused before any call, and no directory is made', asyn
     throw new Error('no client for a refused argument');
   };
   await expect(runReport({ scenario: 'test12', start: START, end: END, workflows: '10' }, { aws })).rejects.toThrow(
-    new ConfigError('--workflows does not apply to test12 (a FOLIO phase: it runs no workflows and has no DSQL cluster)'),
+    new ConfigError("--workflows does not apply to test12 (a FOLIO phase: --workflows is a Temporal preset's option)"),
   );
   await expect(runReport({ scenario: 'temporal-150wps', last: '30m', prometheusUrl: 'ftp://x' }, { aws })).rejects.toThrow(
     /--prometheus-url "ftp:\/\/x" is not http or https/,
