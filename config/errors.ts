@@ -1,6 +1,5 @@
 import { distance } from 'fastest-levenshtein';
 import { z } from './zod';
-import { FAMILY_IDENTITIES, byFamily, type Family, isFamily } from './family-registry';
 
 /** A problem in config or in what the user passed: shown as one line, never as a stack trace. */
 export class ConfigError extends Error {
@@ -83,37 +82,6 @@ export const notValid = (key: string, value: unknown, valid: string) => `${key} 
 export const noScenario = (option: string | undefined, valid: readonly string[]) =>
   option ? `${option} is empty; valid: ${valid.join(', ')}` : `no scenario given: pass -c scenario=<name>; valid: ${valid.join(', ')}`;
 
-export const fleetOnFolio = (name: string, presets: readonly string[]) =>
-  `fleet applies to Temporal scenarios only; "${name}" is a FOLIO phase (valid: no fleet, or a Temporal preset: ${presets.join(', ')})`;
-
-/** A command that works on one family, given a scenario of the other. */
-export const wrongFamily = (use: { readonly option: string; readonly command: string }, name: string, got: Family, wanted: Family, valid: readonly string[]) =>
-  `${use.option} "${name}" is a ${FAMILY_NAME[got]}; ${use.command} takes a ${FAMILY_NAME[wanted]} (valid: ${valid.join(', ')})`;
-
-/*
- * Config problems as one line each: where (the scenario, or the section every scenario of a
- * family shares) and what is valid, in the words the rest of config uses.
- */
-
-export type { Family } from './family-registry';
-export const TABLE = byFamily('table');
-/** What one scenario of each family is called in messages. */
-export const FAMILY_NAME = byFamily('scenarioName');
-
-export const rowsOf = (input: unknown, family: Family): { name?: unknown }[] => {
-  const rows = (input as Record<string, Record<string, unknown>> | undefined)?.[family]?.[TABLE[family]];
-  return Array.isArray(rows) ? rows : [];
-};
-export const rawNames = (input: unknown) => FAMILY_IDENTITIES.flatMap((f) => rowsOf(input, f.name).map((r) => String(r?.name)));
-
-/** The scenario an issue is about, or only its family's section (shared by all its scenarios). */
-export function scopeOf(issue: z.core.$ZodIssue, input: unknown): { family?: Family; scenario?: string } {
-  const [family, table, index] = issue.path;
-  if (!isFamily(family)) return {};
-  if (table === TABLE[family] && typeof index === 'number') return { family, scenario: String(rowsOf(input, family)[index]?.name) };
-  return { family };
-}
-
 /** Zod's type names as a sentence says them. */
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   array: 'a list ([...])',
@@ -156,39 +124,11 @@ function wording(issue: z.core.$ZodIssue, got: unknown): string {
 }
 
 /**
- * `config error in scenario "test7" (serverlessAcu.max): 32.3 ACU is off the 0.5 grid (...)`:
- * every issue of a parse against `schema` (the catalog's), each where it is and what is valid.
- */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown, schema: z.ZodType, target?: { family: Family; name: string }): string {
-  // A misspelled field also shows up as a missing one; the misspelling is the one to report.
-  const misspelt = new Set(issues.filter((i) => i.code === 'unrecognized_keys').map((i) => i.path.join('.')));
-  const shown = issues.filter((i) => !(i.code === 'invalid_type' && misspelt.has(i.path.slice(0, -1).join('.'))));
-  const parts = shown.map((i) => describeIssue(i, input, schema, target));
-  return `config error in ${[...new Set(parts)].join('; in ')}`;
-}
-
-function describeIssue(first: z.core.$ZodIssue, input: unknown, schema: z.ZodType, target?: { family: Family; name: string }): string {
-  let where = first.path.join('.');
-  const [family, table, index] = first.path;
-  if (isFamily(family) && table === TABLE[family] && typeof index === 'number') {
-    const phaseName = rowsOf(input, family)[index]?.name;
-    const rest = first.path.slice(3).join('.');
-    where = `scenario "${String(phaseName)}"${rest ? ` (${rest})` : ''}`;
-  }
-  const scope = scopeOf(first, input);
-  const shared =
-    target && scope.family === target.family && scope.scenario === undefined
-      ? ` (shared by every ${FAMILY_NAME[target.family]}, ${target.name} among them)`
-      : '';
-  return `${where}: ${issueWording(first, input, schema)}${shared}`;
-}
-
-/**
  * One zod issue of a parse of `input` against `schema`, in config's words (an unknown field with
  * the valid ones, a missing field with its type, a bad value with what is valid): for any file a
  * command reads with a schema, not only the catalog.
  */
-function issueWording(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): string {
+export function issueWording(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): string {
   if (issue.code === 'unrecognized_keys') return unknownName('field', issue.keys[0], keysAt(schema, issue.path));
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined)
     return `missing field "${String(issue.path.at(-1))}" (valid: ${typeName(issue.expected)})`;

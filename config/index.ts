@@ -1,84 +1,23 @@
 import { z } from './zod';
-import { type AwsNameKind, moduleRouteNames, readerInstanceIdentifier, resolvedNameProblem, writerInstanceIdentifier } from './aws-names';
-import {
-  ConfigError,
-  describeIssues,
-  FAMILY_NAME,
-  type Family,
-  fleetOnFolio,
-  noScenario,
-  notValid,
-  rawNames,
-  rowsOf,
-  scopeOf,
-  TABLE,
-  unknownName,
-  wrongFamily,
-} from './errors';
-import { FOLIO_ENVIRONMENT } from './folio-environment';
-import { FOLIO_MODULES } from './folio-modules';
-import { FOLIO_PHASES } from './folio-phases';
-import { catalogSchema, familyCatalogSchemas, type Catalog, type CatalogInput } from './catalog-schema';
-import type { AuroraStorageType, ImageRef } from './fields';
-import type { ClusterRole, FolioEnvironment, FolioModule, FolioPhase } from './folio-schema';
+import { ConfigError, noScenario, notValid, unknownName } from './errors';
+import { describeIssues, keyOfAnotherFamily, rawNames, rowsOf, scopeOf, TABLE, wrongFamily, FAMILY_NAME } from './catalog-issues';
+import { catalogSchema, familyCatalogSchemas } from './catalog-schema';
+import { FAMILY_CATALOGS, type Catalog, type CatalogInput, type Family, type Scenario } from './family-registry';
+import type { Resolving } from './family-catalog';
+import type { ImageRef } from './fields';
+import type { ClusterRole, FolioEnvironment, FolioPhase } from './folio-schema';
 import type { FleetState, TemporalEnvironment, TemporalPreset, TemporalRole } from './temporal-schema';
-import { TEMPORAL_ENVIRONMENT } from './temporal-environment';
-import { TEMPORAL_SCENARIOS } from './temporal-scenarios';
-import { FLEET_STATES } from './temporal-schema';
 
-export { ConfigError, exitOnConfigError, FAMILY_NAME } from './errors';
+export { ConfigError, exitOnConfigError } from './errors';
+export { FAMILY_NAME } from './catalog-issues';
 export { describeOffload } from './folio-schema';
-export type { ClusterRole, FleetState, FolioEnvironment, FolioPhase, ImageRef, TemporalEnvironment, TemporalPreset, TemporalRole };
+export type { ClusterRole, FleetState, FolioEnvironment, FolioPhase, ImageRef, Scenario, TemporalEnvironment, TemporalPreset, TemporalRole };
+export type { FolioScenario, ModuleRoute } from './folio-catalog';
+export type { TemporalScenario } from './temporal-catalog';
 export { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER } from './temporal-roles';
 
 /** Everything in config/, as written. */
-export const CATALOG: CatalogInput = {
-  folio: { environment: FOLIO_ENVIRONMENT, modules: FOLIO_MODULES, phases: FOLIO_PHASES },
-  temporal: { environment: TEMPORAL_ENVIRONMENT, scenarios: TEMPORAL_SCENARIOS },
-};
-
-/** Where one FOLIO module connects in a phase. */
-export interface ModuleRoute {
-  readonly module: string;
-  readonly cluster: ClusterRole;
-  readonly secretName: string;
-}
-
-/** A FOLIO phase resolved against its environment: all a stack needs, nothing it must derive. */
-export interface FolioScenario {
-  readonly family: 'folio';
-  readonly name: string;
-  readonly envName?: string;
-  /** false only while tearing down (`-c unprotect=true`). */
-  readonly protect: boolean;
-  readonly stackName: string;
-  readonly env: { readonly account?: string; readonly region: string };
-  /** The environment, with physical names already prefixed by envName. */
-  readonly environment: FolioEnvironment;
-  readonly modules: readonly FolioModule[];
-  readonly phase: FolioPhase;
-  readonly routes: readonly ModuleRoute[];
-  /** Each cluster's storage: the phase's, else the environment's. */
-  readonly storage: Readonly<Record<ClusterRole, AuroraStorageType>>;
-}
-
-/** A Temporal preset resolved against its environment. */
-export interface TemporalScenario {
-  readonly family: 'temporal';
-  readonly name: string;
-  readonly envName?: string;
-  /** false only while tearing down (`-c unprotect=true`). */
-  readonly protect: boolean;
-  readonly stackName: string;
-  readonly env: { readonly account?: string; readonly region: string };
-  /** The environment, with physical names already prefixed by envName. */
-  readonly environment: TemporalEnvironment;
-  readonly preset: TemporalPreset;
-  /** The preset's fleet state, or `-c fleet=` when given. */
-  readonly fleet: FleetState;
-}
-
-export type Scenario = FolioScenario | TemporalScenario;
+export const CATALOG = Object.fromEntries(FAMILY_CATALOGS.map((c) => [c.identity.name, c.written])) as CatalogInput;
 
 /** Context keys this app reads (`-c key=value`); keys with ':' or '@' belong to CDK. */
 const contextSchema = z.object({
@@ -91,7 +30,7 @@ const contextSchema = z.object({
     })
     .optional(),
   unprotect: z.union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('unprotect', iss.input, 'true, false') }).optional(),
-  fleet: z.enum(FLEET_STATES, { error: (iss) => notValid('fleet', iss.input, FLEET_STATES.join(', ')) }).optional(),
+  ...Object.fromEntries(FAMILY_CATALOGS.flatMap((c) => Object.entries(c.contextKeys).map(([k, schema]) => [k, schema.optional()]))),
   validate: z.union([z.boolean(), z.enum(['true', 'false'])], { error: (iss) => notValid('validate', iss.input, 'true, false') }).optional(),
 });
 /** The context keys the app reads (`-c key=value`). */
@@ -112,7 +51,7 @@ export function familyScenarioNames(family: Family, input: CatalogInput = CATALO
 }
 
 export function scenarioNames(catalog: Catalog): string[] {
-  return [...catalog.folio.phases.map((p) => p.name), ...catalog.temporal.scenarios.map((s) => s.name)];
+  return FAMILY_CATALOGS.flatMap((c) => rowsOf(catalog, c.identity.name).map((r) => String(r.name)));
 }
 
 /**
@@ -142,20 +81,36 @@ export function resolveScenario(context: Record<string, unknown>, input: Catalog
   if (!catalog) throw new ConfigError(unknownName('scenario', name, names));
   const envName = ctx.data.envName;
   const protect = !(ctx.data.unprotect === true || ctx.data.unprotect === 'true');
-  const phase = catalog.folio.phases.find((p) => p.name === name);
-  if (phase) {
-    if (ctx.data.fleet !== undefined)
+  const given: Readonly<Record<string, unknown>> = ctx.data;
+  for (const c of FAMILY_CATALOGS) {
+    const section = (catalog as Readonly<Record<Family, unknown>>)[c.identity.name];
+    const own = Object.fromEntries(Object.keys(c.contextKeys).map((k) => [k, given[k]]));
+    const scenario = section !== undefined ? (c.resolve as Resolve)(section, { name, envName, protect, own }) : undefined;
+    if (!scenario) continue;
+    checkOwnKeys(given, scenario, catalog);
+    return deepFreeze(scenario);
+  }
+  throw new ConfigError(unknownName('scenario', name, names));
+}
+
+type Resolve = (section: unknown, r: Resolving) => Scenario | undefined;
+
+/** A context key another family reads (`-c fleet=` on a FOLIO phase), refused naming that family's scenarios. */
+function checkOwnKeys(given: Readonly<Record<string, unknown>>, scenario: Scenario, catalog: Catalog): void {
+  for (const c of FAMILY_CATALOGS) {
+    if (c.identity.name === scenario.family) continue;
+    const key = Object.keys(c.contextKeys).find((k) => given[k] !== undefined);
+    if (key)
       throw new ConfigError(
-        fleetOnFolio(
-          name,
-          catalog.temporal.scenarios.map((s) => s.name),
+        keyOfAnotherFamily(
+          key,
+          scenario.name,
+          scenario.family,
+          c.identity.name,
+          rowsOf(catalog, c.identity.name).map((r) => String(r.name)),
         ),
       );
-    return deepFreeze(resolveFolio(catalog, phase, envName, protect));
   }
-  const preset = catalog.temporal.scenarios.find((s) => s.name === name);
-  if (preset) return deepFreeze(resolveTemporal(catalog, preset, envName, protect, ctx.data.fleet));
-  throw new ConfigError(unknownName('scenario', name, names));
 }
 
 /** The scenarios of one family. */
@@ -189,135 +144,6 @@ export function resolveScenarioOf<F extends Scenario['family']>(
   return scenario as ScenarioOf<F>;
 }
 
-function resolveTemporal(
-  catalog: Catalog,
-  preset: TemporalPreset,
-  envName: string | undefined,
-  protect: boolean,
-  fleet: FleetState | undefined,
-): TemporalScenario {
-  const { environment } = catalog.temporal;
-  const dash = prefixer(envName, '-');
-  const n = environment.names;
-  const names: TemporalEnvironment['names'] = {
-    cluster: dash(n.cluster),
-    rateLimiterTable: dash(n.rateLimiterTable),
-    connectionLeaseTable: dash(n.connectionLeaseTable),
-    visibilityDomain: dash(n.visibilityDomain),
-    prometheusWorkspace: dash(n.prometheusWorkspace),
-    serviceNamespace: prefixer(envName, '.')(n.serviceNamespace),
-    auroraCluster: dash(n.auroraCluster),
-    auroraSecret: prefixer(envName, '/')(n.auroraSecret),
-  };
-  const scenario: TemporalScenario = {
-    family: 'temporal',
-    ...scenarioBase(preset.name, environment, envName, protect),
-    environment: { ...environment, names, observability: prefixObservability(environment.observability, envName) },
-    preset,
-    fleet: fleet ?? preset.benchmark.fleet,
-  };
-  const o = scenario.environment.observability;
-  checkNames(envName, [
-    ['stackName', scenario.stackName],
-    ['stackName', o.stackName],
-    ['dashboard', o.dashboard],
-    ['snsTopic', o.alarmTopic],
-    ['ecsCluster', names.cluster],
-    ['dynamoDbTable', names.rateLimiterTable],
-    ['dynamoDbTable', names.connectionLeaseTable],
-    ['openSearchDomain', names.visibilityDomain],
-    ['prometheusAlias', names.prometheusWorkspace],
-    ['dnsName', names.serviceNamespace],
-    ['dbClusterIdentifier', names.auroraCluster],
-    ['dbInstanceIdentifier', writerInstanceIdentifier(names.auroraCluster)],
-    ['secretName', names.auroraSecret],
-  ]);
-  return scenario;
-}
-
-/** Refuses the first physical name AWS would refuse, once envName has prefixed them all. */
-function checkNames(envName: string | undefined, names: readonly (readonly [AwsNameKind, string])[]): void {
-  const problem = resolvedNameProblem(names, envName);
-  if (problem) throw new ConfigError(problem);
-}
-
-/** `<envName><sep><name>`, or the name alone when there is no envName. */
-function prefixer(envName: string | undefined, sep: string): (name: string) => string {
-  return (name) => (envName ? `${envName}${sep}${name}` : name);
-}
-
-/** The observability stack, dashboard and topic of a second copy carry its envName too. */
-function prefixObservability<T extends { stackName: string; dashboard: string; alarmTopic: string }>(o: T, envName: string | undefined): T {
-  const dash = prefixer(envName, '-');
-  return { ...o, stackName: dash(o.stackName), dashboard: dash(o.dashboard), alarmTopic: dash(o.alarmTopic) };
-}
-
-/** What every family's scenario carries: its name, protection, stack name and target. */
-function scenarioBase(name: string, environment: { stackName: string; account?: string; region: string }, envName: string | undefined, protect: boolean) {
-  return {
-    name,
-    envName,
-    protect,
-    stackName: prefixer(envName, '-')(environment.stackName),
-    env: { account: environment.account, region: environment.region },
-  };
-}
-
-function resolveFolio(catalog: Catalog, phase: FolioPhase, envName: string | undefined, protect: boolean): FolioScenario {
-  const { environment, modules } = catalog.folio;
-  const n = environment.names;
-  const dash = prefixer(envName, '-');
-  const slash = prefixer(envName, '/');
-  const names: FolioEnvironment['names'] = {
-    primaryCluster: dash(n.primaryCluster),
-    offloadCluster: dash(n.offloadCluster),
-    adminSecret: slash(n.adminSecret),
-    moduleSecretPrefix: slash(n.moduleSecretPrefix),
-    routingParameter: envName ? `/${envName}${n.routingParameter}` : n.routingParameter,
-    moduleZone: envName ? `${envName}.${n.moduleZone}` : n.moduleZone,
-  };
-  const routed = new Set(phase.routedToOffload);
-  const readers = (cluster: string, n: number) =>
-    Array.from({ length: n }, (_, i) => ['dbInstanceIdentifier', readerInstanceIdentifier(cluster, i + 1)] as const);
-  const o = prefixObservability(environment.observability, envName);
-  checkNames(envName, [
-    ['stackName', prefixer(envName, '-')(environment.stackName)],
-    ['stackName', o.stackName],
-    ['dashboard', o.dashboard],
-    ['snsTopic', o.alarmTopic],
-    ['dbClusterIdentifier', names.primaryCluster],
-    ['dbInstanceIdentifier', writerInstanceIdentifier(names.primaryCluster)],
-    ...readers(names.primaryCluster, environment.database.primaryReaders),
-    ['dbClusterIdentifier', names.offloadCluster],
-    ['dbInstanceIdentifier', writerInstanceIdentifier(names.offloadCluster)],
-    ...readers(names.offloadCluster, phase.offload?.provisioned?.readers ?? 0),
-    ['secretName', names.adminSecret],
-    ['ssmParameterName', names.routingParameter],
-    ['dnsName', names.moduleZone],
-    ...modules.flatMap((m) => [
-      ['secretName', `${names.moduleSecretPrefix}/${m.name}`] as const,
-      ['dnsName', moduleRouteNames(names.moduleZone, m.name).writer] as const,
-      ['dnsName', moduleRouteNames(names.moduleZone, m.name).reader] as const,
-    ]),
-  ]);
-  return {
-    family: 'folio',
-    ...scenarioBase(phase.name, environment, envName, protect),
-    environment: { ...environment, names, observability: o },
-    modules,
-    phase,
-    routes: modules.map((m) => ({
-      module: m.name,
-      cluster: routed.has(m.name) ? 'offload' : 'primary',
-      secretName: `${names.moduleSecretPrefix}/${m.name}`,
-    })),
-    storage: {
-      primary: phase.storage?.primary ?? environment.database.storageType,
-      offload: phase.storage?.offload ?? environment.database.storageType,
-    },
-  };
-}
-
 /**
  * The catalog a scenario is resolved from. When config has problems, only those the scenario
  * depends on stop it (its own row, its family's shared sections); other broken scenarios are
@@ -327,7 +153,7 @@ function catalogForScenario(name: string | undefined, input: CatalogInput): Cata
   const parsed = parseCatalog(input);
   if (parsed.success) return deepFreeze(parsed.data);
   const issues = parsed.error.issues;
-  const family = (['folio', 'temporal'] as const).find((f) => rowsOf(input, f).some((r) => r?.name === name));
+  const family = FAMILY_CATALOGS.map((c) => c.identity.name).find((f) => rowsOf(input, f).some((r) => r?.name === name));
   // No scenario, or none of that name: that is what to say first.
   if (!family) return undefined;
   const relevant = issues.filter((i) => {

@@ -525,7 +525,7 @@ const BAD_INPUTS: readonly BadInput[] = [
     /valid: running, parked, external/,
   ]),
   config('fleet given for a FOLIO phase', { scenario: 'test12', fleet: 'parked' }, undefined, [
-    /fleet applies to Temporal scenarios only; "test12" is a FOLIO phase \(valid: no fleet, or a Temporal preset: temporal-/,
+    /fleet applies to Temporal presets only; "test12" is a FOLIO phase \(valid: no fleet, or a Temporal preset: temporal-/,
   ]),
   config(
     'ramp-up as long as the run',
