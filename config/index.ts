@@ -17,7 +17,7 @@ export type { TemporalScenario } from './temporal-catalog';
 export { TEMPORAL_ROLES, TEMPORAL_STOP_ORDER } from './temporal-roles';
 
 /** Everything in config/, as written. */
-export const CATALOG = Object.fromEntries(FAMILY_CATALOGS.map((c) => [c.identity.name, c.written])) as CatalogInput;
+export const CATALOG = Object.fromEntries(FAMILY_CATALOGS.map((c) => [c.identity.name, c.written])) as Record<Family, CatalogInput[Family]> as CatalogInput;
 
 /** Context keys this app reads (`-c key=value`); keys with ':' or '@' belong to CDK. */
 const contextSchema = z.object({

@@ -1,5 +1,4 @@
-import { CATALOG, ConfigError, resolveScenario as resolveFromConfig, type Scenario } from '../config';
-import type { CatalogInput } from '../config/catalog-schema';
+import { ConfigError, type Scenario } from '../config';
 import type { PriceFile } from '../config/prices';
 import type { CostEstimate, CostInputs } from './commands/shared/cost-model';
 import { FOLIO } from './folio/folio-family';
@@ -46,23 +45,8 @@ export function stacksOf(scenario: Scenario): FamilyCore & FamilyStacks {
 
 export const familyNames = (): string[] => [...FAMILIES.keys()];
 
-/** Adds a family beside the real ones, for as long as the returned function is not called (a test's family). */
-export function registerFamily(family: FamilyEntry<any, any>): () => void {
-  if (FAMILIES.has(family.name)) throw new Error(`family "${family.name}" is registered already`);
-  FAMILIES.set(family.name, family);
-  return () => FAMILIES.delete(family.name);
-}
-
-/**
- * The one path from CDK context (or a command's options) to a scenario. Config resolves the
- * scenarios it holds; a family that brings its own resolves those.
- */
-export function resolveScenario(context: Record<string, unknown>, input: CatalogInput = CATALOG, option?: string): Scenario {
-  const name = context.scenario;
-  for (const family of FAMILIES.values())
-    if (typeof name === 'string' && family.ownScenarios?.names().includes(name)) return family.ownScenarios.resolve(context, option);
-  return resolveFromConfig(context, input, option);
-}
+/** The one path from CDK context (or a command's options) to a scenario: config's, for every family. */
+export { resolveScenario } from '../config';
 
 /** The scenario's metric catalog: what its dashboard draws, its alarms watch and its report reads. */
 export function catalogFor(scenario: Scenario, deployed: Deployed = {}): MetricCatalog {

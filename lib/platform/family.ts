@@ -37,8 +37,6 @@ export interface FamilyCore<S extends Scenario = Scenario> {
   readonly scenarioOutput: string;
   /** Where its scenarios are written: "config/folio-phases.ts". */
   readonly scenarioFile: string;
-  /** Scenarios config does not hold (a test's family): their names, and how each is resolved. */
-  readonly ownScenarios?: { names(): readonly string[]; resolve(context: Record<string, unknown>, option?: string): S };
 
   metricCatalog(scenario: S, deployed: Deployed): MetricCatalog;
   /** The dashboard's first line: which scenario the graphs belong to. */

@@ -5,13 +5,16 @@ import { page, walkthroughSteps } from '../support/manual';
 import { tempDir } from '../support/temp-dir';
 
 /*
- * docs/configuration.md's walkthrough, checked fast: its diffs still apply, in page order, to
- * the files as they stand, or are already applied (a tree where a user followed the page). The
- * whole walkthrough runs in the integration suite (test/integration/docs/walkthrough.test.ts).
+ * The walkthroughs of docs/configuration.md and docs/families.md, checked fast: each page's
+ * diffs still apply, in page order, to the files as they stand, or are already applied (a tree
+ * where a user followed the page). The whole walkthroughs run in the integration suite
+ * (test/integration/docs/walkthrough.test.ts and new-family.test.ts).
  */
 
 const ROOT = join(__dirname, '../..');
-const patches = walkthroughSteps(page('docs/configuration.md')).flatMap((s) => (s.kind === 'patch' ? [s.patch] : []));
+const patchesOf = (path: string) => walkthroughSteps(page(path)).flatMap((s) => (s.kind === 'patch' ? [s.patch] : []));
+const patches = patchesOf('docs/configuration.md');
+const familyPatches = patchesOf('docs/families.md');
 const fileOf = (patch: string) => /^--- a\/(\S+)$/m.exec(patch)![1];
 
 /** The patches applied one after another to copies of the files they touch; each one's exit status and git's words. */
@@ -29,9 +32,12 @@ function applied(all: readonly string[]): { file: string; status: number | null;
   });
 }
 
-test('every diff of the walkthrough applies, in order, to the files as they stand', () => {
-  expect(patches.length).toBeGreaterThan(0);
-  for (const r of applied(patches)) expect(r).toEqual({ file: r.file, status: 0, stderr: '' });
+test.each([
+  ['docs/configuration.md', patches],
+  ['docs/families.md', familyPatches],
+])('every diff of the walkthrough of %s applies, in order, to the files as they stand', (_page, all) => {
+  expect(all.length).toBeGreaterThan(0);
+  for (const r of applied(all)) expect(r).toEqual({ file: r.file, status: 0, stderr: '' });
 });
 
 test('a diff whose context the file no longer has is refused', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudWatchClient, GetMetricDataCommand, type GetMetricDataCommandOutput } from '@aws-sdk/client-cloudwatch';
 import type { AwsStub } from 'aws-sdk-client-mock';
-import { resolveScenario } from '../../config';
+import { resolveScenario, resolveScenarioOf } from '../../config';
 import { catalogFor } from '../../lib/families';
 import type { MetricSeries } from '../../lib/platform/contract/metrics';
 import { fetchMetrics } from '../../lib/commands/report/fetch';
@@ -42,6 +42,9 @@ export async function fixtureReport(cw: CloudWatchStub, name: string, scenarioNa
   const { points } = await fetchMetrics(new CloudWatchClient({ region: 'eu-west-1' }), metrics, w);
   // The servers' own metrics: the recorded query_range answers of a real local run, moved to this window.
   const server = scenario.family === 'temporal' ? fixtureServerView(scenario, w.start) : undefined;
-  const report = scenario.family === 'temporal' ? summarizeTemporal(scenario, catalog, points, w, server!) : summarizeFolio(scenario, catalog, points, w);
+  const report =
+    scenario.family === 'temporal'
+      ? summarizeTemporal(scenario, catalog, points, w, server!)
+      : summarizeFolio(resolveScenarioOf('folio', { scenario: scenario.name }, { option: '--scenario', command: 'report' }), catalog, points, w);
   return { scenario, catalog, points, window: w, server, report };
 }

@@ -158,7 +158,7 @@ describe('a FOLIO environment', () => {
     expect(out.stderr.trim()).toBe(
       `error: a move needs both clusters available, and ${primary} is stopped, ${offload} is stopped (hibernated: npm run wake -- --scenario test11 starts them)`,
     );
-  }, 30_000);
+  });
 
   test('wake starts both', async () => {
     const out = await runEnvironment('wake', flow('test11'), { io: recordingIO() });

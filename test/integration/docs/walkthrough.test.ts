@@ -1,9 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { hermeticEnv } from '../../support/cli';
-import { page, walkthroughSteps, type WalkthroughStep } from '../../support/manual';
-import { tempDir } from '../../support/temp-dir';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { page, walkthroughSteps } from '../../support/manual';
+import { copyRepository, perform } from '../support/repository-copy';
 
 /*
  * docs/configuration.md's walkthrough, run as written, in page order, on a copy of the repository
@@ -15,36 +13,8 @@ import { tempDir } from '../../support/temp-dir';
  * appears, on the copy with every section's changes (an earlier run would check a subset).
  */
 
-const ROOT = join(__dirname, '../../..');
 const steps = walkthroughSteps(page('docs/configuration.md'));
 const commands = steps.flatMap((s) => (s.kind === 'sh' ? [s.command] : []));
-
-/** The repository's files as they stand (tracked and new, not ignored) in a new directory, beside a link to ../shared; what setup installed, linked. */
-function copyRepository(): string {
-  const base = tempDir('walkthrough-');
-  const copy = join(base, 'main');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0');
-  for (const file of files.filter((f) => f && existsSync(join(ROOT, f)))) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(copy, file));
-  }
-  // What npm run setup installed, shared: the packages and the linters' Python environments.
-  for (const installed of ['node_modules', '.venv', '.venv-checkov']) symlinkSync(join(ROOT, installed), join(copy, installed));
-  if (existsSync(join(ROOT, '../shared'))) symlinkSync(join(ROOT, '../shared'), join(base, 'shared'));
-  return copy;
-}
-
-/** One step done in the copy: its outcome, with the output's tail when it failed. */
-function perform(step: WalkthroughStep, copy: string): { step: string; status: number | null; output: string } {
-  if (step.kind === 'file') {
-    writeFileSync(join(copy, step.path), step.content);
-    return { step: `write ${step.path}`, status: 0, output: '' };
-  }
-  const [what, argv, input] =
-    step.kind === 'patch' ? [`git apply (${step.patch.split('\n')[0]})`, ['git', 'apply', '-'], step.patch] : [step.command, ['bash', '-o', 'pipefail', '-c', step.command], undefined];
-  const r = spawnSync(argv[0], argv.slice(1), { cwd: copy, input, env: hermeticEnv({ CI: 'true' }), encoding: 'utf8', timeout: 900_000 });
-  return { step: what, status: r.status, output: r.status === 0 ? '' : `${r.stdout}\n${r.stderr}`.slice(-3000) };
-}
 
 test('the walkthrough has its steps: a module made routable and a phase, a preset proposed and written, checks, snapshots, campaigns', () => {
   expect(steps.filter((s) => s.kind === 'patch').map((s) => (s as { patch: string }).patch.split('\n')[0])).toEqual([
@@ -63,11 +33,11 @@ test('the walkthrough has its steps: a module made routable and a phase, a prese
 });
 
 test('every step runs as written, in order, and leaves the phase and the preset in config, their table rows and their snapshots', () => {
-  const copy = copyRepository();
+  const copy = copyRepository('walkthrough-');
   const lastTest = steps.map((s) => s.kind === 'sh' && s.command === 'npm test').lastIndexOf(true);
   for (const step of steps.filter((s, i) => !(s.kind === 'sh' && s.command === 'npm test') || i === lastTest)) {
-    const done = perform(step, copy);
-    expect(done).toEqual({ step: done.step, status: 0, output: '' });
+    const { step: done, status, output } = perform(step, copy);
+    expect({ done, status, output }).toEqual({ done, status: 0, output: '' });
   }
   const phase = /scenario=(\S+)/.exec(commands.find((c) => c.startsWith('npx cdk synth'))!)![1];
   const preset = /--write (\S+)/.exec(commands.find((c) => c.includes('--write'))!)![1];

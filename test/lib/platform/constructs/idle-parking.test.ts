@@ -3,15 +3,15 @@ import { folioIdleRules } from '../../../../lib/folio/contract/folio-idle-rule';
 import { type IdleRule, idleExpression } from '../../../../lib/platform/contract/idle-rule';
 import { temporalIdleRules } from '../../../../lib/temporal/contract/temporal-idle-rule';
 import { BENCHMARK_WORKER_SERVICE } from '../../../../lib/temporal/contract/temporal-names';
-import { ALL_SCENARIO_NAMES, editedCatalog, synthPhase, synthScenario } from '../../../support/synth';
+import { editedCatalog, FOLIO_PHASE_NAMES, synthPhase, synthScenario, TEMPORAL_SCENARIO_NAMES } from '../../../support/synth';
 
-/* Every scenario's idle rules as deployed: an alarm on each rule's own expression, and what acts on it. */
+/* Every FOLIO phase's and Temporal preset's idle rules as deployed: an alarm on each rule's own expression, and what acts on it. */
 
 const ofType = (json: Record<string, any>, type: string) => Object.entries(json.Resources as Record<string, any>).filter(([, r]) => r.Type === type);
 const flat = (v: unknown) => JSON.stringify(v);
 const idleAlarms = (json: Record<string, any>) => ofType(json, 'AWS::CloudWatch::Alarm').filter(([, a]) => /-Idle[A-Z]\w+$/.test(a.Properties.AlarmName));
 
-describe.each(ALL_SCENARIO_NAMES)('%s', (name) => {
+describe.each([...FOLIO_PHASE_NAMES, ...TEMPORAL_SCENARIO_NAMES])('%s', (name) => {
   const scenario = resolveScenario({ scenario: name }) as TemporalScenario | FolioScenario;
   const rules = scenario.family === 'folio' ? folioIdleRules(scenario) : temporalIdleRules(scenario);
   const { json } = synthPhase(name);
