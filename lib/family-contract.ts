@@ -6,6 +6,7 @@ import type { FamilyPlan } from './commands/plan/family-plan';
 import type { FamilyPreflight } from './commands/preflight/family-preflight';
 import type { FamilyReport } from './commands/report/family-report';
 import type { ReportBase } from './commands/report/summarize';
+import type { FamilyScenarios } from './commands/scenarios/family-scenarios';
 import type { FamilyCore, FamilyStacks } from './platform/family';
 
 /**
@@ -14,7 +15,7 @@ import type { FamilyCore, FamilyStacks } from './platform/family';
  * `FolioScenario` is a family of `Scenario` to the registry, which only ever hands it its own.
  */
 export interface FamilyCommands<S extends Scenario = Scenario, R extends ReportBase = ReportBase>
-  extends FamilyCost<S, R>, FamilyReport<S, R>, FamilyPlan<S>, FamilyPreflight<S>, FamilyCampaign<S, R>, FamilyEnvironment<S> {}
+  extends FamilyCost<S, R>, FamilyReport<S, R>, FamilyPlan<S>, FamilyPreflight<S>, FamilyCampaign<S, R>, FamilyEnvironment<S>, FamilyScenarios {}
 
 /** A family as a command sees it: its identity and catalog (lib/platform/family.ts) and every command's part. */
 export interface Family<S extends Scenario = Scenario, R extends ReportBase = ReportBase> extends FamilyCore<S>, FamilyCommands<S, R> {}

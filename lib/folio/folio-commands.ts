@@ -6,12 +6,14 @@ import { planPhaseSwitch } from './commands/move/move-plan';
 import { renderMovePlan } from './commands/move/render-move-plan';
 import { folioCampaignRow } from './commands/report/folio-campaign-row';
 import { FOLIO_REPORT_PART } from './commands/report/folio-report-part';
+import { FOLIO_SCENARIOS_PART } from './commands/scenarios/folio-scenario-table';
 import type { FolioReport } from './commands/report/folio-summary';
 
 /** Each command's part of the FOLIO family (lib/family-contract.ts); loaded by a command, never by synth. */
 export const FOLIO_COMMANDS: FamilyCommands<FolioScenario, FolioReport> = {
   ...FOLIO_COST_PART,
   ...FOLIO_REPORT_PART,
+  ...FOLIO_SCENARIOS_PART,
   ...FOLIO_ENVIRONMENT_PART,
 
   checkSwitch() {},

@@ -5,6 +5,7 @@ import { TEMPORAL_COST_PART } from './commands/cost/temporal-cost-part';
 import { temporalEnvironment } from './commands/environment/temporal-hibernation';
 import { temporalCampaignRow } from './commands/report/temporal-campaign-row';
 import { TEMPORAL_REPORT_PART } from './commands/report/temporal-report-part';
+import { TEMPORAL_SCENARIOS_PART } from './commands/scenarios/temporal-scenario-table';
 import type { TemporalReport } from './commands/report/temporal-summary';
 import { benchLoadHours } from './commands/shared/campaign-load';
 import { temporalHibernatedNow } from './commands/shared/hibernated';
@@ -14,6 +15,7 @@ import { TEMPORAL_OUTPUTS } from './contract/temporal-stack-outputs';
 export const TEMPORAL_COMMANDS: FamilyCommands<TemporalScenario, TemporalReport> = {
   ...TEMPORAL_COST_PART,
   ...TEMPORAL_REPORT_PART,
+  ...TEMPORAL_SCENARIOS_PART,
 
   checkSwitch(a, b) {
     if (a.preset.store.engine !== b.preset.store.engine)

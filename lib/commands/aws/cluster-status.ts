@@ -1,10 +1,9 @@
 import { DescribeDBClustersCommand, type RDSClient, StartDBClusterCommand, StopDBClusterCommand } from '@aws-sdk/client-rds';
-import type { FolioScenario } from '../../../config';
 import { CommandFailure, EXIT_FAILED } from '../shared/cli';
 import { type Waiting, waitUntil } from '../shared/waiting';
 
 /** An Aurora cluster's status (available, stopped, stopping, starting...), or `missing`. */
-async function clusterStatus(rds: RDSClient, id: string): Promise<string> {
+export async function clusterStatus(rds: RDSClient, id: string): Promise<string> {
   try {
     const { DBClusters } = await rds.send(new DescribeDBClustersCommand({ DBClusterIdentifier: id }));
     return DBClusters?.[0]?.Status ?? 'missing';
@@ -12,13 +11,6 @@ async function clusterStatus(rds: RDSClient, id: string): Promise<string> {
     if (e instanceof Error && e.name === 'DBClusterNotFoundFault') return 'missing';
     throw e;
   }
-}
-
-/** Each FOLIO cluster's status, by role. */
-export async function folioClusterStatus(rds: RDSClient, scenario: FolioScenario): Promise<{ primary: string; offload: string }> {
-  const n = scenario.environment.names;
-  const [primary, offload] = await Promise.all([clusterStatus(rds, n.primaryCluster), clusterStatus(rds, n.offloadCluster)]);
-  return { primary, offload };
 }
 
 /**
@@ -56,21 +48,4 @@ export async function clustersTo(
     w,
   );
   return ids.map((id, i) => `${id}: ${before[i]} -> ${target}`);
-}
-
-/**
- * What a command that needs both clusters up says when either is not: hibernated, or on its
- * way. A cluster not found is left to the command's own stack lookup (not deployed, wrong region).
- */
-export async function refuseUnlessAvailable(rds: RDSClient, scenario: FolioScenario, what: string): Promise<void> {
-  const s = await folioClusterStatus(rds, scenario);
-  const down = (['primary', 'offload'] as const).filter((r) => s[r] !== 'available' && s[r] !== 'missing');
-  if (!down.length) return;
-  const n = scenario.environment.names;
-  const names = down.map((r) => `${r === 'primary' ? n.primaryCluster : n.offloadCluster} is ${s[r]}`).join(', ');
-  const env = scenario.envName ? ` --env-name ${scenario.envName}` : '';
-  throw new CommandFailure(
-    `${what} needs both clusters available, and ${names}${down.some((r) => /^stop/.test(s[r])) ? ` (hibernated: npm run wake -- --scenario ${scenario.name}${env} starts them)` : ''}`,
-    EXIT_FAILED,
-  );
 }

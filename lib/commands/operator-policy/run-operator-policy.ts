@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadCatalog } from '../../../config';
+import { ConfigError, loadCatalog, resolveScenario, scenarioNames } from '../../../config';
 import type { CommandOutput } from '../shared/cli';
 import { writableDir, writeOutput } from '../shared/files';
 import { AwsCallScanner, commandsProgram, type AwsCall } from './aws-calls';
@@ -51,7 +51,8 @@ export async function operatorPolicies(root = ROOT, only?: string): Promise<Oper
   const roots = [...commands.map((f) => join(root, 'bin', f)), ...(deploy ? [join(root, CDK_DEPLOY.file)] : [])];
   const scanner = new AwsCallScanner(commandsProgram(roots), root);
   const catalog = loadCatalog();
-  const regions = [...new Set([catalog.temporal.environment.region, catalog.folio.environment.region])].sort();
+  // Every region a scenario of any family deploys to.
+  const regions = [...new Set(scenarioNames(catalog).map((name) => resolveScenario({ scenario: name }).env.region))].sort();
   const of = async (command: string, calls: AwsCall[]): Promise<OperatorPolicy> => {
     if (!calls.length) return { command, calls };
     const document = await policyFor(calls, regions);

@@ -1,7 +1,7 @@
 import { ConfigError, loadCatalog } from '../../../config';
 import type { CommandOutput } from '../shared/cli';
 import { readTextFile, writableFile, writeOutput } from '../shared/files';
-import { generatedSections, withScenarioTables } from './scenario-table';
+import { generatedSections, scenariosByFamily, withScenarioTables } from './scenario-table';
 
 /* `npm run scenarios`: the scenario tables config generates, printed, or kept in step in a markdown file. */
 
@@ -17,7 +17,7 @@ export async function runScenarios(o: ScenariosOptions): Promise<CommandOutput> 
   if (o.json && (o.update !== undefined || o.check !== undefined))
     throw new ConfigError(`--json prints the scenarios; it does not go with ${o.update !== undefined ? '--update' : '--check'} (valid: --json alone)`);
   const catalog = loadCatalog();
-  if (o.json) return { stdout: `${JSON.stringify({ folio: catalog.folio.phases, temporal: catalog.temporal.scenarios }, null, 2)}\n` };
+  if (o.json) return { stdout: `${JSON.stringify(scenariosByFamily(catalog), null, 2)}\n` };
   const tables = generatedSections(catalog);
   if (o.update !== undefined) {
     const file = writableFile('--update', o.update);
@@ -30,5 +30,10 @@ export async function runScenarios(o: ScenariosOptions): Promise<CommandOutput> 
       throw new ConfigError(`the scenario table in ${o.check} is out of date; run: npm run scenarios -- --update ${o.check}`);
     return { stdout: '' };
   }
-  return { stdout: `${tables.folio}\n\n${tables.temporal}\n` };
+  return {
+    stdout: `${tables
+      .filter((t) => t.name !== 'campaigns')
+      .map((t) => t.table)
+      .join('\n\n')}\n`,
+  };
 }

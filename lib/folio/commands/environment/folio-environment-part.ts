@@ -1,6 +1,6 @@
 import type { FolioScenario } from '../../../../config';
-import { folioClusterStatus } from '../../../commands/aws/cluster-status';
 import type { FamilyEnvironment } from '../../../commands/environment/family-environment';
+import { folioClusterStatus } from '../shared/folio-clusters';
 import { hibernateFolio, wakeFolio } from './folio-hibernation';
 
 /** `environment` (status, hibernate, wake) for a FOLIO phase: its two clusters, stopped and started. */

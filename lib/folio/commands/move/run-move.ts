@@ -1,5 +1,5 @@
 import { type ClusterRole, ConfigError, type FolioScenario, loadCatalog } from '../../../../config';
-import { refuseUnlessAvailable } from '../../../commands/aws/cluster-status';
+import { refuseUnlessAvailable } from '../shared/folio-clusters';
 import { loadAwsClients } from '../../../commands/aws/load-clients';
 import { type CommandOutput, processIO, type CommandDeps } from '../../../commands/shared/cli';
 import { durationOption, WAIT_BOUNDS } from '../../../commands/shared/option-values';

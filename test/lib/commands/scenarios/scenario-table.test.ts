@@ -1,5 +1,6 @@
 import { CAMPAIGNS } from '../../../../config/campaigns';
-import { campaignTable, withScenarioTables } from '../../../../lib/commands/scenarios/scenario-table';
+import { loadCatalog } from '../../../../config';
+import { campaignTable, generatedSections, withScenarioTables } from '../../../../lib/commands/scenarios/scenario-table';
 
 /* The generated tables on their own; the pages that hold them: test/docs/readme.test.ts. */
 
@@ -27,7 +28,7 @@ test("a campaign's loads are listed once each, with their durations", () => {
 });
 
 test('a page with no generated section is refused, naming every marker', () => {
-  expect(() => withScenarioTables('# nothing\n', { folio: '', temporal: '', campaigns: '' }, 'x.md')).toThrow(
+  expect(() => withScenarioTables('# nothing\n', generatedSections(loadCatalog()), 'x.md')).toThrow(
     /^x\.md has no generated scenario section .*campaigns:start/,
   );
 });
